@@ -1,0 +1,175 @@
+//===- TTDialect.cpp - Triton's `tt` dialect ------------------------------===//
+
+#include "dialects/TT/TTDialect.h"
+
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/Transforms/InliningUtils.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mtia::tt;
+
+#include "dialects/TT/TTDialect.cpp.inc"
+#include "dialects/TT/TTEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "dialects/TT/TTAttrs.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "dialects/TT/TTTypes.cpp.inc"
+
+namespace {
+
+/// Lets the inliner inline `tt.call`s of `tt.func`s: every `tt` operation may
+/// be inlined, and `tt.return` becomes a replacement of the call's results.
+struct TTInlinerInterface : public DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+
+  bool isLegalToInline(Operation *call, Operation *callable,
+                       bool wouldBeCloned) const final {
+    return true;
+  }
+
+  bool isLegalToInline(Region *dest, Region *src, bool wouldBeCloned,
+                       IRMapping &valueMapping) const final {
+    return true;
+  }
+
+  bool isLegalToInline(Operation *op, Region *dest, bool wouldBeCloned,
+                       IRMapping &valueMapping) const final {
+    return true;
+  }
+
+  void handleTerminator(Operation *op, Block *newDest) const final {
+    auto returnOp = dyn_cast<ReturnOp>(op);
+    if (!returnOp)
+      return;
+    OpBuilder builder(op);
+    cf::BranchOp::create(builder, op->getLoc(), newDest, returnOp.getOperands());
+    op->erase();
+  }
+
+  void handleTerminator(Operation *op, ValueRange valuesToReplace) const final {
+    auto returnOp = cast<ReturnOp>(op);
+    for (auto [value, replacement] :
+         llvm::zip_equal(valuesToReplace, returnOp.getOperands()))
+      value.replaceAllUsesWith(replacement);
+  }
+};
+
+} // namespace
+
+void TTDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "dialects/TT/TTOps.cpp.inc"
+      >();
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "dialects/TT/TTTypes.cpp.inc"
+      >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "dialects/TT/TTAttrs.cpp.inc"
+      >();
+  addInterfaces<TTInlinerInterface>();
+}
+
+//===----------------------------------------------------------------------===//
+// PointerType
+//===----------------------------------------------------------------------===//
+
+/// The address space Triton uses for global memory; it is not printed.
+static constexpr int kGlobalAddressSpace = 1;
+
+Type PointerType::parse(AsmParser &parser) {
+  Type pointeeType;
+  int addressSpace = kGlobalAddressSpace;
+  if (parser.parseLess() || parser.parseType(pointeeType))
+    return {};
+  if (succeeded(parser.parseOptionalComma()) &&
+      parser.parseInteger(addressSpace))
+    return {};
+  if (parser.parseGreater())
+    return {};
+  return PointerType::get(pointeeType, addressSpace);
+}
+
+void PointerType::print(AsmPrinter &printer) const {
+  printer << "<" << getPointeeType();
+  if (getAddressSpace() != kGlobalAddressSpace)
+    printer << ", " << getAddressSpace();
+  printer << ">";
+}
+
+//===----------------------------------------------------------------------===//
+// TensorDescType
+//===----------------------------------------------------------------------===//
+
+Type TensorDescType::parse(AsmParser &parser) {
+  SMLoc loc = parser.getCurrentLocation();
+  SmallVector<int64_t> shape;
+  Type elementType;
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/false,
+                                /*withTrailingX=*/true) ||
+      parser.parseType(elementType) || parser.parseGreater())
+    return {};
+  return parser.getChecked<TensorDescType>(
+      loc, parser.getContext(), RankedTensorType::get(shape, elementType));
+}
+
+void TensorDescType::print(AsmPrinter &printer) const {
+  printer << "<";
+  for (int64_t dim : getBlockType().getShape())
+    printer << dim << "x";
+  printer << getBlockType().getElementType() << ">";
+}
+
+LogicalResult
+TensorDescType::verify(function_ref<InFlightDiagnostic()> emitError,
+                       RankedTensorType blockType) {
+  if (blockType.getRank() == 0)
+    return emitError() << "tensor descriptor block must have rank >= 1";
+  for (int64_t dim : blockType.getShape())
+    if (dim <= 0)
+      return emitError() << "tensor descriptor block dimensions must be "
+                            "positive, got "
+                         << blockType;
+  if (!blockType.getElementType().isIntOrFloat())
+    return emitError() << "tensor descriptor elements must be integers or "
+                          "floats, got "
+                       << blockType.getElementType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Type helpers
+//===----------------------------------------------------------------------===//
+
+Type mtia::tt::getPointeeType(Type type) {
+  if (auto tensorType = dyn_cast<RankedTensorType>(type))
+    return tensorType.clone(getPointeeType(tensorType.getElementType()));
+  if (auto pointerType = dyn_cast<PointerType>(type))
+    return pointerType.getPointeeType();
+  return type;
+}
+
+Type mtia::tt::getBlockPointerBaseType(Type type) {
+  auto pointerType = dyn_cast<PointerType>(type);
+  if (!pointerType)
+    return type;
+  auto block = dyn_cast<RankedTensorType>(pointerType.getPointeeType());
+  if (!block)
+    return type;
+  return PointerType::get(block.getElementType(), pointerType.getAddressSpace());
+}
+
+Type mtia::tt::getI1SameShape(Type type) {
+  auto i1 = IntegerType::get(type.getContext(), 1);
+  if (auto tensorType = dyn_cast<RankedTensorType>(type))
+    return tensorType.clone(i1);
+  return i1;
+}

@@ -1,0 +1,14 @@
+"""mtia-compiler: compile Triton IR for a simulated MTIA-2i-class accelerator.
+
+Importing the package registers its dialects with every `mlir.ir.Context`
+created afterwards and its C++ passes with MLIR's pass registry.
+"""
+
+from mlir._mlir_libs import get_dialect_registry as _get_dialect_registry
+
+from mtia_compiler import _mtia
+
+_mtia.register_dialects(_get_dialect_registry())
+_mtia.register_passes()
+
+__all__: list[str] = []

@@ -1,0 +1,1 @@
+"""Python bindings of the mtia-compiler dialects (op builders, types, enums)."""

@@ -1,0 +1,3 @@
+"""Passes of the compiler written in Python; importing registers them."""
+
+from mtia_compiler.transforms import drop_assumes  # noqa: F401

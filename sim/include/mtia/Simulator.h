@@ -1,0 +1,76 @@
+//===- Simulator.h - The MTIA machine model ---------------------*- C++ -*-===//
+//
+// Runs a parsed program over a Triton grid on the PE grid of a target and
+// reports outputs (written into the bound host buffers), cycles, per-unit
+// busy cycles, bytes moved, printed text and an optional Chrome trace.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MTIA_SIMULATOR_H
+#define MTIA_SIMULATOR_H
+
+#include "mtia/Program.h"
+#include "mtia/Target.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mtia {
+
+/// A value bound to one kernel parameter.
+struct LaunchArg {
+  ParamKind kind = ParamKind::Int;
+  uint8_t *data = nullptr; // Host memory of a pointer parameter.
+  uint64_t bytes = 0;
+  int64_t intValue = 0;
+  double floatValue = 0;
+};
+
+struct LaunchConfig {
+  std::array<int64_t, 3> grid = {1, 1, 1};
+  bool trace = false;
+};
+
+/// Why a launch was aborted.
+struct SimError {
+  std::string kind; // out_of_bounds, misaligned_dma, cb_misuse, deadlock,
+                    // local_memory_overflow, assert, invalid_program,
+                    // invalid_launch.
+  std::string message;
+  int pe = -1;
+  std::array<int64_t, 3> programId = {-1, -1, -1};
+  int instruction = -1;
+  std::string location;
+};
+
+struct UnitStats {
+  uint64_t busyCycles = 0;
+  uint64_t instructions = 0;
+};
+
+struct SimResult {
+  bool ok = false;
+  SimError error;
+  uint64_t cycles = 0;
+  /// Busy cycles and instruction counts per unit, summed over the PEs.
+  std::array<UnitStats, kNumUnits> units{};
+  /// Busy cycles per PE and unit (numPEs x kNumUnits, row-major).
+  std::vector<uint64_t> peBusyCycles;
+  uint64_t dramReadBytes = 0, dramWriteBytes = 0;
+  uint64_t sramReadBytes = 0, sramWriteBytes = 0;
+  uint64_t localBytes = 0;
+  std::string output; // Text of print instructions, in a fixed order.
+  std::string trace;  // Chrome trace-event JSON when requested.
+};
+
+/// Simulates one launch. Never throws: every failure is reported in the
+/// result. Host memory outside the bound buffers is never touched.
+SimResult simulate(const TargetDesc &target, const Program &program,
+                   const std::vector<LaunchArg> &args,
+                   const LaunchConfig &config);
+
+} // namespace mtia
+
+#endif // MTIA_SIMULATOR_H

@@ -1,0 +1,93 @@
+//===- Target.h - MTIA target description -----------------------*- C++ -*-===//
+//
+// The machine parameters of one accelerator generation, read from a JSON file
+// in targets/. Both the simulator and the compiler's passes link this loader;
+// its API reports errors as strings and never throws.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MTIA_TARGET_H
+#define MTIA_TARGET_H
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace mtia {
+
+/// One level of global memory (on-chip SRAM or off-chip DRAM). The bandwidth
+/// is shared by all PEs of the chip.
+struct GlobalMemoryDesc {
+  uint64_t bytes = 0;
+  double bandwidthGBps = 0;
+  uint32_t latencyCycles = 0;
+};
+
+/// The machine description. Derived per-cycle rates are computed by the
+/// accessors below from the public figures stored in the file.
+struct TargetDesc {
+  std::string name;
+  double clockGHz = 0;
+  uint32_t peRows = 0;
+  uint32_t peCols = 0;
+
+  uint64_t localMemoryBytes = 0;
+  double localBandwidthGBps = 0;
+
+  GlobalMemoryDesc sram;
+  GlobalMemoryDesc dram;
+
+  uint32_t dmaAlignmentBytes = 0;
+  uint32_t dmaTransactionBytes = 0;
+  uint32_t dmaMaxRank = 0;
+  uint32_t dmaLatencyCycles = 0;
+
+  /// The DPE's native tile (M, N, K) and dense peak per operand type, in
+  /// tera-operations per second for the whole chip (one MAC = two ops).
+  uint32_t dpeTileM = 0, dpeTileN = 0, dpeTileK = 0;
+  double dpeTopsF16 = 0, dpeTopsBF16 = 0, dpeTopsF32 = 0, dpeTopsI8 = 0;
+  uint32_t dpeLatencyCycles = 0;
+
+  /// SIMD engine throughput for the whole chip (elementwise ops per second,
+  /// in tera-ops) and the fraction of it the special-function tables reach.
+  double simdTops = 0;
+  double sfuFraction = 0;
+  uint32_t simdLatencyCycles = 0;
+
+  double reduceElementsPerCycle = 0;
+  uint32_t reduceLatencyCycles = 0;
+
+  double mluBytesPerCycle = 0;
+  uint32_t mluLatencyCycles = 0;
+
+  uint32_t controlCyclesPerInstruction = 0;
+  uint32_t controlIssueCycles = 0;
+  uint32_t scalarMemoryLatencyCycles = 0;
+
+  uint32_t numCircularBuffers = 0;
+  uint32_t commandQueueDepth = 0;
+
+  uint32_t numPEs() const { return peRows * peCols; }
+  double localBytesPerCycle() const { return localBandwidthGBps / clockGHz; }
+  double sramBytesPerCycle() const { return sram.bandwidthGBps / clockGHz; }
+  double dramBytesPerCycle() const { return dram.bandwidthGBps / clockGHz; }
+  /// Per-PE multiply-accumulates per cycle for a chip-wide peak in TOPS.
+  double macsPerCyclePerPE(double tops) const {
+    return tops * 1e12 / 2.0 / numPEs() / (clockGHz * 1e9);
+  }
+  /// Per-PE SIMD elementwise operations per cycle.
+  double simdElementsPerCycle() const {
+    return simdTops * 1e12 / numPEs() / (clockGHz * 1e9);
+  }
+};
+
+/// Parses a target description from JSON text. Returns an empty string on
+/// success, otherwise a message naming the offending field.
+std::string parseTarget(std::string_view json, TargetDesc &target);
+
+/// Reads and parses a target description file.
+std::string loadTarget(const std::string &path, TargetDesc &target);
+
+} // namespace mtia
+
+#endif // MTIA_TARGET_H

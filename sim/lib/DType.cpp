@@ -1,0 +1,343 @@
+//===- DType.cpp - Element types and exact conversions --------------------===//
+
+#include "mtia/DType.h"
+
+#include <limits>
+
+using namespace mtia;
+
+const SmallFloatFormat mtia::kF16Format = {5, 10, 15, true};
+const SmallFloatFormat mtia::kBF16Format = {8, 7, 127, true};
+const SmallFloatFormat mtia::kE4M3Format = {4, 3, 7, false};
+const SmallFloatFormat mtia::kE5M2Format = {5, 2, 15, true};
+
+namespace {
+struct DTypeInfo {
+  const char *name;
+  unsigned size;
+  bool isFloat;
+};
+
+constexpr DTypeInfo kInfo[] = {
+    {"i1", 1, false},     {"i8", 1, false},     {"i16", 2, false},
+    {"i32", 4, false},    {"i64", 8, false},    {"f16", 2, true},
+    {"bf16", 2, true},    {"f32", 4, true},     {"f64", 8, true},
+    {"f8e4m3", 1, true},  {"f8e5m2", 1, true},
+};
+} // namespace
+
+bool mtia::parseDType(const std::string &name, DType &type) {
+  for (unsigned i = 0; i < sizeof(kInfo) / sizeof(kInfo[0]); ++i) {
+    if (name == kInfo[i].name) {
+      type = static_cast<DType>(i);
+      return true;
+    }
+  }
+  return false;
+}
+
+const char *mtia::dtypeName(DType type) {
+  return kInfo[static_cast<int>(type)].name;
+}
+unsigned mtia::dtypeSize(DType type) {
+  return kInfo[static_cast<int>(type)].size;
+}
+bool mtia::isFloat(DType type) { return kInfo[static_cast<int>(type)].isFloat; }
+
+uint32_t mtia::encodeSmallFloat(double value, const SmallFloatFormat &format) {
+  const int m = format.mantissaBits;
+  const uint32_t signBit = std::signbit(value) ? 1u << (format.exponentBits + m)
+                                               : 0u;
+  const uint32_t maxExponentField = (1u << format.exponentBits) - 1;
+  // The largest finite encoding: for IEEE formats the top exponent field is
+  // reserved; e4m3fn only reserves the all-ones mantissa in it.
+  const uint32_t maxFinite =
+      format.ieee ? ((maxExponentField - 1) << m) | ((1u << m) - 1)
+                  : (maxExponentField << m) | ((1u << m) - 2);
+  const uint32_t nanBits = format.ieee
+                               ? (maxExponentField << m) | (1u << (m - 1))
+                               : (maxExponentField << m) | ((1u << m) - 1);
+  if (std::isnan(value))
+    return signBit | nanBits;
+  double magnitude = std::fabs(value);
+  if (std::isinf(magnitude))
+    return signBit | (format.ieee ? maxExponentField << m : maxFinite);
+  if (magnitude == 0)
+    return signBit;
+  const int minExponent = 1 - format.bias;
+  int exponent;
+  std::frexp(magnitude, &exponent);
+  exponent = std::max(exponent - 1, minExponent);
+  // Scale so that one unit in the last place is 1; the division by a power
+  // of two is exact and nearbyint rounds ties to even.
+  double scaled = std::ldexp(magnitude, m - exponent);
+  double rounded = std::nearbyint(scaled);
+  if (rounded >= std::ldexp(1.0, m + 1)) {
+    rounded /= 2;
+    exponent += 1;
+  }
+  uint32_t bits;
+  if (rounded < std::ldexp(1.0, m)) {
+    bits = static_cast<uint32_t>(rounded); // Subnormal (or zero).
+  } else {
+    int64_t field = exponent + format.bias;
+    uint32_t mantissa = static_cast<uint32_t>(rounded) - (1u << m);
+    if (field > static_cast<int64_t>(maxExponentField))
+      bits = ~0u;
+    else
+      bits = (static_cast<uint32_t>(field) << m) | mantissa;
+  }
+  if (bits > maxFinite)
+    return signBit | (format.ieee ? maxExponentField << m : maxFinite);
+  return signBit | bits;
+}
+
+double mtia::decodeSmallFloat(uint32_t bits, const SmallFloatFormat &format) {
+  const int m = format.mantissaBits;
+  const uint32_t maxExponentField = (1u << format.exponentBits) - 1;
+  bool negative = (bits >> (format.exponentBits + m)) & 1u;
+  uint32_t field = (bits >> m) & maxExponentField;
+  uint32_t mantissa = bits & ((1u << m) - 1);
+  double magnitude;
+  if (format.ieee && field == maxExponentField) {
+    magnitude = mantissa ? std::numeric_limits<double>::quiet_NaN()
+                         : std::numeric_limits<double>::infinity();
+  } else if (!format.ieee && field == maxExponentField &&
+             mantissa == (1u << m) - 1) {
+    magnitude = std::numeric_limits<double>::quiet_NaN();
+  } else if (field == 0) {
+    magnitude = std::ldexp(static_cast<double>(mantissa), 1 - format.bias - m);
+  } else {
+    magnitude = std::ldexp(static_cast<double>(mantissa | (1u << m)),
+                           static_cast<int>(field) - format.bias - m);
+  }
+  return negative ? -magnitude : magnitude;
+}
+
+float mtia::f16ToFloat(uint16_t bits) {
+  return static_cast<float>(decodeSmallFloat(bits, kF16Format));
+}
+
+double mtia::loadFloat(DType type, const uint8_t *ptr) {
+  switch (type) {
+  case DType::F16: {
+    uint16_t bits;
+    std::memcpy(&bits, ptr, 2);
+    return decodeSmallFloat(bits, kF16Format);
+  }
+  case DType::BF16: {
+    uint16_t bits;
+    std::memcpy(&bits, ptr, 2);
+    return bf16ToFloat(bits);
+  }
+  case DType::F32: {
+    float value;
+    std::memcpy(&value, ptr, 4);
+    return value;
+  }
+  case DType::F64: {
+    double value;
+    std::memcpy(&value, ptr, 8);
+    return value;
+  }
+  case DType::F8E4M3:
+    return decodeSmallFloat(*ptr, kE4M3Format);
+  case DType::F8E5M2:
+    return decodeSmallFloat(*ptr, kE5M2Format);
+  default:
+    return static_cast<double>(loadInt(type, ptr));
+  }
+}
+
+void mtia::storeFloat(DType type, uint8_t *ptr, double value) {
+  switch (type) {
+  case DType::F16: {
+    uint16_t bits = static_cast<uint16_t>(encodeSmallFloat(value, kF16Format));
+    std::memcpy(ptr, &bits, 2);
+    return;
+  }
+  case DType::BF16: {
+    uint16_t bits = static_cast<uint16_t>(encodeSmallFloat(value, kBF16Format));
+    std::memcpy(ptr, &bits, 2);
+    return;
+  }
+  case DType::F32: {
+    float narrow = static_cast<float>(value);
+    std::memcpy(ptr, &narrow, 4);
+    return;
+  }
+  case DType::F64:
+    std::memcpy(ptr, &value, 8);
+    return;
+  case DType::F8E4M3:
+    *ptr = static_cast<uint8_t>(encodeSmallFloat(value, kE4M3Format));
+    return;
+  case DType::F8E5M2:
+    *ptr = static_cast<uint8_t>(encodeSmallFloat(value, kE5M2Format));
+    return;
+  default:
+    storeInt(type, ptr, static_cast<int64_t>(value));
+    return;
+  }
+}
+
+int64_t mtia::loadInt(DType type, const uint8_t *ptr, bool isSigned) {
+  switch (type) {
+  case DType::I1:
+    return *ptr & 1;
+  case DType::I8:
+    return isSigned ? static_cast<int64_t>(static_cast<int8_t>(*ptr))
+                    : static_cast<int64_t>(*ptr);
+  case DType::I16: {
+    uint16_t bits;
+    std::memcpy(&bits, ptr, 2);
+    return isSigned ? static_cast<int64_t>(static_cast<int16_t>(bits))
+                    : static_cast<int64_t>(bits);
+  }
+  case DType::I32: {
+    uint32_t bits;
+    std::memcpy(&bits, ptr, 4);
+    return isSigned ? static_cast<int64_t>(static_cast<int32_t>(bits))
+                    : static_cast<int64_t>(bits);
+  }
+  case DType::I64: {
+    int64_t value;
+    std::memcpy(&value, ptr, 8);
+    return value;
+  }
+  default:
+    return static_cast<int64_t>(loadFloat(type, ptr));
+  }
+}
+
+void mtia::storeInt(DType type, uint8_t *ptr, int64_t value) {
+  switch (type) {
+  case DType::I1:
+    *ptr = static_cast<uint8_t>(value & 1);
+    return;
+  case DType::I8:
+    *ptr = static_cast<uint8_t>(value);
+    return;
+  case DType::I16: {
+    uint16_t bits = static_cast<uint16_t>(value);
+    std::memcpy(ptr, &bits, 2);
+    return;
+  }
+  case DType::I32: {
+    uint32_t bits = static_cast<uint32_t>(value);
+    std::memcpy(ptr, &bits, 4);
+    return;
+  }
+  case DType::I64:
+    std::memcpy(ptr, &value, 8);
+    return;
+  default:
+    storeFloat(type, ptr, static_cast<double>(value));
+    return;
+  }
+}
+
+namespace {
+
+/// Float to integer of `bits` width: truncation toward zero, saturating at
+/// the destination's range, NaN to zero.
+int64_t saturatingFloatToInt(double value, unsigned bits, bool isSigned) {
+  if (std::isnan(value))
+    return 0;
+  double truncated = std::trunc(value);
+  if (isSigned) {
+    double lo = -std::ldexp(1.0, bits - 1);
+    double hi = std::ldexp(1.0, bits - 1);
+    if (truncated <= lo)
+      return bits == 64 ? std::numeric_limits<int64_t>::min()
+                        : -(int64_t(1) << (bits - 1));
+    if (truncated >= hi)
+      return bits == 64 ? std::numeric_limits<int64_t>::max()
+                        : (int64_t(1) << (bits - 1)) - 1;
+    return static_cast<int64_t>(truncated);
+  }
+  if (truncated <= 0)
+    return 0;
+  if (truncated >= std::ldexp(1.0, bits))
+    return bits == 64 ? -1 : static_cast<int64_t>((uint64_t(1) << bits) - 1);
+  return static_cast<int64_t>(static_cast<uint64_t>(truncated));
+}
+
+/// Integer to float with a single rounding: through float for f32 (exact
+/// RNE from the integer), through double otherwise.
+void storeIntAsFloat(DType to, uint8_t *dst, int64_t value, bool isSigned) {
+  if (to == DType::F32) {
+    float narrow = isSigned ? static_cast<float>(value)
+                            : static_cast<float>(static_cast<uint64_t>(value));
+    std::memcpy(dst, &narrow, 4);
+    return;
+  }
+  double wide = isSigned ? static_cast<double>(value)
+                         : static_cast<double>(static_cast<uint64_t>(value));
+  storeFloat(to, dst, wide);
+}
+
+} // namespace
+
+void mtia::convertElements(DType from, DType to, const uint8_t *src,
+                           uint8_t *dst, int64_t count, bool isSigned) {
+  const unsigned fromSize = dtypeSize(from);
+  const unsigned toSize = dtypeSize(to);
+  // The common hot conversions get dedicated loops.
+  if (from == DType::F32 && to == DType::BF16) {
+    for (int64_t i = 0; i < count; ++i) {
+      float value;
+      std::memcpy(&value, src + 4 * i, 4);
+      uint16_t bits = floatToBF16(value);
+      std::memcpy(dst + 2 * i, &bits, 2);
+    }
+    return;
+  }
+  if (from == DType::BF16 && to == DType::F32) {
+    for (int64_t i = 0; i < count; ++i) {
+      uint16_t bits;
+      std::memcpy(&bits, src + 2 * i, 2);
+      float value = bf16ToFloat(bits);
+      std::memcpy(dst + 4 * i, &value, 4);
+    }
+    return;
+  }
+  if (isFloat(from) && isFloat(to)) {
+    for (int64_t i = 0; i < count; ++i)
+      storeFloat(to, dst + toSize * i, loadFloat(from, src + fromSize * i));
+    return;
+  }
+  if (isInteger(from) && isInteger(to)) {
+    for (int64_t i = 0; i < count; ++i)
+      storeInt(to, dst + toSize * i, loadInt(from, src + fromSize * i, isSigned));
+    return;
+  }
+  if (isInteger(from)) {
+    for (int64_t i = 0; i < count; ++i)
+      storeIntAsFloat(to, dst + toSize * i,
+                      loadInt(from, src + fromSize * i, isSigned), isSigned);
+    return;
+  }
+  unsigned bits = to == DType::I1 ? 1 : 8 * toSize;
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t value =
+        saturatingFloatToInt(loadFloat(from, src + fromSize * i), bits, isSigned);
+    storeInt(to, dst + toSize * i, value);
+  }
+}
+
+void mtia::fillElements(DType type, uint8_t *dst, int64_t count,
+                        double floatValue, int64_t intValue) {
+  const unsigned size = dtypeSize(type);
+  uint8_t pattern[8];
+  if (isFloat(type))
+    storeFloat(type, pattern, floatValue);
+  else
+    storeInt(type, pattern, intValue);
+  if (size == 1) {
+    std::memset(dst, pattern[0], count);
+    return;
+  }
+  for (int64_t i = 0; i < count; ++i)
+    std::memcpy(dst + size * i, pattern, size);
+}

@@ -1,0 +1,166 @@
+//===- Target.cpp - MTIA target description loader ------------------------===//
+
+#include "mtia/Target.h"
+
+#include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <cmath>
+
+using namespace mtia;
+
+namespace {
+
+/// Reads typed fields out of nested JSON objects, remembering the first
+/// missing or ill-typed field by its dotted path.
+class FieldReader {
+public:
+  explicit FieldReader(const llvm::json::Object &root) : root(root) {}
+
+  const std::string &error() const { return firstError; }
+
+  void number(const char *section, const char *key, double &out) {
+    const llvm::json::Value *value = lookup(section, key);
+    if (!value)
+      return;
+    std::optional<double> number = value->getAsNumber();
+    if (!number || !std::isfinite(*number) || *number <= 0) {
+      fail(section, key, "must be a positive number");
+      return;
+    }
+    out = *number;
+  }
+
+  template <typename IntT>
+  void integer(const char *section, const char *key, IntT &out,
+               bool allowZero = false) {
+    const llvm::json::Value *value = lookup(section, key);
+    if (!value)
+      return;
+    std::optional<int64_t> number = value->getAsInteger();
+    if (!number || *number < (allowZero ? 0 : 1)) {
+      fail(section, key,
+           allowZero ? "must be a non-negative integer"
+                     : "must be a positive integer");
+      return;
+    }
+    out = static_cast<IntT>(*number);
+  }
+
+  void string(const char *key, std::string &out) {
+    const llvm::json::Value *value = lookup(nullptr, key);
+    if (!value)
+      return;
+    std::optional<llvm::StringRef> text = value->getAsString();
+    if (!text) {
+      fail(nullptr, key, "must be a string");
+      return;
+    }
+    out = text->str();
+  }
+
+private:
+  const llvm::json::Value *lookup(const char *section, const char *key) {
+    if (!firstError.empty())
+      return nullptr;
+    const llvm::json::Object *object = &root;
+    if (section) {
+      object = root.getObject(section);
+      if (!object) {
+        firstError = std::string("missing object field '") + section + "'";
+        return nullptr;
+      }
+    }
+    const llvm::json::Value *value = object->get(key);
+    if (!value)
+      fail(section, key, "is missing");
+    return value;
+  }
+
+  void fail(const char *section, const char *key, const char *what) {
+    if (!firstError.empty())
+      return;
+    firstError = "field '";
+    if (section)
+      firstError += std::string(section) + ".";
+    firstError += std::string(key) + "' " + what;
+  }
+
+  const llvm::json::Object &root;
+  std::string firstError;
+};
+
+} // namespace
+
+std::string mtia::parseTarget(std::string_view json, TargetDesc &target) {
+  llvm::Expected<llvm::json::Value> parsed =
+      llvm::json::parse(llvm::StringRef(json.data(), json.size()));
+  if (!parsed)
+    return "invalid JSON: " + llvm::toString(parsed.takeError());
+  const llvm::json::Object *root = parsed->getAsObject();
+  if (!root)
+    return "the target description must be a JSON object";
+
+  FieldReader reader(*root);
+  reader.string("name", target.name);
+  reader.number(nullptr, "clock_ghz", target.clockGHz);
+  reader.integer("pe_grid", "rows", target.peRows);
+  reader.integer("pe_grid", "cols", target.peCols);
+  reader.integer("local_memory", "bytes_per_pe", target.localMemoryBytes);
+  reader.number("local_memory", "bandwidth_gbps", target.localBandwidthGBps);
+  reader.integer("sram", "bytes", target.sram.bytes);
+  reader.number("sram", "bandwidth_gbps", target.sram.bandwidthGBps);
+  reader.integer("sram", "latency_cycles", target.sram.latencyCycles, true);
+  reader.integer("dram", "bytes", target.dram.bytes);
+  reader.number("dram", "bandwidth_gbps", target.dram.bandwidthGBps);
+  reader.integer("dram", "latency_cycles", target.dram.latencyCycles, true);
+  reader.integer("dma", "alignment_bytes", target.dmaAlignmentBytes);
+  reader.integer("dma", "transaction_bytes", target.dmaTransactionBytes);
+  reader.integer("dma", "max_rank", target.dmaMaxRank);
+  reader.integer("dma", "latency_cycles", target.dmaLatencyCycles, true);
+  reader.integer("dpe", "tile_m", target.dpeTileM);
+  reader.integer("dpe", "tile_n", target.dpeTileN);
+  reader.integer("dpe", "tile_k", target.dpeTileK);
+  reader.number("dpe", "tops_f16", target.dpeTopsF16);
+  reader.number("dpe", "tops_bf16", target.dpeTopsBF16);
+  reader.number("dpe", "tops_f32", target.dpeTopsF32);
+  reader.number("dpe", "tops_i8", target.dpeTopsI8);
+  reader.integer("dpe", "latency_cycles", target.dpeLatencyCycles, true);
+  reader.number("simd", "tops", target.simdTops);
+  reader.number("simd", "sfu_fraction", target.sfuFraction);
+  reader.integer("simd", "latency_cycles", target.simdLatencyCycles, true);
+  reader.number("reduce", "elements_per_cycle", target.reduceElementsPerCycle);
+  reader.integer("reduce", "latency_cycles", target.reduceLatencyCycles, true);
+  reader.number("mlu", "bytes_per_cycle", target.mluBytesPerCycle);
+  reader.integer("mlu", "latency_cycles", target.mluLatencyCycles, true);
+  reader.integer("control", "cycles_per_instruction",
+                 target.controlCyclesPerInstruction);
+  reader.integer("control", "issue_cycles", target.controlIssueCycles);
+  reader.integer("control", "scalar_memory_latency_cycles",
+                 target.scalarMemoryLatencyCycles, true);
+  reader.integer("command_processor", "circular_buffers",
+                 target.numCircularBuffers);
+  reader.integer("command_processor", "queue_depth", target.commandQueueDepth);
+  if (!reader.error().empty())
+    return reader.error();
+  if (target.dmaMaxRank > 4)
+    return "field 'dma.max_rank' must be at most 4";
+  if (target.sfuFraction > 1)
+    return "field 'simd.sfu_fraction' must be at most 1";
+  return "";
+}
+
+std::string mtia::loadTarget(const std::string &path, TargetDesc &target) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buffer)
+    return "cannot read '" + path + "': " + buffer.getError().message();
+  std::string error =
+      parseTarget(std::string_view((*buffer)->getBufferStart(),
+                                   (*buffer)->getBufferSize()),
+                  target);
+  if (!error.empty())
+    return path + ": " + error;
+  return "";
+}
