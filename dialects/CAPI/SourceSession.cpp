@@ -27,10 +27,13 @@ public:
       : context(context), stream(output) {
     sourceMgr.AddNewSourceBuffer(
         llvm::MemoryBuffer::getMemBufferCopy(buffer, bufferName), SMLoc());
-    if (verifyDiagnostics)
+    if (verifyDiagnostics) {
+      // As in mlir-opt: expected-* annotations never spell out the
+      // "see current operation" notes of verifier errors.
+      context->printOpOnDiagnostic(false);
       verifier = std::make_unique<SourceMgrDiagnosticVerifierHandler>(
           sourceMgr, context, stream);
-    else
+    } else
       renderer =
           std::make_unique<SourceMgrDiagnosticHandler>(sourceMgr, context, stream);
   }

@@ -100,23 +100,40 @@ static LogicalResult verifyBoundaryCheck(Operation *op, Type ptrType,
   return success();
 }
 
+/// Checks that an optional mask is i1 with the shape of `shapeSource`.
+static LogicalResult verifyOptionalMask(Operation *op, Value mask,
+                                        Type shapeSource) {
+  if (!mask || mask.getType() == getI1SameShape(shapeSource))
+    return success();
+  return op->emitOpError("mask type ")
+         << mask.getType() << " must be i1 with the shape of " << shapeSource;
+}
+
 LogicalResult LoadOp::verify() {
-  if (getPadding() && !getBlockPointerTensor(getPtr().getType()))
-    return emitOpError("padding requires a block pointer");
+  Type pointeeType = getPointeeType(getPtr().getType());
+  if (failed(verifyOptionalMask(*this, getMask(), pointeeType)))
+    return failure();
   if (getOther() && !getMask())
     return emitOpError("'other' requires a mask");
+  if (getOther() && getOther().getType() != pointeeType)
+    return emitOpError("'other' type ")
+           << getOther().getType() << " must be the loaded type "
+           << pointeeType;
+  if (getPadding() && !getBlockPointerTensor(getPtr().getType()))
+    return emitOpError("padding requires a block pointer");
   return verifyBoundaryCheck(*this, getPtr().getType(), getBoundaryCheck());
 }
 
 LogicalResult StoreOp::verify() {
+  if (failed(verifyOptionalMask(*this, getMask(),
+                                getPointeeType(getPtr().getType()))))
+    return failure();
   return verifyBoundaryCheck(*this, getPtr().getType(), getBoundaryCheck());
 }
 
 LogicalResult AtomicRMWOp::verify() {
-  if (getMask() && getMask().getType() != getI1SameShape(getVal().getType()))
-    return emitOpError("mask type ")
-           << getMask().getType() << " does not match the shape of "
-           << getVal().getType();
+  if (failed(verifyOptionalMask(*this, getMask(), getVal().getType())))
+    return failure();
   bool isFloat = isa<FloatType>(getElementTypeOrSelf(getVal().getType()));
   bool floatOp = getAtomicRmwOp() == RMWOp::FADD;
   bool anyTypeOp = getAtomicRmwOp() == RMWOp::XCHG;
@@ -264,6 +281,8 @@ LogicalResult GatherOp::verify() {
 
 LogicalResult HistogramOp::verify() {
   auto resultType = cast<RankedTensorType>(getResult().getType());
+  if (failed(verifyOptionalMask(*this, getMask(), getSrc().getType())))
+    return failure();
   if (resultType.getRank() != 1)
     return emitOpError("result must be a 1-d tensor of bins, got ")
            << resultType;

@@ -26,20 +26,17 @@ def TT_GlobalMemory : Resource<"::mtia::tt::GlobalMemory">;
 class TT_Op<string mnemonic, list<Trait> traits = []>
     : Op<TT_Dialect, mnemonic, traits>;
 
-// The type of `value` is the pointee type of `ptr`, elementwise. The check
-// only applies when operand `value` has index `minOperands - 1` or less in
-// the operand list, so optional operands that are absent are skipped.
-class TT_PointeeOf<string ptr, string value, int minOperands = 0>
+// The type of `value` is the pointee type of `ptr`, elementwise.
+class TT_PointeeOf<string ptr, string value>
     : TypesMatchWith<value # " type matches the pointee of " # ptr, ptr, value,
-                     "::mtia::tt::getPointeeType($_self)",
-                     !if(!eq(minOperands, 0), "std::equal_to<>()",
-                         "($_op.getNumOperands() < " # minOperands # ") || std::equal_to<>()")>;
+                     "::mtia::tt::getPointeeType($_self)">;
 
-// `mask` is i1 with the shape of the pointee of `ptr`.
-class TT_MaskOf<string ptr, int minOperands>
-    : TypesMatchWith<"mask is i1 with the shape of " # ptr, ptr, "mask",
-                     "::mtia::tt::getI1SameShape(::mtia::tt::getPointeeType($_self))",
-                     "($_op.getNumOperands() < " # minOperands # ") || std::equal_to<>()">;
+// Lets the parser infer the type of the optional operand `operand` from
+// `source`. The comparison is disabled (an absent optional operand has no
+// type); the op's verifier checks the operand when it is present.
+class TT_OptionalOperandTypeFrom<string source, string operand, string transform>
+    : TypesMatchWith<operand # " type is inferred from " # source, source, operand,
+                     transform, "true || std::equal_to<>()">;
 
 //===----------------------------------------------------------------------===//
 // Casts.
@@ -166,7 +163,10 @@ def TT_MakeTensorPtrOp : TT_Op<"make_tensor_ptr", [Pure, SameVariadicOperandSize
 
 def TT_LoadOp : TT_Op<"load", [AttrSizedOperandSegments,
     MemoryEffects<[MemRead<TT_GlobalMemory>]>,
-    TT_PointeeOf<"ptr", "result">, TT_MaskOf<"ptr", 2>, TT_PointeeOf<"ptr", "other", 3>]> {
+    TT_PointeeOf<"ptr", "result">,
+    TT_OptionalOperandTypeFrom<"ptr", "mask",
+        "::mtia::tt::getI1SameShape(::mtia::tt::getPointeeType($_self))">,
+    TT_OptionalOperandTypeFrom<"ptr", "other", "::mtia::tt::getPointeeType($_self)">]> {
   let summary = "load from a tensor of pointers, a pointer or a block pointer";
   let description = [{
     Loads the elements `ptr` points to. Where the optional `mask` is false
@@ -190,7 +190,9 @@ def TT_LoadOp : TT_Op<"load", [AttrSizedOperandSegments,
 }
 
 def TT_StoreOp : TT_Op<"store", [MemoryEffects<[MemWrite<TT_GlobalMemory>]>,
-    TT_PointeeOf<"ptr", "value">, TT_MaskOf<"ptr", 3>]> {
+    TT_PointeeOf<"ptr", "value">,
+    TT_OptionalOperandTypeFrom<"ptr", "mask",
+        "::mtia::tt::getI1SameShape(::mtia::tt::getPointeeType($_self))">]> {
   let summary = "store to a tensor of pointers, a pointer or a block pointer";
   let description = [{
     Stores `value` where `ptr` points; elements whose `mask` is false are not
@@ -339,9 +341,7 @@ def TT_GatherOp : TT_Op<"gather", [Pure]> {
 }
 
 def TT_HistogramOp : TT_Op<"histogram", [Pure,
-    TypesMatchWith<"mask is i1 with the shape of src", "src", "mask",
-                   "::mtia::tt::getI1SameShape($_self)",
-                   "($_op.getNumOperands() < 2) || std::equal_to<>()">]> {
+    TT_OptionalOperandTypeFrom<"src", "mask", "::mtia::tt::getI1SameShape($_self)">]> {
   let summary = "histogram of integer values into unit-width bins starting at zero";
   let arguments = (ins TT_IntTensor:$src, Optional<TT_BoolTensor>:$mask);
   let results = (outs TT_IntTensor:$result);
