@@ -101,7 +101,8 @@ def fail(message: str) -> None:
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("input_file", default="-", metavar="[INPUT]")
-@click.option("-o", "output_file", default="-", metavar="FILE", help="Output file (default stdout).")
+@click.option("-o", "output_file", default="-", metavar="FILE",
+              help="Output file (default stdout).")
 @click.option("--pass-pipeline", default=None, metavar="PIPELINE",
               help="Textual pipeline, e.g. 'builtin.module(canonicalize,cse)'. "
               "C++ and Python passes can be mixed.")

@@ -22,7 +22,7 @@ python_bin = os.path.dirname(sys.executable)
 llvm_bin = os.path.join(sysconfig.get_paths()["platlib"], "llvm", "bin")
 for tool in ("mtia-opt", "FileCheck", "not"):
     if not any(os.path.exists(os.path.join(d, tool)) for d in (python_bin, llvm_bin)):
-        lit_config.fatal(f"'{tool}' not found: install the project into the environment running lit")
+        lit_config.fatal(f"'{tool}' not found: install the project into the lit environment")
 config.environment["PATH"] = os.pathsep.join([python_bin, llvm_bin, config.environment["PATH"]])
 
 config.substitutions.append(("%corpus", os.path.join(repo_root, "test", "corpus", "cases")))
