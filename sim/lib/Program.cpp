@@ -2,10 +2,14 @@
 
 #include "mtia/Program.h"
 
+#include "Kernels.h"
+
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 
+#include <cmath>
 #include <cstring>
+#include <limits>
 
 using namespace mtia;
 using llvm::json::Array;
@@ -34,7 +38,8 @@ constexpr const char *kOpNames[] = {MTIA_OPS(MTIA_OP_NAME)};
 constexpr Unit kOpUnits[] = {MTIA_OPS(MTIA_OP_UNIT)};
 #undef MTIA_OP_UNIT
 
-constexpr const char *kUnitNames[] = {"ctl", "dma", "dpe", "simd", "re", "mlu"};
+constexpr const char *kUnitNames[] = {"ctl", "dma.in", "dma.out", "dpe",
+                                      "simd", "re",     "mlu"};
 
 template <size_t N> NameTable table(const char *const (&names)[N]) {
   return {names, static_cast<unsigned>(N)};
@@ -174,13 +179,30 @@ private:
       operand.floatImm = static_cast<double>(*number);
       return operand;
     }
+    operand.floatImm = floatNumber(value, key);
+    operand.intImm = std::isfinite(operand.floatImm)
+                         ? static_cast<int64_t>(operand.floatImm)
+                         : 0;
+    return operand;
+  }
+
+  /// A float immediate: a JSON number or one of "inf", "-inf", "nan" (JSON
+  /// has no literals for them).
+  double floatNumber(const Value &value, const char *key) {
+    if (std::optional<llvm::StringRef> text = value.getAsString()) {
+      if (*text == "inf")
+        return std::numeric_limits<double>::infinity();
+      if (*text == "-inf")
+        return -std::numeric_limits<double>::infinity();
+      if (*text == "nan")
+        return std::numeric_limits<double>::quiet_NaN();
+    }
     std::optional<double> number = value.getAsNumber();
     if (!number)
       fail(std::string("field '") + key +
-           "' must be a number or a register reference");
-    operand.floatImm = *number;
-    operand.intImm = static_cast<int64_t>(*number);
-    return operand;
+           "' must be a number, \"inf\", \"-inf\", \"nan\" or a register "
+           "reference");
+    return *number;
   }
 
   SlotRef slot(const Value &value, const char *key) {
@@ -198,6 +220,8 @@ private:
     ref.page = static_cast<int32_t>(
         optionalInteger(*object, "page", 0, cb.pages - 1, 0));
     ref.offset = optionalInteger(*object, "offset", 0, cb.pageBytes - 1, 0);
+    if (ref.offset % 8 != 0)
+      fail(std::string("field '") + key + ".offset' must be a multiple of 8");
     return ref;
   }
 
@@ -296,7 +320,8 @@ void ProgramParser::parseCBOp(Inst &inst, const Object &object) {
     }
   }
   if (!found)
-    fail("field 'unit' must name a unit (dma, dpe, simd, re, mlu), not '" +
+    fail("field 'unit' must name a unit (dma.in, dma.out, dpe, simd, re, "
+         "mlu), not '" +
          unit + "'");
   inst.cb = static_cast<int32_t>(
       integer(object, "cb", 0, int64_t(program.cbs.size()) - 1));
@@ -334,14 +359,10 @@ void ProgramParser::parseCtl(Inst &inst, const Object &object) {
     inst.dst = intReg(object, "d");
     inst.intImm = integer(object, "imm", INT64_MIN, INT64_MAX);
     return;
-  case Op::Lf: {
+  case Op::Lf:
     inst.dst = floatReg(object, "d");
-    std::optional<double> number = field(object, "imm").getAsNumber();
-    if (!number)
-      fail("field 'imm' must be a number");
-    inst.floatImm = *number;
+    inst.floatImm = floatNumber(field(object, "imm"), "imm");
     return;
-  }
   case Op::Mov:
     inst.dst = intReg(object, "d");
     inst.srcA = intReg(object, "a");
@@ -356,6 +377,9 @@ void ProgramParser::parseCtl(Inst &inst, const Object &object) {
                                  : named(object, "pred", table(kPredNames));
     if (inst.op == Op::ICmp && inst.fn > static_cast<uint8_t>(Pred::Uge))
       fail("field 'pred' must be an integer predicate");
+    if (inst.op == Op::IOp &&
+        !binaryFnSupports(static_cast<BinaryFn>(inst.fn), DType::I64))
+      fail("the function does not apply to integers");
     inst.width = static_cast<unsigned>(integer(object, "w", 32, 64));
     if (inst.width != 32 && inst.width != 64)
       fail("field 'w' must be 32 or 64");
@@ -377,6 +401,12 @@ void ProgramParser::parseCtl(Inst &inst, const Object &object) {
     inst.type = object.get("t") ? dtype(object, "t") : DType::F32;
     if (inst.type != DType::F32 && inst.type != DType::F64)
       fail("field 't' must be f32 or f64");
+    if (inst.op == Op::FOp &&
+        !binaryFnSupports(static_cast<BinaryFn>(inst.fn), inst.type))
+      fail("the function does not apply to floats");
+    if (inst.op == Op::FUn &&
+        !unaryFnSupports(static_cast<UnaryFn>(inst.fn), inst.type))
+      fail("the function does not apply to floats");
     inst.dst = inst.op == Op::FCmp ? intReg(object, "d")
                                    : floatReg(object, "d");
     inst.srcA = floatReg(object, "a");
@@ -387,6 +417,8 @@ void ProgramParser::parseCtl(Inst &inst, const Object &object) {
     inst.dst = floatReg(object, "d");
     inst.srcA = intReg(object, "a");
     inst.type = object.get("t") ? dtype(object, "t") : DType::F32;
+    if (inst.type != DType::F32 && inst.type != DType::F64)
+      fail("field 't' must be f32 or f64");
     inst.isSigned = boolean(object, "signed", true);
     return;
   case Op::FToI:
@@ -580,6 +612,12 @@ void ProgramParser::parseUnit(Inst &inst, const Object &object) {
       fail("the predicate does not match the operand type");
     if (inst.op == Op::SimdFma && !isFloat(inst.type))
       fail("simd.fma needs a float type");
+    if (inst.op == Op::SimdBinary &&
+        !binaryFnSupports(static_cast<BinaryFn>(inst.fn), inst.type))
+      fail("the function does not apply to the type");
+    if (inst.op == Op::SimdUnary &&
+        !unaryFnSupports(static_cast<UnaryFn>(inst.fn), inst.type))
+      fail("the function does not apply to the type");
     inst.slots.push_back(slot(object, "d"));
     bool boolResult = inst.op == Op::SimdCmp;
     checkFits(inst.slots[0],
@@ -650,6 +688,8 @@ void ProgramParser::parseUnit(Inst &inst, const Object &object) {
                inst.fn == static_cast<uint8_t>(ReduceFn::ArgMin);
     if (arg && inst.op == Op::ReScan)
       fail("argmax/argmin are reductions, not scans");
+    if (!reduceFnSupports(static_cast<ReduceFn>(inst.fn), inst.type))
+      fail("the combiner does not apply to the type");
     int64_t elements = elementCount(inst.shape);
     int64_t outElements =
         inst.op == Op::ReScan ? elements : elements / inst.shape[inst.axis];

@@ -24,8 +24,11 @@ constexpr unsigned kMaxTileRank = 4;
 constexpr unsigned kMaxCommandInts = 1 + 3 * kMaxTileRank;
 constexpr unsigned kMaxCommandScalars = 4;
 
-enum class Unit : uint8_t { Ctl, Dma, Dpe, Simd, Re, Mlu };
-constexpr unsigned kNumUnits = 6;
+/// The agents of a PE: the control core and the units it issues to. The
+/// fabric interface has a read queue (loads, gathers) and a write queue
+/// (stores, scatters, atomics) that run independently.
+enum class Unit : uint8_t { Ctl, DmaIn, DmaOut, Dpe, Simd, Re, Mlu };
+constexpr unsigned kNumUnits = 7;
 const char *unitName(Unit unit);
 
 #define MTIA_OPS(X)                                                            \
@@ -59,11 +62,11 @@ const char *unitName(Unit unit);
   X(CbPush, "cb.push", Ctl)                                                    \
   X(CbWait, "cb.wait", Ctl)                                                    \
   X(CbPop, "cb.pop", Ctl)                                                      \
-  X(DmaLoad, "dma.load", Dma)                                                  \
-  X(DmaStore, "dma.store", Dma)                                                \
-  X(DmaGather, "dma.gather", Dma)                                              \
-  X(DmaScatter, "dma.scatter", Dma)                                            \
-  X(DmaAtomic, "dma.atomic", Dma)                                              \
+  X(DmaLoad, "dma.load", DmaIn)                                                  \
+  X(DmaStore, "dma.store", DmaOut)                                                \
+  X(DmaGather, "dma.gather", DmaIn)                                              \
+  X(DmaScatter, "dma.scatter", DmaOut)                                            \
+  X(DmaAtomic, "dma.atomic", DmaOut)                                              \
   X(DpeMma, "dpe.mma", Dpe)                                                    \
   X(SimdBinary, "simd.binary", Simd)                                           \
   X(SimdUnary, "simd.unary", Simd)                                             \

@@ -1,0 +1,668 @@
+"""Builder for MTIA program files (format version 1, docs/program-format.md).
+
+A program is the per-PE control code of one Triton kernel plus its parameter
+list, local-memory plan (circular buffers) and source-location table. The
+control code is a small register machine (integer registers ``r*``, float
+registers ``f*``) that computes addresses and loop bounds and issues
+tile-granular instructions to the units of its PE:
+
+* ``dma.in`` (loads, gathers) and ``dma.out`` (stores, scatters, atomics),
+* ``dpe`` (matrix multiply-accumulate), ``simd`` (elementwise, casts, print,
+  assert), ``re`` (reductions, scans) and ``mlu`` (layout copies).
+
+Units synchronise only through circular buffers (CBs): a producer unit
+``reserve``s pages, writes them (``CB.back()`` slots) and ``push``es them; the
+consumer unit ``wait``s, reads (``CB.front()`` slots) and ``pop``s.
+
+Example (one program adds two 1024-element f32 blocks)::
+
+    b = ProgramBuilder("add")
+    x, y, out, n = b.param_ptr("x", "f32"), b.param_ptr("y", "f32"), \\
+        b.param_ptr("out", "f32"), b.param_int("n")
+    cx, cy, cz = (b.cb(name, 4096, pages=2) for name in ("x", "y", "z"))
+    start = b.mul(b.program_id(0), 1024)
+    offset = b.mul(start, 4)
+    limit = b.sub(b.param(n), start)
+    for cb, ptr in ((cx, x), (cy, y)):
+        b.reserve(Unit.DMA_IN, cb)
+        b.dma_load(cb.back(), b.add(b.param(ptr), offset), "f32", [1024], [1],
+                   lo=[0], hi=[limit])
+        b.push(Unit.DMA_IN, cb)
+    ...
+    data = b.build()
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import struct
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Union
+
+FORMAT_VERSION = 1
+MAGIC = b"MTIAPROG"
+_HEADER = struct.Struct("<8sIIQ")
+
+DTYPES = (
+    "i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64", "f8e4m3", "f8e5m2",
+)
+DTYPE_BYTES = {
+    "i1": 1, "i8": 1, "i16": 2, "i32": 4, "i64": 8, "f16": 2, "bf16": 2, "f32": 4,
+    "f64": 8, "f8e4m3": 1, "f8e5m2": 1,
+}
+
+
+class Unit(str, Enum):
+    """The units a control core issues to."""
+
+    DMA_IN = "dma.in"
+    DMA_OUT = "dma.out"
+    DPE = "dpe"
+    SIMD = "simd"
+    RE = "re"
+    MLU = "mlu"
+
+
+@dataclass(frozen=True)
+class Reg:
+    """An integer (64-bit) register of the control core."""
+
+    index: int
+
+    def encode(self) -> dict[str, int]:
+        return {"r": self.index}
+
+
+@dataclass(frozen=True)
+class FReg:
+    """A float register of the control core (holds f32 or f64 values)."""
+
+    index: int
+
+    def encode(self) -> dict[str, int]:
+        return {"f": self.index}
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A tile in local memory: page ``page`` of the pages the accessing unit
+    holds in a CB (``back``: reserved by the producer, ``front``: waited for by
+    the consumer), ``offset`` bytes in (a multiple of 8)."""
+
+    cb: int
+    side: str
+    page: int = 0
+    offset: int = 0
+
+    def encode(self) -> dict[str, Any]:
+        return {"cb": self.cb, "side": self.side, "page": self.page, "offset": self.offset}
+
+
+@dataclass(frozen=True)
+class CB:
+    """A circular buffer of ``pages`` pages of ``page_bytes`` bytes."""
+
+    index: int
+    name: str
+    page_bytes: int
+    pages: int
+
+    def front(self, page: int = 0, offset: int = 0) -> Slot:
+        return Slot(self.index, "front", page, offset)
+
+    def back(self, page: int = 0, offset: int = 0) -> Slot:
+        return Slot(self.index, "back", page, offset)
+
+
+@dataclass
+class Label:
+    """A branch target; bind it with :meth:`ProgramBuilder.bind`."""
+
+    position: int | None = None
+
+
+IntArg = Union[Reg, int]
+"""An integer operand: a register, read when the instruction issues, or an
+immediate."""
+Scalar = Union[Reg, FReg, int, float]
+"""A scalar operand of a unit instruction."""
+TileArg = Union[Slot, Reg, FReg, int, float]
+"""A SIMD input: a tile or a scalar broadcast to every element."""
+
+
+def _float_immediate(value: float) -> float | str:
+    if math.isnan(value):
+        return "nan"
+    if math.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    return value
+
+
+def _scalar(value: Scalar) -> Any:
+    if isinstance(value, (Reg, FReg)):
+        return value.encode()
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, int):
+        return value
+    return _float_immediate(float(value))
+
+
+def _int_arg(value: IntArg) -> Any:
+    if isinstance(value, Reg):
+        return value.encode()
+    return int(value)
+
+
+def _tile_arg(value: TileArg) -> Any:
+    if isinstance(value, Slot):
+        return value.encode()
+    return _scalar(value)
+
+
+def _dtype(name: str) -> str:
+    if name not in DTYPE_BYTES:
+        raise ValueError(f"unknown dtype {name!r}; expected one of {', '.join(DTYPES)}")
+    return name
+
+
+def encode(body: dict[str, Any]) -> bytes:
+    """Wraps a program body (the JSON object) in the versioned header."""
+    payload = json.dumps(body, separators=(",", ":"), allow_nan=False).encode()
+    return _HEADER.pack(MAGIC, FORMAT_VERSION, 0, len(payload)) + payload
+
+
+def decode(data: bytes) -> dict[str, Any]:
+    """Returns the JSON body of program bytes (header checked, body not validated)."""
+    if len(data) < _HEADER.size:
+        raise ValueError("truncated program header")
+    magic, version, _flags, size = _HEADER.unpack_from(data)
+    if magic != MAGIC or version != FORMAT_VERSION:
+        raise ValueError("not an MTIA program of format version 1")
+    body: dict[str, Any] = json.loads(data[_HEADER.size : _HEADER.size + size])
+    return body
+
+
+class ProgramBuilder:
+    """Writes one program. Instruction methods append to the control code in
+    order; methods that produce a scalar allocate a fresh register unless
+    ``dst`` names an existing one (for loop-carried values)."""
+
+    def __init__(self, kernel: str) -> None:
+        self.kernel = kernel
+        self._params: list[dict[str, Any]] = []
+        self._cbs: list[CB] = []
+        self._locs: list[str] = []
+        self._loc_index: dict[str, int] = {}
+        self._current_loc: int | None = None
+        self._code: list[dict[str, Any]] = []
+        self._labels: list[tuple[int, Label]] = []
+        self._num_iregs = 0
+        self._num_fregs = 0
+
+    # -- declarations ------------------------------------------------------
+
+    def _param(self, name: str, entry: dict[str, Any]) -> int:
+        self._params.append({"name": name, **entry})
+        return len(self._params) - 1
+
+    def param_ptr(self, name: str, dtype: str, memory: str = "dram") -> int:
+        """Declares a pointer parameter (a host buffer); returns its index."""
+        if memory not in ("dram", "sram"):
+            raise ValueError("memory must be 'dram' or 'sram'")
+        return self._param(name, {"kind": "ptr", "dtype": _dtype(dtype), "memory": memory})
+
+    def param_int(self, name: str) -> int:
+        return self._param(name, {"kind": "int"})
+
+    def param_float(self, name: str) -> int:
+        return self._param(name, {"kind": "float"})
+
+    def cb(self, name: str, page_bytes: int, pages: int = 2) -> CB:
+        """Declares a circular buffer in every PE's local memory."""
+        cb = CB(len(self._cbs), name, page_bytes, pages)
+        self._cbs.append(cb)
+        return cb
+
+    def ireg(self) -> Reg:
+        self._num_iregs += 1
+        return Reg(self._num_iregs - 1)
+
+    def freg(self) -> FReg:
+        self._num_fregs += 1
+        return FReg(self._num_fregs - 1)
+
+    @contextlib.contextmanager
+    def location(self, loc: str | None) -> Iterator[None]:
+        """Attributes the instructions emitted inside to ``loc`` (file:line:col)."""
+        saved = self._current_loc
+        self._current_loc = None if loc is None else self._intern_loc(loc)
+        try:
+            yield
+        finally:
+            self._current_loc = saved
+
+    def _intern_loc(self, loc: str) -> int:
+        if loc not in self._loc_index:
+            self._loc_index[loc] = len(self._locs)
+            self._locs.append(loc)
+        return self._loc_index[loc]
+
+    def _emit(self, op: str, **fields: Any) -> None:
+        inst: dict[str, Any] = {"op": op, **fields}
+        if self._current_loc is not None:
+            inst["loc"] = self._current_loc
+        self._code.append(inst)
+
+    def _int_dst(self, dst: Reg | None) -> Reg:
+        return dst if dst is not None else self.ireg()
+
+    def _float_dst(self, dst: FReg | None) -> FReg:
+        return dst if dst is not None else self.freg()
+
+    # -- control core: scalars --------------------------------------------
+
+    def const(self, value: int, dst: Reg | None = None) -> Reg:
+        d = self._int_dst(dst)
+        self._emit("li", d=d.index, imm=int(value))
+        return d
+
+    def fconst(self, value: float, dst: FReg | None = None) -> FReg:
+        d = self._float_dst(dst)
+        self._emit("lf", d=d.index, imm=_float_immediate(float(value)))
+        return d
+
+    def mov(self, src: Reg, dst: Reg | None = None) -> Reg:
+        d = self._int_dst(dst)
+        self._emit("mov", d=d.index, a=src.index)
+        return d
+
+    def fmov(self, src: FReg, dst: FReg | None = None) -> FReg:
+        d = self._float_dst(dst)
+        self._emit("fmov", d=d.index, a=src.index)
+        return d
+
+    def iop(self, fn: str, a: Reg, b: IntArg, width: int = 64, dst: Reg | None = None) -> Reg:
+        """Integer ``fn`` (add, sub, mul, div, rem, divu, remu, min, max, minu,
+        maxu, and, or, xor, shl, shrs, shru, mulhiu, mulhis) on ``width``-bit
+        values; 32-bit results are sign-extended into the register."""
+        d = self._int_dst(dst)
+        self._emit("iop", fn=fn, w=width, d=d.index, a=a.index, b=_int_arg(b))
+        return d
+
+    def add(self, a: Reg, b: IntArg, dst: Reg | None = None) -> Reg:
+        return self.iop("add", a, b, dst=dst)
+
+    def sub(self, a: Reg, b: IntArg, dst: Reg | None = None) -> Reg:
+        return self.iop("sub", a, b, dst=dst)
+
+    def mul(self, a: Reg, b: IntArg, dst: Reg | None = None) -> Reg:
+        return self.iop("mul", a, b, dst=dst)
+
+    def icmp(self, pred: str, a: Reg, b: IntArg, width: int = 64) -> Reg:
+        """Integer compare (eq, ne, slt, sle, sgt, sge, ult, ule, ugt, uge) -> 0/1."""
+        d = self.ireg()
+        self._emit("icmp", pred=pred, w=width, d=d.index, a=a.index, b=_int_arg(b))
+        return d
+
+    def fop(self, fn: str, a: FReg, b: FReg, dtype: str = "f32",
+            dst: FReg | None = None) -> FReg:
+        d = self._float_dst(dst)
+        self._emit("fop", fn=fn, t=dtype, d=d.index, a=a.index, b=b.index)
+        return d
+
+    def fun(self, fn: str, a: FReg, dtype: str = "f32", dst: FReg | None = None) -> FReg:
+        """Scalar float unary function (the SIMD unary set)."""
+        d = self._float_dst(dst)
+        self._emit("fun", fn=fn, t=dtype, d=d.index, a=a.index)
+        return d
+
+    def fcmp(self, pred: str, a: FReg, b: FReg, dtype: str = "f32") -> Reg:
+        """Float compare (oeq, one, olt, ole, ogt, oge, ord, ueq, une, fult,
+        fule, fugt, fuge, uno) -> 0/1."""
+        d = self.ireg()
+        self._emit("fcmp", pred=pred, t=dtype, d=d.index, a=a.index, b=b.index)
+        return d
+
+    def itof(self, a: Reg, dtype: str = "f32", signed: bool = True) -> FReg:
+        d = self.freg()
+        self._emit("itof", d=d.index, a=a.index, t=dtype, signed=signed)
+        return d
+
+    def ftoi(self, a: FReg, width: int = 32, signed: bool = True) -> Reg:
+        """Float to integer, truncating and saturating (NaN -> 0)."""
+        d = self.ireg()
+        self._emit("ftoi", d=d.index, a=a.index, w=width, signed=signed)
+        return d
+
+    def select(self, cond: Reg, a: Reg, b: Reg, dst: Reg | None = None) -> Reg:
+        d = self._int_dst(dst)
+        self._emit("isel", d=d.index, c=cond.index, a=a.index, b=b.index)
+        return d
+
+    def fselect(self, cond: Reg, a: FReg, b: FReg, dst: FReg | None = None) -> FReg:
+        d = self._float_dst(dst)
+        self._emit("fsel", d=d.index, c=cond.index, a=a.index, b=b.index)
+        return d
+
+    def program_id(self, axis: int) -> Reg:
+        d = self.ireg()
+        self._emit("pid", d=d.index, axis=axis)
+        return d
+
+    def num_programs(self, axis: int) -> Reg:
+        d = self.ireg()
+        self._emit("nprog", d=d.index, axis=axis)
+        return d
+
+    def param(self, index: int) -> Reg:
+        """The value of an int parameter or the address of a pointer parameter."""
+        d = self.ireg()
+        self._emit("param", d=d.index, index=index)
+        return d
+
+    def fparam(self, index: int) -> FReg:
+        d = self.freg()
+        self._emit("fparam", d=d.index, index=index)
+        return d
+
+    def load_scalar(self, addr: Reg, dtype: str) -> Reg | FReg:
+        """One element from global memory through the control core."""
+        d: Reg | FReg = self.freg() if dtype.startswith(("f", "bf")) else self.ireg()
+        self._emit("ld", d=d.index, addr=addr.index, t=_dtype(dtype))
+        return d
+
+    def store_scalar(self, addr: Reg, value: Reg | FReg, dtype: str) -> None:
+        self._emit("st", addr=addr.index, v=value.index, t=_dtype(dtype))
+
+    # -- control flow -------------------------------------------------------
+
+    def label(self) -> Label:
+        return Label()
+
+    def bind(self, label: Label) -> None:
+        label.position = len(self._code)
+
+    def _branch(self, op: str, label: Label, **fields: Any) -> None:
+        self._labels.append((len(self._code), label))
+        self._emit(op, target=-1, **fields)
+
+    def jump(self, label: Label) -> None:
+        self._branch("jmp", label)
+
+    def branch_if_zero(self, cond: Reg, label: Label) -> None:
+        self._branch("bz", label, c=cond.index)
+
+    def branch_if_nonzero(self, cond: Reg, label: Label) -> None:
+        self._branch("bnz", label, c=cond.index)
+
+    @contextlib.contextmanager
+    def for_range(self, start: IntArg, stop: IntArg, step: int = 1) -> Iterator[Reg]:
+        """``for i in range(start, stop, step)`` (step > 0) in control code."""
+        if step <= 0:
+            raise ValueError("for_range needs a positive step")
+        index = self.mov(start) if isinstance(start, Reg) else self.const(start)
+        limit = stop if isinstance(stop, Reg) else self.const(stop)
+        top, done = self.label(), self.label()
+        self.bind(top)
+        self.branch_if_zero(self.icmp("slt", index, limit), done)
+        yield index
+        self.add(index, step, dst=index)
+        self.jump(top)
+        self.bind(done)
+
+    def fence(self) -> None:
+        """Waits until every unit of the PE has drained its queue (orders DMA
+        writes before later scalar loads, for example)."""
+        self._emit("fence")
+
+    def print(self, text: str, *args: Scalar) -> None:
+        """Prints ``pid (x, y, z) idx ()<text> <args...>`` from the control core."""
+        self._emit("print", text=text, args=[_scalar(a) for a in args])
+
+    def assert_(self, cond: Reg, message: str) -> None:
+        self._emit("assert", c=cond.index, text=message)
+
+    def end(self) -> None:
+        """Ends the current program (falling off the code also does)."""
+        self._emit("end")
+
+    # -- circular buffers ---------------------------------------------------
+
+    def reserve(self, unit: Unit, cb: CB, n: int = 1) -> None:
+        """``unit`` (the CB's producer) waits for ``n`` free pages."""
+        self._emit("cb.reserve", unit=Unit(unit).value, cb=cb.index, n=n)
+
+    def push(self, unit: Unit, cb: CB, n: int = 1) -> None:
+        """Publishes ``n`` reserved pages once the unit's writes complete."""
+        self._emit("cb.push", unit=Unit(unit).value, cb=cb.index, n=n)
+
+    def wait(self, unit: Unit, cb: CB, n: int = 1) -> None:
+        """``unit`` (the CB's consumer) waits for ``n`` pushed pages."""
+        self._emit("cb.wait", unit=Unit(unit).value, cb=cb.index, n=n)
+
+    def pop(self, unit: Unit, cb: CB, n: int = 1) -> None:
+        """Frees ``n`` waited-for pages once the unit's reads complete."""
+        self._emit("cb.pop", unit=Unit(unit).value, cb=cb.index, n=n)
+
+    # -- DMA ------------------------------------------------------------------
+
+    @staticmethod
+    def _strided(addr: IntArg, dtype: str, shape: Sequence[int],
+                 strides: Sequence[IntArg], lo: Sequence[IntArg] | None,
+                 hi: Sequence[IntArg] | None, mask: Slot | None) -> dict[str, Any]:
+        if len(strides) != len(shape):
+            raise ValueError("strides needs one entry per dimension")
+        fields: dict[str, Any] = {
+            "addr": _int_arg(addr), "t": _dtype(dtype), "shape": list(shape),
+            "strides": [_int_arg(s) for s in strides],
+        }
+        if (lo is None) != (hi is None):
+            raise ValueError("give both lo and hi bounds or neither")
+        if lo is not None and hi is not None:
+            fields["lo"] = [_int_arg(v) for v in lo]
+            fields["hi"] = [_int_arg(v) for v in hi]
+        if mask is not None:
+            fields["mask"] = mask.encode()
+        return fields
+
+    def dma_load(self, dst: Slot, addr: IntArg, dtype: str, shape: Sequence[int],
+                 strides: Sequence[IntArg], lo: Sequence[IntArg] | None = None,
+                 hi: Sequence[IntArg] | None = None, other: Scalar = 0,
+                 mask: Slot | None = None) -> None:
+        """Copies the N-d window ``addr + sum(i_d * strides_d) * elem_bytes`` of
+        global memory (byte address, strides in elements) into the dense tile
+        ``dst``. Element ``i`` is read only if ``lo_d <= i_d < hi_d`` for all d
+        and ``mask[i]`` (an i1 tile) is set; others get ``other``."""
+        self._emit("dma.load", dst=dst.encode(), other=_scalar(other),
+                   **self._strided(addr, dtype, shape, strides, lo, hi, mask))
+
+    def dma_store(self, src: Slot, addr: IntArg, dtype: str, shape: Sequence[int],
+                  strides: Sequence[IntArg], lo: Sequence[IntArg] | None = None,
+                  hi: Sequence[IntArg] | None = None, mask: Slot | None = None) -> None:
+        """The reverse of :meth:`dma_load`; masked-off elements are not written."""
+        self._emit("dma.store", src=src.encode(),
+                   **self._strided(addr, dtype, shape, strides, lo, hi, mask))
+
+    def dma_gather(self, dst: Slot, addr: IntArg, dtype: str, n: int, index: Slot,
+                   index_dtype: str = "i32", mask: Slot | None = None,
+                   other: Scalar = 0) -> None:
+        """``dst[i] = addr[index[i]]`` (element offsets) for ``n`` elements."""
+        fields: dict[str, Any] = {"dst": dst.encode(), "addr": _int_arg(addr),
+                                  "t": _dtype(dtype), "n": n, "index": index.encode(),
+                                  "index_t": index_dtype, "other": _scalar(other)}
+        if mask is not None:
+            fields["mask"] = mask.encode()
+        self._emit("dma.gather", **fields)
+
+    def dma_scatter(self, src: Slot, addr: IntArg, dtype: str, n: int, index: Slot,
+                    index_dtype: str = "i32", mask: Slot | None = None) -> None:
+        """``addr[index[i]] = src[i]`` for ``n`` elements, in increasing i."""
+        fields: dict[str, Any] = {"src": src.encode(), "addr": _int_arg(addr),
+                                  "t": _dtype(dtype), "n": n, "index": index.encode(),
+                                  "index_t": index_dtype}
+        if mask is not None:
+            fields["mask"] = mask.encode()
+        self._emit("dma.scatter", **fields)
+
+    def dma_atomic(self, fn: str, addr: IntArg, dtype: str, n: int, val: TileArg,
+                   index: Slot | None = None, index_dtype: str = "i32",
+                   mask: Slot | None = None, old: Slot | None = None,
+                   cmp: TileArg | None = None) -> None:
+        """Read-modify-write of ``n`` global elements at ``addr + index[i]`` (or
+        ``addr + i``) with ``fn`` in add, max, min, maxu, minu, and, or, xor,
+        xchg, cas (``cmp`` operand). ``old`` receives the previous values."""
+        fields: dict[str, Any] = {"fn": fn, "addr": _int_arg(addr), "t": _dtype(dtype),
+                                  "n": n, "val": _tile_arg(val), "index_t": index_dtype}
+        for key, slot in (("index", index), ("mask", mask), ("old", old)):
+            if slot is not None:
+                fields[key] = slot.encode()
+        if fn == "cas":
+            if cmp is None:
+                raise ValueError("cas needs a cmp operand")
+            fields["cmp"] = _tile_arg(cmp)
+        self._emit("dma.atomic", **fields)
+
+    # -- DPE --------------------------------------------------------------------
+
+    def mma(self, a: Slot, b: Slot, c: Slot, m: int, n: int, k: int, dtype: str,
+            acc_dtype: str = "f32", acc: Slot | None = None) -> None:
+        """``c = a @ b (+ acc)``: a is m x k, b is k x n (row-major, ``dtype`` in
+        f16/bf16/f32 with f32 results, or i8 with i32), c and acc m x n."""
+        fields: dict[str, Any] = {"a": a.encode(), "b": b.encode(), "c": c.encode(),
+                                  "m": m, "n": n, "k": k, "t": dtype, "acc_t": acc_dtype}
+        if acc is not None:
+            fields["acc"] = acc.encode()
+        self._emit("dpe.mma", **fields)
+
+    # -- SIMD / SFU -------------------------------------------------------------
+
+    def simd_binary(self, fn: str, dtype: str, d: Slot, a: TileArg, b: TileArg,
+                    n: int) -> None:
+        """Elementwise ``d = fn(a, b)`` over ``n`` elements of ``dtype``."""
+        self._emit("simd.binary", fn=fn, t=_dtype(dtype), d=d.encode(),
+                   a=_tile_arg(a), b=_tile_arg(b), n=n)
+
+    def simd_unary(self, fn: str, dtype: str, d: Slot, a: TileArg, n: int) -> None:
+        self._emit("simd.unary", fn=fn, t=_dtype(dtype), d=d.encode(), a=_tile_arg(a), n=n)
+
+    def simd_cmp(self, pred: str, dtype: str, d: Slot, a: TileArg, b: TileArg,
+                 n: int) -> None:
+        """``d`` (i1, one byte per element) = pred(a, b)."""
+        self._emit("simd.cmp", pred=pred, t=_dtype(dtype), d=d.encode(),
+                   a=_tile_arg(a), b=_tile_arg(b), n=n)
+
+    def simd_select(self, dtype: str, d: Slot, c: TileArg, a: TileArg, b: TileArg,
+                    n: int) -> None:
+        self._emit("simd.select", t=_dtype(dtype), d=d.encode(), c=_tile_arg(c),
+                   a=_tile_arg(a), b=_tile_arg(b), n=n)
+
+    def simd_fma(self, dtype: str, d: Slot, a: TileArg, b: TileArg, c: TileArg,
+                 n: int) -> None:
+        self._emit("simd.fma", t=_dtype(dtype), d=d.encode(), a=_tile_arg(a),
+                   b=_tile_arg(b), c=_tile_arg(c), n=n)
+
+    def simd_cast(self, d: Slot, a: Slot, n: int, from_dtype: str, to_dtype: str,
+                  signed: bool = True, bitcast: bool = False) -> None:
+        """Converts ``n`` elements (RNE for narrowing floats; ``signed`` picks
+        sign/zero extension and signedness of float<->int)."""
+        self._emit("simd.cast", d=d.encode(), a=a.encode(), n=n, signed=signed,
+                   bitcast=bitcast, **{"from": _dtype(from_dtype), "to": _dtype(to_dtype)})
+
+    def simd_fill(self, dtype: str, d: Slot, n: int, value: Scalar) -> None:
+        self._emit("simd.fill", t=_dtype(dtype), d=d.encode(), n=n, v=_scalar(value))
+
+    def simd_iota(self, dtype: str, d: Slot, n: int, start: Scalar = 0) -> None:
+        """``d[i] = start + i``."""
+        self._emit("simd.iota", t=_dtype(dtype), d=d.encode(), n=n, start=_scalar(start))
+
+    def simd_print(self, a: Slot, dtype: str, shape: Sequence[int], text: str = "",
+                   hex: bool = False, signed: bool = True) -> None:
+        self._emit("simd.print", a=a.encode(), t=_dtype(dtype), shape=list(shape),
+                   text=text, hex=hex, signed=signed)
+
+    def simd_assert(self, cond: Slot, n: int, text: str) -> None:
+        """Aborts the launch with ``text`` if an element of the i1 tile is 0."""
+        self._emit("simd.assert", c=cond.encode(), n=n, text=text)
+
+    # -- reduction engine -------------------------------------------------------
+
+    def reduce(self, fn: str, dtype: str, src: Slot, shape: Sequence[int], axis: int,
+               d: Slot | None = None, idx: Slot | None = None) -> None:
+        """Reduces ``src`` along ``axis`` with sum, prod, max, min, maxnum,
+        minnum, maxu, minu, and, or, xor, argmax, argmin (these write i32
+        positions to ``idx``, first extreme wins, and values to ``d``)."""
+        fields: dict[str, Any] = {"fn": fn, "t": _dtype(dtype), "src": src.encode(),
+                                  "shape": list(shape), "axis": axis}
+        if d is not None:
+            fields["d"] = d.encode()
+        if idx is not None:
+            fields["idx"] = idx.encode()
+        self._emit("re.reduce", **fields)
+
+    def scan(self, fn: str, dtype: str, src: Slot, d: Slot, shape: Sequence[int],
+             axis: int, reverse: bool = False) -> None:
+        """Inclusive scan along ``axis``."""
+        self._emit("re.scan", fn=fn, t=_dtype(dtype), src=src.encode(), d=d.encode(),
+                   shape=list(shape), axis=axis, reverse=reverse)
+
+    # -- layout unit ------------------------------------------------------------
+
+    def mlu_copy(self, d: Slot, src: Slot, elem_bytes: int, shape: Sequence[int],
+                 src_strides: Sequence[int], dst_strides: Sequence[int],
+                 src_offset: int = 0, dst_offset: int = 0) -> None:
+        """``d[dst_offset + i.dst_strides] = src[src_offset + i.src_strides]``
+        for every index i of ``shape`` (strides and offsets in elements)."""
+        self._emit("mlu.copy", d=d.encode(), src=src.encode(), esize=elem_bytes,
+                   shape=list(shape), src_strides=list(src_strides),
+                   dst_strides=list(dst_strides), src_offset=src_offset,
+                   dst_offset=dst_offset)
+
+    def transpose(self, d: Slot, src: Slot, elem_bytes: int, rows: int, cols: int) -> None:
+        """``d`` (cols x rows) = transpose of ``src`` (rows x cols)."""
+        self.mlu_copy(d, src, elem_bytes, [rows, cols], [cols, 1], [1, rows])
+
+    def broadcast(self, d: Slot, src: Slot, elem_bytes: int, src_shape: Sequence[int],
+                  dst_shape: Sequence[int]) -> None:
+        """Broadcasts ``src`` (same rank, size-1 dims expand) to dense ``dst_shape``."""
+        if len(src_shape) != len(dst_shape):
+            raise ValueError("broadcast needs equal ranks")
+        src_strides = _dense_strides(src_shape)
+        strides = [0 if s == 1 and t != 1 else st
+                   for s, t, st in zip(src_shape, dst_shape, src_strides)]
+        self.mlu_copy(d, src, elem_bytes, dst_shape, strides, _dense_strides(dst_shape))
+
+    # -- output -----------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """The program body as a JSON-compatible dict (labels resolved)."""
+        code = [dict(inst) for inst in self._code]
+        for position, label in self._labels:
+            if label.position is None:
+                raise ValueError(f"instruction {position} branches to an unbound label")
+            code[position]["target"] = label.position
+        return {
+            "kernel": self.kernel,
+            "iregs": max(self._num_iregs, 1),
+            "fregs": max(self._num_fregs, 1),
+            "params": list(self._params),
+            "cbs": [{"name": cb.name, "page_bytes": cb.page_bytes, "pages": cb.pages}
+                    for cb in self._cbs],
+            "locs": list(self._locs),
+            "code": code,
+        }
+
+    def build(self) -> bytes:
+        """The program file bytes."""
+        return encode(self.to_json())
+
+
+def _dense_strides(shape: Sequence[int]) -> list[int]:
+    strides = [1] * len(shape)
+    for d in range(len(shape) - 2, -1, -1):
+        strides[d] = strides[d + 1] * shape[d + 1]
+    return strides

@@ -1,0 +1,1470 @@
+//===- Simulator.cpp - The MTIA machine model -----------------------------===//
+//
+// Each PE has a control core and six units (two DMA queues, DPE, SIMD, RE,
+// MLU). The control core runs the program's control code and issues unit
+// instructions into bounded in-order queues; a unit executes its queue in
+// order, blocking on circular-buffer conditions. Agents are stepped in a
+// fixed order until all finish, so results are deterministic; each agent
+// keeps its own clock and CB events carry timestamps, which yields dataflow
+// timing independent of the stepping order. Chip-wide DRAM and SRAM
+// bandwidth is shared through a bucketed booking calendar.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mtia/Simulator.h"
+
+#include "Kernels.h"
+
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cmath>
+#include <cstring>
+#include <deque>
+#include <sstream>
+
+using namespace mtia;
+
+namespace {
+
+/// Thrown inside the machine; simulate() converts it into the result.
+struct SimAbort {
+  SimError error;
+};
+
+struct ScalarValue {
+  int64_t i = 0;
+  double f = 0;
+};
+
+/// A unit instruction with its register operands read at issue.
+struct Command {
+  const Inst *inst = nullptr;
+  int32_t index = 0;
+  int64_t ints[kMaxCommandInts];
+  ScalarValue scalars[kMaxCommandScalars];
+  std::array<int64_t, 3> pid;
+  uint64_t issueTime = 0;
+};
+
+struct GlobalBuffer {
+  uint64_t base = 0;
+  uint64_t bytes = 0;
+  uint8_t *host = nullptr;
+  std::string name;
+  MemorySpace space = MemorySpace::Dram;
+};
+
+/// Books transfers against a shared bandwidth, in buckets of fixed length;
+/// a transfer fills the earliest buckets with spare capacity at or after
+/// its start.
+class BandwidthCalendar {
+public:
+  BandwidthCalendar(double bytesPerCycle)
+      : bucketCapacity(bytesPerCycle * kBucketCycles) {}
+
+  /// Returns the cycle at which `bytes` requested at `start` have moved.
+  uint64_t book(uint64_t start, double bytes) {
+    uint64_t bucket = start / kBucketCycles;
+    while (true) {
+      if (bucket >= used.size())
+        used.resize(std::max<size_t>(bucket + 1, used.size() * 2), 0.0);
+      double spare = bucketCapacity - used[bucket];
+      double take = std::min(spare, bytes);
+      used[bucket] += take;
+      bytes -= take;
+      if (bytes <= 0) {
+        uint64_t end = bucket * kBucketCycles +
+                       static_cast<uint64_t>(std::ceil(
+                           used[bucket] / bucketCapacity * kBucketCycles));
+        return std::max(end, start);
+      }
+      ++bucket;
+    }
+  }
+
+private:
+  static constexpr uint64_t kBucketCycles = 64;
+  double bucketCapacity;
+  std::vector<double> used;
+};
+
+struct CBState {
+  int64_t base = 0;
+  int64_t pushed = 0, popped = 0;
+  int64_t reserved = 0, waited = 0;
+  std::vector<uint64_t> pushTime, popTime;
+  int producer = -1, consumer = -1;
+};
+
+struct UnitState {
+  std::deque<Command> queue;
+  uint64_t clock = 0;     // When the unit can start its next instruction.
+  uint64_t readyTime = 0; // When all results of started work are complete.
+  UnitStats stats;
+  std::string blockedOn;
+};
+
+struct PEState {
+  int index = 0;
+  std::vector<int64_t> programs;
+  size_t nextProgram = 0;
+  bool ctlDone = false;
+  bool inProgram = false;
+  int32_t pc = 0;
+  std::array<int64_t, 3> pid = {0, 0, 0};
+  std::vector<int64_t> iregs;
+  std::vector<double> fregs;
+  uint64_t ctlClock = 0;
+  std::string ctlBlockedOn;
+  UnitState units[kNumUnits];
+  std::vector<CBState> cbs;
+  std::vector<uint8_t> local;
+
+  bool finished() const {
+    if (!ctlDone)
+      return false;
+    for (unsigned u = 1; u < kNumUnits; ++u)
+      if (!units[u].queue.empty())
+        return false;
+    return true;
+  }
+};
+
+struct TraceEvent {
+  int pe;
+  Unit unit;
+  Op op;
+  uint64_t start, duration;
+};
+
+class Machine {
+public:
+  Machine(const TargetDesc &target, const Program &program,
+          const LaunchConfig &config)
+      : target(target), program(program), config(config),
+        dram(target.dramBytesPerCycle()), sram(target.sramBytesPerCycle()) {}
+
+  void bind(const std::vector<LaunchArg> &args);
+  void planLocalMemory();
+  void run();
+  void fillResult(SimResult &result);
+
+private:
+  // Diagnostics.
+  [[noreturn]] void abort(const char *kind, const std::string &message,
+                          const PEState &pe, const std::array<int64_t, 3> &pid,
+                          int instruction);
+  [[noreturn]] void abortAt(const char *kind, const std::string &message,
+                            const PEState &pe, const Command &cmd) {
+    abort(kind, message, pe, cmd.pid, cmd.index);
+  }
+  std::string describeAddress(uint64_t address) const;
+  std::string peName(const PEState &pe) const;
+
+  // Global memory.
+  const GlobalBuffer *findBuffer(uint64_t address, uint64_t bytes) const;
+  const GlobalBuffer &checkedBuffer(uint64_t address, uint64_t bytes,
+                                    const PEState &pe, const Command &cmd,
+                                    const char *what);
+  uint64_t bookTransfer(const GlobalBuffer &buffer, bool write, uint64_t start,
+                        uint64_t bytes);
+
+  // Agents.
+  bool stepControl(PEState &pe);
+  bool stepUnit(PEState &pe, Unit unit);
+  bool startNextProgram(PEState &pe);
+  void issue(PEState &pe, const Inst &inst);
+  void executeScalar(PEState &pe, const Inst &inst);
+  bool executeCommand(PEState &pe, Unit unit, UnitState &state,
+                      const Command &cmd);
+  bool executeCBOp(PEState &pe, Unit unit, UnitState &state,
+                   const Command &cmd);
+
+  // Units.
+  uint8_t *resolve(PEState &pe, Unit unit, const SlotRef &ref,
+                   const Command &cmd);
+  const uint8_t *resolveInput(PEState &pe, Unit unit, const SimdInput &input,
+                              const Command &cmd, DType type, int64_t count,
+                              int scratchIndex);
+  uint64_t runDmaStrided(PEState &pe, Unit unit, const Command &cmd,
+                         uint64_t start);
+  uint64_t runDmaIndexed(PEState &pe, Unit unit, const Command &cmd,
+                         uint64_t start);
+  uint64_t runAtomic(PEState &pe, Unit unit, const Command &cmd,
+                     uint64_t start);
+  uint64_t runCompute(PEState &pe, Unit unit, const Command &cmd);
+  void printTile(PEState &pe, const Command &cmd, const uint8_t *data);
+  void complete(PEState &pe, Unit unit, UnitState &state, const Command &cmd,
+                uint64_t start, uint64_t occupancy, uint64_t latency);
+
+  void reportDeadlock();
+
+  const TargetDesc &target;
+  const Program &program;
+  const LaunchConfig &config;
+  std::vector<GlobalBuffer> buffers;
+  std::vector<LaunchArg> args;
+  std::vector<uint64_t> paramValues;
+  std::vector<PEState> pes;
+  std::vector<int64_t> cbBases;
+  int64_t localBytesNeeded = 0;
+  BandwidthCalendar dram, sram;
+  uint64_t dramRead = 0, dramWrite = 0, sramRead = 0, sramWrite = 0;
+  uint64_t localTraffic = 0;
+  uint64_t memoryLatency = 0; // Of the global memory the current DMA touched.
+  uint64_t controlSteps = 0;
+  std::string output;
+  std::vector<TraceEvent> trace;
+  std::vector<uint8_t> scratch[4];
+};
+
+std::string Machine::peName(const PEState &pe) const {
+  return "PE " + std::to_string(pe.index) + " (row " +
+         std::to_string(pe.index / target.peCols) + ", col " +
+         std::to_string(pe.index % target.peCols) + ")";
+}
+
+void Machine::abort(const char *kind, const std::string &message,
+                    const PEState &pe, const std::array<int64_t, 3> &pid,
+                    int instruction) {
+  SimAbort failure;
+  failure.error.kind = kind;
+  failure.error.pe = pe.index;
+  failure.error.programId = pid;
+  failure.error.instruction = instruction;
+  std::string where = peName(pe) + ", program (" + std::to_string(pid[0]) +
+                      ", " + std::to_string(pid[1]) + ", " +
+                      std::to_string(pid[2]) + ")";
+  if (instruction >= 0) {
+    const Inst &inst = program.code[instruction];
+    where += ", instruction " + std::to_string(instruction) + " (" +
+             opName(inst.op) + ")";
+    if (inst.loc >= 0) {
+      failure.error.location = program.locs[inst.loc];
+      where += " at " + failure.error.location;
+    }
+  }
+  failure.error.message = message + " [" + where + "]";
+  throw failure;
+}
+
+std::string hex(uint64_t value) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "0x%" PRIx64, value);
+  return text;
+}
+
+std::string Machine::describeAddress(uint64_t address) const {
+  const GlobalBuffer *nearest = nullptr;
+  uint64_t bestDistance = UINT64_MAX;
+  for (const GlobalBuffer &buffer : buffers) {
+    uint64_t distance = address < buffer.base ? buffer.base - address
+                        : address >= buffer.base + buffer.bytes
+                            ? address - (buffer.base + buffer.bytes) + 1
+                            : 0;
+    if (distance < bestDistance) {
+      bestDistance = distance;
+      nearest = &buffer;
+    }
+  }
+  if (!nearest)
+    return "no buffers are bound";
+  return "nearest buffer '" + nearest->name + "' spans [" + hex(nearest->base) +
+         ", " + hex(nearest->base + nearest->bytes) + ") (" +
+         std::to_string(nearest->bytes) + " bytes)";
+}
+
+const GlobalBuffer *Machine::findBuffer(uint64_t address,
+                                        uint64_t bytes) const {
+  for (const GlobalBuffer &buffer : buffers)
+    if (address >= buffer.base && bytes <= buffer.bytes &&
+        address - buffer.base <= buffer.bytes - bytes)
+      return &buffer;
+  return nullptr;
+}
+
+const GlobalBuffer &Machine::checkedBuffer(uint64_t address, uint64_t bytes,
+                                           const PEState &pe,
+                                           const Command &cmd,
+                                           const char *what) {
+  if (const GlobalBuffer *buffer = findBuffer(address, bytes))
+    return *buffer;
+  abortAt("out_of_bounds",
+          std::string("out-of-bounds ") + what + " of " +
+              std::to_string(bytes) + " bytes at address " + hex(address) +
+              "; " + describeAddress(address),
+          pe, cmd);
+}
+
+uint64_t Machine::bookTransfer(const GlobalBuffer &buffer, bool write,
+                               uint64_t start, uint64_t bytes) {
+  if (buffer.space == MemorySpace::Sram) {
+    memoryLatency = std::max<uint64_t>(memoryLatency, target.sram.latencyCycles);
+    (write ? sramWrite : sramRead) += bytes;
+    return sram.book(start, static_cast<double>(bytes));
+  }
+  memoryLatency = std::max<uint64_t>(memoryLatency, target.dram.latencyCycles);
+  (write ? dramWrite : dramRead) += bytes;
+  return dram.book(start, static_cast<double>(bytes));
+}
+
+void Machine::bind(const std::vector<LaunchArg> &launchArgs) {
+  SimAbort failure;
+  failure.error.kind = "invalid_launch";
+  if (launchArgs.size() != program.params.size()) {
+    failure.error.message = "the kernel '" + program.kernel + "' takes " +
+                            std::to_string(program.params.size()) +
+                            " arguments but " +
+                            std::to_string(launchArgs.size()) + " were given";
+    throw failure;
+  }
+  for (int64_t dim : config.grid) {
+    if (dim < 1 || dim > (int64_t(1) << 31)) {
+      failure.error.message = "grid dimensions must be in [1, 2^31]";
+      throw failure;
+    }
+  }
+  uint64_t next = 0x10000000;
+  uint64_t sramUsed = 0;
+  for (size_t i = 0; i < launchArgs.size(); ++i) {
+    const Param &param = program.params[i];
+    const LaunchArg &arg = launchArgs[i];
+    if (arg.kind != param.kind) {
+      failure.error.message = "argument " + std::to_string(i) + " ('" +
+                              param.name + "') has the wrong kind";
+      throw failure;
+    }
+    if (param.kind == ParamKind::Int) {
+      paramValues.push_back(static_cast<uint64_t>(arg.intValue));
+      continue;
+    }
+    if (param.kind == ParamKind::Float) {
+      paramValues.push_back(0);
+      continue;
+    }
+    GlobalBuffer buffer;
+    buffer.base = next;
+    buffer.bytes = arg.bytes;
+    buffer.host = arg.data;
+    buffer.name = param.name;
+    buffer.space = param.space;
+    if (param.space == MemorySpace::Sram)
+      sramUsed += arg.bytes;
+    // Buffers are 4 KiB aligned with at least one unmapped page between
+    // them, so that an overrun never lands in a neighbour.
+    next += (arg.bytes + 4096 + 4095) / 4096 * 4096;
+    paramValues.push_back(buffer.base);
+    buffers.push_back(std::move(buffer));
+  }
+  if (sramUsed > target.sram.bytes) {
+    failure.error.message = "the buffers placed in SRAM need " +
+                            std::to_string(sramUsed) + " bytes but " +
+                            target.name + " has " +
+                            std::to_string(target.sram.bytes);
+    throw failure;
+  }
+  args = launchArgs;
+}
+
+void Machine::planLocalMemory() {
+  SimAbort failure;
+  if (program.cbs.size() > target.numCircularBuffers) {
+    failure.error.kind = "cb_misuse";
+    failure.error.message = "the program declares " +
+                            std::to_string(program.cbs.size()) +
+                            " circular buffers but the command processor of " +
+                            target.name + " tracks " +
+                            std::to_string(target.numCircularBuffers);
+    throw failure;
+  }
+  int64_t offset = 0;
+  std::string plan;
+  for (const CBDesc &cb : program.cbs) {
+    cbBases.push_back(offset);
+    int64_t bytes = cb.pageBytes * cb.pages;
+    plan += " '" + cb.name + "' " + std::to_string(cb.pages) + " x " +
+            std::to_string(cb.pageBytes) + " B;";
+    offset += (bytes + 63) / 64 * 64;
+  }
+  localBytesNeeded = offset;
+  if (static_cast<uint64_t>(offset) > target.localMemoryBytes) {
+    failure.error.kind = "local_memory_overflow";
+    failure.error.message = "the circular buffers need " +
+                            std::to_string(offset) +
+                            " bytes of local memory but a PE of " +
+                            target.name + " has " +
+                            std::to_string(target.localMemoryBytes) + ":" +
+                            plan;
+    throw failure;
+  }
+}
+
+bool Machine::startNextProgram(PEState &pe) {
+  if (pe.nextProgram >= pe.programs.size()) {
+    pe.ctlDone = true;
+    return false;
+  }
+  int64_t linear = pe.programs[pe.nextProgram++];
+  pe.pid = {linear % config.grid[0], (linear / config.grid[0]) % config.grid[1],
+            linear / (config.grid[0] * config.grid[1])};
+  std::fill(pe.iregs.begin(), pe.iregs.end(), 0);
+  std::fill(pe.fregs.begin(), pe.fregs.end(), 0.0);
+  pe.pc = 0;
+  pe.inProgram = true;
+  return true;
+}
+
+void Machine::issue(PEState &pe, const Inst &inst) {
+  UnitState &state = pe.units[static_cast<int>(inst.unit)];
+  Command &cmd = state.queue.emplace_back();
+  cmd.inst = &inst;
+  cmd.index = pe.pc;
+  cmd.pid = pe.pid;
+  cmd.issueTime = pe.ctlClock;
+  for (size_t i = 0; i < inst.ints.size(); ++i)
+    cmd.ints[i] = inst.ints[i].isReg ? pe.iregs[inst.ints[i].value]
+                                     : inst.ints[i].value;
+  for (size_t i = 0; i < inst.scalars.size(); ++i) {
+    const ScalarOperand &operand = inst.scalars[i];
+    ScalarValue &value = cmd.scalars[i];
+    switch (operand.kind) {
+    case ScalarOperand::Imm:
+      value.i = operand.intImm;
+      value.f = operand.floatImm;
+      break;
+    case ScalarOperand::IReg:
+      value.i = pe.iregs[operand.reg];
+      value.f = static_cast<double>(value.i);
+      break;
+    case ScalarOperand::FReg:
+      value.f = pe.fregs[operand.reg];
+      value.i = static_cast<int64_t>(value.f);
+      break;
+    }
+  }
+}
+
+/// Sign-extends the low `width` bits.
+int64_t wrap(int64_t value, unsigned width) {
+  if (width == 64)
+    return value;
+  return static_cast<int64_t>(static_cast<int32_t>(value));
+}
+
+void Machine::executeScalar(PEState &pe, const Inst &inst) {
+  std::vector<int64_t> &r = pe.iregs;
+  std::vector<double> &f = pe.fregs;
+  switch (inst.op) {
+  case Op::Li:
+    r[inst.dst] = inst.intImm;
+    return;
+  case Op::Lf:
+    f[inst.dst] = inst.floatImm;
+    return;
+  case Op::Mov:
+    r[inst.dst] = r[inst.srcA];
+    return;
+  case Op::FMov:
+    f[inst.dst] = f[inst.srcA];
+    return;
+  case Op::IOp:
+  case Op::ICmp: {
+    int64_t a = wrap(r[inst.srcA], inst.width);
+    int64_t b = wrap(inst.operandB.isReg ? r[inst.operandB.value]
+                                         : inst.operandB.value,
+                     inst.width);
+    DType type = inst.width == 32 ? DType::I32 : DType::I64;
+    uint8_t x[8], y[8], out[8] = {0};
+    storeInt(type, x, a);
+    storeInt(type, y, b);
+    if (inst.op == Op::IOp) {
+      simdBinary(static_cast<BinaryFn>(inst.fn), type, out, x, y, 1);
+      r[inst.dst] = loadInt(type, out);
+    } else {
+      simdCompare(static_cast<Pred>(inst.fn), type, out, x, y, 1);
+      r[inst.dst] = out[0];
+    }
+    return;
+  }
+  case Op::FOp:
+  case Op::FCmp:
+  case Op::FUn: {
+    uint8_t x[8], y[8], out[8] = {0};
+    storeFloat(inst.type, x, f[inst.srcA]);
+    if (inst.op != Op::FUn)
+      storeFloat(inst.type, y, f[inst.srcB]);
+    if (inst.op == Op::FOp) {
+      simdBinary(static_cast<BinaryFn>(inst.fn), inst.type, out, x, y, 1);
+      f[inst.dst] = loadFloat(inst.type, out);
+    } else if (inst.op == Op::FUn) {
+      simdUnary(static_cast<UnaryFn>(inst.fn), inst.type, out, x, 1);
+      f[inst.dst] = loadFloat(inst.type, out);
+    } else {
+      simdCompare(static_cast<Pred>(inst.fn), inst.type, out, x, y, 1);
+      r[inst.dst] = out[0];
+    }
+    return;
+  }
+  case Op::IToF: {
+    uint8_t in[8], out[8];
+    storeInt(DType::I64, in, r[inst.srcA]);
+    convertElements(DType::I64, inst.type, in, out, 1, inst.isSigned);
+    f[inst.dst] = loadFloat(inst.type, out);
+    return;
+  }
+  case Op::FToI: {
+    uint8_t in[8], out[8];
+    DType type = inst.width == 32 ? DType::I32 : DType::I64;
+    storeFloat(DType::F64, in, f[inst.srcA]);
+    convertElements(DType::F64, type, in, out, 1, inst.isSigned);
+    r[inst.dst] = loadInt(type, out, inst.isSigned);
+    return;
+  }
+  case Op::ISel:
+    r[inst.dst] = r[inst.srcC] ? r[inst.srcA] : r[inst.srcB];
+    return;
+  case Op::FSel:
+    f[inst.dst] = r[inst.srcC] ? f[inst.srcA] : f[inst.srcB];
+    return;
+  case Op::Pid:
+    r[inst.dst] = pe.pid[inst.axis];
+    return;
+  case Op::NProg:
+    r[inst.dst] = config.grid[inst.axis];
+    return;
+  case Op::Param:
+    r[inst.dst] = static_cast<int64_t>(paramValues[inst.intImm]);
+    return;
+  case Op::FParam:
+    f[inst.dst] = args[inst.intImm].floatValue;
+    return;
+  default:
+    return;
+  }
+}
+
+bool Machine::stepControl(PEState &pe) {
+  bool progressed = false;
+  pe.ctlBlockedOn.clear();
+  while (!pe.ctlDone) {
+    if (!pe.inProgram && !startNextProgram(pe))
+      break;
+    if (pe.pc >= static_cast<int32_t>(program.code.size())) {
+      pe.inProgram = false;
+      progressed = true;
+      continue;
+    }
+    if (++controlSteps > (uint64_t(1) << 34)) {
+      Command none;
+      none.pid = pe.pid;
+      none.index = pe.pc;
+      abortAt("timeout", "the control code ran for more than 2^34 steps", pe,
+              none);
+    }
+    const Inst &inst = program.code[pe.pc];
+    if (inst.unit != Unit::Ctl) {
+      UnitState &state = pe.units[static_cast<int>(inst.unit)];
+      if (state.queue.size() >= target.commandQueueDepth) {
+        pe.ctlBlockedOn = std::string("waits for room in the command queue of ") +
+                          unitName(inst.unit);
+        --controlSteps;
+        break;
+      }
+      issue(pe, inst);
+      pe.ctlClock += target.controlIssueCycles;
+      ++pe.pc;
+      progressed = true;
+      continue;
+    }
+    switch (inst.op) {
+    case Op::End:
+      pe.inProgram = false;
+      progressed = true;
+      continue;
+    case Op::Jmp:
+      pe.pc = inst.target;
+      break;
+    case Op::Bz:
+    case Op::Bnz:
+      pe.pc = (pe.iregs[inst.srcC] == 0) == (inst.op == Op::Bz) ? inst.target
+                                                                 : pe.pc + 1;
+      break;
+    case Op::Fence: {
+      uint64_t done = pe.ctlClock;
+      for (unsigned u = 1; u < kNumUnits; ++u) {
+        if (!pe.units[u].queue.empty()) {
+          pe.ctlBlockedOn = std::string("fence waits for ") +
+                            unitName(static_cast<Unit>(u)) + " to drain";
+          --controlSteps;
+          return progressed;
+        }
+        done = std::max({done, pe.units[u].clock, pe.units[u].readyTime});
+      }
+      pe.ctlClock = done;
+      ++pe.pc;
+      break;
+    }
+    case Op::Ld:
+    case Op::St: {
+      uint64_t address = static_cast<uint64_t>(pe.iregs[inst.srcA]);
+      unsigned size = dtypeSize(inst.type);
+      Command here;
+      here.pid = pe.pid;
+      here.index = pe.pc;
+      const GlobalBuffer &buffer =
+          checkedBuffer(address, size, pe, here,
+                        inst.op == Op::Ld ? "scalar load" : "scalar store");
+      if (address % size != 0)
+        abortAt("misaligned_dma",
+                "scalar access of " + std::to_string(size) +
+                    " bytes at unaligned address " + hex(address),
+                pe, here);
+      uint8_t *host = buffer.host + (address - buffer.base);
+      if (inst.op == Op::Ld) {
+        if (isFloat(inst.type))
+          pe.fregs[inst.dst] = loadFloat(inst.type, host);
+        else
+          pe.iregs[inst.dst] = loadInt(inst.type, host);
+      } else if (isFloat(inst.type)) {
+        storeFloat(inst.type, host, pe.fregs[inst.srcB]);
+      } else {
+        storeInt(inst.type, host, pe.iregs[inst.srcB]);
+      }
+      pe.ctlClock += target.scalarMemoryLatencyCycles;
+      ++pe.pc;
+      break;
+    }
+    case Op::Print: {
+      std::string line = "pid (" + std::to_string(pe.pid[0]) + ", " +
+                         std::to_string(pe.pid[1]) + ", " +
+                         std::to_string(pe.pid[2]) + ") idx ()" + inst.text;
+      for (const ScalarOperand &operand : inst.scalars) {
+        line += ' ';
+        if (operand.kind == ScalarOperand::FReg) {
+          char text[40];
+          std::snprintf(text, sizeof(text), "%.9g", pe.fregs[operand.reg]);
+          line += text;
+        } else {
+          line += std::to_string(operand.kind == ScalarOperand::IReg
+                                     ? pe.iregs[operand.reg]
+                                     : operand.intImm);
+        }
+      }
+      output += line + "\n";
+      ++pe.pc;
+      break;
+    }
+    case Op::Assert:
+      if (pe.iregs[inst.srcC] == 0) {
+        Command here;
+        here.pid = pe.pid;
+        here.index = pe.pc;
+        abortAt("assert", "assertion failed: " + inst.text, pe, here);
+      }
+      ++pe.pc;
+      break;
+    default:
+      executeScalar(pe, inst);
+      ++pe.pc;
+      break;
+    }
+    pe.ctlClock += target.controlCyclesPerInstruction;
+    progressed = true;
+  }
+  return progressed;
+}
+
+uint8_t *Machine::resolve(PEState &pe, Unit unit, const SlotRef &ref,
+                          const Command &cmd) {
+  if (!ref.present())
+    return nullptr;
+  const CBDesc &desc = program.cbs[ref.cb];
+  CBState &cb = pe.cbs[ref.cb];
+  int owner = ref.back ? cb.producer : cb.consumer;
+  int64_t held = ref.back ? cb.reserved : cb.waited;
+  const char *side = ref.back ? "reserved" : "waited-for";
+  if (owner != static_cast<int>(unit) || ref.page >= held)
+    abortAt("cb_misuse",
+            std::string(unitName(unit)) + " accesses " + side + " page " +
+                std::to_string(ref.page) + " of CB '" + desc.name +
+                "' but holds " +
+                std::to_string(owner == static_cast<int>(unit) ? held : 0) +
+                " such pages (" + (ref.back ? "reserve" : "wait") +
+                " before accessing)",
+            pe, cmd);
+  int64_t first = ref.back ? cb.pushed : cb.popped;
+  int64_t physical = (first + ref.page) % desc.pages;
+  return pe.local.data() + cb.base + physical * desc.pageBytes + ref.offset;
+}
+
+const uint8_t *Machine::resolveInput(PEState &pe, Unit unit,
+                                     const SimdInput &input,
+                                     const Command &cmd, DType type,
+                                     int64_t count, int scratchIndex) {
+  if (input.isTile)
+    return resolve(pe, unit, input.slot, cmd);
+  std::vector<uint8_t> &buffer = scratch[scratchIndex];
+  buffer.resize(count * dtypeSize(type) + 8);
+  const ScalarValue &value = cmd.scalars[input.scalar];
+  fillElements(type, buffer.data(), count, value.f, value.i);
+  return buffer.data();
+}
+
+bool Machine::executeCBOp(PEState &pe, Unit unit, UnitState &state,
+                          const Command &cmd) {
+  const Inst &inst = *cmd.inst;
+  const CBDesc &desc = program.cbs[inst.cb];
+  CBState &cb = pe.cbs[inst.cb];
+  const int self = static_cast<int>(unit);
+  const bool producerOp = inst.op == Op::CbReserve || inst.op == Op::CbPush;
+  int &owner = producerOp ? cb.producer : cb.consumer;
+  if (owner >= 0 && owner != self)
+    abortAt("cb_misuse",
+            std::string(unitName(unit)) + " moves the " +
+                (producerOp ? "write" : "read") + " pointer of CB '" +
+                desc.name + "' that " + unitName(static_cast<Unit>(owner)) +
+                " already moves (one producer and one consumer per CB)",
+            pe, cmd);
+  owner = self;
+  const int64_t n = inst.count;
+  if (n > desc.pages)
+    abortAt("cb_misuse",
+            std::string(opName(inst.op)) + " of " + std::to_string(n) +
+                " pages exceeds the capacity of CB '" + desc.name + "' (" +
+                std::to_string(desc.pages) + " pages)",
+            pe, cmd);
+  uint64_t now = std::max(state.clock, cmd.issueTime);
+  switch (inst.op) {
+  case Op::CbReserve: {
+    int64_t free = desc.pages - (cb.pushed - cb.popped);
+    if (free < n) {
+      state.blockedOn = "reserve(" + std::to_string(n) + ") on CB '" +
+                        desc.name + "': " + std::to_string(free) +
+                        " pages free";
+      return false;
+    }
+    uint64_t freedAt = cb.popTime[(cb.pushed + n - 1) % desc.pages];
+    state.clock = std::max(now, freedAt);
+    cb.reserved = std::max(cb.reserved, n);
+    return true;
+  }
+  case Op::CbPush: {
+    if (n > cb.reserved)
+      abortAt("cb_misuse",
+              "push(" + std::to_string(n) + ") on CB '" + desc.name +
+                  "' without reserving: " + std::to_string(cb.reserved) +
+                  " pages reserved",
+              pe, cmd);
+    uint64_t at = std::max(now, state.readyTime);
+    for (int64_t i = 0; i < n; ++i)
+      cb.pushTime[(cb.pushed + i) % desc.pages] = at;
+    cb.pushed += n;
+    cb.reserved -= n;
+    return true;
+  }
+  case Op::CbWait: {
+    int64_t available = cb.pushed - cb.popped;
+    if (available < n) {
+      state.blockedOn = "wait(" + std::to_string(n) + ") on CB '" + desc.name +
+                        "': " + std::to_string(available) +
+                        " pages available";
+      return false;
+    }
+    uint64_t readyAt = cb.pushTime[(cb.popped + n - 1) % desc.pages];
+    state.clock = std::max(now, readyAt);
+    cb.waited = std::max(cb.waited, n);
+    return true;
+  }
+  case Op::CbPop: {
+    if (n > cb.waited)
+      abortAt("cb_misuse",
+              "pop(" + std::to_string(n) + ") on CB '" + desc.name +
+                  "' without waiting: " + std::to_string(cb.waited) +
+                  " pages waited for",
+              pe, cmd);
+    uint64_t at = std::max(now, state.readyTime);
+    for (int64_t i = 0; i < n; ++i)
+      cb.popTime[(cb.popped + i) % desc.pages] = at;
+    cb.popped += n;
+    cb.waited -= n;
+    return true;
+  }
+  default:
+    return true;
+  }
+}
+
+void Machine::complete(PEState &pe, Unit unit, UnitState &state,
+                       const Command &cmd, uint64_t start, uint64_t occupancy,
+                       uint64_t latency) {
+  state.clock = start + occupancy;
+  state.readyTime = std::max(state.readyTime, start + occupancy + latency);
+  state.stats.busyCycles += occupancy;
+  ++state.stats.instructions;
+  if (config.trace)
+    trace.push_back({pe.index, unit, cmd.inst->op, start, occupancy});
+}
+
+uint64_t Machine::runDmaStrided(PEState &pe, Unit unit, const Command &cmd,
+                                uint64_t start) {
+  const Inst &inst = *cmd.inst;
+  const bool load = inst.op == Op::DmaLoad;
+  const unsigned rank = inst.rank;
+  const unsigned esize = dtypeSize(inst.type);
+  const uint64_t base = static_cast<uint64_t>(cmd.ints[0]);
+  const int64_t *strides = cmd.ints + 1;
+  const int64_t *lo = inst.hasBounds ? cmd.ints + 1 + rank : nullptr;
+  const int64_t *hi = inst.hasBounds ? cmd.ints + 1 + 2 * rank : nullptr;
+  uint8_t *local = resolve(pe, unit, inst.slots[0], cmd);
+  const uint8_t *mask = resolve(pe, unit, inst.slots[1], cmd);
+  uint8_t padding[8] = {0};
+  if (load) {
+    const ScalarValue &other = cmd.scalars[0];
+    if (isFloat(inst.type))
+      storeFloat(inst.type, padding, other.f);
+    else
+      storeInt(inst.type, padding, other.i);
+  }
+  const int64_t rowLength = inst.shape[rank - 1];
+  const int64_t innerStride = strides[rank - 1];
+  int64_t rows = 1;
+  for (unsigned d = 0; d + 1 < rank; ++d)
+    rows *= inst.shape[d];
+  const uint64_t granule = target.dmaTransactionBytes;
+  const uint64_t alignment = target.dmaAlignmentBytes;
+  uint64_t finish = start;
+  uint64_t transferred = 0;
+  int64_t index[kMaxTileRank] = {0, 0, 0, 0};
+
+  auto padElements = [&](uint8_t *dst, int64_t count) {
+    if (!load)
+      return;
+    if (esize == 1) {
+      std::memset(dst, padding[0], count);
+      return;
+    }
+    for (int64_t i = 0; i < count; ++i)
+      std::memcpy(dst + i * esize, padding, esize);
+  };
+
+  for (int64_t row = 0; row < rows; ++row) {
+    // Decompose the row number into the outer indices.
+    int64_t rest = row;
+    for (int d = static_cast<int>(rank) - 2; d >= 0; --d) {
+      index[d] = rest % inst.shape[d];
+      rest /= inst.shape[d];
+    }
+    bool rowValid = true;
+    int64_t offset = 0;
+    for (unsigned d = 0; d + 1 < rank; ++d) {
+      offset += index[d] * strides[d];
+      if (lo && (index[d] < lo[d] || index[d] >= hi[d]))
+        rowValid = false;
+    }
+    uint8_t *localRow = local + row * rowLength * esize;
+    const uint8_t *maskRow = mask ? mask + row * rowLength : nullptr;
+    const uint64_t rowAddress =
+        base + static_cast<uint64_t>(offset) * esize;
+    int64_t first = lo ? std::max<int64_t>(lo[rank - 1], 0) : 0;
+    int64_t last = hi ? std::min<int64_t>(hi[rank - 1], rowLength) : rowLength;
+    if (!rowValid || first >= last) {
+      padElements(localRow, rowLength);
+      continue;
+    }
+    if (innerStride == 1 && !maskRow) {
+      if (rowAddress % alignment != 0)
+        abortAt("misaligned_dma",
+                std::string("DMA row start ") + hex(rowAddress) +
+                    " is not aligned to " + std::to_string(alignment) +
+                    " bytes (use a gather for unaligned accesses)",
+                pe, cmd);
+      uint64_t runStart = rowAddress + first * esize;
+      uint64_t runBytes = (last - first) * esize;
+      const GlobalBuffer &buffer = checkedBuffer(
+          runStart, runBytes, pe, cmd, load ? "DMA read" : "DMA write");
+      uint8_t *host = buffer.host + (runStart - buffer.base);
+      if (load) {
+        padElements(localRow, first);
+        std::memcpy(localRow + first * esize, host, runBytes);
+        padElements(localRow + last * esize, rowLength - last);
+      } else {
+        std::memcpy(host, localRow + first * esize, runBytes);
+      }
+      uint64_t spanStart = runStart / granule * granule;
+      uint64_t spanEnd = (runStart + runBytes + granule - 1) / granule * granule;
+      finish = std::max(finish, bookTransfer(buffer, !load, start,
+                                             spanEnd - spanStart));
+      transferred += spanEnd - spanStart;
+      continue;
+    }
+    // Element-granular path: a strided row or a per-element mask. Each
+    // element is its own transaction.
+    for (int64_t i = 0; i < rowLength; ++i) {
+      uint8_t *element = localRow + i * esize;
+      bool valid = i >= first && i < last && (!maskRow || maskRow[i]);
+      if (!valid) {
+        padElements(element, 1);
+        continue;
+      }
+      uint64_t address =
+          rowAddress + static_cast<uint64_t>(i * innerStride) * esize;
+      if (innerStride == 1 && i == first && rowAddress % alignment != 0)
+        abortAt("misaligned_dma",
+                std::string("DMA row start ") + hex(rowAddress) +
+                    " is not aligned to " + std::to_string(alignment) +
+                    " bytes (use a gather for unaligned accesses)",
+                pe, cmd);
+      const GlobalBuffer &buffer = checkedBuffer(
+          address, esize, pe, cmd, load ? "DMA read" : "DMA write");
+      uint8_t *host = buffer.host + (address - buffer.base);
+      if (load)
+        std::memcpy(element, host, esize);
+      else
+        std::memcpy(host, element, esize);
+      finish = std::max(finish, bookTransfer(buffer, !load, start, granule));
+      transferred += granule;
+    }
+  }
+  uint64_t localCycles = static_cast<uint64_t>(
+      std::ceil(transferred / target.localBytesPerCycle()));
+  localTraffic += transferred;
+  return std::max(finish, start + localCycles);
+}
+
+uint64_t Machine::runDmaIndexed(PEState &pe, Unit unit, const Command &cmd,
+                                uint64_t start) {
+  const Inst &inst = *cmd.inst;
+  const bool gather = inst.op == Op::DmaGather;
+  const unsigned esize = dtypeSize(inst.type);
+  const uint64_t base = static_cast<uint64_t>(cmd.ints[0]);
+  uint8_t *local = resolve(pe, unit, inst.slots[0], cmd);
+  const uint8_t *indices = resolve(pe, unit, inst.slots[1], cmd);
+  const uint8_t *mask = resolve(pe, unit, inst.slots[2], cmd);
+  uint8_t padding[8] = {0};
+  if (gather) {
+    const ScalarValue &other = cmd.scalars[0];
+    if (isFloat(inst.type))
+      storeFloat(inst.type, padding, other.f);
+    else
+      storeInt(inst.type, padding, other.i);
+  }
+  uint64_t finish = start;
+  uint64_t transferred = 0;
+  for (int64_t i = 0; i < inst.count; ++i) {
+    uint8_t *element = local + i * esize;
+    if (mask && !mask[i]) {
+      if (gather)
+        std::memcpy(element, padding, esize);
+      continue;
+    }
+    int64_t offset = loadInt(inst.type2, indices + i * dtypeSize(inst.type2));
+    uint64_t address = base + static_cast<uint64_t>(offset) * esize;
+    const GlobalBuffer &buffer = checkedBuffer(
+        address, esize, pe, cmd, gather ? "gather read" : "scatter write");
+    uint8_t *host = buffer.host + (address - buffer.base);
+    if (gather)
+      std::memcpy(element, host, esize);
+    else
+      std::memcpy(host, element, esize);
+    finish = std::max(finish, bookTransfer(buffer, !gather, start,
+                                           target.dmaTransactionBytes));
+    transferred += target.dmaTransactionBytes;
+  }
+  localTraffic += transferred;
+  return std::max(finish, start + static_cast<uint64_t>(std::ceil(
+                                      transferred /
+                                      target.localBytesPerCycle())));
+}
+
+uint64_t Machine::runAtomic(PEState &pe, Unit unit, const Command &cmd,
+                            uint64_t start) {
+  const Inst &inst = *cmd.inst;
+  const unsigned esize = dtypeSize(inst.type);
+  const uint64_t base = static_cast<uint64_t>(cmd.ints[0]);
+  const uint8_t *indices = resolve(pe, unit, inst.slots[0], cmd);
+  const uint8_t *mask = resolve(pe, unit, inst.slots[1], cmd);
+  uint8_t *old = resolve(pe, unit, inst.slots[2], cmd);
+  const uint8_t *values =
+      resolveInput(pe, unit, inst.inputs[0], cmd, inst.type, inst.count, 0);
+  const uint8_t *compares =
+      inst.inputs.size() > 1
+          ? resolveInput(pe, unit, inst.inputs[1], cmd, inst.type, inst.count,
+                         1)
+          : nullptr;
+  const AtomicFn fn = static_cast<AtomicFn>(inst.fn);
+  uint64_t finish = start;
+  for (int64_t i = 0; i < inst.count; ++i) {
+    if (mask && !mask[i])
+      continue;
+    int64_t offset =
+        indices ? loadInt(inst.type2, indices + i * dtypeSize(inst.type2)) : i;
+    uint64_t address = base + static_cast<uint64_t>(offset) * esize;
+    const GlobalBuffer &buffer =
+        checkedBuffer(address, esize, pe, cmd, "atomic access");
+    if (address % esize != 0)
+      abortAt("misaligned_dma",
+              "atomic access at " + hex(address) + " is not aligned to " +
+                  std::to_string(esize) + " bytes",
+              pe, cmd);
+    uint8_t *host = buffer.host + (address - buffer.base);
+    uint8_t previous[8];
+    std::memcpy(previous, host, esize);
+    if (old)
+      std::memcpy(old + i * esize, previous, esize);
+    const uint8_t *value = values + i * esize;
+    uint8_t result[8];
+    switch (fn) {
+    case AtomicFn::AXchg:
+      std::memcpy(result, value, esize);
+      break;
+    case AtomicFn::ACas:
+      std::memcpy(result,
+                  std::memcmp(previous, compares + i * esize, esize) == 0
+                      ? value
+                      : previous,
+                  esize);
+      break;
+    default: {
+      static constexpr BinaryFn kFns[] = {
+          BinaryFn::Add,  BinaryFn::Max, BinaryFn::Min, BinaryFn::MaxU,
+          BinaryFn::MinU, BinaryFn::And, BinaryFn::Or,  BinaryFn::Xor};
+      BinaryFn binary = kFns[static_cast<int>(fn)];
+      // Float max/min ignore NaN operands like Triton's atomics.
+      if (isFloat(inst.type) && binary == BinaryFn::Max)
+        binary = BinaryFn::MaxNum;
+      if (isFloat(inst.type) && binary == BinaryFn::Min)
+        binary = BinaryFn::MinNum;
+      if (!binaryFnSupports(binary, inst.type))
+        abortAt("invalid_program",
+                std::string("atomic ") + binaryFnName(binary) +
+                    " does not apply to " + dtypeName(inst.type),
+                pe, cmd);
+      simdBinary(binary, inst.type, result, previous, value, 1);
+      break;
+    }
+    }
+    std::memcpy(host, result, esize);
+    // A read-modify-write is a read and a write transaction.
+    bookTransfer(buffer, false, start, target.dmaTransactionBytes);
+    finish = std::max(finish, bookTransfer(buffer, true, start,
+                                           target.dmaTransactionBytes));
+  }
+  return finish;
+}
+
+void Machine::printTile(PEState &pe, const Command &cmd, const uint8_t *data) {
+  const Inst &inst = *cmd.inst;
+  const unsigned esize = dtypeSize(inst.type);
+  int64_t count = 1;
+  for (int64_t dim : inst.shape)
+    count *= dim;
+  for (int64_t i = 0; i < count; ++i) {
+    std::string idx;
+    int64_t rest = i;
+    std::vector<int64_t> position(inst.shape.size());
+    for (int d = static_cast<int>(inst.shape.size()) - 1; d >= 0; --d) {
+      position[d] = rest % inst.shape[d];
+      rest /= inst.shape[d];
+    }
+    for (size_t d = 0; d < position.size(); ++d)
+      idx += (d ? ", " : "") + std::to_string(position[d]);
+    char value[48];
+    const uint8_t *element = data + i * esize;
+    if (inst.flag) {
+      uint64_t bits = 0;
+      std::memcpy(&bits, element, esize);
+      std::snprintf(value, sizeof(value), "0x%0*" PRIx64, int(2 * esize), bits);
+    } else if (isFloat(inst.type)) {
+      std::snprintf(value, sizeof(value), "%.9g", loadFloat(inst.type, element));
+    } else {
+      std::snprintf(value, sizeof(value), "%" PRId64,
+                    loadInt(inst.type, element, inst.isSigned));
+    }
+    output += "pid (" + std::to_string(cmd.pid[0]) + ", " +
+              std::to_string(cmd.pid[1]) + ", " + std::to_string(cmd.pid[2]) +
+              ") idx (" + idx + ")" + inst.text + value + "\n";
+  }
+}
+
+/// Executes a compute instruction and returns its occupancy in cycles.
+uint64_t Machine::runCompute(PEState &pe, Unit unit, const Command &cmd) {
+  const Inst &inst = *cmd.inst;
+  const double localRate = target.localBytesPerCycle();
+  auto cycles = [](double work, double rate) {
+    return static_cast<uint64_t>(std::ceil(work / rate));
+  };
+  switch (inst.op) {
+  case Op::DpeMma: {
+    int64_t m = inst.shape[0], n = inst.shape[1], k = inst.shape[2];
+    const uint8_t *a = resolve(pe, unit, inst.slots[0], cmd);
+    const uint8_t *b = resolve(pe, unit, inst.slots[1], cmd);
+    uint8_t *c = resolve(pe, unit, inst.slots[2], cmd);
+    const uint8_t *acc = resolve(pe, unit, inst.slots[3], cmd);
+    dpeMatmul(inst.type, inst.type2, c, a, b, acc, m, n, k);
+    auto roundUp = [](int64_t value, int64_t step) {
+      return (value + step - 1) / step * step;
+    };
+    double macs = double(roundUp(m, target.dpeTileM)) *
+                  roundUp(n, target.dpeTileN) * roundUp(k, target.dpeTileK);
+    double tops = inst.type == DType::I8     ? target.dpeTopsI8
+                  : inst.type == DType::F32  ? target.dpeTopsF32
+                  : inst.type == DType::BF16 ? target.dpeTopsBF16
+                                             : target.dpeTopsF16;
+    double bytes = double(m * k + k * n) * dtypeSize(inst.type) +
+                   double(m * n) * 4 * (acc ? 2 : 1);
+    localTraffic += static_cast<uint64_t>(bytes);
+    return std::max(cycles(macs, target.macsPerCyclePerPE(tops)),
+                    cycles(bytes, localRate));
+  }
+  case Op::SimdBinary:
+  case Op::SimdUnary:
+  case Op::SimdCmp:
+  case Op::SimdSelect:
+  case Op::SimdFma: {
+    const int64_t n = inst.count;
+    uint8_t *d = resolve(pe, unit, inst.slots[0], cmd);
+    const uint8_t *in[3] = {nullptr, nullptr, nullptr};
+    for (size_t i = 0; i < inst.inputs.size(); ++i) {
+      bool condition = inst.op == Op::SimdSelect && i == 0;
+      in[i] = resolveInput(pe, unit, inst.inputs[i], cmd,
+                           condition ? DType::I1 : inst.type, n,
+                           static_cast<int>(i));
+    }
+    double rate = target.simdElementsPerCycle();
+    switch (inst.op) {
+    case Op::SimdBinary:
+      simdBinary(static_cast<BinaryFn>(inst.fn), inst.type, d, in[0], in[1],
+                 n);
+      break;
+    case Op::SimdUnary:
+      simdUnary(static_cast<UnaryFn>(inst.fn), inst.type, d, in[0], n);
+      if (isTranscendental(static_cast<UnaryFn>(inst.fn)))
+        rate *= target.sfuFraction;
+      break;
+    case Op::SimdCmp:
+      simdCompare(static_cast<Pred>(inst.fn), inst.type, d, in[0], in[1], n);
+      break;
+    case Op::SimdSelect:
+      simdSelect(inst.type, d, in[0], in[1], in[2], n);
+      break;
+    default:
+      simdFma(inst.type, d, in[0], in[1], in[2], n);
+      break;
+    }
+    double bytes = double(n) * dtypeSize(inst.type) * (inst.inputs.size() + 1);
+    localTraffic += static_cast<uint64_t>(bytes);
+    return std::max(cycles(n, rate), cycles(bytes, localRate));
+  }
+  case Op::SimdCast: {
+    uint8_t *d = resolve(pe, unit, inst.slots[0], cmd);
+    const uint8_t *a = resolve(pe, unit, inst.slots[1], cmd);
+    if (inst.flag)
+      std::memmove(d, a, inst.count * dtypeSize(inst.type));
+    else
+      convertElements(inst.type, inst.type2, a, d, inst.count, inst.isSigned);
+    double bytes =
+        double(inst.count) * (dtypeSize(inst.type) + dtypeSize(inst.type2));
+    localTraffic += static_cast<uint64_t>(bytes);
+    return std::max(cycles(inst.count, target.simdElementsPerCycle()),
+                    cycles(bytes, localRate));
+  }
+  case Op::SimdFill:
+  case Op::SimdIota: {
+    uint8_t *d = resolve(pe, unit, inst.slots[0], cmd);
+    const ScalarValue &value = cmd.scalars[0];
+    if (inst.op == Op::SimdFill) {
+      fillElements(inst.type, d, inst.count, value.f, value.i);
+    } else {
+      const unsigned esize = dtypeSize(inst.type);
+      for (int64_t i = 0; i < inst.count; ++i) {
+        if (isFloat(inst.type))
+          storeFloat(inst.type, d + i * esize, value.f + double(i));
+        else
+          storeInt(inst.type, d + i * esize, value.i + i);
+      }
+    }
+    localTraffic += inst.count * dtypeSize(inst.type);
+    return cycles(inst.count, target.simdElementsPerCycle());
+  }
+  case Op::SimdPrint:
+    printTile(pe, cmd, resolve(pe, unit, inst.slots[0], cmd));
+    return 1;
+  case Op::SimdAssert: {
+    const uint8_t *c = resolve(pe, unit, inst.slots[0], cmd);
+    for (int64_t i = 0; i < inst.count; ++i)
+      if (!c[i])
+        abortAt("assert",
+                "assertion failed: " + inst.text + " (element " +
+                    std::to_string(i) + ")",
+                pe, cmd);
+    return cycles(inst.count, target.simdElementsPerCycle());
+  }
+  case Op::ReReduce:
+  case Op::ReScan: {
+    int64_t outer = 1, inner = 1;
+    for (int d = 0; d < inst.axis; ++d)
+      outer *= inst.shape[d];
+    for (size_t d = inst.axis + 1; d < inst.shape.size(); ++d)
+      inner *= inst.shape[d];
+    int64_t length = inst.shape[inst.axis];
+    const uint8_t *src = resolve(pe, unit, inst.slots[0], cmd);
+    uint8_t *dst = resolve(pe, unit, inst.slots[1], cmd);
+    uint8_t *index = resolve(pe, unit, inst.slots[2], cmd);
+    if (inst.op == Op::ReReduce)
+      reduceTile(static_cast<ReduceFn>(inst.fn), inst.type, src, dst, index,
+                 outer, length, inner);
+    else
+      scanTile(static_cast<ReduceFn>(inst.fn), inst.type, src, dst, outer,
+               length, inner, inst.flag);
+    localTraffic += outer * length * inner * dtypeSize(inst.type);
+    return cycles(double(outer * length * inner),
+                  target.reduceElementsPerCycle);
+  }
+  case Op::MluCopy: {
+    uint8_t *d = resolve(pe, unit, inst.slots[0], cmd);
+    const uint8_t *src = resolve(pe, unit, inst.slots[1], cmd);
+    const unsigned esize = static_cast<unsigned>(inst.count);
+    int64_t elements = 1;
+    for (int64_t dim : inst.shape)
+      elements *= dim;
+    // Copy through scratch so that overlapping source and destination
+    // behave like a read of the whole source before any write.
+    int64_t srcSpan = inst.srcOffset + 1;
+    for (size_t dim = 0; dim < inst.shape.size(); ++dim)
+      srcSpan += std::max<int64_t>(inst.srcStrides[dim], 0) *
+                 (inst.shape[dim] - 1);
+    std::vector<uint8_t> &copy = scratch[3];
+    copy.assign(src, src + srcSpan * esize);
+    stridedCopy(esize, d + inst.dstOffset * esize,
+                copy.data() + inst.srcOffset * esize, inst.shape.data(),
+                inst.srcStrides.data(), inst.dstStrides.data(),
+                static_cast<unsigned>(inst.shape.size()));
+    localTraffic += 2 * elements * esize;
+    return cycles(double(2 * elements * esize), target.mluBytesPerCycle);
+  }
+  default:
+    return 0;
+  }
+}
+
+bool Machine::executeCommand(PEState &pe, Unit unit, UnitState &state,
+                             const Command &cmd) {
+  const Inst &inst = *cmd.inst;
+  if (inst.op >= Op::CbReserve && inst.op <= Op::CbPop)
+    return executeCBOp(pe, unit, state, cmd);
+  uint64_t start = std::max(state.clock, cmd.issueTime);
+  memoryLatency = 0;
+  switch (unit) {
+  case Unit::DmaIn:
+  case Unit::DmaOut: {
+    uint64_t finish = inst.op == Op::DmaAtomic ? runAtomic(pe, unit, cmd, start)
+                      : inst.op == Op::DmaLoad || inst.op == Op::DmaStore
+                          ? runDmaStrided(pe, unit, cmd, start)
+                          : runDmaIndexed(pe, unit, cmd, start);
+    // The memory latency overlaps later transfers; it delays only the
+    // visibility of this one.
+    uint64_t latency = target.dmaLatencyCycles + memoryLatency;
+    complete(pe, unit, state, cmd, start, std::max<uint64_t>(finish - start, 1),
+             latency);
+    return true;
+  }
+  default: {
+    uint64_t occupancy = std::max<uint64_t>(runCompute(pe, unit, cmd), 1);
+    uint64_t latency = unit == Unit::Dpe    ? target.dpeLatencyCycles
+                       : unit == Unit::Simd ? target.simdLatencyCycles
+                       : unit == Unit::Re   ? target.reduceLatencyCycles
+                                            : target.mluLatencyCycles;
+    complete(pe, unit, state, cmd, start, occupancy, latency);
+    return true;
+  }
+  }
+}
+
+bool Machine::stepUnit(PEState &pe, Unit unit) {
+  UnitState &state = pe.units[static_cast<int>(unit)];
+  bool progressed = false;
+  state.blockedOn.clear();
+  while (!state.queue.empty()) {
+    if (!executeCommand(pe, unit, state, state.queue.front()))
+      break;
+    state.queue.pop_front();
+    progressed = true;
+  }
+  return progressed;
+}
+
+void Machine::reportDeadlock() {
+  std::string waits;
+  unsigned listed = 0, total = 0;
+  const PEState *first = nullptr;
+  for (const PEState &pe : pes) {
+    auto note = [&](const char *agent, const std::string &what) {
+      ++total;
+      if (!first)
+        first = &pe;
+      if (listed++ >= 12)
+        return;
+      waits += "\n  " + peName(pe) + " program (" + std::to_string(pe.pid[0]) +
+               ", " + std::to_string(pe.pid[1]) + ", " +
+               std::to_string(pe.pid[2]) + ") " + agent + ": " + what;
+    };
+    if (!pe.ctlDone && !pe.ctlBlockedOn.empty())
+      note("ctl", pe.ctlBlockedOn + " (at instruction " +
+                      std::to_string(pe.pc) + ")");
+    for (unsigned u = 1; u < kNumUnits; ++u) {
+      const UnitState &state = pe.units[u];
+      if (state.queue.empty())
+        continue;
+      note(unitName(static_cast<Unit>(u)),
+           state.blockedOn + " (instruction " +
+               std::to_string(state.queue.front().index) + ")");
+    }
+  }
+  if (listed > 12)
+    waits += "\n  ... and " + std::to_string(total - 12) + " more";
+  SimAbort failure;
+  failure.error.kind = "deadlock";
+  failure.error.message =
+      "deadlock: every agent is blocked; who waits on what:" + waits;
+  if (first) {
+    failure.error.pe = first->index;
+    failure.error.programId = first->pid;
+  }
+  throw failure;
+}
+
+void Machine::run() {
+  const unsigned numPEs = target.numPEs();
+  const int64_t total = config.grid[0] * config.grid[1] * config.grid[2];
+  pes.resize(numPEs);
+  for (unsigned p = 0; p < numPEs; ++p) {
+    PEState &pe = pes[p];
+    pe.index = static_cast<int>(p);
+    for (int64_t id = p; id < total; id += numPEs)
+      pe.programs.push_back(id);
+    pe.iregs.assign(program.numIntRegs, 0);
+    pe.fregs.assign(program.numFloatRegs, 0.0);
+    pe.local.assign(localBytesNeeded, 0);
+    pe.cbs.resize(program.cbs.size());
+    for (size_t c = 0; c < program.cbs.size(); ++c) {
+      pe.cbs[c].base = cbBases[c];
+      pe.cbs[c].pushTime.assign(program.cbs[c].pages, 0);
+      pe.cbs[c].popTime.assign(program.cbs[c].pages, 0);
+    }
+    if (pe.programs.empty())
+      pe.ctlDone = true;
+  }
+  while (true) {
+    bool progressed = false, allDone = true;
+    for (PEState &pe : pes) {
+      if (pe.finished())
+        continue;
+      progressed |= stepControl(pe);
+      for (unsigned u = 1; u < kNumUnits; ++u)
+        progressed |= stepUnit(pe, static_cast<Unit>(u));
+      allDone &= pe.finished();
+    }
+    if (allDone)
+      return;
+    if (!progressed)
+      reportDeadlock();
+  }
+}
+
+void Machine::fillResult(SimResult &result) {
+  const unsigned numPEs = target.numPEs();
+  result.peBusyCycles.assign(numPEs * kNumUnits, 0);
+  uint64_t end = 0;
+  for (const PEState &pe : pes) {
+    end = std::max(end, pe.ctlClock);
+    for (unsigned u = 1; u < kNumUnits; ++u) {
+      const UnitState &state = pe.units[u];
+      end = std::max({end, state.clock, state.readyTime});
+      result.units[u].busyCycles += state.stats.busyCycles;
+      result.units[u].instructions += state.stats.instructions;
+      result.peBusyCycles[pe.index * kNumUnits + u] = state.stats.busyCycles;
+    }
+    result.peBusyCycles[pe.index * kNumUnits] = pe.ctlClock;
+    result.units[0].busyCycles += pe.ctlClock;
+  }
+  result.units[0].instructions = controlSteps;
+  result.cycles = end;
+  result.dramReadBytes = dramRead;
+  result.dramWriteBytes = dramWrite;
+  result.sramReadBytes = sramRead;
+  result.sramWriteBytes = sramWrite;
+  result.localBytes = localTraffic;
+  result.output = std::move(output);
+  if (!config.trace)
+    return;
+  std::string text;
+  llvm::raw_string_ostream stream(text);
+  llvm::json::OStream json(stream);
+  const double cyclesPerMicrosecond = target.clockGHz * 1000.0;
+  json.object([&] {
+    json.attribute("displayTimeUnit", "ns");
+    json.attributeArray("traceEvents", [&] {
+      for (const PEState &pe : pes) {
+        json.object([&] {
+          json.attribute("name", "process_name");
+          json.attribute("ph", "M");
+          json.attribute("pid", pe.index);
+          json.attributeObject("args", [&] { json.attribute("name", peName(pe)); });
+        });
+        for (unsigned u = 1; u < kNumUnits; ++u)
+          json.object([&] {
+            json.attribute("name", "thread_name");
+            json.attribute("ph", "M");
+            json.attribute("pid", pe.index);
+            json.attribute("tid", u);
+            json.attributeObject("args", [&] {
+              json.attribute("name", unitName(static_cast<Unit>(u)));
+            });
+          });
+      }
+      for (const TraceEvent &event : trace)
+        json.object([&] {
+          json.attribute("name", opName(event.op));
+          json.attribute("ph", "X");
+          json.attribute("pid", event.pe);
+          json.attribute("tid", static_cast<int>(event.unit));
+          json.attribute("ts", event.start / cyclesPerMicrosecond);
+          json.attribute("dur", event.duration / cyclesPerMicrosecond);
+          json.attributeObject("args", [&] {
+            json.attribute("start_cycle", static_cast<int64_t>(event.start));
+            json.attribute("cycles", static_cast<int64_t>(event.duration));
+          });
+        });
+    });
+  });
+  stream.flush();
+  result.trace = std::move(text);
+}
+
+} // namespace
+
+SimResult mtia::simulate(const TargetDesc &target, const Program &program,
+                         const std::vector<LaunchArg> &args,
+                         const LaunchConfig &config) {
+  SimResult result;
+  Machine machine(target, program, config);
+  try {
+    machine.bind(args);
+    machine.planLocalMemory();
+    machine.run();
+  } catch (SimAbort &failure) {
+    result.error = std::move(failure.error);
+    machine.fillResult(result);
+    return result;
+  } catch (std::bad_alloc &) {
+    result.error.kind = "resource";
+    result.error.message = "the simulator ran out of host memory";
+    return result;
+  }
+  machine.fillResult(result);
+  result.ok = true;
+  return result;
+}

@@ -1,0 +1,211 @@
+//===- SimModule.cpp - nanobind bindings of the simulator -----------------===//
+//
+// The native module mtia_compiler._sim. The Python package
+// mtia_compiler.sim wraps it; errors of a launch come back in the result
+// dictionary and are raised as SimulationError there.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mtia/Simulator.h"
+
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/array.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+namespace nb = nanobind;
+using namespace mtia;
+
+namespace {
+
+using ByteArray =
+    nb::ndarray<uint8_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+
+nb::dict targetToDict(const TargetDesc &t) {
+  nb::dict d;
+  d["name"] = t.name;
+  d["clock_ghz"] = t.clockGHz;
+  d["pe_rows"] = t.peRows;
+  d["pe_cols"] = t.peCols;
+  d["num_pes"] = t.numPEs();
+  d["local_memory_bytes"] = t.localMemoryBytes;
+  d["local_bytes_per_cycle"] = t.localBytesPerCycle();
+  d["sram_bytes"] = t.sram.bytes;
+  d["sram_bytes_per_cycle"] = t.sramBytesPerCycle();
+  d["sram_latency_cycles"] = t.sram.latencyCycles;
+  d["dram_bytes"] = t.dram.bytes;
+  d["dram_bytes_per_cycle"] = t.dramBytesPerCycle();
+  d["dram_latency_cycles"] = t.dram.latencyCycles;
+  d["dma_alignment_bytes"] = t.dmaAlignmentBytes;
+  d["dma_transaction_bytes"] = t.dmaTransactionBytes;
+  d["dma_max_rank"] = t.dmaMaxRank;
+  d["dpe_tile"] = nb::make_tuple(t.dpeTileM, t.dpeTileN, t.dpeTileK);
+  nb::dict macs;
+  macs["f16"] = t.macsPerCyclePerPE(t.dpeTopsF16);
+  macs["bf16"] = t.macsPerCyclePerPE(t.dpeTopsBF16);
+  macs["f32"] = t.macsPerCyclePerPE(t.dpeTopsF32);
+  macs["i8"] = t.macsPerCyclePerPE(t.dpeTopsI8);
+  d["dpe_macs_per_cycle_per_pe"] = macs;
+  d["simd_elements_per_cycle_per_pe"] = t.simdElementsPerCycle();
+  d["sfu_fraction"] = t.sfuFraction;
+  d["reduce_elements_per_cycle"] = t.reduceElementsPerCycle;
+  d["mlu_bytes_per_cycle"] = t.mluBytesPerCycle;
+  d["circular_buffers"] = t.numCircularBuffers;
+  d["command_queue_depth"] = t.commandQueueDepth;
+  return d;
+}
+
+nb::dict errorToDict(const SimError &error) {
+  nb::dict d;
+  d["kind"] = error.kind;
+  d["message"] = error.message;
+  d["pe"] = error.pe;
+  d["program_id"] = nb::make_tuple(error.programId[0], error.programId[1],
+                                   error.programId[2]);
+  d["instruction"] = error.instruction;
+  d["location"] = error.location;
+  return d;
+}
+
+/// Runs a launch. `args` holds, per kernel parameter, a 1-D uint8 array
+/// (pointer), an int or a float.
+nb::dict run(const TargetDesc &target, const Program &program,
+             const nb::list &args, std::array<int64_t, 3> grid, bool trace) {
+  std::vector<LaunchArg> launch;
+  for (size_t i = 0; i < args.size(); ++i) {
+    nb::handle item = args[i];
+    LaunchArg arg;
+    if (nb::isinstance<ByteArray>(item)) {
+      ByteArray bytes = nb::cast<ByteArray>(item);
+      arg.kind = ParamKind::Ptr;
+      arg.data = bytes.data();
+      arg.bytes = bytes.shape(0);
+    } else if (nb::isinstance<nb::bool_>(item) || nb::isinstance<nb::int_>(item)) {
+      arg.kind = ParamKind::Int;
+      arg.intValue = nb::cast<int64_t>(item);
+    } else if (nb::isinstance<nb::float_>(item)) {
+      arg.kind = ParamKind::Float;
+      arg.floatValue = nb::cast<double>(item);
+    } else {
+      throw nb::type_error(("argument " + std::to_string(i) +
+                            " must be a 1-D uint8 array, an int or a float")
+                               .c_str());
+    }
+    launch.push_back(arg);
+  }
+  LaunchConfig config;
+  config.grid = grid;
+  config.trace = trace;
+  SimResult result;
+  {
+    nb::gil_scoped_release release;
+    result = simulate(target, program, launch, config);
+  }
+  nb::dict d;
+  d["ok"] = result.ok;
+  d["error"] = result.ok ? nb::none() : nb::object(errorToDict(result.error));
+  d["cycles"] = result.cycles;
+  nb::dict units;
+  nb::list peBusy;
+  const unsigned numPEs = target.numPEs();
+  for (unsigned u = 0; u < kNumUnits; ++u) {
+    nb::dict stats;
+    stats["busy_cycles"] = result.units[u].busyCycles;
+    stats["instructions"] = result.units[u].instructions;
+    units[unitName(static_cast<Unit>(u))] = stats;
+  }
+  for (unsigned p = 0; p < numPEs && !result.peBusyCycles.empty(); ++p) {
+    nb::dict row;
+    for (unsigned u = 0; u < kNumUnits; ++u)
+      row[unitName(static_cast<Unit>(u))] =
+          result.peBusyCycles[p * kNumUnits + u];
+    peBusy.append(row);
+  }
+  d["units"] = units;
+  d["pe_busy_cycles"] = peBusy;
+  nb::dict bytes;
+  bytes["dram_read"] = result.dramReadBytes;
+  bytes["dram_write"] = result.dramWriteBytes;
+  bytes["sram_read"] = result.sramReadBytes;
+  bytes["sram_write"] = result.sramWriteBytes;
+  bytes["local"] = result.localBytes;
+  d["bytes"] = bytes;
+  d["output"] = result.output;
+  d["trace"] = trace ? nb::object(nb::str(result.trace.c_str(),
+                                          result.trace.size()))
+                     : nb::none();
+  return d;
+}
+
+} // namespace
+
+NB_MODULE(_sim, m) {
+  m.doc() = "Native MTIA machine model (see mtia_compiler.sim)";
+  m.attr("PROGRAM_FORMAT_VERSION") = kProgramFormatVersion;
+
+  nb::class_<TargetDesc>(m, "Target")
+      .def_static(
+          "from_json",
+          [](const std::string &text) {
+            TargetDesc target;
+            std::string error = parseTarget(text, target);
+            if (!error.empty())
+              throw nb::value_error(error.c_str());
+            return target;
+          },
+          nb::arg("text"), "Parses a target description (JSON text).")
+      .def_static(
+          "from_file",
+          [](const std::string &path) {
+            TargetDesc target;
+            std::string error = loadTarget(path, target);
+            if (!error.empty())
+              throw nb::value_error(error.c_str());
+            return target;
+          },
+          nb::arg("path"), "Reads a target description file.")
+      .def_prop_ro("name", [](const TargetDesc &t) { return t.name; })
+      .def_prop_ro("num_pes", [](const TargetDesc &t) { return t.numPEs(); })
+      .def_prop_ro("clock_ghz", [](const TargetDesc &t) { return t.clockGHz; })
+      .def("to_dict", &targetToDict,
+           "The description with derived per-cycle rates.");
+
+  nb::class_<Program>(m, "Program")
+      .def_static(
+          "parse",
+          [](nb::bytes data) {
+            Program program;
+            std::string error = parseProgram(
+                reinterpret_cast<const uint8_t *>(data.c_str()), data.size(),
+                program);
+            if (!error.empty())
+              throw nb::value_error(error.c_str());
+            return program;
+          },
+          nb::arg("data"), "Parses and validates program bytes.")
+      .def_prop_ro("kernel", [](const Program &p) { return p.kernel; })
+      .def_prop_ro("param_names",
+                   [](const Program &p) {
+                     std::vector<std::string> names;
+                     for (const Param &param : p.params)
+                       names.push_back(param.name);
+                     return names;
+                   })
+      .def_prop_ro("param_kinds",
+                   [](const Program &p) {
+                     std::vector<std::string> kinds;
+                     for (const Param &param : p.params)
+                       kinds.push_back(param.kind == ParamKind::Ptr ? "ptr"
+                                       : param.kind == ParamKind::Int
+                                           ? "int"
+                                           : "float");
+                     return kinds;
+                   })
+      .def_prop_ro("num_instructions",
+                   [](const Program &p) { return p.code.size(); });
+
+  m.def("run", &run, nb::arg("target"), nb::arg("program"), nb::arg("args"),
+        nb::arg("grid"), nb::arg("trace") = false,
+        "Simulates one launch; returns a result dictionary.");
+}
