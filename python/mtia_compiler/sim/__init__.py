@@ -16,7 +16,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Union
+from typing import Any
 
 import numpy as np
 
@@ -37,7 +37,7 @@ Target = _sim.Target
 DEFAULT_TARGET = "mtia-2i"
 TARGETS_DIR = Path(__file__).parent.parent / "targets"
 
-HostArg = Union[np.ndarray, bytearray, memoryview, int, float]
+HostArg = np.ndarray | bytearray | memoryview | int | float
 
 
 class SimulationError(RuntimeError):
@@ -131,7 +131,7 @@ class Simulator:
             raise SimulationError(
                 "invalid_launch",
                 f"kernel '{parsed.kernel}' takes {len(names)} arguments, got {len(ordered)}")
-        native = [_host_arg(value, name) for value, name in zip(ordered, names)]
+        native = [_host_arg(value, name) for value, name in zip(ordered, names, strict=True)]
         dims = [int(g) for g in grid] + [1] * (3 - len(grid))
         if len(dims) != 3:
             raise SimulationError("invalid_launch", "grid has at most 3 dimensions")

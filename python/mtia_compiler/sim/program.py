@@ -41,7 +41,7 @@ import struct
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Union
+from typing import Any
 
 FORMAT_VERSION = 1
 MAGIC = b"MTIAPROG"
@@ -125,12 +125,12 @@ class Label:
     position: int | None = None
 
 
-IntArg = Union[Reg, int]
+IntArg = Reg | int
 """An integer operand: a register, read when the instruction issues, or an
 immediate."""
-Scalar = Union[Reg, FReg, int, float]
+Scalar = Reg | FReg | int | float
 """A scalar operand of a unit instruction."""
-TileArg = Union[Slot, Reg, FReg, int, float]
+TileArg = Slot | Reg | FReg | int | float
 """A SIMD input: a tile or a scalar broadcast to every element."""
 
 
@@ -633,7 +633,7 @@ class ProgramBuilder:
             raise ValueError("broadcast needs equal ranks")
         src_strides = _dense_strides(src_shape)
         strides = [0 if s == 1 and t != 1 else st
-                   for s, t, st in zip(src_shape, dst_shape, src_strides)]
+                   for s, t, st in zip(src_shape, dst_shape, src_strides, strict=True)]
         self.mlu_copy(d, src, elem_bytes, dst_shape, strides, _dense_strides(dst_shape))
 
     # -- output -----------------------------------------------------------------
