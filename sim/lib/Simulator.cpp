@@ -121,7 +121,7 @@ struct PEState {
   std::string ctlBlockedOn;
   UnitState units[kNumUnits];
   std::vector<CBState> cbs;
-  std::vector<uint8_t> local;
+  uint8_t *local = nullptr;
 
   bool finished() const {
     if (!ctlDone)
@@ -697,7 +697,7 @@ uint8_t *Machine::resolve(PEState &pe, Unit unit, const SlotRef &ref,
             pe, cmd);
   int64_t first = ref.back ? cb.pushed : cb.popped;
   int64_t physical = (first + ref.page) % desc.pages;
-  return pe.local.data() + cb.base + physical * desc.pageBytes + ref.offset;
+  return pe.local + cb.base + physical * desc.pageBytes + ref.offset;
 }
 
 const uint8_t *Machine::resolveInput(PEState &pe, Unit unit,
@@ -1337,9 +1337,15 @@ void Machine::reportDeadlock() {
 }
 
 void Machine::run() {
+  constexpr unsigned kRoundsPerVisit = 8;
   const unsigned numPEs = target.numPEs();
   const int64_t total = config.grid[0] * config.grid[1] * config.grid[2];
   pes.resize(numPEs);
+  // Local memories are carved from one zeroed pool that is kept between
+  // launches: fresh pages per launch would cost more than the simulation.
+  thread_local std::vector<uint8_t> localPool;
+  localPool.resize(numPEs * localBytesNeeded);
+  std::memset(localPool.data(), 0, localPool.size());
   for (unsigned p = 0; p < numPEs; ++p) {
     PEState &pe = pes[p];
     pe.index = static_cast<int>(p);
@@ -1347,7 +1353,7 @@ void Machine::run() {
       pe.programs.push_back(id);
     pe.iregs.assign(program.numIntRegs, 0);
     pe.fregs.assign(program.numFloatRegs, 0.0);
-    pe.local.assign(localBytesNeeded, 0);
+    pe.local = localPool.data() + p * localBytesNeeded;
     pe.cbs.resize(program.cbs.size());
     for (size_t c = 0; c < program.cbs.size(); ++c) {
       pe.cbs[c].base = cbBases[c];
@@ -1360,11 +1366,18 @@ void Machine::run() {
   while (true) {
     bool progressed = false, allDone = true;
     for (PEState &pe : pes) {
-      if (pe.finished())
-        continue;
-      progressed |= stepControl(pe);
-      for (unsigned u = 1; u < kNumUnits; ++u)
-        progressed |= stepUnit(pe, static_cast<Unit>(u));
+      // A few rounds per visit keep the PE's local memory in the host's
+      // cache; PEs interact only through global memory, whose bandwidth
+      // calendar does not depend on the visiting order.
+      for (unsigned round = 0; round < kRoundsPerVisit && !pe.finished();
+           ++round) {
+        bool moved = stepControl(pe);
+        for (unsigned u = 1; u < kNumUnits; ++u)
+          moved |= stepUnit(pe, static_cast<Unit>(u));
+        progressed |= moved;
+        if (!moved)
+          break;
+      }
       allDone &= pe.finished();
     }
     if (allDone)
