@@ -30,6 +30,7 @@ __all__ = [
     "Simulator",
     "Target",
     "load_target",
+    "parse_program",
     "run",
 ]
 
@@ -95,7 +96,8 @@ def _host_arg(value: HostArg, name: str) -> Any:
                           f"parameter '{name}' got an unsupported {type(value).__name__}")
 
 
-def _parse(program: bytes | ProgramBuilder) -> Any:
+def parse_program(program: bytes | ProgramBuilder) -> Any:
+    """Parses and validates program bytes (or a builder) into a native Program."""
     data = program.build() if isinstance(program, ProgramBuilder) else bytes(program)
     try:
         return _sim.Program.parse(data)
@@ -118,7 +120,7 @@ class Simulator:
         ``args`` binds the kernel parameters in order, or by name. With
         ``echo`` the text of print instructions goes to stdout as well as
         into ``Result.output``."""
-        parsed = _parse(program)
+        parsed = parse_program(program)
         names: list[str] = parsed.param_names
         if isinstance(args, Mapping):
             missing = [n for n in names if n not in args]
