@@ -1,0 +1,278 @@
+"""Casts, DPE, reduction engine, layout unit and DMA against numpy."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import page_bytes, run_tile
+from test_simd import bf16_rne
+
+from mtia_compiler.sim import Simulator
+from mtia_compiler.sim.program import ProgramBuilder, Slot, Unit
+
+N = 777
+
+
+def cast(x: np.ndarray, src: str, dst: str, np_type: type, signed: bool = True) -> np.ndarray:
+    def emit(b: ProgramBuilder, out: Slot, ins: list[Slot]) -> None:
+        b.simd_cast(out, ins[0], x.size, src, dst, signed=signed)
+
+    return run_tile([(x, src)], dst, np_type, x.size, emit)
+
+
+def fp8_values(exponent_bits: int, mantissa_bits: int, bias: int, ieee: bool) -> np.ndarray:
+    """Values of all 128 non-negative fp8 codes, decoded from the definition."""
+    codes = np.arange(128)
+    exponent = codes >> mantissa_bits
+    mantissa = codes & ((1 << mantissa_bits) - 1)
+    normal = (1 + mantissa / 2**mantissa_bits) * 2.0 ** (exponent - bias)
+    subnormal = mantissa / 2**mantissa_bits * 2.0 ** (1 - bias)
+    values = np.where(exponent == 0, subnormal, normal)
+    top = (1 << exponent_bits) - 1
+    if ieee:
+        values[exponent == top] = np.nan
+    else:
+        values[(exponent == top) & (mantissa == (1 << mantissa_bits) - 1)] = np.nan
+    return values
+
+
+def fp8_reference(x: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Nearest code by brute force, ties to the even code (sign separate)."""
+    finite = np.where(np.isnan(values), np.inf, values)
+    distance = np.abs(np.abs(x.astype(np.float64))[:, None] - finite[None, :])
+    best = distance.min(axis=1, keepdims=True)
+    candidates = np.where(distance == best, np.arange(128)[None, :], 1 << 20)
+    even = np.where(candidates % 2 == 0, candidates, 1 << 20).min(axis=1)
+    code = np.where(even < (1 << 20), even, candidates.min(axis=1))
+    return (code | np.where(np.signbit(x), 0x80, 0)).astype(np.uint8)
+
+
+@pytest.mark.parametrize(("name", "fmt"), [
+    ("f8e4m3", (4, 3, 7, False)), ("f8e5m2", (5, 2, 15, True)),
+])
+def test_fp8_round_trip_is_rne(name: str, fmt: tuple[int, int, int, bool],
+                               rng: np.random.Generator) -> None:
+    values = fp8_values(*fmt)
+    largest = np.nanmax(values)
+    # Random values, exact codes and exact midpoints (ties) within range.
+    finite = values[~np.isnan(values)]
+    midpoints = (finite[1:] + finite[:-1]) / 2
+    x = np.concatenate([rng.uniform(-largest, largest, 400), finite, -midpoints, midpoints])
+    x16 = x.astype(np.float16)
+    got = cast(x16, "f16", name, np.uint8)
+    np.testing.assert_array_equal(got, fp8_reference(x16, values))
+    back = cast(got, name, "f16", np.float16)
+    decoded = np.where(got & 0x80, -1, 1) * values[got & 0x7F]
+    np.testing.assert_array_equal(back, decoded.astype(np.float16))
+
+
+def test_fp8_overflow() -> None:
+    # e4m3fn saturates to +-448; e5m2 is IEEE: past max + half an ulp
+    # (61440) it rounds to infinity, below that to the largest finite 57344.
+    x = np.array([1e5, -1e5, np.inf, 60000.0], dtype=np.float32)
+    assert list(cast(x, "f32", "f8e4m3", np.uint8)) == [0x7E, 0xFE, 0x7E, 0x7E]
+    assert list(cast(x, "f32", "f8e5m2", np.uint8)) == [0x7C, 0xFC, 0x7C, 0x7B]
+
+
+def test_float_narrowing_is_rne(rng: np.random.Generator) -> None:
+    x = (rng.standard_normal(N) * 1e3).astype(np.float32)
+    x[:6] = [np.nan, np.inf, -np.inf, 1e-40, 65520.0, 3.4e38]
+    with np.errstate(over="ignore"):
+        reference = x.astype(np.float16)
+    np.testing.assert_array_equal(cast(x, "f32", "f16", np.float16).view(np.uint16),
+                                  reference.view(np.uint16))
+    bf16 = cast(x, "f32", "bf16", np.uint16)
+    finite = ~np.isnan(x)
+    np.testing.assert_array_equal(bf16[finite], bf16_rne(x)[finite])
+    assert (bf16[0] & 0x7F80) == 0x7F80 and (bf16[0] & 0x7F) != 0
+
+
+def test_integer_casts_bit_exact(rng: np.random.Generator) -> None:
+    x = rng.integers(-2**31, 2**31, N, dtype=np.int64).astype(np.int32)
+    np.testing.assert_array_equal(cast(x, "i32", "i8", np.int8), x.astype(np.int8))
+    np.testing.assert_array_equal(cast(x, "i32", "i64", np.int64), x.astype(np.int64))
+    np.testing.assert_array_equal(cast(x, "i32", "i64", np.int64, signed=False),
+                                  x.view(np.uint32).astype(np.int64))
+    big = rng.integers(-2**62, 2**62, N, dtype=np.int64)
+    np.testing.assert_array_equal(cast(big, "i64", "f32", np.float32), big.astype(np.float32))
+    f = np.array([1e10, -1e10, np.nan, -2.7, 2.7, 2**31 - 128], dtype=np.float32)
+    assert list(cast(f, "f32", "i32", np.int32)) == [2**31 - 1, -2**31, 0, -2, 2, 2**31 - 128]
+
+
+def mma_kernel(m: int, n: int, k: int, dtype: str, acc_dtype: str, steps: int) -> bytes:
+    """C = sum over `steps` K-chunks of A_s @ B_s, accumulating in place."""
+    esize = {"bf16": 2, "f16": 2, "f32": 4, "i8": 1}[dtype]
+    b = ProgramBuilder("mma")
+    pa, pb = b.param_ptr("a", dtype), b.param_ptr("b", dtype)
+    pc = b.param_ptr("c", acc_dtype)
+    ca, cb_ = b.cb("a", m * k * esize, 2), b.cb("b", k * n * esize, 2)
+    cc = b.cb("c", m * n * 4, 1)
+    b.reserve(Unit.DPE, cc)
+    for s in range(steps):
+        b.reserve(Unit.DMA_IN, ca)
+        b.dma_load(ca.back(), b.add(b.param(pa), s * k * esize), dtype, [m, k], [k * steps, 1])
+        b.push(Unit.DMA_IN, ca)
+        b.reserve(Unit.DMA_IN, cb_)
+        b.dma_load(cb_.back(), b.add(b.param(pb), s * k * n * esize), dtype, [k, n], [n, 1])
+        b.push(Unit.DMA_IN, cb_)
+        b.wait(Unit.DPE, ca)
+        b.wait(Unit.DPE, cb_)
+        b.mma(ca.front(), cb_.front(), cc.back(), m, n, k, dtype, acc_dtype,
+              acc=cc.back() if s else None)
+        b.pop(Unit.DPE, ca)
+        b.pop(Unit.DPE, cb_)
+    b.push(Unit.DPE, cc)
+    b.wait(Unit.DMA_OUT, cc)
+    b.dma_store(cc.front(), b.param(pc), acc_dtype, [m, n], [n, 1])
+    b.pop(Unit.DMA_OUT, cc)
+    return b.build()
+
+
+def test_dpe_bf16_matmul(rng: np.random.Generator) -> None:
+    m, n, k, steps = 48, 80, 32, 3
+    a = bf16_rne(rng.standard_normal((m, k * steps)))
+    b = bf16_rne(rng.standard_normal((k * steps, n)))
+    c = np.zeros((m, n), np.float32)
+    Simulator().run(mma_kernel(m, n, k, "bf16", "f32", steps), [a, b, c])
+    wide = lambda v: (v.astype(np.uint32) << 16).view(np.float32).astype(np.float64)  # noqa: E731
+    np.testing.assert_allclose(c, wide(a) @ wide(b), rtol=1e-5, atol=1e-4)
+
+
+def test_dpe_int8_matmul_exact(rng: np.random.Generator) -> None:
+    m, n, k, steps = 32, 64, 64, 2
+    a = rng.integers(-128, 128, (m, k * steps)).astype(np.int8)
+    b = rng.integers(-128, 128, (k * steps, n)).astype(np.int8)
+    c = np.zeros((m, n), np.int32)
+    Simulator().run(mma_kernel(m, n, k, "i8", "i32", steps), [a, b, c])
+    np.testing.assert_array_equal(c, a.astype(np.int32) @ b.astype(np.int32))
+
+
+@pytest.mark.parametrize("axis", [0, 1])
+def test_reductions(axis: int, rng: np.random.Generator) -> None:
+    rows, cols = 24, 40
+    x = rng.standard_normal((rows, cols)).astype(np.float32)
+    x[3, 7] = x[3, 9] = 10.0  # A tie for argmax: the first wins.
+    count = cols if axis == 0 else rows
+
+    def reduce_with(fn: str) -> np.ndarray:
+        def emit(b: ProgramBuilder, out: Slot, ins: list[Slot]) -> None:
+            if fn.startswith("arg"):
+                b.reduce(fn, "f32", ins[0], [rows, cols], axis, idx=out)
+            else:
+                b.reduce(fn, "f32", ins[0], [rows, cols], axis, d=out)
+
+        out_dtype, out_np = ("i32", np.int32) if fn.startswith("arg") else ("f32", np.float32)
+        return run_tile([(x.reshape(-1), "f32")], out_dtype, out_np, count, emit, Unit.RE)
+
+    np.testing.assert_allclose(reduce_with("sum"), x.sum(axis=axis), rtol=1e-5, atol=1e-5)
+    np.testing.assert_array_equal(reduce_with("max"), x.max(axis=axis))
+    np.testing.assert_array_equal(reduce_with("argmax"), x.argmax(axis=axis))
+    np.testing.assert_array_equal(reduce_with("argmin"), x.argmin(axis=axis))
+
+
+def test_scan_and_int_reductions(rng: np.random.Generator) -> None:
+    x = rng.integers(-1000, 1000, 300).astype(np.int32)
+
+    def scan(reverse: bool) -> np.ndarray:
+        def emit(b: ProgramBuilder, out: Slot, ins: list[Slot]) -> None:
+            b.scan("sum", "i32", ins[0], out, [300], 0, reverse=reverse)
+
+        return run_tile([(x, "i32")], "i32", np.int32, 300, emit, Unit.RE)
+
+    np.testing.assert_array_equal(scan(False), np.cumsum(x).astype(np.int32))
+    np.testing.assert_array_equal(scan(True), np.cumsum(x[::-1])[::-1].astype(np.int32))
+
+    def xor_all(b: ProgramBuilder, out: Slot, ins: list[Slot]) -> None:
+        b.reduce("xor", "i32", ins[0], [300], 0, d=out)
+
+    got = run_tile([(x, "i32")], "i32", np.int32, 1, xor_all, Unit.RE)
+    assert got[0] == np.bitwise_xor.reduce(x)
+
+
+def test_layout_transpose_and_broadcast(rng: np.random.Generator) -> None:
+    x = rng.integers(0, 2**16, (12, 20)).astype(np.uint16)
+
+    def transpose(b: ProgramBuilder, out: Slot, ins: list[Slot]) -> None:
+        b.transpose(out, ins[0], 2, 12, 20)
+
+    got = run_tile([(x.reshape(-1), "f16")], "f16", np.uint16, 240, transpose, Unit.MLU)
+    np.testing.assert_array_equal(got.reshape(20, 12), x.T)
+    row = x[0]
+
+    def broadcast(b: ProgramBuilder, out: Slot, ins: list[Slot]) -> None:
+        b.broadcast(out, ins[0], 2, [1, 20], [12, 20])
+
+    got = run_tile([(row, "f16")], "f16", np.uint16, 240, broadcast, Unit.MLU)
+    np.testing.assert_array_equal(got.reshape(12, 20), np.broadcast_to(row, (12, 20)))
+
+
+def test_dma_2d_window_with_bounds_and_other(rng: np.random.Generator) -> None:
+    """A 16x16 f32 window at (row 8, col 8) of a 20x24 matrix: rows >= 20 and
+    columns >= 24 are masked off and read as -inf."""
+    src = rng.standard_normal((20, 24)).astype(np.float32)
+    out = np.zeros((16, 16), np.float32)
+    b = ProgramBuilder("window")
+    ps, po = b.param_ptr("src", "f32"), b.param_ptr("out", "f32")
+    cb = b.cb("t", 16 * 16 * 4, 1)
+    b.reserve(Unit.DMA_IN, cb)
+    b.dma_load(cb.back(), b.add(b.param(ps), (8 * 24 + 8) * 4), "f32", [16, 16], [24, 1],
+               lo=[0, 0], hi=[20 - 8, 24 - 8], other=float("-inf"))
+    b.push(Unit.DMA_IN, cb)
+    b.wait(Unit.DMA_OUT, cb)
+    b.dma_store(cb.front(), b.param(po), "f32", [16, 16], [16, 1])
+    b.pop(Unit.DMA_OUT, cb)
+    Simulator().run(b.build(), [src, out])
+    expected = np.full((16, 16), -np.inf, np.float32)
+    expected[:12, :16] = src[8:20, 8:24]
+    np.testing.assert_array_equal(out, expected)
+
+
+def test_gather_scatter_and_atomics(rng: np.random.Generator) -> None:
+    n, size = 256, 100
+    table = rng.standard_normal(size).astype(np.float32)
+    index = rng.integers(0, size, n).astype(np.int32)
+    perm = rng.permutation(n).astype(np.int32)
+    mask = (rng.random(n) > 0.3).astype(np.uint8)
+    gathered = np.zeros(n, np.float32)
+    scattered = np.zeros(n, np.float32)
+    counts = np.zeros(size, np.int32)
+    b = ProgramBuilder("indexed")
+    pt, pi = b.param_ptr("table", "f32"), b.param_ptr("index", "i32")
+    pp = b.param_ptr("perm", "i32")
+    pm, pg = b.param_ptr("mask", "i1"), b.param_ptr("gathered", "f32")
+    ps, pc = b.param_ptr("scattered", "f32"), b.param_ptr("counts", "i32")
+    gather_index = b.cb("gather_index", page_bytes(n, "i32"), 1)
+    atomic_index = b.cb("atomic_index", page_bytes(n, "i32"), 1)
+    scatter_index = b.cb("scatter_index", page_bytes(n, "i32"), 1)
+    cm = b.cb("mask", page_bytes(n, "i1"), 1)
+    cg = b.cb("gathered", page_bytes(n, "f32"), 1)
+    for cb, param, dtype in ((gather_index, pi, "i32"), (atomic_index, pi, "i32"),
+                             (scatter_index, pp, "i32"), (cm, pm, "i1")):
+        b.reserve(Unit.DMA_IN, cb)
+        b.dma_load(cb.back(), b.param(param), dtype, [n], [1])
+        b.push(Unit.DMA_IN, cb)
+    # gathered[i] = mask[i] ? table[index[i]] : 7.0, on the read queue.
+    b.wait(Unit.DMA_IN, gather_index)
+    b.wait(Unit.DMA_IN, cm)
+    b.reserve(Unit.DMA_IN, cg)
+    b.dma_gather(cg.back(), b.param(pt), "f32", n, gather_index.front(), mask=cm.front(),
+                 other=7.0)
+    b.push(Unit.DMA_IN, cg)
+    b.pop(Unit.DMA_IN, gather_index)
+    b.pop(Unit.DMA_IN, cm)
+    # counts[index[i]] += 1 for every i, scattered[perm[i]] = gathered[i].
+    b.wait(Unit.DMA_OUT, atomic_index)
+    b.wait(Unit.DMA_OUT, scatter_index)
+    b.wait(Unit.DMA_OUT, cg)
+    b.dma_atomic("add", b.param(pc), "i32", n, 1, index=atomic_index.front())
+    b.dma_store(cg.front(), b.param(pg), "f32", [n], [1])
+    b.dma_scatter(cg.front(), b.param(ps), "f32", n, scatter_index.front())
+    for cb in (atomic_index, scatter_index, cg):
+        b.pop(Unit.DMA_OUT, cb)
+    Simulator().run(b.build(), [table, index, perm, mask, gathered, scattered, counts])
+    expected_gather = np.where(mask == 1, table[index], np.float32(7.0))
+    np.testing.assert_array_equal(gathered, expected_gather)
+    expected_scatter = np.zeros(n, np.float32)
+    expected_scatter[perm] = expected_gather
+    np.testing.assert_array_equal(scattered, expected_scatter)
+    np.testing.assert_array_equal(counts, np.bincount(index, minlength=size))
