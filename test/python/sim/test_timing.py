@@ -1,0 +1,125 @@
+"""Launch mapping, determinism and the timing model's scaling laws."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+from conftest import copy_program, run_copy
+
+from mtia_compiler.sim import Simulator, load_target
+from mtia_compiler.sim.program import ProgramBuilder, Unit
+
+
+def test_copy_is_exact_and_bandwidth_bound() -> None:
+    result, src, dst = run_copy(1 << 20, 4096)
+    np.testing.assert_array_equal(src, dst)
+    target = load_target().to_dict()
+    roofline = 2 * src.nbytes / target["dram_bytes_per_cycle"]
+    assert roofline <= result.cycles <= 1.1 * roofline
+    assert result.bytes["dram_read"] == src.nbytes == result.bytes["dram_write"]
+
+
+def test_twice_the_bytes_twice_the_cycles() -> None:
+    small, _, _ = run_copy(1 << 19, 4096)
+    large, _, _ = run_copy(1 << 20, 4096)
+    assert 1.9 <= large.cycles / small.cycles <= 2.1
+
+
+def test_determinism() -> None:
+    outputs, cycles = [], []
+    for _ in range(2):
+        result, _, dst = run_copy(300_001, 2048)
+        outputs.append(dst.tobytes())
+        cycles.append((result.cycles, result.units, result.pe_busy_cycles))
+    assert outputs[0] == outputs[1] and cycles[0] == cycles[1]
+
+
+def test_double_buffering_overlaps_dma_with_compute() -> None:
+    """A DMA-in -> SIMD exp -> DMA-out pipeline: two pages per CB overlap
+    the stages, one page serialises them."""
+
+    def pipeline(pages: int) -> int:
+        block = 2048
+        b = ProgramBuilder("exp")
+        src, dst = b.param_ptr("src", "f32"), b.param_ptr("dst", "f32")
+        cx, cy = b.cb("x", block * 4, pages), b.cb("y", block * 4, pages)
+        with b.for_range(0, 32) as i:
+            offset = b.mul(i, block * 4)
+            b.reserve(Unit.DMA_IN, cx)
+            b.dma_load(cx.back(), b.add(b.param(src), offset), "f32", [block], [1])
+            b.push(Unit.DMA_IN, cx)
+            b.wait(Unit.SIMD, cx)
+            b.reserve(Unit.SIMD, cy)
+            b.simd_unary("exp", "f32", cy.back(), cx.front(), block)
+            b.push(Unit.SIMD, cy)
+            b.pop(Unit.SIMD, cx)
+            b.wait(Unit.DMA_OUT, cy)
+            b.dma_store(cy.front(), b.add(b.param(dst), offset), "f32", [block], [1])
+            b.pop(Unit.DMA_OUT, cy)
+        x = np.linspace(-3, 3, 32 * block, dtype=np.float32)
+        y = np.zeros_like(x)
+        result = Simulator().run(b.build(), [x, y])
+        np.testing.assert_allclose(y, np.exp(x), rtol=1e-6)
+        return result.cycles
+
+    single, double = pipeline(1), pipeline(2)
+    assert double < 0.8 * single
+
+
+def test_dpe_cycles_follow_macs_per_cycle() -> None:
+    target = load_target().to_dict()
+
+    def mma_cycles(k: int) -> int:
+        b = ProgramBuilder("mma")
+        ca, cb_ = b.cb("a", 128 * k * 2, 1), b.cb("b", k * 128 * 2, 1)
+        cc = b.cb("c", 128 * 128 * 4, 1)
+        for cb in (ca, cb_):
+            b.reserve(Unit.MLU, cb)
+            b.push(Unit.MLU, cb)
+            b.wait(Unit.DPE, cb)
+        b.reserve(Unit.DPE, cc)
+        b.mma(ca.front(), cb_.front(), cc.back(), 128, 128, k, "bf16")
+        return Simulator().run(b.build(), []).units["dpe"]["busy_cycles"]
+
+    rate = target["dpe_macs_per_cycle_per_pe"]["bf16"]
+    for k in (128, 256):
+        assert abs(mma_cycles(k) - 128 * 128 * k / rate) <= 1
+
+
+def test_grid_larger_than_the_pe_grid() -> None:
+    """A 10x9x2 grid on 64 PEs: every program stores its linear id."""
+    b = ProgramBuilder("ids")
+    out = b.param_ptr("out", "i32")
+    x, y, z = (b.program_id(a) for a in range(3))
+    gx, gy = b.num_programs(0), b.num_programs(1)
+    linear = b.add(b.mul(b.add(b.mul(z, gy), y), gx), x)
+    b.store_scalar(b.add(b.param(out), b.mul(linear, 4)), linear, "i32")
+    ids = np.full(180, -1, np.int32)
+    result = Simulator().run(b.build(), [ids], (10, 9, 2))
+    np.testing.assert_array_equal(ids, np.arange(180))
+    assert result.cycles > 0
+
+
+def test_trace_has_a_track_per_unit() -> None:
+    src = np.zeros(8192, np.float32)
+    result = Simulator().run(copy_program(1024), [src, src.copy(), 8192], (8,), trace=True)
+    assert result.trace is not None
+    events = json.loads(result.trace)["traceEvents"]
+    names = {(e["pid"], e["args"]["name"]) for e in events if e["name"] == "thread_name"}
+    assert (0, "dma.in") in names and (63, "mlu") in names
+    spans = [e for e in events if e["ph"] == "X"]
+    assert {e["name"] for e in spans} == {"dma.load", "dma.store"}
+    assert len(spans) == 16
+
+
+def test_control_code_loops_and_print() -> None:
+    b = ProgramBuilder("sum")
+    total = b.const(0)
+    with b.for_range(0, b.const(10)) as i:
+        b.add(total, i, dst=total)
+    half = b.fop("mul", b.itof(total), b.fconst(0.5))
+    b.print(" total:", total, half)
+    result = Simulator().run(b.build(), [], (2,))
+    line = "idx () total: 45 22.5\n"
+    assert result.output == f"pid (0, 0, 0) {line}pid (1, 0, 0) {line}"
