@@ -7,8 +7,10 @@ created afterwards and its C++ passes with MLIR's pass registry.
 from mlir._mlir_libs import get_dialect_registry as _get_dialect_registry
 
 from mtia_compiler import _mtia
+from mtia_compiler.errors import CompilationError
+from mtia_compiler.sim import SimulationError
 
 _mtia.register_dialects(_get_dialect_registry())
 _mtia.register_passes()
 
-__all__: list[str] = []
+__all__ = ["CompilationError", "SimulationError"]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import CORPUS_FILES
+from corpus_data import CORPUS_FILES
 
 from mtia_compiler.opt import main
 

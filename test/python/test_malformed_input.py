@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import CORPUS_FILES
+from corpus_data import CORPUS_FILES
 
 LOCATED_ERROR = re.compile(r"^(?P<file>[^\n:]+):(?P<line>\d+):(?P<col>\d+): error: ", re.M)
 NOLOC_FILES = [path for path in CORPUS_FILES if path.name == "kernel.noloc.ttir"]

@@ -1,0 +1,225 @@
+// RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-test-pointer-analysis)' --verify-diagnostics
+
+// The pointer and mask analysis behind the strided-DMA lowering: each access
+// is described as base + offset + strides (in elements) and per-dimension
+// bounds, or reported as unstructured with the reason.
+
+tt.func @vector_add(%x: !tt.ptr<f32>, %n: i32) {
+  %c1024 = arith.constant 1024 : i32
+  %pid = tt.get_program_id x : i32
+  %start = arith.muli %pid, %c1024 : i32
+  %range = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32>
+  %starts = tt.splat %start : i32 -> tensor<1024xi32>
+  %offsets = arith.addi %starts, %range : tensor<1024xi32>
+  %bound = tt.splat %n : i32 -> tensor<1024xi32>
+  %mask = arith.cmpi slt, %offsets, %bound : tensor<1024xi32>
+  %base = tt.splat %x : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>>
+  %ptrs = tt.addptr %base, %offsets : tensor<1024x!tt.ptr<f32>>, tensor<1024xi32>
+  // expected-remark @+1 {{base %arg0, offset 1024*%0, strides [1]; mask d0 < -1024*%0 + %arg1}}
+  %v = tt.load %ptrs, %mask : tensor<1024x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// Rows and columns of a 2-d tile: expand_dims and broadcast give one stride
+// per dimension; the mask bounds each dimension separately.
+tt.func @tile_2d(%x: !tt.ptr<f16>, %stride: i32, %m: i32, %n: i32) {
+  %rows = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %cols = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %r = tt.expand_dims %rows {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %c = tt.expand_dims %cols {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %strides = tt.splat %stride : i32 -> tensor<32x1xi32>
+  %rowOffsets = arith.muli %r, %strides : tensor<32x1xi32>
+  %ro = tt.broadcast %rowOffsets : tensor<32x1xi32> -> tensor<32x64xi32>
+  %co = tt.broadcast %c : tensor<1x64xi32> -> tensor<32x64xi32>
+  %offsets = arith.addi %ro, %co : tensor<32x64xi32>
+  %mb = tt.splat %m : i32 -> tensor<32x1xi32>
+  %rm = arith.cmpi slt, %r, %mb : tensor<32x1xi32>
+  %nb = tt.splat %n : i32 -> tensor<1x64xi32>
+  %cm = arith.cmpi slt, %c, %nb : tensor<1x64xi32>
+  %rmb = tt.broadcast %rm : tensor<32x1xi1> -> tensor<32x64xi1>
+  %cmb = tt.broadcast %cm : tensor<1x64xi1> -> tensor<32x64xi1>
+  %mask = arith.andi %rmb, %cmb : tensor<32x64xi1>
+  %base = tt.splat %x : !tt.ptr<f16> -> tensor<32x64x!tt.ptr<f16>>
+  %ptrs = tt.addptr %base, %offsets : tensor<32x64x!tt.ptr<f16>>, tensor<32x64xi32>
+  // expected-remark @+1 {{base %arg0, offset 0, strides [%arg1, 1]; mask d0 < %arg2 and d1 < %arg3}}
+  %v = tt.load %ptrs, %mask : tensor<32x64x!tt.ptr<f16>>
+  tt.return
+}
+
+// -----
+
+// A pointer advanced by a loop-invariant step: iteration k reads base + k*32.
+// Offsets that depend on the induction variable directly are affine in it.
+tt.func @k_loop(%x: !tt.ptr<f32>, %k: i32) {
+  %c0 = arith.constant 0 : i32
+  %c32 = arith.constant 32 : i32
+  %step = arith.constant dense<32> : tensor<32xi32>
+  %range = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %base = tt.splat %x : !tt.ptr<f32> -> tensor<32x!tt.ptr<f32>>
+  %ptrs = tt.addptr %base, %range : tensor<32x!tt.ptr<f32>>, tensor<32xi32>
+  %end = scf.for %iv = %c0 to %k step %c32 iter_args(%p = %ptrs) -> (tensor<32x!tt.ptr<f32>>) : i32 {
+    %bound = tt.splat %k : i32 -> tensor<32xi32>
+    %ivs = tt.splat %iv : i32 -> tensor<32xi32>
+    %offs = arith.addi %ivs, %range : tensor<32xi32>
+    %mask = arith.cmpi slt, %offs, %bound : tensor<32xi32>
+    // expected-remark @+1 {{base %arg0, offset 32*iter(%arg2), strides [1]; mask d0 < -1*%arg2 + %arg1}}
+    %v = tt.load %p, %mask : tensor<32x!tt.ptr<f32>>
+    %next = tt.addptr %p, %step : tensor<32x!tt.ptr<f32>>, tensor<32xi32>
+    scf.yield %next : tensor<32x!tt.ptr<f32>>
+  }
+  tt.return
+}
+
+// -----
+
+// Loop-carried integer offsets advance like pointers.
+tt.func @loop_carried_offsets(%x: !tt.ptr<f32>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %step = arith.constant dense<16> : tensor<16xi32>
+  %range = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %base = tt.splat %x : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>
+  %end = scf.for %iv = %c0 to %n step %c1 iter_args(%o = %range) -> (tensor<16xi32>) : i32 {
+    %ptrs = tt.addptr %base, %o : tensor<16x!tt.ptr<f32>>, tensor<16xi32>
+    // expected-remark @+1 {{base %arg0, offset 16*iter(%arg2), strides [1]; no mask}}
+    %v = tt.load %ptrs : tensor<16x!tt.ptr<f32>>
+    %next = arith.addi %o, %step : tensor<16xi32>
+    scf.yield %next : tensor<16xi32>
+  }
+  tt.return
+}
+
+// -----
+
+// A value that is not advanced by a fixed increment is not structured.
+tt.func @loop_doubling(%x: !tt.ptr<f32>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %range = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %base = tt.splat %x : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>
+  %end = scf.for %iv = %c0 to %n step %c1 iter_args(%o = %range) -> (tensor<16xi32>) : i32 {
+    %ptrs = tt.addptr %base, %o : tensor<16x!tt.ptr<f32>>, tensor<16xi32>
+    // expected-remark @+1 {{unstructured pointer (loop-carried value #0 is advanced by an amount that depends on itself); no mask}}
+    %v = tt.load %ptrs : tensor<16x!tt.ptr<f32>>
+    %next = arith.addi %o, %o : tensor<16xi32>
+    scf.yield %next : tensor<16xi32>
+  }
+  tt.return
+}
+
+// -----
+
+// Offsets from memory, from a modulo, or from a select take the indexed path.
+tt.func @unstructured(%x: !tt.ptr<f32>, %idx: !tt.ptr<i32>, %m: i32, %flag: i1) {
+  %range = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %ib = tt.splat %idx : !tt.ptr<i32> -> tensor<64x!tt.ptr<i32>>
+  %ip = tt.addptr %ib, %range : tensor<64x!tt.ptr<i32>>, tensor<64xi32>
+  // expected-remark @+1 {{base %arg1, offset 0, strides [1]; no mask}}
+  %loaded = tt.load %ip : tensor<64x!tt.ptr<i32>>
+  %base = tt.splat %x : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+  %p1 = tt.addptr %base, %loaded : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+  // expected-remark @+1 {{unstructured pointer (offsets computed by 'tt.load'); no mask}}
+  %a = tt.load %p1 : tensor<64x!tt.ptr<f32>>
+  %ms = tt.splat %m : i32 -> tensor<64xi32>
+  %wrapped = arith.remsi %range, %ms : tensor<64xi32>
+  %p2 = tt.addptr %base, %wrapped : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+  // expected-remark @+1 {{unstructured pointer (offsets computed by 'arith.remsi'); no mask}}
+  %b = tt.load %p2 : tensor<64x!tt.ptr<f32>>
+  %chosen = arith.select %flag, %range, %wrapped : tensor<64xi32>
+  %p3 = tt.addptr %base, %chosen : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+  // expected-remark @+1 {{unstructured pointer (offsets computed by 'arith.select'); no mask}}
+  %c = tt.load %p3 : tensor<64x!tt.ptr<f32>>
+  %sq = arith.muli %range, %range : tensor<64xi32>
+  %p4 = tt.addptr %base, %sq : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+  // expected-remark @+1 {{unstructured pointer (a product of two index-dependent offsets); no mask}}
+  %d = tt.load %p4 : tensor<64x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// Every form of bound: lower and upper, strict and not, reversed operands,
+// tile-wide conditions from scalars and broadcasts, constant masks.
+tt.func @mask_forms(%x: !tt.ptr<f32>, %lo: i32, %hi: i32, %flag: i1) {
+  %range = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %base = tt.splat %x : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+  %ptrs = tt.addptr %base, %range : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+  %los = tt.splat %lo : i32 -> tensor<64xi32>
+  %his = tt.splat %hi : i32 -> tensor<64xi32>
+  %ge = arith.cmpi sge, %range, %los : tensor<64xi32>
+  // expected-remark @+1 {{base %arg0, offset 0, strides [1]; mask d0 >= %arg1}}
+  %a = tt.load %ptrs, %ge : tensor<64x!tt.ptr<f32>>
+  %le = arith.cmpi sle, %range, %his : tensor<64xi32>
+  // expected-remark @+1 {{mask d0 < %arg2 + 1}}
+  %b = tt.load %ptrs, %le : tensor<64x!tt.ptr<f32>>
+  %gt = arith.cmpi sgt, %his, %range : tensor<64xi32>
+  // expected-remark @+1 {{mask d0 < %arg2}}
+  %c = tt.load %ptrs, %gt : tensor<64x!tt.ptr<f32>>
+  %gtl = arith.cmpi sgt, %range, %los : tensor<64xi32>
+  // expected-remark @+1 {{mask d0 >= %arg1 + 1}}
+  %d = tt.load %ptrs, %gtl : tensor<64x!tt.ptr<f32>>
+  %both = arith.andi %ge, %gt : tensor<64xi1>
+  %flags = tt.splat %flag : i1 -> tensor<64xi1>
+  %all = arith.andi %both, %flags : tensor<64xi1>
+  // expected-remark @+1 {{mask d0 >= %arg1 and d0 < %arg2 and %arg3}}
+  %e = tt.load %ptrs, %all : tensor<64x!tt.ptr<f32>>
+  %scalar = arith.cmpi slt, %los, %his : tensor<64xi32>
+  // expected-remark @+1 {{mask -1*%arg1 + %arg2 > 0}}
+  %f = tt.load %ptrs, %scalar : tensor<64x!tt.ptr<f32>>
+  %true = arith.constant dense<true> : tensor<64xi1>
+  // expected-remark @+1 {{mask all}}
+  %g = tt.load %ptrs, %true : tensor<64x!tt.ptr<f32>>
+  %false = arith.constant dense<false> : tensor<64xi1>
+  // expected-remark @+1 {{mask 0 > 0}}
+  %h = tt.load %ptrs, %false : tensor<64x!tt.ptr<f32>>
+  %ult = arith.cmpi ult, %range, %his : tensor<64xi32>
+  // expected-remark @+1 {{unstructured mask (a mask comparison with predicate 'ult')}}
+  %i = tt.load %ptrs, %ult : tensor<64x!tt.ptr<f32>>
+  %or = arith.ori %ge, %gt : tensor<64xi1>
+  // expected-remark @+1 {{unstructured mask (a mask computed by 'arith.ori')}}
+  %j = tt.load %ptrs, %or : tensor<64x!tt.ptr<f32>>
+  %twice = arith.addi %range, %range : tensor<64xi32>
+  %strided = arith.cmpi slt, %twice, %his : tensor<64xi32>
+  // expected-remark @+1 {{unstructured mask (a mask bound with a stride other than 1 or -1)}}
+  %k = tt.load %ptrs, %strided : tensor<64x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// A broadcast row mask holds for the whole tile or not at all; a causal mask
+// (row index against column index) depends on two dimensions.
+tt.func @two_dimensional_masks(%x: !tt.ptr<f32>, %n: i32) {
+  %rows = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %r = tt.expand_dims %rows {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+  %c = tt.expand_dims %rows {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
+  %rb = tt.broadcast %r : tensor<16x1xi32> -> tensor<16x16xi32>
+  %cb = tt.broadcast %c : tensor<1x16xi32> -> tensor<16x16xi32>
+  %base = tt.splat %x : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>>
+  %ptrs = tt.addptr %base, %cb : tensor<16x16x!tt.ptr<f32>>, tensor<16x16xi32>
+  %causal = arith.cmpi sge, %rb, %cb : tensor<16x16xi32>
+  // expected-remark @+1 {{base %arg0, offset 0, strides [0, 1]; unstructured mask (a mask that depends on more than one dimension)}}
+  %a = tt.load %ptrs, %causal : tensor<16x16x!tt.ptr<f32>>
+  %one = tt.splat %n : i32 -> tensor<1x16xi32>
+  %lt = arith.cmpi slt, %c, %one : tensor<1x16xi32>
+  %col = tt.broadcast %lt : tensor<1x16xi1> -> tensor<16x16xi1>
+  // expected-remark @+1 {{mask d1 < %arg1}}
+  %b = tt.load %ptrs, %col : tensor<16x16x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// Scalar accesses and atomics.
+tt.func @scalars(%x: !tt.ptr<f32>, %i: i32, %v: f32, %t: i1) {
+  %p = tt.addptr %x, %i : !tt.ptr<f32>, i32
+  // expected-remark @+1 {{base %arg0, offset %arg1, strides []; no mask}}
+  %s = tt.load %p : !tt.ptr<f32>
+  // expected-remark @+1 {{base %arg0, offset %arg1, strides []; mask %arg3}}
+  %old = tt.atomic_rmw fadd, acq_rel, gpu, %p, %v, %t : (!tt.ptr<f32>, f32, i1) -> f32
+  // expected-remark @+1 {{base %arg0, offset %arg1, strides []; no mask}}
+  tt.store %p, %s : !tt.ptr<f32>
+  tt.return
+}
