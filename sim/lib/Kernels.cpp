@@ -772,9 +772,49 @@ void mtia::scanTile(ReduceFn fn, DType type, const uint8_t *src, uint8_t *dst,
   });
 }
 
+int64_t mtia::histogramTile(DType type, bool isSigned, const uint8_t *src,
+                            const uint8_t *mask, uint8_t *counts,
+                            int64_t count, int64_t bins) {
+  std::memset(counts, 0, bins * 4);
+  const unsigned esize = dtypeSize(type);
+  for (int64_t i = 0; i < count; ++i) {
+    if (mask && !mask[i])
+      continue;
+    int64_t value = loadInt(type, src + i * esize, isSigned);
+    if (value < 0 || value >= bins)
+      return i;
+    storeAt<int32_t>(counts, value, loadAt<int32_t>(counts, value) + 1);
+  }
+  return -1;
+}
+
 //===----------------------------------------------------------------------===//
 // Layout unit
 //===----------------------------------------------------------------------===//
+
+int64_t mtia::gatherTile(unsigned elementBytes, uint8_t *dst,
+                         const uint8_t *src, const uint8_t *index,
+                         DType indexType, int64_t outer, int64_t srcLength,
+                         int64_t length, int64_t inner) {
+  const int64_t elements = outer * length * inner;
+  const unsigned indexBytes = dtypeSize(indexType);
+  for (int64_t e = 0; e < elements; ++e) {
+    int64_t position = loadInt(indexType, index + e * indexBytes);
+    if (position < 0 || position >= srcLength)
+      return e;
+  }
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t j = 0; j < length; ++j)
+      for (int64_t i = 0; i < inner; ++i) {
+        int64_t e = (o * length + j) * inner + i;
+        int64_t position = loadInt(indexType, index + e * indexBytes);
+        std::memcpy(dst + e * elementBytes,
+                    src + ((o * srcLength + position) * inner + i) *
+                              elementBytes,
+                    elementBytes);
+      }
+  return -1;
+}
 
 namespace {
 

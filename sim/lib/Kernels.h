@@ -52,6 +52,22 @@ void reduceTile(ReduceFn fn, DType type, const uint8_t *src, uint8_t *dst,
 void scanTile(ReduceFn fn, DType type, const uint8_t *src, uint8_t *dst,
               int64_t outer, int64_t length, int64_t inner, bool reverse);
 
+/// Counts the `count` values of src (integers of `type`) into `bins` i32
+/// counters starting at value 0, skipping elements whose mask byte is 0 (no
+/// mask: none skipped). Returns the position of the first counted value
+/// outside [0, bins), leaving `counts` partially updated, or -1.
+int64_t histogramTile(DType type, bool isSigned, const uint8_t *src,
+                      const uint8_t *mask, uint8_t *counts, int64_t count,
+                      int64_t bins);
+
+/// dst[o, j, i] = src[o, index[o, j, i], i] with dst and index viewed as
+/// (outer, length, inner) and src as (outer, srcLength, inner). Returns the
+/// position in `index` of the first index outside [0, srcLength) before
+/// writing anything, or -1.
+int64_t gatherTile(unsigned elementBytes, uint8_t *dst, const uint8_t *src,
+                   const uint8_t *index, DType indexType, int64_t outer,
+                   int64_t srcLength, int64_t length, int64_t inner);
+
 /// dst[dstOffset + sum(i_d * dstStrides_d)] = src[srcOffset + sum(i_d *
 /// srcStrides_d)] for every index i of `shape` (offsets in elements).
 void stridedCopy(unsigned elementBytes, uint8_t *dst, const uint8_t *src,

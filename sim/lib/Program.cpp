@@ -701,6 +701,78 @@ void ProgramParser::parseUnit(Inst &inst, const Object &object) {
     checkFits(inst.slots[2], outElements * 4, "the index result");
     return;
   }
+  case Op::ReHistogram: {
+    inst.type = dtype(object, "t");
+    if (isFloat(inst.type) || inst.type == DType::I1)
+      fail("re.histogram counts i8, i16, i32 or i64 values");
+    inst.isSigned = boolean(object, "signed", true);
+    inst.count = count(object);
+    inst.bins = integer(object, "bins", 1, int64_t(1) << 24);
+    inst.slots.push_back(slot(object, "src"));
+    inst.slots.push_back(slot(object, "d"));
+    inst.slots.push_back(optionalSlot(object, "mask"));
+    checkFits(inst.slots[0], inst.count * dtypeSize(inst.type), "the source");
+    checkFits(inst.slots[1], inst.bins * 4, "the counts");
+    checkFits(inst.slots[2], inst.count, "the mask tile");
+    return;
+  }
+  case Op::ReXReduce: {
+    inst.fn = named(object, "fn", table(kReduceNames));
+    inst.type = dtype(object, "t");
+    if (!reduceFnSupports(static_cast<ReduceFn>(inst.fn), inst.type))
+      fail("the combiner does not apply to the type");
+    inst.count = count(object);
+    const Array &axes = array(object, "axes");
+    if (axes.empty() || axes.size() > 3)
+      fail("field 'axes' must list 1 to 3 grid axes");
+    for (const Value &axis : axes) {
+      uint8_t bit = uint8_t(1) << integer(axis, "axes", 0, 2);
+      if (inst.groupAxes & bit)
+        fail("field 'axes' lists an axis twice");
+      inst.groupAxes |= bit;
+    }
+    inst.root = static_cast<int32_t>(
+        optionalInteger(object, "root", -1, int64_t(1) << 20, -1));
+    bool arg = inst.fn == static_cast<uint8_t>(ReduceFn::ArgMax) ||
+               inst.fn == static_cast<uint8_t>(ReduceFn::ArgMin);
+    inst.slots.push_back(slot(object, "src"));
+    inst.slots.push_back(arg ? optionalSlot(object, "d") : slot(object, "d"));
+    inst.slots.push_back(arg ? slot(object, "src_idx") : SlotRef());
+    inst.slots.push_back(arg ? slot(object, "idx") : SlotRef());
+    const int64_t bytes = inst.count * dtypeSize(inst.type);
+    checkFits(inst.slots[0], bytes, "the source");
+    checkFits(inst.slots[1], bytes, "the result");
+    checkFits(inst.slots[2], inst.count * 4, "the source indices");
+    checkFits(inst.slots[3], inst.count * 4, "the index result");
+    return;
+  }
+  case Op::MluGather: {
+    inst.count = integer(object, "esize", 1, 8);
+    if (inst.count & (inst.count - 1))
+      fail("field 'esize' must be 1, 2, 4 or 8");
+    inst.type2 = dtype(object, "index_t");
+    if (inst.type2 != DType::I32 && inst.type2 != DType::I64)
+      fail("field 'index_t' must be i32 or i64");
+    inst.shape = shape(object, "shape");
+    inst.srcShape = shape(object, "src_shape");
+    if (inst.srcShape.size() != inst.shape.size())
+      fail("fields 'shape' and 'src_shape' must have the same rank");
+    inst.axis = static_cast<int32_t>(
+        integer(object, "axis", 0, int64_t(inst.shape.size()) - 1));
+    for (size_t d = 0; d < inst.shape.size(); ++d)
+      if (d != size_t(inst.axis) && inst.shape[d] != inst.srcShape[d])
+        fail("fields 'shape' and 'src_shape' must agree except along 'axis'");
+    inst.slots.push_back(slot(object, "d"));
+    inst.slots.push_back(slot(object, "src"));
+    inst.slots.push_back(slot(object, "index"));
+    const int64_t elements = elementCount(inst.shape);
+    checkFits(inst.slots[0], elements * inst.count, "the result");
+    checkFits(inst.slots[1], elementCount(inst.srcShape) * inst.count,
+              "the source");
+    checkFits(inst.slots[2], elements * dtypeSize(inst.type2),
+              "the index tile");
+    return;
+  }
   case Op::MluCopy: {
     inst.count = integer(object, "esize", 1, 8);
     if (inst.count & (inst.count - 1))
@@ -817,6 +889,12 @@ void ProgramParser::parse(const Object &root) {
       if (!object)
         fail("must be an object");
       parseInst(program.code[i], *object);
+      const Inst &inst = program.code[i];
+      if (inst.op != Op::ReXReduce)
+        continue;
+      if (program.reduceGroupAxes && program.reduceGroupAxes != inst.groupAxes)
+        fail("every re.xreduce of a program must name the same group axes");
+      program.reduceGroupAxes = inst.groupAxes;
     } catch (ParseError &error) {
       fail("instruction " + std::to_string(i) + ": " + error.message);
     }

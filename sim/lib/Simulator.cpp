@@ -23,6 +23,7 @@
 #include <cmath>
 #include <cstring>
 #include <deque>
+#include <map>
 #include <sstream>
 
 using namespace mtia;
@@ -47,6 +48,7 @@ struct Command {
   ScalarValue scalars[kMaxCommandScalars];
   std::array<int64_t, 3> pid;
   uint64_t issueTime = 0;
+  int64_t sequence = 0; // Of a re.xreduce among its program's re.xreduces.
 };
 
 struct GlobalBuffer {
@@ -105,6 +107,7 @@ struct UnitState {
   uint64_t readyTime = 0; // When all results of started work are complete.
   UnitStats stats;
   std::string blockedOn;
+  bool contributed = false; // The head re.xreduce has sent its tile.
 };
 
 struct PEState {
@@ -115,6 +118,7 @@ struct PEState {
   bool inProgram = false;
   int32_t pc = 0;
   std::array<int64_t, 3> pid = {0, 0, 0};
+  int64_t crossReducesIssued = 0; // By the current program.
   std::vector<int64_t> iregs;
   std::vector<double> fregs;
   uint64_t ctlClock = 0;
@@ -131,6 +135,23 @@ struct PEState {
         return false;
     return true;
   }
+};
+
+/// The k-th re.xreduce of every program of one reduction group, from the
+/// first contribution until every receiving member has its result.
+struct CrossReduce {
+  const Inst *inst = nullptr; // The first contributor's instruction.
+  std::array<int64_t, 3> firstPid = {0, 0, 0};
+  std::vector<bool> joined;     // By rank.
+  std::vector<uint8_t> values;  // Contributed tiles by rank.
+  std::vector<int32_t> indices; // Contributed argmax/argmin indices by rank.
+  int64_t contributions = 0;
+  uint64_t latestStart = 0;
+  bool combined = false;
+  std::vector<uint8_t> result;
+  std::vector<int32_t> resultIndices;
+  uint64_t doneTime = 0;
+  int64_t receiversLeft = 0;
 };
 
 struct TraceEvent {
@@ -195,12 +216,30 @@ private:
                          uint64_t start);
   uint64_t runAtomic(PEState &pe, Unit unit, const Command &cmd,
                      uint64_t start);
+  bool executeCrossReduce(PEState &pe, UnitState &state, const Command &cmd);
+  void combineCrossReduce(CrossReduce &reduce);
   uint64_t runCompute(PEState &pe, Unit unit, const Command &cmd);
   void printTile(PEState &pe, const Command &cmd, const uint8_t *data);
   void complete(PEState &pe, Unit unit, UnitState &state, const Command &cmd,
                 uint64_t start, uint64_t occupancy, uint64_t latency);
 
   void reportDeadlock();
+
+  // Cross-PE reduction groups: programs that agree on the grid axes outside
+  // program.reduceGroupAxes; a member's rank linearises its ids along the
+  // group axes (lowest axis fastest).
+  int64_t groupOf(const std::array<int64_t, 3> &pid) const;
+  int64_t rankOf(const std::array<int64_t, 3> &pid) const;
+  std::array<int64_t, 3> memberOf(int64_t group, int64_t rank) const;
+  std::array<int64_t, 3> pidOf(int64_t linear) const {
+    return {linear % config.grid[0], (linear / config.grid[0]) % config.grid[1],
+            linear / (config.grid[0] * config.grid[1])};
+  }
+  int64_t linearOf(const std::array<int64_t, 3> &pid) const {
+    return pid[0] + config.grid[0] * (pid[1] + config.grid[1] * pid[2]);
+  }
+  std::string describeGroup(int64_t group) const;
+  void checkReduceGroups();
 
   const TargetDesc &target;
   const Program &program;
@@ -214,6 +253,9 @@ private:
   BandwidthCalendar dram, sram;
   uint64_t dramRead = 0, dramWrite = 0, sramRead = 0, sramWrite = 0;
   uint64_t localTraffic = 0;
+  uint64_t reduceNetworkTraffic = 0;
+  int64_t groupSize = 1;
+  std::map<std::pair<int64_t, int64_t>, CrossReduce> crossReduces;
   uint64_t memoryLatency = 0; // Of the global memory the current DMA touched.
   uint64_t controlSteps = 0;
   std::string output;
@@ -249,6 +291,11 @@ void Machine::abort(const char *kind, const std::string &message,
   }
   failure.error.message = message + " [" + where + "]";
   throw failure;
+}
+
+std::string pidText(const std::array<int64_t, 3> &pid) {
+  return "(" + std::to_string(pid[0]) + ", " + std::to_string(pid[1]) + ", " +
+         std::to_string(pid[2]) + ")";
 }
 
 std::string hex(uint64_t value) {
@@ -407,11 +454,10 @@ bool Machine::startNextProgram(PEState &pe) {
     pe.ctlDone = true;
     return false;
   }
-  int64_t linear = pe.programs[pe.nextProgram++];
-  pe.pid = {linear % config.grid[0], (linear / config.grid[0]) % config.grid[1],
-            linear / (config.grid[0] * config.grid[1])};
+  pe.pid = pidOf(pe.programs[pe.nextProgram++]);
   std::fill(pe.iregs.begin(), pe.iregs.end(), 0);
   std::fill(pe.fregs.begin(), pe.fregs.end(), 0.0);
+  pe.crossReducesIssued = 0;
   pe.pc = 0;
   pe.inProgram = true;
   return true;
@@ -424,6 +470,8 @@ void Machine::issue(PEState &pe, const Inst &inst) {
   cmd.index = pe.pc;
   cmd.pid = pe.pid;
   cmd.issueTime = pe.ctlClock;
+  if (inst.op == Op::ReXReduce)
+    cmd.sequence = pe.crossReducesIssued++;
   for (size_t i = 0; i < inst.ints.size(); ++i)
     cmd.ints[i] = inst.ints[i].isReg ? pe.iregs[inst.ints[i].value]
                                      : inst.ints[i].value;
@@ -1223,6 +1271,67 @@ uint64_t Machine::runCompute(PEState &pe, Unit unit, const Command &cmd) {
     return cycles(double(outer * length * inner),
                   target.reduceElementsPerCycle);
   }
+  case Op::ReHistogram: {
+    const unsigned esize = dtypeSize(inst.type);
+    const uint8_t *src = resolve(pe, unit, inst.slots[0], cmd);
+    uint8_t *counts = resolve(pe, unit, inst.slots[1], cmd);
+    const uint8_t *mask = resolve(pe, unit, inst.slots[2], cmd);
+    int64_t bad = histogramTile(inst.type, inst.isSigned, src, mask, counts,
+                                inst.count, inst.bins);
+    if (bad >= 0)
+      abortAt("out_of_bounds",
+              "re.histogram value " +
+                  std::to_string(
+                      loadInt(inst.type, src + bad * esize, inst.isSigned)) +
+                  " at element " + std::to_string(bad) +
+                  " is outside the bins [0, " + std::to_string(inst.bins) +
+                  ")",
+              pe, cmd);
+    localTraffic += inst.count * esize + (mask ? inst.count : 0) + inst.bins * 4;
+    return cycles(double(inst.count + inst.bins),
+                  target.reduceElementsPerCycle);
+  }
+  case Op::MluGather: {
+    const unsigned esize = static_cast<unsigned>(inst.count);
+    const unsigned indexBytes = dtypeSize(inst.type2);
+    uint8_t *d = resolve(pe, unit, inst.slots[0], cmd);
+    const uint8_t *src = resolve(pe, unit, inst.slots[1], cmd);
+    const uint8_t *index = resolve(pe, unit, inst.slots[2], cmd);
+    int64_t outer = 1, inner = 1;
+    for (int dim = 0; dim < inst.axis; ++dim)
+      outer *= inst.shape[dim];
+    for (size_t dim = inst.axis + 1; dim < inst.shape.size(); ++dim)
+      inner *= inst.shape[dim];
+    const int64_t length = inst.shape[inst.axis];
+    const int64_t srcLength = inst.srcShape[inst.axis];
+    const int64_t elements = outer * length * inner;
+    // Gather through scratch so that a destination overlapping the source
+    // or the indices reads them whole before any write.
+    std::vector<uint8_t> &gathered = scratch[3];
+    gathered.resize(elements * esize);
+    int64_t bad = gatherTile(esize, gathered.data(), src, index, inst.type2,
+                             outer, srcLength, length, inner);
+    if (bad >= 0) {
+      std::string position;
+      int64_t rest = bad;
+      for (int dim = static_cast<int>(inst.shape.size()) - 1; dim >= 0; --dim) {
+        position = std::to_string(rest % inst.shape[dim]) +
+                   (position.empty() ? "" : ", ") + position;
+        rest /= inst.shape[dim];
+      }
+      abortAt("out_of_bounds",
+              "mlu.gather index " +
+                  std::to_string(loadInt(inst.type2, index + bad * indexBytes)) +
+                  " at position (" + position + ") is outside [0, " +
+                  std::to_string(srcLength) + ") along axis " +
+                  std::to_string(inst.axis) + " of the source",
+              pe, cmd);
+    }
+    std::memcpy(d, gathered.data(), elements * esize);
+    const double bytes = double(elements) * (2 * esize + indexBytes);
+    localTraffic += static_cast<uint64_t>(bytes);
+    return cycles(bytes, target.mluBytesPerCycle);
+  }
   case Op::MluCopy: {
     uint8_t *d = resolve(pe, unit, inst.slots[0], cmd);
     const uint8_t *src = resolve(pe, unit, inst.slots[1], cmd);
@@ -1255,6 +1364,8 @@ bool Machine::executeCommand(PEState &pe, Unit unit, UnitState &state,
   const Inst &inst = *cmd.inst;
   if (inst.op >= Op::CbReserve && inst.op <= Op::CbPop)
     return executeCBOp(pe, unit, state, cmd);
+  if (inst.op == Op::ReXReduce)
+    return executeCrossReduce(pe, state, cmd);
   uint64_t start = std::max(state.clock, cmd.issueTime);
   memoryLatency = 0;
   switch (unit) {
@@ -1288,8 +1399,13 @@ bool Machine::stepUnit(PEState &pe, Unit unit) {
   bool progressed = false;
   state.blockedOn.clear();
   while (!state.queue.empty()) {
-    if (!executeCommand(pe, unit, state, state.queue.front()))
+    const bool contributedBefore = state.contributed;
+    if (!executeCommand(pe, unit, state, state.queue.front())) {
+      // Sending a tile into a cross-PE reduction is progress even though
+      // the instruction waits for the other members.
+      progressed |= state.contributed && !contributedBefore;
       break;
+    }
     state.queue.pop_front();
     progressed = true;
   }
@@ -1336,6 +1452,274 @@ void Machine::reportDeadlock() {
   throw failure;
 }
 
+int64_t Machine::groupOf(const std::array<int64_t, 3> &pid) const {
+  int64_t group = 0, scale = 1;
+  for (unsigned a = 0; a < 3; ++a) {
+    if (program.reduceGroupAxes & (1u << a))
+      continue;
+    group += pid[a] * scale;
+    scale *= config.grid[a];
+  }
+  return group;
+}
+
+int64_t Machine::rankOf(const std::array<int64_t, 3> &pid) const {
+  int64_t rank = 0, scale = 1;
+  for (unsigned a = 0; a < 3; ++a) {
+    if (!(program.reduceGroupAxes & (1u << a)))
+      continue;
+    rank += pid[a] * scale;
+    scale *= config.grid[a];
+  }
+  return rank;
+}
+
+std::array<int64_t, 3> Machine::memberOf(int64_t group, int64_t rank) const {
+  std::array<int64_t, 3> pid;
+  for (unsigned a = 0; a < 3; ++a) {
+    int64_t &rest = program.reduceGroupAxes & (1u << a) ? rank : group;
+    pid[a] = rest % config.grid[a];
+    rest /= config.grid[a];
+  }
+  return pid;
+}
+
+std::string Machine::describeGroup(int64_t group) const {
+  std::array<int64_t, 3> pid = memberOf(group, 0);
+  std::string text = "reduce group (";
+  for (unsigned a = 0; a < 3; ++a)
+    text += (a ? ", " : "") + (program.reduceGroupAxes & (1u << a)
+                                   ? std::string("*")
+                                   : std::to_string(pid[a]));
+  return text + ")";
+}
+
+void Machine::checkReduceGroups() {
+  const int64_t numPEs = target.numPEs();
+  groupSize = 1;
+  std::string axes;
+  for (unsigned a = 0; a < 3; ++a) {
+    if (!(program.reduceGroupAxes & (1u << a)))
+      continue;
+    groupSize *= config.grid[a];
+    axes += (axes.empty() ? "" : ", ") + std::to_string(a);
+  }
+  SimAbort failure;
+  failure.error.kind = "invalid_launch";
+  for (size_t i = 0; i < program.code.size(); ++i) {
+    const Inst &inst = program.code[i];
+    if (inst.op != Op::ReXReduce || inst.root < groupSize)
+      continue;
+    failure.error.instruction = static_cast<int>(i);
+    if (inst.loc >= 0)
+      failure.error.location = program.locs[inst.loc];
+    failure.error.message =
+        "re.xreduce (instruction " + std::to_string(i) + ") sends to root " +
+        std::to_string(inst.root) + " but its reduce groups have " +
+        std::to_string(groupSize) + " programs";
+    throw failure;
+  }
+  const std::string launch = "the grid " + pidText(config.grid) + " on the " +
+                             std::to_string(numPEs) + " PEs of " + target.name;
+  if (groupSize > numPEs) {
+    failure.error.message =
+        "a cross-PE reduce group spans the " + std::to_string(groupSize) +
+        " programs along grid axes {" + axes + "} but " + launch +
+        " runs at most " + std::to_string(numPEs) +
+        " programs at once (a PE runs its programs one after another)";
+    throw failure;
+  }
+  // Replay the order in which the PEs reach their programs: a group
+  // completes once each of its members is the current program of its PE,
+  // which lets those PEs move on to their next programs.
+  const int64_t numGroups =
+      config.grid[0] * config.grid[1] * config.grid[2] / groupSize;
+  std::vector<int64_t> present(numGroups, 0);
+  std::vector<size_t> head(numPEs, 0);
+  std::vector<int64_t> ready;
+  auto arrive = [&](const PEState &pe) {
+    if (head[pe.index] >= pe.programs.size())
+      return;
+    int64_t group = groupOf(pidOf(pe.programs[head[pe.index]]));
+    if (++present[group] == groupSize)
+      ready.push_back(group);
+  };
+  for (const PEState &pe : pes)
+    arrive(pe);
+  int64_t completed = 0;
+  while (!ready.empty()) {
+    int64_t group = ready.back();
+    ready.pop_back();
+    ++completed;
+    for (int64_t rank = 0; rank < groupSize; ++rank) {
+      const PEState &pe = pes[linearOf(memberOf(group, rank)) % numPEs];
+      ++head[pe.index];
+      arrive(pe);
+    }
+  }
+  if (completed == numGroups)
+    return;
+  // Explain the group that the first PE with programs left is stuck in.
+  const PEState *stuck = nullptr;
+  for (const PEState &pe : pes)
+    if (!stuck && head[pe.index] < pe.programs.size())
+      stuck = &pe;
+  const int64_t group = groupOf(pidOf(stuck->programs[head[stuck->index]]));
+  failure.error.pe = stuck->index;
+  failure.error.programId = memberOf(group, 0);
+  std::vector<int64_t> rankOnPE(numPEs, -1);
+  for (int64_t rank = 0; rank < groupSize; ++rank) {
+    std::array<int64_t, 3> member = memberOf(group, rank);
+    int64_t peIndex = linearOf(member) % numPEs;
+    if (rankOnPE[peIndex] >= 0) {
+      failure.error.message =
+          "programs " + pidText(memberOf(group, rankOnPE[peIndex])) + " and " +
+          pidText(member) + " of " + describeGroup(group) +
+          " both run on PE " + std::to_string(peIndex) + " with " + launch +
+          "; every program of a reduce group must be resident at once, but "
+          "a PE runs its programs one after another";
+      throw failure;
+    }
+    rankOnPE[peIndex] = rank;
+  }
+  for (int64_t rank = 0; rank < groupSize; ++rank) {
+    std::array<int64_t, 3> member = memberOf(group, rank);
+    const PEState &pe = pes[linearOf(member) % numPEs];
+    std::array<int64_t, 3> current = pidOf(pe.programs[head[pe.index]]);
+    if (current == member)
+      continue;
+    failure.error.message =
+        describeGroup(group) + " can never complete with " + launch +
+        ": its program " + pidText(member) + " runs on PE " +
+        std::to_string(pe.index) + " after program " + pidText(current) +
+        " of " + describeGroup(groupOf(current)) +
+        ", which cannot complete first (the PEs' program orders form a "
+        "cycle)";
+    throw failure;
+  }
+}
+
+/// The bytes one member of a cross-PE reduction sends: its tile and, for
+/// argmax/argmin, the i32 indices that go with it.
+uint64_t crossReduceWireBytes(const Inst &inst) {
+  return inst.count * (dtypeSize(inst.type) + (inst.slots[2].present() ? 4 : 0));
+}
+
+void Machine::combineCrossReduce(CrossReduce &reduce) {
+  const Inst &inst = *reduce.inst;
+  const ReduceFn fn = static_cast<ReduceFn>(inst.fn);
+  const int64_t n = inst.count;
+  const bool arg = fn == ReduceFn::ArgMax || fn == ReduceFn::ArgMin;
+  // A left fold over the ranks in increasing order, whatever the order of
+  // arrival; for argmax/argmin the lowest rank wins ties.
+  reduce.result.resize(n * dtypeSize(inst.type));
+  std::vector<int32_t> winners(arg ? n : 0);
+  reduceTile(fn, inst.type, reduce.values.data(), reduce.result.data(),
+             arg ? reinterpret_cast<uint8_t *>(winners.data()) : nullptr, 1,
+             groupSize, n);
+  reduce.resultIndices.resize(winners.size());
+  for (int64_t i = 0; i < static_cast<int64_t>(winners.size()); ++i)
+    reduce.resultIndices[i] = reduce.indices[winners[i] * n + i];
+  // A binary combining tree: each level is one hop that moves a tile and
+  // combines it; an all-reduce broadcasts the result back down the tree.
+  unsigned levels = 0;
+  while ((int64_t(1) << levels) < groupSize)
+    ++levels;
+  const uint64_t hop =
+      target.reduceNetworkHopCycles +
+      static_cast<uint64_t>(std::ceil(crossReduceWireBytes(inst) /
+                                      target.reduceNetworkBytesPerCycle));
+  const uint64_t combine = static_cast<uint64_t>(
+      std::ceil(double(n) / target.reduceElementsPerCycle));
+  reduce.doneTime = reduce.latestStart + levels * (hop + combine) +
+                    (inst.root < 0 ? levels * hop : 0);
+  reduce.combined = true;
+}
+
+bool Machine::executeCrossReduce(PEState &pe, UnitState &state,
+                                 const Command &cmd) {
+  const Inst &inst = *cmd.inst;
+  const int64_t group = groupOf(cmd.pid), rank = rankOf(cmd.pid);
+  const auto key = std::make_pair(group, cmd.sequence);
+  CrossReduce &reduce = crossReduces[key];
+  const uint64_t start = std::max(state.clock, cmd.issueTime);
+  const int64_t n = inst.count;
+  const int64_t tileBytes = n * dtypeSize(inst.type);
+  const bool arg = inst.slots[2].present();
+  const uint64_t wireBytes = crossReduceWireBytes(inst);
+  const std::string what = "re.xreduce #" + std::to_string(cmd.sequence) +
+                           " of " + describeGroup(group);
+  if (!state.contributed) {
+    if (!reduce.inst) {
+      reduce.inst = &inst;
+      reduce.firstPid = cmd.pid;
+      reduce.joined.assign(groupSize, false);
+      reduce.values.resize(groupSize * tileBytes);
+      reduce.indices.resize(arg ? groupSize * n : 0);
+      reduce.receiversLeft = inst.root < 0 ? groupSize : 1;
+    } else if (reduce.inst->fn != inst.fn || reduce.inst->type != inst.type ||
+               reduce.inst->count != n || reduce.inst->root != inst.root) {
+      auto describe = [](const Inst &i) {
+        return std::string(reduceFnName(static_cast<ReduceFn>(i.fn))) + " of " +
+               std::to_string(i.count) + " x " + dtypeName(i.type) +
+               " (root " + std::to_string(i.root) + ")";
+      };
+      abortAt("collective_mismatch",
+              what + ": this program contributes " + describe(inst) +
+                  " but program " + pidText(reduce.firstPid) +
+                  " contributed " + describe(*reduce.inst),
+              pe, cmd);
+    }
+    std::memcpy(reduce.values.data() + rank * tileBytes,
+                resolve(pe, Unit::Re, inst.slots[0], cmd), tileBytes);
+    if (arg)
+      std::memcpy(reduce.indices.data() + rank * n,
+                  resolve(pe, Unit::Re, inst.slots[2], cmd), n * 4);
+    reduce.joined[rank] = true;
+    ++reduce.contributions;
+    reduce.latestStart = std::max(reduce.latestStart, start);
+    reduceNetworkTraffic += wireBytes;
+    localTraffic += wireBytes;
+    state.contributed = true;
+    if (reduce.contributions == groupSize)
+      combineCrossReduce(reduce);
+  }
+  const bool receives = inst.root < 0 || rank == inst.root;
+  if (receives && !reduce.combined) {
+    std::string missing;
+    unsigned listed = 0;
+    for (int64_t r = 0; r < groupSize && listed < 4; ++r)
+      if (!reduce.joined[r])
+        missing += (listed++ ? ", " : "") + pidText(memberOf(group, r));
+    state.blockedOn = what + ": " + std::to_string(reduce.contributions) +
+                      " of " + std::to_string(groupSize) +
+                      " programs contributed; waits for " + missing +
+                      (groupSize - reduce.contributions > listed ? ", ..."
+                                                                 : "");
+    return false;
+  }
+  state.contributed = false;
+  // The unit is held from its start until its tile is sent, and a receiver
+  // until the result arrives.
+  uint64_t finish =
+      start + std::max<uint64_t>(
+                  1, static_cast<uint64_t>(std::ceil(
+                         wireBytes / target.reduceNetworkBytesPerCycle)));
+  if (receives) {
+    finish = std::max(finish, reduce.doneTime);
+    if (uint8_t *d = resolve(pe, Unit::Re, inst.slots[1], cmd))
+      std::memcpy(d, reduce.result.data(), tileBytes);
+    if (uint8_t *idx = resolve(pe, Unit::Re, inst.slots[3], cmd))
+      std::memcpy(idx, reduce.resultIndices.data(), n * 4);
+    localTraffic += wireBytes;
+    if (--reduce.receiversLeft == 0)
+      crossReduces.erase(key);
+  }
+  complete(pe, Unit::Re, state, cmd, start, finish - start,
+           target.reduceLatencyCycles);
+  return true;
+}
+
 void Machine::run() {
   constexpr unsigned kRoundsPerVisit = 8;
   const unsigned numPEs = target.numPEs();
@@ -1363,6 +1747,8 @@ void Machine::run() {
     if (pe.programs.empty())
       pe.ctlDone = true;
   }
+  if (program.reduceGroupAxes)
+    checkReduceGroups();
   while (true) {
     bool progressed = false, allDone = true;
     for (PEState &pe : pes) {
@@ -1410,6 +1796,7 @@ void Machine::fillResult(SimResult &result) {
   result.sramReadBytes = sramRead;
   result.sramWriteBytes = sramWrite;
   result.localBytes = localTraffic;
+  result.reduceNetworkBytes = reduceNetworkTraffic;
   result.output = std::move(output);
   if (!config.trace)
     return;

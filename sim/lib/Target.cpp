@@ -132,6 +132,10 @@ std::string mtia::parseTarget(std::string_view json, TargetDesc &target) {
   reader.integer("simd", "latency_cycles", target.simdLatencyCycles, true);
   reader.number("reduce", "elements_per_cycle", target.reduceElementsPerCycle);
   reader.integer("reduce", "latency_cycles", target.reduceLatencyCycles, true);
+  reader.number("reduce", "network_bytes_per_cycle",
+                target.reduceNetworkBytesPerCycle);
+  reader.integer("reduce", "network_hop_cycles", target.reduceNetworkHopCycles,
+                 true);
   reader.number("mlu", "bytes_per_cycle", target.mluBytesPerCycle);
   reader.integer("mlu", "latency_cycles", target.mluLatencyCycles, true);
   reader.integer("control", "cycles_per_instruction",

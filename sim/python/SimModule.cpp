@@ -50,6 +50,8 @@ nb::dict targetToDict(const TargetDesc &t) {
   d["simd_elements_per_cycle_per_pe"] = t.simdElementsPerCycle();
   d["sfu_fraction"] = t.sfuFraction;
   d["reduce_elements_per_cycle"] = t.reduceElementsPerCycle;
+  d["reduce_network_bytes_per_cycle"] = t.reduceNetworkBytesPerCycle;
+  d["reduce_network_hop_cycles"] = t.reduceNetworkHopCycles;
   d["mlu_bytes_per_cycle"] = t.mluBytesPerCycle;
   d["circular_buffers"] = t.numCircularBuffers;
   d["command_queue_depth"] = t.commandQueueDepth;
@@ -130,6 +132,7 @@ nb::dict run(const TargetDesc &target, const Program &program,
   bytes["sram_read"] = result.sramReadBytes;
   bytes["sram_write"] = result.sramWriteBytes;
   bytes["local"] = result.localBytes;
+  bytes["reduce_network"] = result.reduceNetworkBytes;
   d["bytes"] = bytes;
   d["output"] = result.output;
   d["trace"] = trace ? nb::object(nb::str(result.trace.c_str(),

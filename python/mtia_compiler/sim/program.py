@@ -8,7 +8,8 @@ tile-granular instructions to the units of its PE:
 
 * ``dma.in`` (loads, gathers) and ``dma.out`` (stores, scatters, atomics),
 * ``dpe`` (matrix multiply-accumulate), ``simd`` (elementwise, casts, print,
-  assert), ``re`` (reductions, scans) and ``mlu`` (layout copies).
+  assert), ``re`` (reductions, scans, histograms, cross-PE reductions) and
+  ``mlu`` (layout copies, local gathers).
 
 Units synchronise only through circular buffers (CBs): a producer unit
 ``reserve``s pages, writes them (``CB.back()`` slots) and ``push``es them; the
@@ -610,7 +611,51 @@ class ProgramBuilder:
         self._emit("re.scan", fn=fn, t=_dtype(dtype), src=src.encode(), d=d.encode(),
                    shape=list(shape), axis=axis, reverse=reverse)
 
+    def histogram(self, dtype: str, src: Slot, n: int, bins: int, d: Slot,
+                  mask: Slot | None = None, signed: bool = True) -> None:
+        """``d`` (``bins`` i32 counts) = how often each value ``0 <= v < bins``
+        occurs among the ``n`` integers of ``src`` (skipping elements whose i1
+        ``mask`` is 0). Any counted value outside ``[0, bins)`` aborts the
+        launch."""
+        fields: dict[str, Any] = {"t": _dtype(dtype), "src": src.encode(), "n": n,
+                                  "bins": bins, "d": d.encode(), "signed": signed}
+        if mask is not None:
+            fields["mask"] = mask.encode()
+        self._emit("re.histogram", **fields)
+
+    def cross_reduce(self, fn: str, dtype: str, src: Slot, n: int, axes: Sequence[int],
+                     d: Slot | None = None, src_idx: Slot | None = None,
+                     idx: Slot | None = None, root: int | None = None) -> None:
+        """Combines the ``n``-element tile ``src`` elementwise across the
+        programs that share their ids outside the grid ``axes`` (the reduce
+        group) over the reduction network, folding in increasing rank (the
+        linear id along ``axes``). ``fn`` is a :meth:`reduce` combiner; for
+        argmax/argmin each member also sends the i32 indices ``src_idx`` of
+        its values and receives the winner's in ``idx`` (lowest rank wins
+        ties). Every member receives the result in ``d``, or with ``root``
+        only the member of that rank (the others do not wait). Every
+        ``cross_reduce`` of a program must name the same ``axes``."""
+        fields: dict[str, Any] = {"fn": fn, "t": _dtype(dtype), "src": src.encode(),
+                                  "n": n, "axes": list(axes)}
+        for key, slot in (("d", d), ("src_idx", src_idx), ("idx", idx)):
+            if slot is not None:
+                fields[key] = slot.encode()
+        if root is not None:
+            fields["root"] = root
+        self._emit("re.xreduce", **fields)
+
     # -- layout unit ------------------------------------------------------------
+
+    def mlu_gather(self, d: Slot, src: Slot, index: Slot, elem_bytes: int,
+                   shape: Sequence[int], src_shape: Sequence[int], axis: int,
+                   index_dtype: str = "i32") -> None:
+        """``d[..., i, ...] = src[..., index[..., i, ...], ...]`` along ``axis``
+        (``tt.gather``): ``d`` and ``index`` have ``shape``, ``src`` has
+        ``src_shape``, equal to ``shape`` except along ``axis``. An index
+        outside ``[0, src_shape[axis])`` aborts the launch."""
+        self._emit("mlu.gather", d=d.encode(), src=src.encode(), index=index.encode(),
+                   esize=elem_bytes, shape=list(shape), src_shape=list(src_shape),
+                   axis=axis, index_t=index_dtype)
 
     def mlu_copy(self, d: Slot, src: Slot, elem_bytes: int, shape: Sequence[int],
                  src_strides: Sequence[int], dst_strides: Sequence[int],

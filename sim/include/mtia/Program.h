@@ -80,7 +80,10 @@ const char *unitName(Unit unit);
   X(SimdAssert, "simd.assert", Simd)                                           \
   X(ReReduce, "re.reduce", Re)                                                 \
   X(ReScan, "re.scan", Re)                                                     \
-  X(MluCopy, "mlu.copy", Mlu)
+  X(ReHistogram, "re.histogram", Re)                                           \
+  X(ReXReduce, "re.xreduce", Re)                                               \
+  X(MluCopy, "mlu.copy", Mlu)                                                  \
+  X(MluGather, "mlu.gather", Mlu)
 
 enum class Op : uint8_t {
 #define MTIA_OP_ENUM(id, name, unit) id,
@@ -189,8 +192,15 @@ struct Inst {
   bool isSigned = true;
   bool flag = false; // accumulate (dpe), reverse (scan), hex (print).
   int32_t cb = -1;   // CB operations.
-  int64_t count = 0; // Pages (CB ops), elements (SIMD, gather, atomics).
+  int64_t count = 0; // Pages (CB ops), elements (SIMD, gathers, atomics,
+                     // histogram, xreduce), element bytes (mlu).
   int32_t axis = 0;
+  int64_t bins = 0; // Histogram bins.
+
+  // Cross-PE reduction: the grid axes spanned by the group (bit a set for
+  // axis a) and the rank that receives the result (-1: every member).
+  uint8_t groupAxes = 0;
+  int32_t root = -1;
 
   // Unit operands.
   std::vector<IntOperand> ints;      // Resolved at issue (see Command).
@@ -198,6 +208,7 @@ struct Inst {
   std::vector<SlotRef> slots;
   std::vector<SimdInput> inputs;
   std::vector<int64_t> shape;
+  std::vector<int64_t> srcShape; // Gather source.
   std::vector<int64_t> srcStrides, dstStrides;
   int64_t srcOffset = 0, dstOffset = 0;
   unsigned rank = 0;
@@ -228,6 +239,9 @@ struct Program {
   std::vector<std::string> locs;
   unsigned numIntRegs = 0, numFloatRegs = 0;
   std::vector<Inst> code;
+  /// The grid axes of the cross-PE reduction groups (shared by every
+  /// re.xreduce of the program); 0 when the program has none.
+  uint8_t reduceGroupAxes = 0;
 };
 
 /// Parses and validates program bytes. Returns an empty string on success,

@@ -37,7 +37,7 @@ struct LaunchConfig {
 struct SimError {
   std::string kind; // out_of_bounds, misaligned_dma, cb_misuse, deadlock,
                     // local_memory_overflow, assert, invalid_program,
-                    // invalid_launch.
+                    // invalid_launch, collective_mismatch, timeout.
   std::string message;
   int pe = -1;
   std::array<int64_t, 3> programId = {-1, -1, -1};
@@ -61,6 +61,7 @@ struct SimResult {
   uint64_t dramReadBytes = 0, dramWriteBytes = 0;
   uint64_t sramReadBytes = 0, sramWriteBytes = 0;
   uint64_t localBytes = 0;
+  uint64_t reduceNetworkBytes = 0; // Sent over the cross-PE reduce network.
   std::string output; // Text of print instructions, in a fixed order.
   std::string trace;  // Chrome trace-event JSON when requested.
 };

@@ -56,6 +56,10 @@ struct TargetDesc {
 
   double reduceElementsPerCycle = 0;
   uint32_t reduceLatencyCycles = 0;
+  /// The reduction engines' dedicated cross-PE network: bytes per cycle of
+  /// one link and the latency of one hop of the combining tree.
+  double reduceNetworkBytesPerCycle = 0;
+  uint32_t reduceNetworkHopCycles = 0;
 
   double mluBytesPerCycle = 0;
   uint32_t mluLatencyCycles = 0;
