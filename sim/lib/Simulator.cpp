@@ -1754,7 +1754,9 @@ void Machine::run() {
     for (PEState &pe : pes) {
       // A few rounds per visit keep the PE's local memory in the host's
       // cache; PEs interact only through global memory, whose bandwidth
-      // calendar does not depend on the visiting order.
+      // calendar does not depend on the visiting order, and cross-PE
+      // reductions, whose results and times depend only on the members'
+      // contributions.
       for (unsigned round = 0; round < kRoundsPerVisit && !pe.finished();
            ++round) {
         bool moved = stepControl(pe);
