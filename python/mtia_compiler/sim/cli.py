@@ -64,13 +64,16 @@ def main(program: Path, inputs: Path | None, buffers: tuple[str, ...],
     except (SimulationError, ValueError) as error:
         raise click.ClickException(str(error)) from None
     values: dict[str, Any] = {}
-    if inputs is not None:
-        with np.load(inputs) as archive:
-            for key in archive.files:
-                values[key] = archive[key]
-    for item in buffers:
-        name, path = _split(item, "--buffer")
-        values[name] = np.load(path)
+    try:
+        if inputs is not None:
+            with np.load(inputs) as archive:
+                for key in archive.files:
+                    values[key] = archive[key]
+        for item in buffers:
+            name, path = _split(item, "--buffer")
+            values[name] = np.load(path)
+    except (OSError, ValueError) as error:
+        raise click.ClickException(f"cannot read an input: {error}") from None
     for item in scalars:
         name, text = _split(item, "--scalar")
         values[name] = _scalar(text)
