@@ -64,32 +64,55 @@ struct GlobalBuffer {
 /// its start.
 class BandwidthCalendar {
 public:
-  BandwidthCalendar(double bytesPerCycle)
-      : bucketCapacity(bytesPerCycle * kBucketCycles) {}
+  explicit BandwidthCalendar(double bytesPerCycle = 1)
+      : bytesPerCycle(bytesPerCycle),
+        bucketCapacity(bytesPerCycle * kBucketCycles) {}
 
-  /// Returns the cycle at which `bytes` requested at `start` have moved.
+  /// Returns the cycle at which `bytes` requested at `start` have moved:
+  /// never before the whole bandwidth could move them, since buckets do
+  /// not record where in them their bytes moved.
   uint64_t book(uint64_t start, double bytes) {
-    uint64_t bucket = start / kBucketCycles;
+    if (bytes <= 0)
+      return start;
+    const uint64_t alone =
+        start + static_cast<uint64_t>(std::ceil(bytes / bytesPerCycle));
+    uint64_t bucket = std::max(start / kBucketCycles, firstBucket);
     while (true) {
-      if (bucket >= used.size())
-        used.resize(std::max<size_t>(bucket + 1, used.size() * 2), 0.0);
-      double spare = bucketCapacity - used[bucket];
+      size_t slot = bucket - firstBucket;
+      if (slot >= used.size())
+        used.resize(std::max<size_t>(slot + 1, used.size() * 2), 0.0);
+      double spare = bucketCapacity - used[slot];
       double take = std::min(spare, bytes);
-      used[bucket] += take;
+      used[slot] += take;
       bytes -= take;
       if (bytes <= 0) {
         uint64_t end = bucket * kBucketCycles +
                        static_cast<uint64_t>(std::ceil(
-                           used[bucket] / bucketCapacity * kBucketCycles));
-        return std::max(end, start);
+                           used[slot] / bucketCapacity * kBucketCycles));
+        return std::max(end, alone);
       }
       ++bucket;
     }
   }
 
+  /// Drops the buckets before `cycle`, which no later booking starts at.
+  void forgetBefore(uint64_t cycle) {
+    uint64_t bucket = cycle / kBucketCycles;
+    if (bucket <= firstBucket)
+      return;
+    size_t dead = std::min<size_t>(bucket - firstBucket, used.size());
+    // Erase in large steps only, to keep the cost amortised.
+    if (dead < 1024 || dead * 2 < used.size())
+      return;
+    used.erase(used.begin(), used.begin() + dead);
+    firstBucket += dead;
+  }
+
 private:
   static constexpr uint64_t kBucketCycles = 64;
+  double bytesPerCycle;
   double bucketCapacity;
+  uint64_t firstBucket = 0;
   std::vector<double> used;
 };
 
@@ -126,6 +149,8 @@ struct PEState {
   UnitState units[kNumUnits];
   std::vector<CBState> cbs;
   uint8_t *local = nullptr;
+  /// The local-memory port shared by the PE's two DMA queues.
+  BandwidthCalendar dmaLocalPort;
 
   bool finished() const {
     if (!ctlDone)
@@ -976,10 +1001,8 @@ uint64_t Machine::runDmaStrided(PEState &pe, Unit unit, const Command &cmd,
       transferred += granule;
     }
   }
-  uint64_t localCycles = static_cast<uint64_t>(
-      std::ceil(transferred / target.localBytesPerCycle()));
   localTraffic += transferred;
-  return std::max(finish, start + localCycles);
+  return std::max(finish, pe.dmaLocalPort.book(start, transferred));
 }
 
 uint64_t Machine::runDmaIndexed(PEState &pe, Unit unit, const Command &cmd,
@@ -1022,9 +1045,7 @@ uint64_t Machine::runDmaIndexed(PEState &pe, Unit unit, const Command &cmd,
     transferred += target.dmaTransactionBytes;
   }
   localTraffic += transferred;
-  return std::max(finish, start + static_cast<uint64_t>(std::ceil(
-                                      transferred /
-                                      target.localBytesPerCycle())));
+  return std::max(finish, pe.dmaLocalPort.book(start, transferred));
 }
 
 uint64_t Machine::runAtomic(PEState &pe, Unit unit, const Command &cmd,
@@ -1380,6 +1401,16 @@ bool Machine::executeCommand(PEState &pe, Unit unit, UnitState &state,
     uint64_t latency = target.dmaLatencyCycles + memoryLatency;
     complete(pe, unit, state, cmd, start, std::max<uint64_t>(finish - start, 1),
              latency);
+    // No later transfer of either queue starts before its clock (or, for
+    // an empty queue, before the control core's next issue).
+    uint64_t floor = UINT64_MAX;
+    for (Unit queue : {Unit::DmaIn, Unit::DmaOut}) {
+      const UnitState &other = pe.units[static_cast<int>(queue)];
+      floor = std::min(floor, other.queue.empty()
+                                  ? std::max(other.clock, pe.ctlClock)
+                                  : other.clock);
+    }
+    pe.dmaLocalPort.forgetBefore(floor);
     return true;
   }
   default: {
@@ -1738,6 +1769,7 @@ void Machine::run() {
     pe.iregs.assign(program.numIntRegs, 0);
     pe.fregs.assign(program.numFloatRegs, 0.0);
     pe.local = localPool.data() + p * localBytesNeeded;
+    pe.dmaLocalPort = BandwidthCalendar(target.localBytesPerCycle());
     pe.cbs.resize(program.cbs.size());
     for (size_t c = 0; c < program.cbs.size(); ++c) {
       pe.cbs[c].base = cbBases[c];

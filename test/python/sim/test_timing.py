@@ -123,3 +123,41 @@ def test_control_code_loops_and_print() -> None:
     result = Simulator().run(b.build(), [], (2,))
     line = "idx () total: 45 22.5\n"
     assert result.output == f"pid (0, 0, 0) {line}pid (1, 0, 0) {line}"
+
+
+def test_dma_queues_share_the_local_memory_port() -> None:
+    """One PE streams 1 MiB in from SRAM and, optionally, 1 MiB out at the
+    same time. SRAM outpaces one PE's local memory, so the local port bounds
+    both queues together: the two directions take twice as long as one."""
+    local_rate = load_target().to_dict()["local_bytes_per_cycle"]
+    # Enough pages in flight to cover the SRAM and DMA latencies.
+    block, steps, pages = 4096, 64, 12
+
+    def dma_span(store: bool) -> int:
+        b = ProgramBuilder("port")
+        src, dst = b.param_ptr("src", "f32", "sram"), b.param_ptr("dst", "f32", "sram")
+        cin, cout = b.cb("in", block * 4, pages), b.cb("out", block * 4, pages)
+        with b.for_range(0, steps) as i:
+            offset = b.mul(i, block * 4)
+            b.reserve(Unit.DMA_IN, cin)
+            b.dma_load(cin.back(), b.add(b.param(src), offset), "f32", [block], [1])
+            b.push(Unit.DMA_IN, cin)
+            b.wait(Unit.MLU, cin)
+            b.pop(Unit.MLU, cin)
+            if store:
+                b.reserve(Unit.MLU, cout)
+                b.push(Unit.MLU, cout)
+                b.wait(Unit.DMA_OUT, cout)
+                b.dma_store(cout.front(), b.add(b.param(dst), offset), "f32", [block], [1])
+                b.pop(Unit.DMA_OUT, cout)
+        x = np.zeros(block * steps, np.float32)
+        result = Simulator().run(b.build(), [x, x.copy()], trace=True)
+        assert result.trace is not None
+        spans = [e["args"] for e in json.loads(result.trace)["traceEvents"]
+                 if e["ph"] == "X" and e["name"].startswith("dma.")]
+        return max(s["start_cycle"] + s["cycles"] for s in spans) - min(
+            s["start_cycle"] for s in spans)
+
+    one_way = block * steps * 4 / local_rate
+    assert 0.97 * one_way <= dma_span(False) <= 1.05 * one_way
+    assert 1.95 * one_way <= dma_span(True) <= 2.1 * one_way
