@@ -43,8 +43,8 @@ HostArg = np.ndarray | bytearray | memoryview | int | float
 
 class SimulationError(RuntimeError):
     """A launch was aborted: out-of-bounds access, misaligned DMA, CB misuse,
-    deadlock, local-memory overflow, failed assert, invalid program or
-    invalid launch (``kind`` says which)."""
+    deadlock, local-memory overflow, failed assert, invalid program, invalid
+    launch, mismatched cross-PE reduction or timeout (``kind`` says which)."""
 
     def __init__(self, kind: str, message: str, pe: int = -1,
                  program_id: tuple[int, int, int] = (-1, -1, -1),
