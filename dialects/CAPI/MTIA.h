@@ -20,6 +20,9 @@ extern "C" {
 //===----------------------------------------------------------------------===//
 
 MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(TT, tt);
+MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(Tile, tile);
+MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(CB, cb);
+MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(DMA, dma);
 
 /// Inserts every dialect of mtia-compiler into `registry`.
 MLIR_CAPI_EXPORTED void mtiaRegisterAllDialects(MlirDialectRegistry registry);

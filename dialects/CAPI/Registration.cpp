@@ -1,7 +1,10 @@
 //===- Registration.cpp - C API: dialects, passes and types ---------------===//
 
 #include "dialects/CAPI/MTIA.h"
+#include "dialects/CB/CBDialect.h"
+#include "dialects/DMA/DMADialect.h"
 #include "dialects/TT/TTDialect.h"
+#include "dialects/Tile/TileDialect.h"
 #include "passes/Passes.h"
 
 #include "mlir/CAPI/IR.h"
@@ -14,9 +17,13 @@ using namespace mlir;
 using namespace mtia;
 
 MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(TT, tt, tt::TTDialect)
+MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(Tile, tile, tile::TileDialect)
+MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(CB, cb, cb::CBDialect)
+MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(DMA, dma, dma::DMADialect)
 
 void mtiaRegisterAllDialects(MlirDialectRegistry registry) {
-  unwrap(registry)->insert<tt::TTDialect>();
+  unwrap(registry)->insert<tt::TTDialect, tile::TileDialect, cb::CBDialect,
+                             dma::DMADialect>();
 }
 
 void mtiaRegisterAllPasses(void) { registerMTIAPasses(); }

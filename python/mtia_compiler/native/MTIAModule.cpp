@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/CAPI/MTIA.h"
+#include "python/mtia_compiler/native/MachineTypes.h"
 
 #include "mlir/Bindings/Python/Nanobind.h"
 #include "mlir/Bindings/Python/NanobindAdaptors.h"
@@ -146,4 +147,6 @@ NB_MODULE(_mtia, m) {
           nb::arg("cls"), nb::arg("block_type"),
           "Create !tt.tensordesc<block_type> from a ranked tensor type.")
       .def_property_readonly("block_type", mtiaTTTensorDescTypeGetBlockType);
+
+  mtia::python::populateMachineTypes(m);
 }

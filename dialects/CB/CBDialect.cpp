@@ -1,0 +1,64 @@
+//===- CBDialect.cpp - The `cb` dialect -----------------------------------===//
+
+#include "dialects/CB/CBDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mtia::cb;
+
+#include "dialects/CB/CBDialect.cpp.inc"
+#include "dialects/CB/CBInterfaces.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "dialects/CB/CBTypes.cpp.inc"
+
+void CBDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "dialects/CB/CBOps.cpp.inc"
+      >();
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "dialects/CB/CBTypes.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// CircularBufferType
+//===----------------------------------------------------------------------===//
+
+Type CircularBufferType::parse(AsmParser &parser) {
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseLess())
+    return {};
+  bool parsedTrailingComma;
+  mtia::tile::TileType pageType =
+      mtia::tile::TileType::parseBody(parser, parsedTrailingComma);
+  if (!pageType)
+    return {};
+  int64_t numPages;
+  if ((!parsedTrailingComma && parser.parseComma()) ||
+      parser.parseKeyword("pages") || parser.parseEqual() ||
+      parser.parseInteger(numPages) || parser.parseGreater())
+    return {};
+  return parser.getChecked<CircularBufferType>(loc, parser.getContext(),
+                                               pageType, numPages);
+}
+
+void CircularBufferType::print(AsmPrinter &printer) const {
+  printer << "<";
+  getPageType().printBody(printer);
+  printer << ", pages = " << getNumPages() << ">";
+}
+
+LogicalResult
+CircularBufferType::verify(function_ref<InFlightDiagnostic()> emitError,
+                           mtia::tile::TileType pageType, int64_t numPages) {
+  if (numPages < 1)
+    return emitError() << "a circular buffer needs at least one page, got "
+                       << numPages;
+  return success();
+}

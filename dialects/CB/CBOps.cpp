@@ -1,0 +1,148 @@
+//===- CBOps.cpp - Operations of the `cb` dialect -------------------------===//
+//
+// Verifiers of page counts, page indices and of the one-producer,
+// one-consumer rule of each circular buffer.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/CB/CBDialect.h"
+
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+using namespace mtia::cb;
+using mtia::tile::stringifyUnit;
+using mtia::tile::Unit;
+using mtia::tile::UnitOpInterface;
+
+#define GET_OP_CLASSES
+#include "dialects/CB/CBOps.cpp.inc"
+
+LogicalResult mtia::cb::verifyPageIndex(Operation *op,
+                                        CircularBufferType cbType,
+                                        int64_t page) {
+  if (page < cbType.getNumPages())
+    return success();
+  return op->emitOpError("page ")
+         << page << " is out of range for a circular buffer of "
+         << cbType.getNumPages() << " pages";
+}
+
+/// Checks that a pointer operation moves at most all pages of `cb`.
+static LogicalResult verifyPageCount(Operation *op, Value cb, int64_t pages) {
+  auto cbType = cast<CircularBufferType>(cb.getType());
+  if (pages <= cbType.getNumPages())
+    return success();
+  return op->emitOpError("moves ")
+         << pages << " pages of a circular buffer of " << cbType.getNumPages()
+         << " pages";
+}
+
+//===----------------------------------------------------------------------===//
+// AllocOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult AllocOp::verify() {
+  if (getName().empty())
+    return emitOpError("needs a non-empty name");
+  if (getProducer() == getConsumer())
+    return emitOpError("circular buffer \"")
+           << getName() << "\" needs distinct producer and consumer units, "
+           << "got " << stringifyUnit(getProducer()) << " for both";
+  for (Operation *user : getResult().getUsers()) {
+    auto endpoint = dyn_cast<EndpointOpInterface>(user);
+    if (!endpoint || endpoint.getCircularBuffer() != getResult())
+      continue;
+    std::optional<Unit> unit = endpoint.getEndpointUnit();
+    bool fills = endpoint.fillsBack();
+    Unit expected = fills ? getProducer() : getConsumer();
+    if (!unit || *unit == expected)
+      continue;
+    return emitOpError("circular buffer \"")
+               .append(getName(), "\" has ", fills ? "producer " : "consumer ",
+                       stringifyUnit(expected), " but is ",
+                       fills ? "filled" : "drained", " by ",
+                       stringifyUnit(*unit))
+               .attachNote(user->getLoc())
+           << "by this operation";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Pointer operations
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReserveBackOp::verify() {
+  return verifyPageCount(*this, getCb(), getPages());
+}
+
+LogicalResult PushBackOp::verify() {
+  return verifyPageCount(*this, getCb(), getPages());
+}
+
+LogicalResult WaitFrontOp::verify() {
+  return verifyPageCount(*this, getCb(), getPages());
+}
+
+LogicalResult PopFrontOp::verify() {
+  return verifyPageCount(*this, getCb(), getPages());
+}
+
+//===----------------------------------------------------------------------===//
+// Page access
+//===----------------------------------------------------------------------===//
+
+/// Returns the units of the operations that read `tile`, ordered by the Unit
+/// enum and without repetitions.
+static SmallVector<Unit> getReadingUnits(Value tile) {
+  SmallVector<Unit> units;
+  for (Operation *user : tile.getUsers()) {
+    auto unitOp = dyn_cast<UnitOpInterface>(user);
+    if (unitOp && !llvm::is_contained(units, unitOp.getUnit()))
+      units.push_back(unitOp.getUnit());
+  }
+  llvm::sort(units);
+  return units;
+}
+
+LogicalResult ReadFrontOp::verify() {
+  if (failed(verifyPageIndex(*this, getCb().getType(), getPage())))
+    return failure();
+  SmallVector<Unit> units = getReadingUnits(getResult());
+  if (units.size() > 1)
+    return emitOpError("page is read by units ")
+           << stringifyUnit(units[0]) << " and " << stringifyUnit(units[1])
+           << ", but a circular buffer has one consumer";
+  return success();
+}
+
+TypedValue<CircularBufferType> ReadFrontOp::getCircularBuffer() {
+  return getCb();
+}
+
+bool ReadFrontOp::fillsBack() { return false; }
+
+std::optional<Unit> ReadFrontOp::getEndpointUnit() {
+  SmallVector<Unit> units = getReadingUnits(getResult());
+  if (units.empty())
+    return std::nullopt;
+  return units.front();
+}
+
+LogicalResult WriteBackOp::verify() {
+  return verifyPageIndex(*this, getCb().getType(), getPage());
+}
+
+TypedValue<CircularBufferType> WriteBackOp::getCircularBuffer() {
+  return getCb();
+}
+
+bool WriteBackOp::fillsBack() { return true; }
+
+std::optional<Unit> WriteBackOp::getEndpointUnit() {
+  auto unitOp = getTile().getDefiningOp<UnitOpInterface>();
+  if (!unitOp)
+    return std::nullopt;
+  return unitOp.getUnit();
+}

@@ -1,0 +1,113 @@
+//===- CBOps.td - Operations of the `cb` dialect -----------*- tablegen -*-===//
+//
+// Allocation, the four pointer operations of the command processor, and page
+// access. Page counts and page indices are static: the compiler knows how
+// many pages each step of a pipeline moves.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MTIA_DIALECT_CB_CBOPS_TD
+#define MTIA_DIALECT_CB_CBOPS_TD
+
+include "dialects/CB/CBDialect.td"
+include "dialects/CB/CBInterfaces.td"
+include "dialects/CB/CBTypes.td"
+include "dialects/Tile/TileAttrs.td"
+include "dialects/Tile/TileTypes.td"
+include "mlir/IR/OpBase.td"
+
+class CB_Op<string mnemonic, list<Trait> traits = []>
+    : Op<CB_Dialect, mnemonic, traits>;
+
+def CB_AllocOp : CB_Op<"alloc"> {
+  let summary = "allocate a circular buffer in the PE's local memory";
+  let description = [{
+    `%cb = cb.alloc "x_in", dma -> simd : !cb.cb<1024xf32, pages = 2>`
+    reserves the buffer's pages for the whole kernel and names the unit that
+    fills it and the unit that drains it. Every operation that fills or
+    drains the buffer must be executed by that unit; the name identifies the
+    buffer in diagnostics and in the local-memory plan.
+  }];
+  let arguments = (ins StrAttr:$name, Tile_Unit:$producer, Tile_Unit:$consumer);
+  let results = (outs CB_AnyCircularBuffer:$result);
+  let assemblyFormat = [{
+    $name `,` $producer `->` $consumer attr-dict `:` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+// An operation of the command processor that moves one pointer of `cb` by a
+// static number of pages.
+class CB_PointerOp<string mnemonic, string doc> : CB_Op<mnemonic> {
+  let summary = doc;
+  let arguments = (ins CB_AnyCircularBuffer:$cb, CB_PageCount:$pages);
+  let assemblyFormat = "$cb `,` $pages attr-dict `:` qualified(type($cb))";
+  let hasVerifier = 1;
+}
+
+def CB_ReserveBackOp : CB_PointerOp<"reserve_back",
+    "wait until pages are free at the back for the producer"> {
+  let description = [{
+    Blocks the producer until `pages` pages after the write pointer are free.
+    The reserved pages may then be filled in any order.
+  }];
+}
+
+def CB_PushBackOp : CB_PointerOp<"push_back",
+    "publish filled pages to the consumer"> {
+  let description = [{
+    Advances the write pointer by `pages`, making the filled pages visible to
+    the consumer. Filling a page alone does not publish it; pushing more pages
+    than were reserved is an error the simulator reports.
+  }];
+}
+
+def CB_WaitFrontOp : CB_PointerOp<"wait_front",
+    "wait until pages are available at the front for the consumer"> {
+  let description = [{
+    Blocks the consumer until `pages` pages are available from the read
+    pointer. Repeated waits without a pop are cumulative: each asks for
+    `pages` pages in total, not for more.
+  }];
+}
+
+def CB_PopFrontOp : CB_PointerOp<"pop_front",
+    "free pages the consumer has finished with"> {
+  let description = [{
+    Advances the read pointer by `pages`, returning the pages to the
+    producer. Popping more pages than were waited for is an error the
+    simulator reports.
+  }];
+}
+
+def CB_ReadFrontOp : CB_Op<"read_front", [CB_PageOf<"cb", "result">,
+    DeclareOpInterfaceMethods<CB_EndpointOpInterface>]> {
+  let summary = "the tile held by an available page";
+  let description = [{
+    `%t = cb.read_front %cb[0] : !cb.cb<1024xf32, pages = 2>` is the tile in
+    the page `page` places after the read pointer, which a `cb.wait_front`
+    must have made available. The tile lives in the page (it is not copied)
+    and must not be used after the page is popped. Every unit that reads it
+    must be the buffer's consumer.
+  }];
+  let arguments = (ins CB_AnyCircularBuffer:$cb, CB_PageIndex:$page);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = "$cb `[` $page `]` attr-dict `:` qualified(type($cb))";
+  let hasVerifier = 1;
+}
+
+def CB_WriteBackOp : CB_Op<"write_back", [CB_PageOf<"cb", "tile">,
+    DeclareOpInterfaceMethods<CB_EndpointOpInterface>]> {
+  let summary = "fill a reserved page with a tile";
+  let description = [{
+    `cb.write_back %t, %cb[0] : !cb.cb<1024xf32, pages = 2>` makes the unit
+    that computes `%t` write it into the page `page` places after the write
+    pointer, which a `cb.reserve_back` must have reserved. That unit must be
+    the buffer's producer.
+  }];
+  let arguments = (ins Tile_AnyTile:$tile, CB_AnyCircularBuffer:$cb, CB_PageIndex:$page);
+  let assemblyFormat = "$tile `,` $cb `[` $page `]` attr-dict `:` qualified(type($cb))";
+  let hasVerifier = 1;
+}
+
+#endif // MTIA_DIALECT_CB_CBOPS_TD

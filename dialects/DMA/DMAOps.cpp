@@ -1,0 +1,228 @@
+//===- DMAOps.cpp - Operations of the `dma` dialect -----------------------===//
+//
+// Verifiers of the shapes, element types and static alignment of transfers,
+// and the circular-buffer endpoints they implement.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/DMA/DMADialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mtia::dma;
+using mtia::cb::CircularBufferType;
+using mtia::tile::TileType;
+using mtia::tile::Unit;
+
+#define GET_OP_CLASSES
+#include "dialects/DMA/DMAOps.cpp.inc"
+
+/// Checks that the page index lies within the buffer and that the elements
+/// the base points to are the page's elements.
+static LogicalResult verifyPageAndBase(Operation *op, CircularBufferType cb,
+                                       int64_t page, Value base) {
+  if (failed(mtia::cb::verifyPageIndex(op, cb, page)))
+    return failure();
+  Type pointee = cast<mtia::tt::PointerType>(base.getType()).getPointeeType();
+  Type elementType = cb.getPageType().getElementType();
+  if (pointee == elementType)
+    return success();
+  return op->emitOpError("base points to ")
+         << pointee << " but the page holds " << elementType;
+}
+
+/// Checks that a value given in elements of `elementBytes` bytes keeps
+/// global-memory accesses aligned, if it is a constant.
+static LogicalResult verifyAlignedIfConstant(Operation *op, Value elements,
+                                             int64_t elementBytes,
+                                             StringRef what) {
+  APInt value;
+  if (!matchPattern(elements, m_ConstantInt(&value)))
+    return success();
+  int64_t bytes = value.getSExtValue() * elementBytes;
+  if (bytes % kAccessAlignmentBytes == 0)
+    return success();
+  return op->emitOpError()
+         << what << " of " << value.getSExtValue() << " elements (" << bytes
+         << " bytes) breaks the " << kAccessAlignmentBytes
+         << "-byte alignment of DMA accesses";
+}
+
+/// Checks the window of a strided transfer: one stride per page dimension,
+/// no bounds or one per dimension, and the static alignment rule. A
+/// constant unit stride makes its dimension contiguous and is exempt.
+static LogicalResult verifyStridedWindow(Operation *op, CircularBufferType cb,
+                                         Value offset, ValueRange strides,
+                                         ValueRange bounds) {
+  TileType page = cb.getPageType();
+  int64_t rank = page.getRank();
+  if (static_cast<int64_t>(strides.size()) != rank)
+    return op->emitOpError("expects one stride per page dimension (")
+           << rank << "), got " << strides.size();
+  if (!bounds.empty() && static_cast<int64_t>(bounds.size()) != rank)
+    return op->emitOpError("expects no bounds or one per page dimension (")
+           << rank << "), got " << bounds.size();
+  int64_t elementBytes =
+      mtia::tile::getElementSizeInBytes(page.getElementType());
+  if (failed(verifyAlignedIfConstant(op, offset, elementBytes, "offset")))
+    return failure();
+  for (auto [dim, stride] : llvm::enumerate(strides)) {
+    if (matchPattern(stride, m_One()))
+      continue;
+    if (failed(verifyAlignedIfConstant(
+            op, stride, elementBytes, ("stride " + Twine(dim)).str())))
+      return failure();
+  }
+  return success();
+}
+
+/// Checks that `padding` is only given where elements can be out of bounds.
+static LogicalResult verifyPadding(Operation *op, Value padding,
+                                   bool hasBoundsOrMask) {
+  if (!padding || hasBoundsOrMask)
+    return success();
+  return op->emitOpError("padding needs bounds or a mask to apply to");
+}
+
+/// Checks that the index tile of an indexed transfer has the shape of the
+/// tile it moves.
+static LogicalResult verifyIndices(Operation *op, Value indices,
+                                   TileType data) {
+  auto indexType = cast<TileType>(indices.getType());
+  if (indexType.getShape() == data.getShape())
+    return success();
+  return op->emitOpError("indices ")
+         << indexType << " must have the shape of the data " << data;
+}
+
+//===----------------------------------------------------------------------===//
+// Strided transfers
+//===----------------------------------------------------------------------===//
+
+LogicalResult LoadOp::verify() {
+  CircularBufferType cb = getCb().getType();
+  if (failed(verifyPageAndBase(*this, cb, getPage(), getBase())) ||
+      failed(verifyStridedWindow(*this, cb, getOffset(), getStrides(),
+                                 getBounds())))
+    return failure();
+  return verifyPadding(*this, getPadding(),
+                       !getBounds().empty() || getMask());
+}
+
+TypedValue<CircularBufferType> LoadOp::getCircularBuffer() { return getCb(); }
+bool LoadOp::fillsBack() { return true; }
+std::optional<Unit> LoadOp::getEndpointUnit() { return Unit::DMA; }
+
+LogicalResult StoreOp::verify() {
+  CircularBufferType cb = getCb().getType();
+  if (failed(verifyPageAndBase(*this, cb, getPage(), getBase())))
+    return failure();
+  return verifyStridedWindow(*this, cb, getOffset(), getStrides(),
+                             getBounds());
+}
+
+TypedValue<CircularBufferType> StoreOp::getCircularBuffer() { return getCb(); }
+bool StoreOp::fillsBack() { return false; }
+std::optional<Unit> StoreOp::getEndpointUnit() { return Unit::DMA; }
+
+//===----------------------------------------------------------------------===//
+// Indexed transfers
+//===----------------------------------------------------------------------===//
+
+LogicalResult GatherOp::verify() {
+  CircularBufferType cb = getCb().getType();
+  if (failed(verifyPageAndBase(*this, cb, getPage(), getBase())) ||
+      failed(verifyIndices(*this, getIndices(), cb.getPageType())))
+    return failure();
+  return verifyPadding(*this, getPadding(), static_cast<bool>(getMask()));
+}
+
+TypedValue<CircularBufferType> GatherOp::getCircularBuffer() {
+  return getCb();
+}
+bool GatherOp::fillsBack() { return true; }
+std::optional<Unit> GatherOp::getEndpointUnit() { return Unit::DMA; }
+
+LogicalResult ScatterOp::verify() {
+  CircularBufferType cb = getCb().getType();
+  if (failed(verifyPageAndBase(*this, cb, getPage(), getBase())))
+    return failure();
+  return verifyIndices(*this, getIndices(), cb.getPageType());
+}
+
+TypedValue<CircularBufferType> ScatterOp::getCircularBuffer() {
+  return getCb();
+}
+bool ScatterOp::fillsBack() { return false; }
+std::optional<Unit> ScatterOp::getEndpointUnit() { return Unit::DMA; }
+
+//===----------------------------------------------------------------------===//
+// Atomics
+//===----------------------------------------------------------------------===//
+
+/// Checks the operands of an atomic: values of the base's element type, one
+/// index per value, and a page of the values' type to receive the old values
+/// if a buffer is given.
+static LogicalResult verifyAtomic(Operation *op, Value base, Value indices,
+                                  Value values,
+                                  TypedValue<CircularBufferType> cb,
+                                  std::optional<int64_t> page) {
+  auto valueType = cast<TileType>(values.getType());
+  Type pointee = cast<mtia::tt::PointerType>(base.getType()).getPointeeType();
+  if (valueType.getElementType() != pointee)
+    return op->emitOpError("base points to ")
+           << pointee << " but the values are " << valueType;
+  if (failed(verifyIndices(op, indices, valueType)))
+    return failure();
+  if (static_cast<bool>(cb) != page.has_value())
+    return op->emitOpError("expects a page exactly when old values are "
+                           "returned into a circular buffer");
+  if (!cb)
+    return success();
+  if (cb.getType().getPageType() != valueType)
+    return op->emitOpError("old values of type ")
+           << valueType << " do not fit pages of " << cb.getType();
+  return mtia::cb::verifyPageIndex(op, cb.getType(), *page);
+}
+
+LogicalResult AtomicRMWOp::verify() {
+  if (failed(verifyAtomic(*this, getBase(), getIndices(), getValues(), getCb(),
+                          getPage())))
+    return failure();
+  bool isFloat = isa<FloatType>(getValues().getType().getElementType());
+  if (isFloat != (getKind() == AtomicKind::FAdd ||
+                  (isFloat && getKind() == AtomicKind::Exchange)))
+    return emitOpError("'")
+           << stringifyAtomicKind(getKind()) << "' does not apply to "
+           << getValues().getType();
+  return success();
+}
+
+TypedValue<CircularBufferType> AtomicRMWOp::getCircularBuffer() {
+  return getCb();
+}
+bool AtomicRMWOp::fillsBack() { return true; }
+std::optional<Unit> AtomicRMWOp::getEndpointUnit() { return Unit::DMA; }
+
+LogicalResult AtomicCASOp::verify() {
+  return verifyAtomic(*this, getBase(), getIndices(), getValue(), getCb(),
+                      getPage());
+}
+
+TypedValue<CircularBufferType> AtomicCASOp::getCircularBuffer() {
+  return getCb();
+}
+bool AtomicCASOp::fillsBack() { return true; }
+std::optional<Unit> AtomicCASOp::getEndpointUnit() { return Unit::DMA; }
+
+//===----------------------------------------------------------------------===//
+// Completion
+//===----------------------------------------------------------------------===//
+
+LogicalResult WaitOp::verify() {
+  if (getTokens().empty())
+    return emitOpError("needs at least one token");
+  return success();
+}

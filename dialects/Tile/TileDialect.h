@@ -1,0 +1,44 @@
+//===- TileDialect.h - The `tile` dialect -----------------------*- C++ -*-===//
+//
+// Tiles in a PE's local memory and the compute operations of the PE's units.
+// Include this header to use the dialect, its types, enums and operations.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MTIA_DIALECT_TILE_TILEDIALECT_H
+#define MTIA_DIALECT_TILE_TILEDIALECT_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypeInterfaces.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "dialects/Tile/TileDialect.h.inc"
+#include "dialects/Tile/TileEnums.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "dialects/Tile/TileTypes.h.inc"
+
+#include "dialects/Tile/TileInterfaces.h.inc"
+
+namespace mtia::tile {
+
+/// Returns an i1 tile with the shape and layout of `type` if it is a tile;
+/// any other type is returned unchanged, so that a misuse fails verification
+/// with a message about the operand instead of a null type.
+mlir::Type getBoolTileLike(mlir::Type type);
+
+/// Returns the bytes one element of `elementType` takes in local memory.
+int64_t getElementSizeInBytes(mlir::Type elementType);
+
+} // namespace mtia::tile
+
+#define GET_OP_CLASSES
+#include "dialects/Tile/TileOps.h.inc"
+
+#endif // MTIA_DIALECT_TILE_TILEDIALECT_H

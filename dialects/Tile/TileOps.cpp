@@ -1,0 +1,442 @@
+//===- TileOps.cpp - Operations of the `tile` dialect ---------------------===//
+//
+// Verifiers of the shape and element-type rules of each unit.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/Tile/TileDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mtia::tile;
+
+#define GET_OP_CLASSES
+#include "dialects/Tile/TileOps.cpp.inc"
+
+/// Returns the shape of `type` without dimension `axis`.
+static SmallVector<int64_t> dropAxis(TileType type, int64_t axis) {
+  SmallVector<int64_t> shape(type.getShape());
+  shape.erase(shape.begin() + axis);
+  return shape;
+}
+
+/// Checks that `axis` names a dimension of `type`.
+static LogicalResult verifyAxis(Operation *op, TileType type, int64_t axis) {
+  if (axis < type.getRank())
+    return success();
+  return op->emitOpError("axis ")
+         << axis << " is out of range for a tile of rank " << type.getRank();
+}
+
+/// Checks that `result` is `source` reduced along `axis`: the same element
+/// type (unless `elementType` says otherwise) and the shape without `axis`.
+static LogicalResult verifyReducedShape(Operation *op, TileType source,
+                                        TileType result, int64_t axis,
+                                        Type elementType = {}) {
+  if (failed(verifyAxis(op, source, axis)))
+    return failure();
+  if (!elementType)
+    elementType = source.getElementType();
+  if (result.getShape() != ArrayRef(dropAxis(source, axis)) ||
+      result.getElementType() != elementType)
+    return op->emitOpError("result type ")
+           << result << " must have the shape of " << source
+           << " without axis " << axis << " and element type " << elementType;
+  return success();
+}
+
+/// Checks that a kind for floats (`isFloatKind`) is applied to floats and a
+/// kind for integers to integers.
+static LogicalResult verifyKindMatchesElements(Operation *op, StringRef kind,
+                                               bool isFloatKind,
+                                               TileType type) {
+  bool isFloat = isa<FloatType>(type.getElementType());
+  if (isFloat == isFloatKind)
+    return success();
+  return op->emitOpError("kind '")
+         << kind << "' applies to " << (isFloatKind ? "float" : "integer")
+         << " tiles, got " << type;
+}
+
+static bool isFloatKind(CombineKind kind) {
+  switch (kind) {
+  case CombineKind::AddF:
+  case CombineKind::MulF:
+  case CombineKind::MaximumF:
+  case CombineKind::MinimumF:
+  case CombineKind::MaxNumF:
+  case CombineKind::MinNumF:
+    return true;
+  default:
+    return false;
+  }
+}
+
+static bool isFloatKind(BinaryKind kind) {
+  switch (kind) {
+  case BinaryKind::AddF:
+  case BinaryKind::SubF:
+  case BinaryKind::MulF:
+  case BinaryKind::DivF:
+  case BinaryKind::RemF:
+  case BinaryKind::MaximumF:
+  case BinaryKind::MinimumF:
+  case BinaryKind::MaxNumF:
+  case BinaryKind::MinNumF:
+  case BinaryKind::PowF:
+    return true;
+  default:
+    return false;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Dot-product engine
+//===----------------------------------------------------------------------===//
+
+LogicalResult MatmulOp::verify() {
+  TileType lhs = getLhs().getType();
+  TileType rhs = getRhs().getType();
+  TileType acc = getAcc().getType();
+  if (lhs.getRank() != 2 || rhs.getRank() != 2 || acc.getRank() != 2)
+    return emitOpError("operands must be rank-2 tiles");
+  if (lhs.getDimSize(1) != rhs.getDimSize(0) ||
+      lhs.getDimSize(0) != acc.getDimSize(0) ||
+      rhs.getDimSize(1) != acc.getDimSize(1))
+    return emitOpError("shapes must be M×K, K×N and M×N, got ")
+           << lhs << ", " << rhs << " and " << acc;
+  Type inputType = lhs.getElementType();
+  if (rhs.getElementType() != inputType)
+    return emitOpError("operands must have one element type, got ")
+           << inputType << " and " << rhs.getElementType();
+  Builder builder(getContext());
+  Type accType;
+  if (inputType.isF16() || inputType.isBF16() || inputType.isF32())
+    accType = builder.getF32Type();
+  else if (inputType.isInteger(8))
+    accType = builder.getI32Type();
+  else
+    return emitOpError("the DPE multiplies f16, bf16, f32 or i8, got ")
+           << inputType;
+  if (acc.getElementType() != accType)
+    return emitOpError("products of ")
+           << inputType << " accumulate in " << accType << ", got "
+           << acc.getElementType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// SIMD engine
+//===----------------------------------------------------------------------===//
+
+LogicalResult BinaryOp::verify() {
+  return verifyKindMatchesElements(*this, stringifyBinaryKind(getKind()),
+                                   isFloatKind(getKind()), getType());
+}
+
+LogicalResult UnaryOp::verify() {
+  return verifyKindMatchesElements(*this, stringifyUnaryKind(getKind()),
+                                   getKind() != UnaryKind::AbsI, getType());
+}
+
+LogicalResult CastOp::verify() {
+  TileType source = getSource().getType();
+  TileType result = getResult().getType();
+  if (source.getShape() != result.getShape() ||
+      source.getOrder() != result.getOrder())
+    return emitOpError("source and result must have one shape and layout, "
+                       "got ")
+           << source << " and " << result;
+  Type from = source.getElementType();
+  Type to = result.getElementType();
+  unsigned fromWidth = from.getIntOrFloatBitWidth();
+  unsigned toWidth = to.getIntOrFloatBitWidth();
+  bool fromFloat = isa<FloatType>(from);
+  bool toFloat = isa<FloatType>(to);
+
+  bool typesValid = false;
+  bool needsRounding = false;
+  switch (getKind()) {
+  case CastKind::ExtF:
+    typesValid = fromFloat && toFloat && fromWidth < toWidth;
+    break;
+  case CastKind::TruncF:
+    typesValid = fromFloat && toFloat && fromWidth > toWidth;
+    needsRounding = true;
+    break;
+  case CastKind::FPToSI:
+  case CastKind::FPToUI:
+    typesValid = fromFloat && !toFloat;
+    break;
+  case CastKind::SIToFP:
+  case CastKind::UIToFP:
+    typesValid = !fromFloat && toFloat;
+    needsRounding = true;
+    break;
+  case CastKind::ExtSI:
+  case CastKind::ExtUI:
+    typesValid = !fromFloat && !toFloat && fromWidth < toWidth;
+    break;
+  case CastKind::TruncI:
+    typesValid = !fromFloat && !toFloat && fromWidth > toWidth;
+    break;
+  case CastKind::Bitcast:
+    typesValid = fromWidth == toWidth && from != to;
+    break;
+  }
+  if (!typesValid)
+    return emitOpError("'")
+           << stringifyCastKind(getKind()) << "' cannot convert " << from
+           << " to " << to;
+  if (needsRounding && !getRounding())
+    return emitOpError("'") << stringifyCastKind(getKind())
+                            << "' requires a rounding mode";
+  if (!needsRounding && getRounding())
+    return emitOpError("'") << stringifyCastKind(getKind())
+                            << "' is exact or rounds toward zero and takes no "
+                               "rounding mode";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Scalars and tiles
+//===----------------------------------------------------------------------===//
+
+LogicalResult IotaOp::verify() {
+  if (getType().getRank() != 1)
+    return emitOpError("result must be a rank-1 tile, got ") << getType();
+  return success();
+}
+
+LogicalResult ConstantOp::verify() {
+  auto valueType = cast<ShapedType>(getValue().getType());
+  TileType type = getType();
+  if (valueType.getShape() != type.getShape() ||
+      valueType.getElementType() != type.getElementType())
+    return emitOpError("value of type ")
+           << valueType << " does not have the shape and element type of "
+           << type;
+  return success();
+}
+
+LogicalResult ExtractOp::verify() {
+  int64_t rank = getTile().getType().getRank();
+  if (static_cast<int64_t>(getIndices().size()) != rank)
+    return emitOpError("expects one index per dimension (")
+           << rank << "), got " << getIndices().size();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Reduction engine
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReduceOp::verify() {
+  if (failed(verifyKindMatchesElements(*this, stringifyCombineKind(getKind()),
+                                       isFloatKind(getKind()),
+                                       getSource().getType())))
+    return failure();
+  return verifyReducedShape(*this, getSource().getType(), getType(),
+                            getAxis());
+}
+
+/// Checks that `sources` are tiles of one shape and that there is one result
+/// per source.
+static LogicalResult verifySourcesOfOneShape(Operation *op,
+                                             ValueRange sources,
+                                             size_t numResults) {
+  if (sources.empty())
+    return op->emitOpError("needs at least one source");
+  if (numResults != sources.size())
+    return op->emitOpError("must have one result per source");
+  auto first = cast<TileType>(sources.front().getType());
+  for (Value source : sources.drop_front())
+    if (cast<TileType>(source.getType()).getShape() != first.getShape())
+      return op->emitOpError("sources must have one shape, got ")
+             << first << " and " << source.getType();
+  return success();
+}
+
+/// Checks that a combine region takes two scalars per source (accumulated
+/// values first) and yields one per source.
+static LogicalResult verifyCombiner(Operation *op, Region &combiner,
+                                    ValueRange sources) {
+  SmallVector<Type> elementTypes;
+  for (Value source : sources)
+    elementTypes.push_back(cast<TileType>(source.getType()).getElementType());
+  SmallVector<Type> expectedArguments(elementTypes);
+  expectedArguments.append(elementTypes);
+  Block &body = combiner.front();
+  if (body.getArgumentTypes() != ArrayRef(expectedArguments))
+    return op->emitOpError("combine region must take the element types of the "
+                           "sources twice (accumulated, then new values)");
+  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  if (!yield)
+    return op->emitOpError("combine region must end with tile.yield");
+  if (TypeRange(yield.getValues()) != TypeRange(elementTypes))
+    return yield.emitOpError("must yield one value of each source's element "
+                             "type");
+  return success();
+}
+
+LogicalResult ReduceRegionOp::verify() {
+  if (failed(verifySourcesOfOneShape(*this, getSources(), getNumResults())))
+    return failure();
+  for (auto [source, result] : llvm::zip_equal(getSources(), getResults()))
+    if (failed(verifyReducedShape(*this, cast<TileType>(source.getType()),
+                                  cast<TileType>(result.getType()),
+                                  getAxis())))
+      return failure();
+  return success();
+}
+
+LogicalResult ReduceRegionOp::verifyRegions() {
+  return verifyCombiner(*this, getCombiner(), getSources());
+}
+
+LogicalResult ScanOp::verify() {
+  if (failed(verifySourcesOfOneShape(*this, getSources(), getNumResults())))
+    return failure();
+  if (failed(verifyAxis(*this, cast<TileType>(getSources().front().getType()),
+                        getAxis())))
+    return failure();
+  if (getSources().getTypes() != getResults().getTypes())
+    return emitOpError("results must have the types of the sources");
+  return success();
+}
+
+LogicalResult ScanOp::verifyRegions() {
+  return verifyCombiner(*this, getCombiner(), getSources());
+}
+
+LogicalResult ArgReduceOp::verify() {
+  return verifyReducedShape(*this, getSource().getType(), getType(), getAxis(),
+                            getType().getElementType());
+}
+
+LogicalResult CrossPEReduceOp::verify() {
+  return verifyKindMatchesElements(*this, stringifyCombineKind(getKind()),
+                                   isFloatKind(getKind()), getType());
+}
+
+//===----------------------------------------------------------------------===//
+// Memory-layout unit
+//===----------------------------------------------------------------------===//
+
+/// Checks that `source` and `result` have one element type.
+static LogicalResult verifySameElementType(Operation *op, TileType source,
+                                           TileType result) {
+  if (source.getElementType() == result.getElementType())
+    return success();
+  return op->emitOpError("source and result must have one element type, got ")
+         << source << " and " << result;
+}
+
+LogicalResult TransposeOp::verify() {
+  TileType source = getSource().getType();
+  TileType result = getType();
+  if (failed(verifySameElementType(*this, source, result)))
+    return failure();
+  ArrayRef<int64_t> permutation = getPermutation();
+  SmallVector<bool> seen(source.getRank(), false);
+  bool isPermutation =
+      static_cast<int64_t>(permutation.size()) == source.getRank();
+  for (int64_t dim : permutation) {
+    if (!isPermutation || dim < 0 || dim >= source.getRank() || seen[dim]) {
+      isPermutation = false;
+      break;
+    }
+    seen[dim] = true;
+  }
+  if (!isPermutation)
+    return emitOpError("permutation [")
+           << permutation << "] is not a permutation of the "
+           << source.getRank() << " dimensions";
+  for (auto [index, dim] : llvm::enumerate(permutation))
+    if (result.getDimSize(index) != source.getDimSize(dim))
+      return emitOpError("result dimension ")
+             << index << " must be source dimension " << dim << " ("
+             << source.getDimSize(dim) << "), got " << result.getDimSize(index);
+  return success();
+}
+
+LogicalResult ConvertLayoutOp::verify() {
+  TileType source = getSource().getType();
+  TileType result = getType();
+  if (source.getShape() != result.getShape() ||
+      source.getElementType() != result.getElementType())
+    return emitOpError("source and result must differ in layout only, got ")
+           << source << " and " << result;
+  return success();
+}
+
+LogicalResult ReshapeOp::verify() {
+  TileType source = getSource().getType();
+  TileType result = getType();
+  if (failed(verifySameElementType(*this, source, result)))
+    return failure();
+  if (source.getNumElements() != result.getNumElements())
+    return emitOpError("source and result must have one element count, got ")
+           << source << " and " << result;
+  return success();
+}
+
+LogicalResult BroadcastOp::verify() {
+  TileType source = getSource().getType();
+  TileType result = getType();
+  if (failed(verifySameElementType(*this, source, result)))
+    return failure();
+  if (source.getRank() != result.getRank())
+    return emitOpError("source and result must have one rank, got ")
+           << source << " and " << result;
+  for (auto [from, to] : llvm::zip_equal(source.getShape(), result.getShape()))
+    if (from != 1 && from != to)
+      return emitOpError("only dimensions of size 1 broadcast, got ")
+             << source << " to " << result;
+  return success();
+}
+
+LogicalResult SliceOp::verify() {
+  TileType source = getSource().getType();
+  TileType result = getType();
+  if (failed(verifySameElementType(*this, source, result)))
+    return failure();
+  ArrayRef<int64_t> offsets = getOffsets();
+  if (source.getRank() != result.getRank() ||
+      static_cast<int64_t>(offsets.size()) != source.getRank())
+    return emitOpError("source, result and offsets must have one rank");
+  for (auto [offset, size, dim] :
+       llvm::zip_equal(offsets, result.getShape(), source.getShape()))
+    if (offset < 0 || offset + size > dim)
+      return emitOpError("slice at [")
+             << offsets << "] of shape " << result << " exceeds " << source;
+  return success();
+}
+
+LogicalResult ConcatOp::verify() {
+  if (getSources().empty())
+    return emitOpError("needs at least one source");
+  TileType result = getType();
+  int64_t axis = getAxis();
+  if (failed(verifyAxis(*this, result, axis)))
+    return failure();
+  int64_t concatenatedSize = 0;
+  for (Value value : getSources()) {
+    auto source = cast<TileType>(value.getType());
+    if (failed(verifySameElementType(*this, source, result)))
+      return failure();
+    if (source.getRank() != result.getRank() ||
+        dropAxis(source, axis) != dropAxis(result, axis))
+      return emitOpError("sources must match the result ")
+             << result << " except along axis " << axis << ", got " << source;
+    concatenatedSize += source.getDimSize(axis);
+  }
+  if (concatenatedSize != result.getDimSize(axis))
+    return emitOpError("sources add up to ")
+           << concatenatedSize << " along axis " << axis << ", the result has "
+           << result.getDimSize(axis);
+  return success();
+}

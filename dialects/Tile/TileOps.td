@@ -1,0 +1,375 @@
+//===- TileOps.td - Operations of the `tile` dialect --------*- tablegen -*-===//
+//
+// One operation per function of a PE unit. Every operation names its unit
+// through UnitOpInterface; elementwise operations carry their arithmetic as a
+// kind attribute so that the SIMD engine's repertoire is one enum.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MTIA_DIALECT_TILE_TILEOPS_TD
+#define MTIA_DIALECT_TILE_TILEOPS_TD
+
+include "dialects/Tile/TileAttrs.td"
+include "dialects/Tile/TileDialect.td"
+include "dialects/Tile/TileInterfaces.td"
+include "dialects/Tile/TileTypes.td"
+include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+class Tile_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Tile_Dialect, mnemonic, traits>;
+
+// An operation executed by `unit` (a case of the Unit enum).
+class Tile_UnitOp<string mnemonic, string unit, list<Trait> traits = []>
+    : Tile_Op<mnemonic, !listconcat(traits, [Tile_UnitOpInterface])> {
+  let extraClassDeclaration =
+      "static ::mtia::tile::Unit getUnit() { return ::mtia::tile::Unit::" # unit # "; }";
+}
+
+// `value` is an i1 tile with the shape of `tile`.
+class Tile_BoolOf<string tile, string value>
+    : TypesMatchWith<value # " is an i1 tile with the shape of " # tile, tile, value,
+                     "::mtia::tile::getBoolTileLike($_self)">;
+
+// `scalar` is the element type of `tile`.
+class Tile_ElementOf<string tile, string scalar>
+    : TypesMatchWith<scalar # " is the element type of " # tile, tile, scalar,
+                     "::llvm::cast<::mtia::tile::TileType>($_self).getElementType()">;
+
+//===----------------------------------------------------------------------===//
+// Dot-product engine.
+//===----------------------------------------------------------------------===//
+
+def Tile_MatmulOp : Tile_UnitOp<"matmul", "DPE", [Pure, AllTypesMatch<["acc", "result"]>]> {
+  let summary = "matrix multiply-accumulate on the dot-product engine";
+  let description = [{
+    `%d = tile.matmul %a, %b, %c` computes `d = a × b + c` for `a: M×K`,
+    `b: K×N` and `c, d: M×N`. Operands are f16, bf16 or f32 with an f32
+    accumulator, or i8 with an i32 accumulator; products are exact and summed
+    in the accumulator type. The DPE keeps one operand cached and streams the
+    other from local memory in its native tile shape; any M, N and K are
+    valid and split into native tiles by the unit.
+  }];
+  let arguments = (ins Tile_AnyTile:$lhs, Tile_AnyTile:$rhs, Tile_AnyTile:$acc);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs `,` $acc attr-dict `:` qualified(type($lhs)) `,` qualified(type($rhs)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// SIMD engine.
+//===----------------------------------------------------------------------===//
+
+def Tile_BinaryOp : Tile_UnitOp<"binary", "SIMD", [Pure, SameOperandsAndResultType]> {
+  let summary = "elementwise binary arithmetic";
+  let description = [{
+    `%r = tile.binary addf %a, %b : !tile.tile<1024xf32>` applies the
+    operation elementwise with the semantics of the `arith` operation of the
+    same name (`maximumf` propagates NaN, `maxnumf` returns the non-NaN
+    operand; integer division by zero is undefined). Float kinds need float
+    tiles and integer kinds integer tiles.
+  }];
+  let arguments = (ins Tile_BinaryKind:$kind, Tile_AnyTile:$lhs, Tile_AnyTile:$rhs);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = "$kind $lhs `,` $rhs attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def Tile_UnaryOp : Tile_UnitOp<"unary", "SIMD", [Pure, SameOperandsAndResultType]> {
+  let summary = "elementwise unary arithmetic";
+  let description = [{
+    `%r = tile.unary negf %a : !tile.tile<64xf32>`; `absi` is the only
+    integer kind.
+  }];
+  let arguments = (ins Tile_UnaryKind:$kind, Tile_AnyTile:$operand);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = "$kind $operand attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def Tile_FmaOp : Tile_UnitOp<"fma", "SIMD", [Pure, SameOperandsAndResultType]> {
+  let summary = "elementwise fused multiply-add";
+  let description = [{
+    `%r = tile.fma %a, %b, %c` computes `a * b + c` with one rounding.
+  }];
+  let arguments = (ins Tile_FloatTile:$a, Tile_FloatTile:$b, Tile_FloatTile:$c);
+  let results = (outs Tile_FloatTile:$result);
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` qualified(type($result))";
+}
+
+def Tile_SFUOp : Tile_UnitOp<"sfu", "SIMD", [Pure, SameOperandsAndResultType]> {
+  let summary = "transcendental function through the special-function tables";
+  let description = [{
+    `%r = tile.sfu exp %a : !tile.tile<64xf32>` evaluates the function by
+    table lookup and interpolation in the SIMD engine; results are within a
+    few ulp of the correctly rounded value, not correctly rounded.
+  }];
+  let arguments = (ins Tile_SpecialFunction:$function, Tile_FloatTile:$operand);
+  let results = (outs Tile_FloatTile:$result);
+  let assemblyFormat = "$function $operand attr-dict `:` qualified(type($result))";
+}
+
+def Tile_CmpIOp : Tile_UnitOp<"cmpi", "SIMD", [Pure, AllTypesMatch<["lhs", "rhs"]>,
+    Tile_BoolOf<"lhs", "result">]> {
+  let summary = "elementwise integer comparison";
+  let arguments = (ins Tile_CmpIPredicate:$predicate, Tile_IntTile:$lhs, Tile_IntTile:$rhs);
+  let results = (outs Tile_BoolTile:$result);
+  let assemblyFormat = "$predicate $lhs `,` $rhs attr-dict `:` qualified(type($lhs))";
+}
+
+def Tile_CmpFOp : Tile_UnitOp<"cmpf", "SIMD", [Pure, AllTypesMatch<["lhs", "rhs"]>,
+    Tile_BoolOf<"lhs", "result">]> {
+  let summary = "elementwise floating-point comparison";
+  let description = [{
+    Ordered predicates (`o*`) are false when either operand is NaN, unordered
+    ones (`u*`) true.
+  }];
+  let arguments = (ins Tile_CmpFPredicate:$predicate, Tile_FloatTile:$lhs, Tile_FloatTile:$rhs);
+  let results = (outs Tile_BoolTile:$result);
+  let assemblyFormat = "$predicate $lhs `,` $rhs attr-dict `:` qualified(type($lhs))";
+}
+
+def Tile_SelectOp : Tile_UnitOp<"select", "SIMD", [Pure,
+    AllTypesMatch<["trueValue", "falseValue", "result"]>,
+    Tile_BoolOf<"result", "condition">]> {
+  let summary = "elementwise choice between two tiles";
+  let arguments = (ins Tile_BoolTile:$condition, Tile_AnyTile:$trueValue,
+                       Tile_AnyTile:$falseValue);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = [{
+    $condition `,` $trueValue `,` $falseValue attr-dict `:` qualified(type($result))
+  }];
+}
+
+def Tile_CastOp : Tile_UnitOp<"cast", "SIMD", [Pure]> {
+  let summary = "elementwise conversion of the element type";
+  let description = [{
+    `%r = tile.cast truncf %a rounding = rtne : !tile.tile<64xf32> -> !tile.tile<64xf16>`.
+    Conversions that can be inexact name their rounding mode: `truncf`,
+    `sitofp` and `uitofp` require one; `fptosi` and `fptoui` round toward
+    zero (out-of-range values are undefined) and, like the exact conversions
+    (`extf`, `extsi`, `extui`, `trunci`, which drops high bits, and `bitcast`
+    between types of one width), take none. The shape and layout do not
+    change.
+  }];
+  let arguments = (ins Tile_CastKind:$kind, Tile_AnyTile:$source,
+                       OptionalAttr<Tile_RoundingMode>:$rounding);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = [{
+    $kind $source (`rounding` `=` $rounding^)? attr-dict `:` qualified(type($source)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Scalars and tiles.
+//===----------------------------------------------------------------------===//
+
+def Tile_SplatOp : Tile_UnitOp<"splat", "SIMD", [Pure, Tile_ElementOf<"result", "scalar">]> {
+  let summary = "tile filled with a scalar from the control core";
+  let arguments = (ins Tile_Scalar:$scalar);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = "$scalar attr-dict `:` qualified(type($result))";
+}
+
+def Tile_IotaOp : Tile_UnitOp<"iota", "SIMD", [Pure]> {
+  let summary = "one-dimensional tile of consecutive integers";
+  let description = [{
+    `%r = tile.iota 16 : !tile.tile<64xi32>` holds 16, 17, ..., 79 (Triton's
+    `tl.arange`).
+  }];
+  let arguments = (ins I64Attr:$start);
+  let results = (outs Tile_IntTile:$result);
+  let assemblyFormat = "$start attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def Tile_ConstantOp : Tile_UnitOp<"constant", "SIMD", [Pure]> {
+  let summary = "tile of compile-time constant elements";
+  let description = [{
+    `%r = tile.constant dense<0.0> : tensor<64x64xf32> : !tile.tile<64x64xf32>`
+    materializes the elements in local memory. The attribute's shape and
+    element type are the tile's.
+  }];
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = "$value attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def Tile_ExtractOp : Tile_UnitOp<"extract", "Core", [Pure, Tile_ElementOf<"tile", "result">]> {
+  let summary = "read one element of a tile into a control-core register";
+  let arguments = (ins Tile_AnyTile:$tile, Variadic<Index>:$indices);
+  let results = (outs Tile_Scalar:$result);
+  let assemblyFormat = "$tile `[` $indices `]` attr-dict `:` qualified(type($tile))";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Reduction engine.
+//===----------------------------------------------------------------------===//
+
+def Tile_ReduceOp : Tile_UnitOp<"reduce", "Reduce", [Pure]> {
+  let summary = "reduce a tile along one axis with a combine kind";
+  let description = [{
+    `%r = tile.reduce addf %a axis = 1 : !tile.tile<64x128xf32> -> !tile.tile<64xf32>`
+    combines the elements along `axis`, which disappears from the shape (a
+    rank-1 tile reduces to a rank-0 tile). The combine order is unspecified,
+    so float sums may differ from a sequential sum by rounding.
+  }];
+  let arguments = (ins Tile_CombineKind:$kind, Tile_AnyTile:$source,
+                       ConfinedAttr<I32Attr, [IntNonNegative]>:$axis);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = [{
+    $kind $source `axis` `=` $axis attr-dict `:` qualified(type($source)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_ReduceRegionOp : Tile_UnitOp<"reduce_region", "Reduce", [Pure, SingleBlock]> {
+  let summary = "reduce tiles along one axis with a combine region";
+  let description = [{
+    Reduces N tiles of one shape together along `axis`, as Triton's
+    `tt.reduce`: the combine region takes 2N scalars (N accumulated values,
+    then N new ones) and yields N with `tile.yield`. The region must be
+    associative; the reduction engine applies it as a tree.
+  }];
+  let arguments = (ins Variadic<Tile_AnyTile>:$sources,
+                       ConfinedAttr<I32Attr, [IntNonNegative]>:$axis);
+  let results = (outs Variadic<Tile_AnyTile>:$results);
+  let regions = (region SizedRegion<1>:$combiner);
+  let assemblyFormat = [{
+    $sources `axis` `=` $axis attr-dict `:` functional-type($sources, $results) $combiner
+  }];
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+}
+
+def Tile_ScanOp : Tile_UnitOp<"scan", "Reduce", [Pure, SingleBlock]> {
+  let summary = "inclusive scan of tiles along one axis with a combine region";
+  let description = [{
+    Like `tile.reduce_region`, but produces every prefix: results have the
+    operands' types. With `reverse` the scan runs from the last element.
+  }];
+  let arguments = (ins Variadic<Tile_AnyTile>:$sources,
+                       ConfinedAttr<I32Attr, [IntNonNegative]>:$axis, UnitAttr:$reverse);
+  let results = (outs Variadic<Tile_AnyTile>:$results);
+  let regions = (region SizedRegion<1>:$combiner);
+  let assemblyFormat = [{
+    $sources `axis` `=` $axis (`reverse` $reverse^)? attr-dict `:` functional-type($sources, $results) $combiner
+  }];
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+}
+
+def Tile_YieldOp : Tile_Op<"yield", [Pure, Terminator, ReturnLike,
+    ParentOneOf<["ReduceRegionOp", "ScanOp"]>]> {
+  let summary = "terminator of a combine region";
+  let arguments = (ins Variadic<Tile_Scalar>:$values);
+  let assemblyFormat = "$values attr-dict `:` qualified(type($values))";
+}
+
+def Tile_ArgReduceOp : Tile_UnitOp<"arg_reduce", "Reduce", [Pure]> {
+  let summary = "index of the largest or smallest element along one axis";
+  let description = [{
+    `%i = tile.arg_reduce argmax %a axis = 1 : !tile.tile<64x128xf32> -> !tile.tile<64xi32>`.
+    Ties give the smallest index; NaN compares larger than every number, so
+    `argmax` finds the first NaN.
+  }];
+  let arguments = (ins Tile_ArgReduceKind:$kind, Tile_AnyTile:$source,
+                       ConfinedAttr<I32Attr, [IntNonNegative]>:$axis);
+  let results = (outs Tile_IndexTile:$result);
+  let assemblyFormat = [{
+    $kind $source `axis` `=` $axis attr-dict `:` qualified(type($source)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_CrossPEReduceOp : Tile_UnitOp<"cross_pe_reduce", "Reduce", [Pure,
+    SameOperandsAndResultType]> {
+  let summary = "combine a tile elementwise across PEs";
+  let description = [{
+    `%r = tile.cross_pe_reduce addf %a over row : !tile.tile<64xf32>` combines
+    the tiles of every PE of the group (this PE's row or column of the grid,
+    or the whole grid) elementwise over the reduction network; every PE of the
+    group receives the result. All PEs of the group must execute it.
+  }];
+  let arguments = (ins Tile_CombineKind:$kind, Tile_AnyTile:$source, Tile_PEGroup:$group);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = "$kind $source `over` $group attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Memory-layout unit.
+//===----------------------------------------------------------------------===//
+
+def Tile_TransposeOp : Tile_UnitOp<"transpose", "MLU", [Pure]> {
+  let summary = "permute the dimensions of a tile";
+  let description = [{
+    Result dimension `i` is source dimension `permutation[i]`.
+  }];
+  let arguments = (ins Tile_AnyTile:$source, DenseI64ArrayAttr:$permutation);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = [{
+    $source $permutation attr-dict `:` qualified(type($source)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_ConvertLayoutOp : Tile_UnitOp<"convert_layout", "MLU", [Pure]> {
+  let summary = "change the layout of a tile, keeping its elements";
+  let arguments = (ins Tile_AnyTile:$source);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = "$source attr-dict `:` qualified(type($source)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def Tile_ReshapeOp : Tile_UnitOp<"reshape", "MLU", [Pure]> {
+  let summary = "reinterpret the elements of a tile with another shape";
+  let description = [{
+    Elements keep their row-major linear order; the element count and type
+    do not change.
+  }];
+  let arguments = (ins Tile_AnyTile:$source);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = "$source attr-dict `:` qualified(type($source)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def Tile_BroadcastOp : Tile_UnitOp<"broadcast", "MLU", [Pure]> {
+  let summary = "replicate the size-1 dimensions of a tile";
+  let arguments = (ins Tile_AnyTile:$source);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = "$source attr-dict `:` qualified(type($source)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def Tile_SliceOp : Tile_UnitOp<"slice", "MLU", [Pure]> {
+  let summary = "extract a rectangular part of a tile";
+  let description = [{
+    `%r = tile.slice %a [0, 32] : !tile.tile<64x64xf32> -> !tile.tile<64x32xf32>`
+    takes the block of the result's shape starting at the static offsets.
+  }];
+  let arguments = (ins Tile_AnyTile:$source, DenseI64ArrayAttr:$offsets);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = "$source $offsets attr-dict `:` qualified(type($source)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def Tile_ConcatOp : Tile_UnitOp<"concat", "MLU", [Pure]> {
+  let summary = "join tiles along one axis";
+  let arguments = (ins Variadic<Tile_AnyTile>:$sources,
+                       ConfinedAttr<I32Attr, [IntNonNegative]>:$axis);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = [{
+    $sources `axis` `=` $axis attr-dict `:` qualified(type($sources)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // MTIA_DIALECT_TILE_TILEOPS_TD

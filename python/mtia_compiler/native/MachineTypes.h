@@ -1,0 +1,15 @@
+//===- MachineTypes.h - Python types of the PE dialects ---------*- C++ -*-===//
+
+#ifndef MTIA_PYTHON_NATIVE_MACHINETYPES_H
+#define MTIA_PYTHON_NATIVE_MACHINETYPES_H
+
+#include "mlir/Bindings/Python/Nanobind.h"
+
+namespace mtia::python {
+
+/// Adds TileType, CircularBufferType and TokenType to the module.
+void populateMachineTypes(nanobind::module_ &m);
+
+} // namespace mtia::python
+
+#endif // MTIA_PYTHON_NATIVE_MACHINETYPES_H

@@ -1,0 +1,130 @@
+// RUN: mtia-opt %s --split-input-file --verify-diagnostics
+
+// One case per verifier rule of the cb dialect.
+
+// expected-error @+1 {{a circular buffer needs at least one page, got 0}}
+tt.func @no_pages(%a: !cb.cb<8xf32, pages = 0>) {
+  tt.return
+}
+
+// -----
+
+tt.func @unnamed() {
+  // expected-error @+1 {{needs a non-empty name}}
+  %0 = cb.alloc "", dma -> simd : !cb.cb<8xf32, pages = 2>
+  tt.return
+}
+
+// -----
+
+tt.func @same_units() {
+  // expected-error @+1 {{circular buffer "x" needs distinct producer and consumer units, got simd for both}}
+  %0 = cb.alloc "x", simd -> simd : !cb.cb<8xf32, pages = 2>
+  tt.return
+}
+
+// -----
+
+tt.func @second_producer(%t: !tile.tile<8xf32>) {
+  // expected-error @+1 {{circular buffer "x" has producer dma but is filled by simd}}
+  %cb = cb.alloc "x", dma -> simd : !cb.cb<8xf32, pages = 2>
+  cb.reserve_back %cb, 1 : !cb.cb<8xf32, pages = 2>
+  %y = tile.unary negf %t : !tile.tile<8xf32>
+  // expected-note @+1 {{by this operation}}
+  cb.write_back %y, %cb[0] : !cb.cb<8xf32, pages = 2>
+  tt.return
+}
+
+// -----
+
+tt.func @second_consumer() {
+  // expected-error @+1 {{circular buffer "x" has consumer dpe but is drained by simd}}
+  %cb = cb.alloc "x", dma -> dpe : !cb.cb<8xf32, pages = 2>
+  cb.wait_front %cb, 1 : !cb.cb<8xf32, pages = 2>
+  // expected-note @+1 {{by this operation}}
+  %x = cb.read_front %cb[0] : !cb.cb<8xf32, pages = 2>
+  %y = tile.unary negf %x : !tile.tile<8xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @page_read_by_two_units(%cb: !cb.cb<8xf32, pages = 2>) {
+  // expected-error @+1 {{page is read by units simd and reduce, but a circular buffer has one consumer}}
+  %x = cb.read_front %cb[0] : !cb.cb<8xf32, pages = 2>
+  %y = tile.unary negf %x : !tile.tile<8xf32>
+  %z = tile.reduce addf %x axis = 0 : !tile.tile<8xf32> -> !tile.tile<f32>
+  tt.return
+}
+
+// -----
+
+tt.func @reserve_too_many(%cb: !cb.cb<8xf32, pages = 2>) {
+  // expected-error @+1 {{moves 3 pages of a circular buffer of 2 pages}}
+  cb.reserve_back %cb, 3 : !cb.cb<8xf32, pages = 2>
+  tt.return
+}
+
+// -----
+
+tt.func @push_too_many(%cb: !cb.cb<8xf32, pages = 2>) {
+  // expected-error @+1 {{moves 4 pages of a circular buffer of 2 pages}}
+  cb.push_back %cb, 4 : !cb.cb<8xf32, pages = 2>
+  tt.return
+}
+
+// -----
+
+tt.func @wait_too_many(%cb: !cb.cb<8xf32, pages = 1>) {
+  // expected-error @+1 {{moves 2 pages of a circular buffer of 1 pages}}
+  cb.wait_front %cb, 2 : !cb.cb<8xf32, pages = 1>
+  tt.return
+}
+
+// -----
+
+tt.func @pop_too_many(%cb: !cb.cb<8xf32, pages = 2>) {
+  // expected-error @+1 {{moves 3 pages of a circular buffer of 2 pages}}
+  cb.pop_front %cb, 3 : !cb.cb<8xf32, pages = 2>
+  tt.return
+}
+
+// -----
+
+tt.func @pop_nothing(%cb: !cb.cb<8xf32, pages = 2>) {
+  // expected-error @+1 {{attribute 'pages' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive}}
+  cb.pop_front %cb, 0 : !cb.cb<8xf32, pages = 2>
+  tt.return
+}
+
+// -----
+
+tt.func @read_page_out_of_range(%cb: !cb.cb<8xf32, pages = 2>) {
+  // expected-error @+1 {{page 2 is out of range for a circular buffer of 2 pages}}
+  %x = cb.read_front %cb[2] : !cb.cb<8xf32, pages = 2>
+  tt.return
+}
+
+// -----
+
+tt.func @write_page_out_of_range(%cb: !cb.cb<8xf32, pages = 2>, %t: !tile.tile<8xf32>) {
+  // expected-error @+1 {{page 5 is out of range for a circular buffer of 2 pages}}
+  cb.write_back %t, %cb[5] : !cb.cb<8xf32, pages = 2>
+  tt.return
+}
+
+// -----
+
+tt.func @write_wrong_type(%cb: !cb.cb<8xf32, pages = 2>, %t: !tile.tile<8xf16>) {
+  // expected-error @+1 {{tile has the page type of cb}}
+  "cb.write_back"(%t, %cb) <{page = 0 : i64}> : (!tile.tile<8xf16>, !cb.cb<8xf32, pages = 2>) -> ()
+  tt.return
+}
+
+// -----
+
+tt.func @read_wrong_type(%cb: !cb.cb<8xf32, pages = 2>) {
+  // expected-error @+1 {{result has the page type of cb}}
+  %x = "cb.read_front"(%cb) <{page = 0 : i64}> : (!cb.cb<8xf32, pages = 2>) -> !tile.tile<4xf32>
+  tt.return
+}

@@ -1,0 +1,35 @@
+// RUN: mtia-opt %s | mtia-opt | FileCheck %s
+
+// Round trip of every type and operation of the cb dialect: a SIMD stage
+// between a buffer that DMA fills and a buffer that DMA drains.
+
+// CHECK-LABEL: tt.func @types
+// CHECK-SAME: !cb.cb<1024xf32, pages = 2>
+// CHECK-SAME: !cb.cb<64x32xf16, order = [0, 1], pages = 3>
+// CHECK-SAME: !cb.cb<i32, pages = 1>
+tt.func @types(%a: !cb.cb<1024xf32, pages = 2>, %b: !cb.cb<64x32xf16, order = [0, 1], pages = 3>,
+               %c: !cb.cb<i32, pages = 1>) {
+  tt.return
+}
+
+// CHECK-LABEL: tt.func @pipeline
+tt.func @pipeline() {
+  // CHECK: %[[IN:.*]] = cb.alloc "x", dma -> simd : !cb.cb<1024xf32, pages = 2>
+  %in = cb.alloc "x", dma -> simd : !cb.cb<1024xf32, pages = 2>
+  // CHECK: %[[OUT:.*]] = cb.alloc "y", simd -> dma : !cb.cb<1024xf32, pages = 2>
+  %out = cb.alloc "y", simd -> dma : !cb.cb<1024xf32, pages = 2>
+  // CHECK: cb.wait_front %[[IN]], 1 : !cb.cb<1024xf32, pages = 2>
+  cb.wait_front %in, 1 : !cb.cb<1024xf32, pages = 2>
+  // CHECK: %[[X:.*]] = cb.read_front %[[IN]][0] : !cb.cb<1024xf32, pages = 2>
+  %x = cb.read_front %in[0] : !cb.cb<1024xf32, pages = 2>
+  // CHECK: cb.reserve_back %[[OUT]], 2 : !cb.cb<1024xf32, pages = 2>
+  cb.reserve_back %out, 2 : !cb.cb<1024xf32, pages = 2>
+  %y = tile.binary mulf %x, %x : !tile.tile<1024xf32>
+  // CHECK: cb.write_back %{{.*}}, %[[OUT]][1] : !cb.cb<1024xf32, pages = 2>
+  cb.write_back %y, %out[1] : !cb.cb<1024xf32, pages = 2>
+  // CHECK: cb.push_back %[[OUT]], 2 : !cb.cb<1024xf32, pages = 2>
+  cb.push_back %out, 2 : !cb.cb<1024xf32, pages = 2>
+  // CHECK: cb.pop_front %[[IN]], 1 : !cb.cb<1024xf32, pages = 2>
+  cb.pop_front %in, 1 : !cb.cb<1024xf32, pages = 2>
+  tt.return
+}

@@ -1,0 +1,63 @@
+// RUN: mtia-opt %s | mtia-opt | FileCheck %s
+
+// Round trip of every type and operation of the dma dialect.
+
+// CHECK-LABEL: tt.func @types
+// CHECK-SAME: !dma.token
+tt.func @types(%t: !dma.token) {
+  tt.return
+}
+
+// Vector add's data movement: bounded loads with padding, a bounded store.
+// CHECK-LABEL: tt.func @strided
+tt.func @strided(%x: !tt.ptr<f32>, %out: !tt.ptr<f16>, %offset: index, %n: index, %rows: index,
+                 %stride: index, %m: !tile.tile<64x32xi1>) {
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  %in = cb.alloc "x", dma -> simd : !cb.cb<1024xf32, pages = 2>
+  %a = cb.alloc "a", dma -> dpe : !cb.cb<64x32xf32, pages = 2>
+  %o = cb.alloc "out", simd -> dma : !cb.cb<64x32xf16, pages = 1>
+  // CHECK: %[[T0:.*]] = dma.load %{{.*}}[%{{.*}}] strides [%{{.*}}] bounds [%{{.*}}] padding %{{.*}} into %{{.*}}[1] : !tt.ptr<f32>, !cb.cb<1024xf32, pages = 2>
+  %t0 = dma.load %x[%offset] strides [%c1] bounds [%n] padding %zero into %in[1] : !tt.ptr<f32>, !cb.cb<1024xf32, pages = 2>
+  // CHECK: dma.load %{{.*}}[%{{.*}}] strides [%{{.*}}, %{{.*}}] mask %{{.*}} into %{{.*}}[0] : !tt.ptr<f32>, !cb.cb<64x32xf32, pages = 2>
+  %t1 = dma.load %x[%offset] strides [%stride, %c1] mask %m into %a[0] : !tt.ptr<f32>, !cb.cb<64x32xf32, pages = 2>
+  // CHECK: dma.load %{{.*}}[%{{.*}}] strides [%{{.*}}, %{{.*}}] into %{{.*}}[1] : !tt.ptr<f32>, !cb.cb<64x32xf32, pages = 2>
+  %t2 = dma.load %x[%offset] strides [%c64, %c1] into %a[1] : !tt.ptr<f32>, !cb.cb<64x32xf32, pages = 2>
+  // CHECK: %[[T3:.*]] = dma.store %{{.*}}[0] to %{{.*}}[%{{.*}}] strides [%{{.*}}, %{{.*}}] bounds [%{{.*}}, %{{.*}}] mask %{{.*}} : !cb.cb<64x32xf16, pages = 1>, !tt.ptr<f16>
+  %t3 = dma.store %o[0] to %out[%offset] strides [%stride, %c1] bounds [%rows, %n] mask %m : !cb.cb<64x32xf16, pages = 1>, !tt.ptr<f16>
+  // CHECK: dma.wait %[[T0]], %{{.*}}, %{{.*}}, %[[T3]]
+  dma.wait %t0, %t1, %t2, %t3
+  tt.return
+}
+
+// CHECK-LABEL: tt.func @indexed
+tt.func @indexed(%x: !tt.ptr<f32>, %idx: !tile.tile<64xi32>, %idx64: !tile.tile<64xi64>, %m: !tile.tile<64xi1>) {
+  %zero = arith.constant 0.0 : f32
+  %in = cb.alloc "gathered", dma -> simd : !cb.cb<64xf32, pages = 1>
+  %out = cb.alloc "scattered", simd -> dma : !cb.cb<64xf32, pages = 1>
+  // CHECK: dma.gather %{{.*}}[%{{.*}}] mask %{{.*}} padding %{{.*}} into %{{.*}}[0] : !tt.ptr<f32>, !tile.tile<64xi32>, !cb.cb<64xf32, pages = 1>
+  %t0 = dma.gather %x[%idx] mask %m padding %zero into %in[0] : !tt.ptr<f32>, !tile.tile<64xi32>, !cb.cb<64xf32, pages = 1>
+  // CHECK: dma.gather %{{.*}}[%{{.*}}] into %{{.*}}[0] : !tt.ptr<f32>, !tile.tile<64xi64>, !cb.cb<64xf32, pages = 1>
+  %t1 = dma.gather %x[%idx64] into %in[0] : !tt.ptr<f32>, !tile.tile<64xi64>, !cb.cb<64xf32, pages = 1>
+  // CHECK: dma.scatter %{{.*}}[0] to %{{.*}}[%{{.*}}] mask %{{.*}} : !cb.cb<64xf32, pages = 1>, !tt.ptr<f32>, !tile.tile<64xi32>
+  %t2 = dma.scatter %out[0] to %x[%idx] mask %m : !cb.cb<64xf32, pages = 1>, !tt.ptr<f32>, !tile.tile<64xi32>
+  dma.wait %t0, %t1, %t2
+  tt.return
+}
+
+// CHECK-LABEL: tt.func @atomics
+tt.func @atomics(%y: !tt.ptr<f32>, %lock: !tt.ptr<i32>, %idx: !tile.tile<64xi32>, %v: !tile.tile<64xf32>,
+                 %m: !tile.tile<64xi1>, %one: !tile.tile<1xi32>, %i1: !tile.tile<1xi32>) {
+  %old = cb.alloc "old", dma -> core : !cb.cb<1xi32, pages = 1>
+  // CHECK: dma.atomic_rmw fadd, relaxed, chip %{{.*}}[%{{.*}}], %{{.*}} mask %{{.*}} : !tt.ptr<f32>, !tile.tile<64xi32>, !tile.tile<64xf32>
+  %t0 = dma.atomic_rmw fadd, relaxed, chip %y[%idx], %v mask %m : !tt.ptr<f32>, !tile.tile<64xi32>, !tile.tile<64xf32>
+  // CHECK: dma.atomic_rmw exch, acq_rel, system %{{.*}}[%{{.*}}], %{{.*}} into %{{.*}}[0] : !tt.ptr<i32>, !tile.tile<1xi32>, !tile.tile<1xi32>, !cb.cb<1xi32, pages = 1>
+  %t1 = dma.atomic_rmw exch, acq_rel, system %lock[%i1], %one into %old[0] : !tt.ptr<i32>, !tile.tile<1xi32>, !tile.tile<1xi32>, !cb.cb<1xi32, pages = 1>
+  // CHECK: dma.atomic_cas acquire, pe %{{.*}}[%{{.*}}], %{{.*}}, %{{.*}} into %{{.*}}[0] : !tt.ptr<i32>, !tile.tile<1xi32>, !tile.tile<1xi32>, !cb.cb<1xi32, pages = 1>
+  %t2 = dma.atomic_cas acquire, pe %lock[%i1], %i1, %one into %old[0] : !tt.ptr<i32>, !tile.tile<1xi32>, !tile.tile<1xi32>, !cb.cb<1xi32, pages = 1>
+  // CHECK: dma.atomic_cas release, chip %{{.*}}[%{{.*}}], %{{.*}}, %{{.*}} : !tt.ptr<i32>, !tile.tile<1xi32>, !tile.tile<1xi32>
+  %t3 = dma.atomic_cas release, chip %lock[%i1], %one, %i1 : !tt.ptr<i32>, !tile.tile<1xi32>, !tile.tile<1xi32>
+  dma.wait %t0, %t1, %t2, %t3
+  tt.return
+}

@@ -1,0 +1,143 @@
+// RUN: mtia-opt %s | mtia-opt | FileCheck %s
+
+// Round trip of every type and operation of the tile dialect.
+
+// CHECK-LABEL: tt.func @types
+// CHECK-SAME: !tile.tile<64x32xf16>
+// CHECK-SAME: !tile.tile<64x32xf16, order = [0, 1]>
+// CHECK-SAME: !tile.tile<f32>
+// CHECK-SAME: !tile.tile<2x3x4xi8, order = [1, 2, 0]>
+// CHECK-SAME: !tile.tile<16xf8E4M3FN>
+tt.func @types(%a: !tile.tile<64x32xf16>, %b: !tile.tile<64x32xf16, order = [0, 1]>,
+               %c: !tile.tile<f32>, %d: !tile.tile<2x3x4xi8, order = [1, 2, 0]>,
+               %e: !tile.tile<16xf8E4M3FN>) {
+  tt.return
+}
+
+// CHECK-LABEL: tt.func @dpe
+tt.func @dpe(%a: !tile.tile<64x32xf16>, %b: !tile.tile<32x64xf16>, %acc: !tile.tile<64x64xf32>,
+             %qa: !tile.tile<32x64xi8>, %qb: !tile.tile<64x32xi8>, %qacc: !tile.tile<32x32xi32>,
+             %ba: !tile.tile<64x32xbf16, order = [0, 1]>, %bb: !tile.tile<32x64xbf16>) {
+  // CHECK: tile.matmul %{{.*}}, %{{.*}}, %{{.*}} : !tile.tile<64x32xf16>, !tile.tile<32x64xf16> -> !tile.tile<64x64xf32>
+  %0 = tile.matmul %a, %b, %acc : !tile.tile<64x32xf16>, !tile.tile<32x64xf16> -> !tile.tile<64x64xf32>
+  // CHECK: tile.matmul %{{.*}} : !tile.tile<32x64xi8>, !tile.tile<64x32xi8> -> !tile.tile<32x32xi32>
+  %1 = tile.matmul %qa, %qb, %qacc : !tile.tile<32x64xi8>, !tile.tile<64x32xi8> -> !tile.tile<32x32xi32>
+  // CHECK: tile.matmul %{{.*}} : !tile.tile<64x32xbf16, order = [0, 1]>, !tile.tile<32x64xbf16> -> !tile.tile<64x64xf32>
+  %2 = tile.matmul %ba, %bb, %0 : !tile.tile<64x32xbf16, order = [0, 1]>, !tile.tile<32x64xbf16> -> !tile.tile<64x64xf32>
+  tt.return
+}
+
+// CHECK-LABEL: tt.func @simd
+tt.func @simd(%x: !tile.tile<1024xf32>, %y: !tile.tile<1024xf32>, %i: !tile.tile<1024xi32>,
+              %s: f32, %h: !tile.tile<1024xf16>) {
+  // CHECK: tile.binary addf %{{.*}}, %{{.*}} : !tile.tile<1024xf32>
+  %0 = tile.binary addf %x, %y : !tile.tile<1024xf32>
+  // CHECK: tile.binary maxnumf
+  %1 = tile.binary maxnumf %x, %0 : !tile.tile<1024xf32>
+  // CHECK: tile.binary remsi %{{.*}} : !tile.tile<1024xi32>
+  %2 = tile.binary remsi %i, %i : !tile.tile<1024xi32>
+  // CHECK: tile.unary negf %{{.*}} : !tile.tile<1024xf32>
+  %3 = tile.unary negf %1 : !tile.tile<1024xf32>
+  // CHECK: tile.unary absi %{{.*}} : !tile.tile<1024xi32>
+  %4 = tile.unary absi %2 : !tile.tile<1024xi32>
+  // CHECK: tile.fma %{{.*}}, %{{.*}}, %{{.*}} : !tile.tile<1024xf32>
+  %5 = tile.fma %x, %y, %3 : !tile.tile<1024xf32>
+  // CHECK: tile.sfu exp %{{.*}} : !tile.tile<1024xf32>
+  %6 = tile.sfu exp %5 : !tile.tile<1024xf32>
+  // CHECK: tile.sfu rsqrt
+  %7 = tile.sfu rsqrt %6 : !tile.tile<1024xf32>
+  // CHECK: %[[C:.*]] = tile.cmpi slt %{{.*}}, %{{.*}} : !tile.tile<1024xi32>
+  %8 = tile.cmpi slt %i, %4 : !tile.tile<1024xi32>
+  // CHECK: tile.cmpf uno %{{.*}}, %{{.*}} : !tile.tile<1024xf32>
+  %9 = tile.cmpf uno %x, %7 : !tile.tile<1024xf32>
+  // CHECK: tile.select %[[C]], %{{.*}}, %{{.*}} : !tile.tile<1024xf32>
+  %10 = tile.select %8, %x, %7 : !tile.tile<1024xf32>
+  // CHECK: tile.cast truncf %{{.*}} rounding = rtne : !tile.tile<1024xf32> -> !tile.tile<1024xf16>
+  %11 = tile.cast truncf %10 rounding = rtne : !tile.tile<1024xf32> -> !tile.tile<1024xf16>
+  // CHECK: tile.cast extf %{{.*}} : !tile.tile<1024xf16> -> !tile.tile<1024xf32>
+  %12 = tile.cast extf %h : !tile.tile<1024xf16> -> !tile.tile<1024xf32>
+  // CHECK: tile.cast fptosi %{{.*}} : !tile.tile<1024xf32> -> !tile.tile<1024xi32>
+  %13 = tile.cast fptosi %12 : !tile.tile<1024xf32> -> !tile.tile<1024xi32>
+  // CHECK: tile.cast sitofp %{{.*}} rounding = rtz : !tile.tile<1024xi32> -> !tile.tile<1024xf32>
+  %14 = tile.cast sitofp %13 rounding = rtz : !tile.tile<1024xi32> -> !tile.tile<1024xf32>
+  // CHECK: tile.cast bitcast %{{.*}} : !tile.tile<1024xf32> -> !tile.tile<1024xi32>
+  %15 = tile.cast bitcast %14 : !tile.tile<1024xf32> -> !tile.tile<1024xi32>
+  // CHECK: tile.cast trunci %{{.*}} : !tile.tile<1024xi32> -> !tile.tile<1024xi8>
+  %16 = tile.cast trunci %15 : !tile.tile<1024xi32> -> !tile.tile<1024xi8>
+  // CHECK: tile.cast extui %{{.*}} : !tile.tile<1024xi1> -> !tile.tile<1024xi32>
+  %17 = tile.cast extui %9 : !tile.tile<1024xi1> -> !tile.tile<1024xi32>
+  tt.return
+}
+
+// CHECK-LABEL: tt.func @scalars
+tt.func @scalars(%s: f32, %t: !tile.tile<4x8xf32>, %i: index, %j: index) -> f32 {
+  // CHECK: tile.splat %{{.*}} : !tile.tile<4x8xf32>
+  %0 = tile.splat %s : !tile.tile<4x8xf32>
+  // CHECK: tile.iota 16 : !tile.tile<64xi32>
+  %1 = tile.iota 16 : !tile.tile<64xi32>
+  // CHECK: tile.constant dense<1.000000e+00> : tensor<4x8xf32> : !tile.tile<4x8xf32>
+  %2 = tile.constant dense<1.0> : tensor<4x8xf32> : !tile.tile<4x8xf32>
+  // CHECK: tile.constant dense<[0, 1, 2, 3]> : tensor<4xi8> : !tile.tile<4xi8>
+  %3 = tile.constant dense<[0, 1, 2, 3]> : tensor<4xi8> : !tile.tile<4xi8>
+  // CHECK: tile.extract %{{.*}}[%{{.*}}, %{{.*}}] : !tile.tile<4x8xf32>
+  %4 = tile.extract %t[%i, %j] : !tile.tile<4x8xf32>
+  tt.return %4 : f32
+}
+
+// CHECK-LABEL: tt.func @reductions
+tt.func @reductions(%x: !tile.tile<64x128xf32>, %i: !tile.tile<64x128xi32>, %v: !tile.tile<128xf32>) {
+  // CHECK: tile.reduce addf %{{.*}} axis = 1 : !tile.tile<64x128xf32> -> !tile.tile<64xf32>
+  %0 = tile.reduce addf %x axis = 1 : !tile.tile<64x128xf32> -> !tile.tile<64xf32>
+  // CHECK: tile.reduce maxsi %{{.*}} axis = 0 : !tile.tile<64x128xi32> -> !tile.tile<128xi32>
+  %1 = tile.reduce maxsi %i axis = 0 : !tile.tile<64x128xi32> -> !tile.tile<128xi32>
+  // CHECK: tile.reduce maximumf %{{.*}} axis = 0 : !tile.tile<128xf32> -> !tile.tile<f32>
+  %2 = tile.reduce maximumf %v axis = 0 : !tile.tile<128xf32> -> !tile.tile<f32>
+  // CHECK: tile.reduce_region %{{.*}}, %{{.*}} axis = 1 : (!tile.tile<64x128xf32>, !tile.tile<64x128xi32>) -> (!tile.tile<64xf32>, !tile.tile<64xi32>) {
+  // CHECK: ^bb0(%{{.*}}: f32, %{{.*}}: i32, %{{.*}}: f32, %{{.*}}: i32):
+  // CHECK: tile.yield %{{.*}}, %{{.*}} : f32, i32
+  %3:2 = tile.reduce_region %x, %i axis = 1 : (!tile.tile<64x128xf32>, !tile.tile<64x128xi32>) -> (!tile.tile<64xf32>, !tile.tile<64xi32>) {
+  ^bb0(%accv: f32, %acci: i32, %newv: f32, %newi: i32):
+    %gt = arith.cmpf ogt, %newv, %accv : f32
+    %v2 = arith.select %gt, %newv, %accv : f32
+    %i2 = arith.select %gt, %newi, %acci : i32
+    tile.yield %v2, %i2 : f32, i32
+  }
+  // CHECK: tile.scan %{{.*}} axis = 0 reverse : (!tile.tile<128xf32>) -> !tile.tile<128xf32> {
+  %4 = tile.scan %v axis = 0 reverse : (!tile.tile<128xf32>) -> !tile.tile<128xf32> {
+  ^bb0(%acc: f32, %new: f32):
+    %sum = arith.addf %acc, %new : f32
+    tile.yield %sum : f32
+  }
+  // CHECK: tile.scan %{{.*}} axis = 1 : (!tile.tile<64x128xi32>) -> !tile.tile<64x128xi32> {
+  %5 = tile.scan %i axis = 1 : (!tile.tile<64x128xi32>) -> !tile.tile<64x128xi32> {
+  ^bb0(%acc: i32, %new: i32):
+    %sum = arith.addi %acc, %new : i32
+    tile.yield %sum : i32
+  }
+  // CHECK: tile.arg_reduce argmax %{{.*}} axis = 1 : !tile.tile<64x128xf32> -> !tile.tile<64xi32>
+  %6 = tile.arg_reduce argmax %x axis = 1 : !tile.tile<64x128xf32> -> !tile.tile<64xi32>
+  // CHECK: tile.arg_reduce argmin %{{.*}} axis = 0 : !tile.tile<128xf32> -> !tile.tile<i64>
+  %7 = tile.arg_reduce argmin %v axis = 0 : !tile.tile<128xf32> -> !tile.tile<i64>
+  // CHECK: tile.cross_pe_reduce addf %{{.*}} over row : !tile.tile<64xf32>
+  %8 = tile.cross_pe_reduce addf %0 over row : !tile.tile<64xf32>
+  // CHECK: tile.cross_pe_reduce maxsi %{{.*}} over grid : !tile.tile<128xi32>
+  %9 = tile.cross_pe_reduce maxsi %1 over grid : !tile.tile<128xi32>
+  tt.return
+}
+
+// CHECK-LABEL: tt.func @layout
+tt.func @layout(%x: !tile.tile<64x32xf32>, %c: !tile.tile<64x1xf32>, %y: !tile.tile<64x16xf32>) {
+  // CHECK: tile.transpose %{{.*}} [1, 0] : !tile.tile<64x32xf32> -> !tile.tile<32x64xf32>
+  %0 = tile.transpose %x [1, 0] : !tile.tile<64x32xf32> -> !tile.tile<32x64xf32>
+  // CHECK: tile.convert_layout %{{.*}} : !tile.tile<64x32xf32> -> !tile.tile<64x32xf32, order = [0, 1]>
+  %1 = tile.convert_layout %x : !tile.tile<64x32xf32> -> !tile.tile<64x32xf32, order = [0, 1]>
+  // CHECK: tile.reshape %{{.*}} : !tile.tile<64x32xf32> -> !tile.tile<2048xf32>
+  %2 = tile.reshape %x : !tile.tile<64x32xf32> -> !tile.tile<2048xf32>
+  // CHECK: tile.broadcast %{{.*}} : !tile.tile<64x1xf32> -> !tile.tile<64x32xf32>
+  %3 = tile.broadcast %c : !tile.tile<64x1xf32> -> !tile.tile<64x32xf32>
+  // CHECK: tile.slice %{{.*}} [0, 16] : !tile.tile<64x32xf32> -> !tile.tile<64x16xf32>
+  %4 = tile.slice %x [0, 16] : !tile.tile<64x32xf32> -> !tile.tile<64x16xf32>
+  // CHECK: tile.concat %{{.*}}, %{{.*}} axis = 1 : !tile.tile<64x32xf32>, !tile.tile<64x16xf32> -> !tile.tile<64x48xf32>
+  %5 = tile.concat %x, %y axis = 1 : !tile.tile<64x32xf32>, !tile.tile<64x16xf32> -> !tile.tile<64x48xf32>
+  tt.return
+}

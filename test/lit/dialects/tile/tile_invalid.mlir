@@ -1,0 +1,340 @@
+// RUN: mtia-opt %s --split-input-file --verify-diagnostics
+
+// One case per verifier rule of the tile dialect.
+
+// expected-error @+1 {{tile dimensions must be positive, got 0}}
+tt.func @zero_dimension(%a: !tile.tile<0x4xf32>) {
+  tt.return
+}
+
+// -----
+
+// expected-error @+1 {{tile elements must be signless integers or floats, got 'index'}}
+tt.func @index_elements(%a: !tile.tile<4xindex>) {
+  tt.return
+}
+
+// -----
+
+// expected-error @+1 {{tile order must list each of the 2 dimensions once}}
+tt.func @order_rank(%a: !tile.tile<4x4xf32, order = [0]>) {
+  tt.return
+}
+
+// -----
+
+// expected-error @+1 {{tile order must be a permutation of the dimensions, got [0, 0]}}
+tt.func @order_permutation(%a: !tile.tile<4x4xf32, order = [0, 0]>) {
+  tt.return
+}
+
+// -----
+
+// expected-error @+1 {{the row-major order is the default and must be omitted}}
+tt.func @order_default(%a: !tile.tile<4x4xf32, order = [1, 0]>) {
+  tt.return
+}
+
+// -----
+
+tt.func @matmul_rank(%a: !tile.tile<64xf16>, %b: !tile.tile<64x32xf16>, %c: !tile.tile<64x32xf32>) {
+  // expected-error @+1 {{operands must be rank-2 tiles}}
+  %0 = tile.matmul %a, %b, %c : !tile.tile<64xf16>, !tile.tile<64x32xf16> -> !tile.tile<64x32xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @matmul_shapes(%a: !tile.tile<64x16xf16>, %b: !tile.tile<32x64xf16>, %c: !tile.tile<64x64xf32>) {
+  // expected-error @+1 {{shapes must be M×K, K×N and M×N}}
+  %0 = tile.matmul %a, %b, %c : !tile.tile<64x16xf16>, !tile.tile<32x64xf16> -> !tile.tile<64x64xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @matmul_mixed_inputs(%a: !tile.tile<64x32xf16>, %b: !tile.tile<32x64xbf16>, %c: !tile.tile<64x64xf32>) {
+  // expected-error @+1 {{operands must have one element type, got 'f16' and 'bf16'}}
+  %0 = tile.matmul %a, %b, %c : !tile.tile<64x32xf16>, !tile.tile<32x64xbf16> -> !tile.tile<64x64xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @matmul_input_type(%a: !tile.tile<64x32xi16>, %b: !tile.tile<32x64xi16>, %c: !tile.tile<64x64xi32>) {
+  // expected-error @+1 {{the DPE multiplies f16, bf16, f32 or i8, got 'i16'}}
+  %0 = tile.matmul %a, %b, %c : !tile.tile<64x32xi16>, !tile.tile<32x64xi16> -> !tile.tile<64x64xi32>
+  tt.return
+}
+
+// -----
+
+tt.func @matmul_accumulator(%a: !tile.tile<64x32xf16>, %b: !tile.tile<32x64xf16>, %c: !tile.tile<64x64xf16>) {
+  // expected-error @+1 {{products of 'f16' accumulate in 'f32', got 'f16'}}
+  %0 = tile.matmul %a, %b, %c : !tile.tile<64x32xf16>, !tile.tile<32x64xf16> -> !tile.tile<64x64xf16>
+  tt.return
+}
+
+// -----
+
+tt.func @binary_kind(%a: !tile.tile<8xi32>) {
+  // expected-error @+1 {{kind 'addf' applies to float tiles, got '!tile.tile<8xi32>'}}
+  %0 = tile.binary addf %a, %a : !tile.tile<8xi32>
+  tt.return
+}
+
+// -----
+
+tt.func @unary_kind(%a: !tile.tile<8xf32>) {
+  // expected-error @+1 {{kind 'absi' applies to integer tiles, got '!tile.tile<8xf32>'}}
+  %0 = tile.unary absi %a : !tile.tile<8xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @cast_shape(%a: !tile.tile<8xf32>) {
+  // expected-error @+1 {{source and result must have one shape and layout}}
+  %0 = tile.cast truncf %a rounding = rtne : !tile.tile<8xf32> -> !tile.tile<4xf16>
+  tt.return
+}
+
+// -----
+
+tt.func @cast_types(%a: !tile.tile<8xf16>) {
+  // expected-error @+1 {{'truncf' cannot convert 'f16' to 'f32'}}
+  %0 = tile.cast truncf %a rounding = rtne : !tile.tile<8xf16> -> !tile.tile<8xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @cast_needs_rounding(%a: !tile.tile<8xi32>) {
+  // expected-error @+1 {{'sitofp' requires a rounding mode}}
+  %0 = tile.cast sitofp %a : !tile.tile<8xi32> -> !tile.tile<8xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @cast_takes_no_rounding(%a: !tile.tile<8xf32>) {
+  // expected-error @+1 {{'fptosi' is exact or rounds toward zero and takes no rounding mode}}
+  %0 = tile.cast fptosi %a rounding = rtne : !tile.tile<8xf32> -> !tile.tile<8xi32>
+  tt.return
+}
+
+// -----
+
+tt.func @iota_rank() {
+  // expected-error @+1 {{result must be a rank-1 tile}}
+  %0 = tile.iota 0 : !tile.tile<4x4xi32>
+  tt.return
+}
+
+// -----
+
+tt.func @constant_type() {
+  // expected-error @+1 {{does not have the shape and element type of '!tile.tile<8xf32>'}}
+  %0 = tile.constant dense<0.0> : tensor<4xf32> : !tile.tile<8xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @extract_indices(%a: !tile.tile<4x4xf32>, %i: index) {
+  // expected-error @+1 {{expects one index per dimension (2), got 1}}
+  %0 = tile.extract %a[%i] : !tile.tile<4x4xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @reduce_kind(%a: !tile.tile<8x8xf32>) {
+  // expected-error @+1 {{kind 'addi' applies to integer tiles}}
+  %0 = tile.reduce addi %a axis = 0 : !tile.tile<8x8xf32> -> !tile.tile<8xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @reduce_axis(%a: !tile.tile<8x8xf32>) {
+  // expected-error @+1 {{axis 2 is out of range for a tile of rank 2}}
+  %0 = tile.reduce addf %a axis = 2 : !tile.tile<8x8xf32> -> !tile.tile<8xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @reduce_result(%a: !tile.tile<8x16xf32>) {
+  // expected-error @+1 {{must have the shape of '!tile.tile<8x16xf32>' without axis 1}}
+  %0 = tile.reduce addf %a axis = 1 : !tile.tile<8x16xf32> -> !tile.tile<16xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @reduce_region_shapes(%a: !tile.tile<8xf32>, %b: !tile.tile<4xi32>) {
+  // expected-error @+1 {{sources must have one shape}}
+  %0:2 = tile.reduce_region %a, %b axis = 0 : (!tile.tile<8xf32>, !tile.tile<4xi32>) -> (!tile.tile<f32>, !tile.tile<i32>) {
+  ^bb0(%x: f32, %i: i32, %y: f32, %j: i32):
+    tile.yield %x, %i : f32, i32
+  }
+  tt.return
+}
+
+// -----
+
+tt.func @reduce_region_results(%a: !tile.tile<8xf32>) {
+  // expected-error @+1 {{must have one result per source}}
+  %0:2 = tile.reduce_region %a axis = 0 : (!tile.tile<8xf32>) -> (!tile.tile<f32>, !tile.tile<f32>) {
+  ^bb0(%x: f32, %y: f32):
+    tile.yield %x : f32
+  }
+  tt.return
+}
+
+// -----
+
+tt.func @reduce_region_arguments(%a: !tile.tile<8xf32>) {
+  // expected-error @+1 {{combine region must take the element types of the sources twice}}
+  %0 = tile.reduce_region %a axis = 0 : (!tile.tile<8xf32>) -> !tile.tile<f32> {
+  ^bb0(%x: f32):
+    tile.yield %x : f32
+  }
+  tt.return
+}
+
+// -----
+
+tt.func @reduce_region_yield(%a: !tile.tile<8xf32>) {
+  %0 = tile.reduce_region %a axis = 0 : (!tile.tile<8xf32>) -> !tile.tile<f32> {
+  ^bb0(%x: f32, %y: f32):
+    %c = arith.constant 0 : i32
+    // expected-error @+1 {{must yield one value of each source's element type}}
+    tile.yield %c : i32
+  }
+  tt.return
+}
+
+// -----
+
+tt.func @scan_results(%a: !tile.tile<8xf32>) {
+  // expected-error @+1 {{results must have the types of the sources}}
+  %0 = tile.scan %a axis = 0 : (!tile.tile<8xf32>) -> !tile.tile<8xf16> {
+  ^bb0(%x: f32, %y: f32):
+    tile.yield %x : f32
+  }
+  tt.return
+}
+
+// -----
+
+tt.func @arg_reduce_result(%a: !tile.tile<8x16xf32>) {
+  // expected-error @+1 {{must have the shape of '!tile.tile<8x16xf32>' without axis 0}}
+  %0 = tile.arg_reduce argmax %a axis = 0 : !tile.tile<8x16xf32> -> !tile.tile<8xi32>
+  tt.return
+}
+
+// -----
+
+tt.func @cross_pe_reduce_kind(%a: !tile.tile<8xi32>) {
+  // expected-error @+1 {{kind 'maximumf' applies to float tiles}}
+  %0 = tile.cross_pe_reduce maximumf %a over column : !tile.tile<8xi32>
+  tt.return
+}
+
+// -----
+
+tt.func @transpose_permutation(%a: !tile.tile<4x8xf32>) {
+  // expected-error @+1 {{permutation [1, 1] is not a permutation of the 2 dimensions}}
+  %0 = tile.transpose %a [1, 1] : !tile.tile<4x8xf32> -> !tile.tile<8x4xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @transpose_shape(%a: !tile.tile<4x8xf32>) {
+  // expected-error @+1 {{result dimension 0 must be source dimension 1 (8), got 4}}
+  %0 = tile.transpose %a [1, 0] : !tile.tile<4x8xf32> -> !tile.tile<4x8xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @transpose_element_type(%a: !tile.tile<4x8xf32>) {
+  // expected-error @+1 {{source and result must have one element type}}
+  %0 = tile.transpose %a [1, 0] : !tile.tile<4x8xf32> -> !tile.tile<8x4xf16>
+  tt.return
+}
+
+// -----
+
+tt.func @convert_layout_shape(%a: !tile.tile<4x8xf32>) {
+  // expected-error @+1 {{source and result must differ in layout only}}
+  %0 = tile.convert_layout %a : !tile.tile<4x8xf32> -> !tile.tile<8x4xf32, order = [0, 1]>
+  tt.return
+}
+
+// -----
+
+tt.func @reshape_count(%a: !tile.tile<4x8xf32>) {
+  // expected-error @+1 {{source and result must have one element count}}
+  %0 = tile.reshape %a : !tile.tile<4x8xf32> -> !tile.tile<16xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @broadcast_rank(%a: !tile.tile<8xf32>) {
+  // expected-error @+1 {{source and result must have one rank}}
+  %0 = tile.broadcast %a : !tile.tile<8xf32> -> !tile.tile<4x8xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @broadcast_dimension(%a: !tile.tile<2x8xf32>) {
+  // expected-error @+1 {{only dimensions of size 1 broadcast}}
+  %0 = tile.broadcast %a : !tile.tile<2x8xf32> -> !tile.tile<4x8xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @slice_rank(%a: !tile.tile<4x8xf32>) {
+  // expected-error @+1 {{source, result and offsets must have one rank}}
+  %0 = tile.slice %a [0] : !tile.tile<4x8xf32> -> !tile.tile<4x4xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @slice_bounds(%a: !tile.tile<4x8xf32>) {
+  // expected-error @+1 {{slice at [0, 6] of shape '!tile.tile<4x4xf32>' exceeds '!tile.tile<4x8xf32>'}}
+  %0 = tile.slice %a [0, 6] : !tile.tile<4x8xf32> -> !tile.tile<4x4xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @concat_axis(%a: !tile.tile<4x8xf32>) {
+  // expected-error @+1 {{axis 2 is out of range for a tile of rank 2}}
+  %0 = tile.concat %a, %a axis = 2 : !tile.tile<4x8xf32>, !tile.tile<4x8xf32> -> !tile.tile<8x8xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @concat_other_dimensions(%a: !tile.tile<4x8xf32>, %b: !tile.tile<4x4xf32>) {
+  // expected-error @+1 {{sources must match the result '!tile.tile<8x8xf32>' except along axis 0}}
+  %0 = tile.concat %a, %b axis = 0 : !tile.tile<4x8xf32>, !tile.tile<4x4xf32> -> !tile.tile<8x8xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @concat_size(%a: !tile.tile<4x8xf32>) {
+  // expected-error @+1 {{sources add up to 8 along axis 0, the result has 12}}
+  %0 = tile.concat %a, %a axis = 0 : !tile.tile<4x8xf32>, !tile.tile<4x8xf32> -> !tile.tile<12x8xf32>
+  tt.return
+}
