@@ -41,8 +41,10 @@ class CB_PageOf<string cb, string value>
     : TypesMatchWith<value # " has the page type of " # cb, cb, value,
                      "::llvm::cast<::mtia::cb::CircularBufferType>($_self).getPageType()">;
 
-// A number of pages and the index of a page after a buffer's pointer.
-def CB_PageCount : ConfinedAttr<I64Attr, [IntPositive]>;
-def CB_PageIndex : ConfinedAttr<I64Attr, [IntNonNegative]>;
+// A number of pages and the index of a page after a buffer's pointer. They
+// are unnamed so that Python op builders take plain integers through the
+// builder of I64Attr.
+defvar CB_PageCount = ConfinedAttr<I64Attr, [IntPositive]>;
+defvar CB_PageIndex = ConfinedAttr<I64Attr, [IntNonNegative]>;
 
 #endif // MTIA_DIALECT_CB_CBTYPES_TD
