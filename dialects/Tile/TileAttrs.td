@@ -59,6 +59,9 @@ def Tile_UnaryKind : Tile_I32Enum<"UnaryKind", "elementwise unary operation of t
   I32EnumAttrCase<"Floor", 2, "floor">,
   I32EnumAttrCase<"Ceil", 3, "ceil">,
   I32EnumAttrCase<"RoundEven", 4, "roundeven">,
+  I32EnumAttrCase<"Round", 5, "round">,
+  I32EnumAttrCase<"Trunc", 6, "trunc">,
+  I32EnumAttrCase<"Sqrt", 7, "sqrt">,
   I32EnumAttrCase<"AbsI", 20, "absi">,
 ]>;
 

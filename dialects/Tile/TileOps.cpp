@@ -317,6 +317,13 @@ LogicalResult ArgReduceOp::verify() {
                             getType().getElementType());
 }
 
+LogicalResult HistogramOp::verify() {
+  if (getType().getRank() != 1)
+    return emitOpError("result must be a rank-1 tile of bins, got ")
+           << getType();
+  return success();
+}
+
 LogicalResult CrossPEReduceOp::verify() {
   return verifyKindMatchesElements(*this, stringifyCombineKind(getKind()),
                                    isFloatKind(getKind()), getType());
@@ -413,6 +420,26 @@ LogicalResult SliceOp::verify() {
     if (offset < 0 || offset + size > dim)
       return emitOpError("slice at [")
              << offsets << "] of shape " << result << " exceeds " << source;
+  return success();
+}
+
+LogicalResult GatherOp::verify() {
+  TileType source = getSource().getType();
+  TileType indices = getIndices().getType();
+  TileType result = getType();
+  int64_t axis = getAxis();
+  if (indices.getRank() != source.getRank())
+    return emitOpError("indices and source must have one rank");
+  if (failed(verifyAxis(*this, source, axis)))
+    return failure();
+  if (result.getShape() != indices.getShape() ||
+      result.getElementType() != source.getElementType())
+    return emitOpError("result must have the shape of the indices and the "
+                       "element type of the source");
+  for (int64_t dim = 0; dim < source.getRank(); ++dim)
+    if (dim != axis && indices.getDimSize(dim) > source.getDimSize(dim))
+      return emitOpError("indices dimension ")
+             << dim << " is larger than the source's";
   return success();
 }
 

@@ -33,6 +33,13 @@ class Tile_BoolOf<string tile, string value>
     : TypesMatchWith<value # " is an i1 tile with the shape of " # tile, tile, value,
                      "::mtia::tile::getBoolTileLike($_self)">;
 
+// The optional operand `value` is an i1 tile with the shape of `tile`; the
+// check is skipped when `getter` returns a null value.
+class Tile_OptionalBoolOf<string tile, string value, string getter>
+    : TypesMatchWith<value # " is an i1 tile with the shape of " # tile, tile, value,
+                     "::mtia::tile::getBoolTileLike($_self)",
+                     "!" # getter # "() || std::equal_to<>()">;
+
 // `scalar` is the element type of `tile`.
 class Tile_ElementOf<string tile, string scalar>
     : TypesMatchWith<scalar # " is the element type of " # tile, tile, scalar,
@@ -83,7 +90,9 @@ def Tile_UnaryOp : Tile_UnitOp<"unary", "SIMD", [Pure, SameOperandsAndResultType
   let summary = "elementwise unary arithmetic";
   let description = [{
     `%r = tile.unary negf %a : !tile.tile<64xf32>`; `absi` is the only
-    integer kind.
+    integer kind. `round` rounds half away from zero, `roundeven` half to
+    even; `sqrt` is correctly rounded (Triton's `tt.precise_sqrt`), unlike
+    the special-function unit's `tile.sfu sqrt`.
   }];
   let arguments = (ins Tile_UnaryKind:$kind, Tile_AnyTile:$operand);
   let results = (outs Tile_AnyTile:$result);
@@ -289,6 +298,23 @@ def Tile_ArgReduceOp : Tile_UnitOp<"arg_reduce", "Reduce", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tile_HistogramOp : Tile_UnitOp<"histogram", "Reduce", [Pure,
+    Tile_OptionalBoolOf<"source", "mask", "getMask">]> {
+  let summary = "count integer values into unit-width bins from zero";
+  let description = [{
+    `%h = tile.histogram %x mask %m : !tile.tile<128xi32> -> !tile.tile<8xi32>`
+    counts, for each bin `b` of the rank-1 result, the elements of `source`
+    equal to `b` where the optional mask is true (Triton's `tt.histogram`).
+    Values outside `[0, bins)` are not counted.
+  }];
+  let arguments = (ins Tile_IntTile:$source, Optional<Tile_BoolTile>:$mask);
+  let results = (outs Tile_IntTile:$result);
+  let assemblyFormat = [{
+    $source (`mask` $mask^)? attr-dict `:` qualified(type($source)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_CrossPEReduceOp : Tile_UnitOp<"cross_pe_reduce", "Reduce", [Pure,
     SameOperandsAndResultType]> {
   let summary = "combine a tile elementwise across PEs";
@@ -358,6 +384,23 @@ def Tile_SliceOp : Tile_UnitOp<"slice", "MLU", [Pure]> {
   let arguments = (ins Tile_AnyTile:$source, DenseI64ArrayAttr:$offsets);
   let results = (outs Tile_AnyTile:$result);
   let assemblyFormat = "$source $offsets attr-dict `:` qualified(type($source)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def Tile_GatherOp : Tile_UnitOp<"gather", "MLU", [Pure]> {
+  let summary = "gather elements of a tile along one axis";
+  let description = [{
+    `%r = tile.gather %src[%idx] axis = 0 : (...) -> ...` computes
+    `r[i0, .., ia, ..] = src[i0, .., idx[i0, .., ia, ..], ..]` (Triton's
+    `tt.gather`): the result has the indices' shape and the source's element
+    type. Indices out of range give undefined elements.
+  }];
+  let arguments = (ins Tile_AnyTile:$source, Tile_IndexTile:$indices,
+                       ConfinedAttr<I32Attr, [IntNonNegative]>:$axis);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = [{
+    $source `[` $indices `]` `axis` `=` $axis attr-dict `:` functional-type(operands, results)
+  }];
   let hasVerifier = 1;
 }
 

@@ -121,18 +121,22 @@ def test_build_every_op() -> None:
             with ir.InsertionPoint(scanner):
                 tile.yield_([arith.addf(scanner.arguments[0], scanner.arguments[1])])
             tile.cross_pe_reduce(tile.CombineKind.MaxNumF, row_sums, tile.PEGroup.Grid)
+            tile.histogram(tile.TileType.get([8], i32), offsets, mask=small)
+            tile.unary(tile.UnaryKind.Sqrt, exp)
 
             transposed = tile.transpose(tile.TileType.get([32, 64], f16), ta, [1, 0])
             tile.convert_layout(tile.TileType.get([32, 64], f16, order=[0, 1]), transposed)
             left = tile.slice(tile.TileType.get([64, 16], f16), ta, [0, 0])
             right = tile.slice(tile.TileType.get([64, 16], f16), ta, [0, 16])
             tile.concat(a, [left, right], 1)
+            rows = tile.splat(tile.TileType.get([16, 32], i32), arith.constant(i32, 3))
+            tile.gather(tile.TileType.get([16, 32], f16), ta, rows, 0)
         assert module.operation.verify()
         text = str(module)
         names = (
             "matmul binary unary fma sfu cmpi cmpf select cast splat iota constant extract reduce "
             "reduce_region scan yield arg_reduce cross_pe_reduce transpose convert_layout reshape "
-            "broadcast slice concat"
+            "broadcast slice concat histogram gather"
         )
         for name in names.split():
             assert f"tile.{name} " in text, name

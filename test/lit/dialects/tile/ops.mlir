@@ -38,6 +38,12 @@ tt.func @simd(%x: !tile.tile<1024xf32>, %y: !tile.tile<1024xf32>, %i: !tile.tile
   %2 = tile.binary remsi %i, %i : !tile.tile<1024xi32>
   // CHECK: tile.unary negf %{{.*}} : !tile.tile<1024xf32>
   %3 = tile.unary negf %1 : !tile.tile<1024xf32>
+  // CHECK: tile.unary sqrt %{{.*}} : !tile.tile<1024xf32>
+  %sqrt = tile.unary sqrt %x : !tile.tile<1024xf32>
+  // CHECK: tile.unary round
+  %round = tile.unary round %x : !tile.tile<1024xf32>
+  // CHECK: tile.unary trunc
+  %trunc = tile.unary trunc %x : !tile.tile<1024xf32>
   // CHECK: tile.unary absi %{{.*}} : !tile.tile<1024xi32>
   %4 = tile.unary absi %2 : !tile.tile<1024xi32>
   // CHECK: tile.fma %{{.*}}, %{{.*}}, %{{.*}} : !tile.tile<1024xf32>
@@ -118,6 +124,11 @@ tt.func @reductions(%x: !tile.tile<64x128xf32>, %i: !tile.tile<64x128xi32>, %v: 
   %6 = tile.arg_reduce argmax %x axis = 1 : !tile.tile<64x128xf32> -> !tile.tile<64xi32>
   // CHECK: tile.arg_reduce argmin %{{.*}} axis = 0 : !tile.tile<128xf32> -> !tile.tile<i64>
   %7 = tile.arg_reduce argmin %v axis = 0 : !tile.tile<128xf32> -> !tile.tile<i64>
+  // CHECK: tile.histogram %{{.*}} : !tile.tile<64x128xi32> -> !tile.tile<8xi32>
+  %hist = tile.histogram %i : !tile.tile<64x128xi32> -> !tile.tile<8xi32>
+  // CHECK: tile.histogram %{{.*}} mask %{{.*}} : !tile.tile<64xi32> -> !tile.tile<16xi32>
+  %valid = tile.cmpi sgt %6, %6 : !tile.tile<64xi32>
+  %hist2 = tile.histogram %6 mask %valid : !tile.tile<64xi32> -> !tile.tile<16xi32>
   // CHECK: tile.cross_pe_reduce addf %{{.*}} over row : !tile.tile<64xf32>
   %8 = tile.cross_pe_reduce addf %0 over row : !tile.tile<64xf32>
   // CHECK: tile.cross_pe_reduce maxsi %{{.*}} over grid : !tile.tile<128xi32>
@@ -126,7 +137,8 @@ tt.func @reductions(%x: !tile.tile<64x128xf32>, %i: !tile.tile<64x128xi32>, %v: 
 }
 
 // CHECK-LABEL: tt.func @layout
-tt.func @layout(%x: !tile.tile<64x32xf32>, %c: !tile.tile<64x1xf32>, %y: !tile.tile<64x16xf32>) {
+tt.func @layout(%x: !tile.tile<64x32xf32>, %c: !tile.tile<64x1xf32>, %y: !tile.tile<64x16xf32>,
+                %idx: !tile.tile<16x32xi32>) {
   // CHECK: tile.transpose %{{.*}} [1, 0] : !tile.tile<64x32xf32> -> !tile.tile<32x64xf32>
   %0 = tile.transpose %x [1, 0] : !tile.tile<64x32xf32> -> !tile.tile<32x64xf32>
   // CHECK: tile.convert_layout %{{.*}} : !tile.tile<64x32xf32> -> !tile.tile<64x32xf32, order = [0, 1]>
@@ -137,6 +149,8 @@ tt.func @layout(%x: !tile.tile<64x32xf32>, %c: !tile.tile<64x1xf32>, %y: !tile.t
   %3 = tile.broadcast %c : !tile.tile<64x1xf32> -> !tile.tile<64x32xf32>
   // CHECK: tile.slice %{{.*}} [0, 16] : !tile.tile<64x32xf32> -> !tile.tile<64x16xf32>
   %4 = tile.slice %x [0, 16] : !tile.tile<64x32xf32> -> !tile.tile<64x16xf32>
+  // CHECK: tile.gather %{{.*}}[%{{.*}}] axis = 0 : (!tile.tile<64x32xf32>, !tile.tile<16x32xi32>) -> !tile.tile<16x32xf32>
+  %g = tile.gather %x[%idx] axis = 0 : (!tile.tile<64x32xf32>, !tile.tile<16x32xi32>) -> !tile.tile<16x32xf32>
   // CHECK: tile.concat %{{.*}}, %{{.*}} axis = 1 : !tile.tile<64x32xf32>, !tile.tile<64x16xf32> -> !tile.tile<64x48xf32>
   %5 = tile.concat %x, %y axis = 1 : !tile.tile<64x32xf32>, !tile.tile<64x16xf32> -> !tile.tile<64x48xf32>
   tt.return

@@ -237,6 +237,22 @@ tt.func @arg_reduce_result(%a: !tile.tile<8x16xf32>) {
 
 // -----
 
+tt.func @histogram_rank(%a: !tile.tile<64xi32>) {
+  // expected-error @+1 {{result must be a rank-1 tile of bins, got '!tile.tile<2x4xi32>'}}
+  %0 = tile.histogram %a : !tile.tile<64xi32> -> !tile.tile<2x4xi32>
+  tt.return
+}
+
+// -----
+
+tt.func @histogram_mask(%a: !tile.tile<64xi32>, %m: !tile.tile<32xi1>) {
+  // expected-error @+1 {{mask is an i1 tile with the shape of source}}
+  %0 = "tile.histogram"(%a, %m) : (!tile.tile<64xi32>, !tile.tile<32xi1>) -> !tile.tile<8xi32>
+  tt.return
+}
+
+// -----
+
 tt.func @cross_pe_reduce_kind(%a: !tile.tile<8xi32>) {
   // expected-error @+1 {{kind 'maximumf' applies to float tiles}}
   %0 = tile.cross_pe_reduce maximumf %a over column : !tile.tile<8xi32>
@@ -312,6 +328,30 @@ tt.func @slice_rank(%a: !tile.tile<4x8xf32>) {
 tt.func @slice_bounds(%a: !tile.tile<4x8xf32>) {
   // expected-error @+1 {{slice at [0, 6] of shape '!tile.tile<4x4xf32>' exceeds '!tile.tile<4x8xf32>'}}
   %0 = tile.slice %a [0, 6] : !tile.tile<4x8xf32> -> !tile.tile<4x4xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @gather_rank(%a: !tile.tile<4x8xf32>, %i: !tile.tile<8xi32>) {
+  // expected-error @+1 {{indices and source must have one rank}}
+  %0 = tile.gather %a[%i] axis = 0 : (!tile.tile<4x8xf32>, !tile.tile<8xi32>) -> !tile.tile<8xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @gather_result(%a: !tile.tile<4x8xf32>, %i: !tile.tile<2x8xi32>) {
+  // expected-error @+1 {{result must have the shape of the indices and the element type of the source}}
+  %0 = tile.gather %a[%i] axis = 0 : (!tile.tile<4x8xf32>, !tile.tile<2x8xi32>) -> !tile.tile<2x8xf16>
+  tt.return
+}
+
+// -----
+
+tt.func @gather_other_dimension(%a: !tile.tile<4x8xf32>, %i: !tile.tile<2x16xi32>) {
+  // expected-error @+1 {{indices dimension 1 is larger than the source's}}
+  %0 = tile.gather %a[%i] axis = 0 : (!tile.tile<4x8xf32>, !tile.tile<2x16xi32>) -> !tile.tile<2x16xf32>
   tt.return
 }
 
