@@ -45,7 +45,9 @@ static LogicalResult verifyPageCount(Operation *op, Value cb, int64_t pages) {
 LogicalResult AllocOp::verify() {
   if (getName().empty())
     return emitOpError("needs a non-empty name");
-  if (getProducer() == getConsumer())
+  // The DMA engine has an inbound and an outbound queue, so a buffer that
+  // DMA both fills and drains (a copy through local memory) has two agents.
+  if (getProducer() == getConsumer() && getProducer() != Unit::DMA)
     return emitOpError("circular buffer \"")
            << getName() << "\" needs distinct producer and consumer units, "
            << "got " << stringifyUnit(getProducer()) << " for both";

@@ -24,7 +24,10 @@ def CB_AllocOp : CB_Op<"alloc"> {
   let description = [{
     `%cb = cb.alloc "x_in", dma -> simd : !cb.cb<1024xf32, pages = 2>`
     reserves the buffer's pages for the whole kernel and names the unit that
-    fills it and the unit that drains it. Every operation that fills or
+    fills it and the unit that drains it, which must differ except for
+    `dma -> dma`: the DMA engine's inbound queue (loads, gathers) and
+    outbound queue (stores, scatters, atomics) are two agents, so such a
+    buffer is a copy through local memory. Every operation that fills or
     drains the buffer must be executed by that unit; the name identifies the
     buffer in diagnostics and in the local-memory plan.
   }];

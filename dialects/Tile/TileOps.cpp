@@ -396,6 +396,8 @@ LogicalResult BroadcastOp::verify() {
   TileType result = getType();
   if (failed(verifySameElementType(*this, source, result)))
     return failure();
+  if (source.getRank() == 0)
+    return success();
   if (source.getRank() != result.getRank())
     return emitOpError("source and result must have one rank, got ")
            << source << " and " << result;

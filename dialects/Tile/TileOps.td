@@ -369,6 +369,11 @@ def Tile_ReshapeOp : Tile_UnitOp<"reshape", "MLU", [Pure]> {
 
 def Tile_BroadcastOp : Tile_UnitOp<"broadcast", "MLU", [Pure]> {
   let summary = "replicate the size-1 dimensions of a tile";
+  let description = [{
+    The source has the result's rank and size 1 or the result's size in each
+    dimension, or rank 0: a reduction's result spread over a whole tile, as
+    softmax subtracts a row's maximum.
+  }];
   let arguments = (ins Tile_AnyTile:$source);
   let results = (outs Tile_AnyTile:$result);
   let assemblyFormat = "$source attr-dict `:` qualified(type($source)) `->` qualified(type($result))";

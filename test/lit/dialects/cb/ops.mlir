@@ -33,3 +33,12 @@ tt.func @pipeline() {
   cb.pop_front %in, 1 : !cb.cb<1024xf32, pages = 2>
   tt.return
 }
+
+// A copy through local memory: the DMA engine's inbound queue fills the
+// buffer and its outbound queue drains it.
+// CHECK-LABEL: tt.func @copy
+// CHECK: cb.alloc "staging", dma -> dma : !cb.cb<64x64xf16, pages = 2>
+tt.func @copy() {
+  %staging = cb.alloc "staging", dma -> dma : !cb.cb<64x64xf16, pages = 2>
+  tt.return
+}

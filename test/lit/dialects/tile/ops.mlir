@@ -147,6 +147,10 @@ tt.func @layout(%x: !tile.tile<64x32xf32>, %c: !tile.tile<64x1xf32>, %y: !tile.t
   %2 = tile.reshape %x : !tile.tile<64x32xf32> -> !tile.tile<2048xf32>
   // CHECK: tile.broadcast %{{.*}} : !tile.tile<64x1xf32> -> !tile.tile<64x32xf32>
   %3 = tile.broadcast %c : !tile.tile<64x1xf32> -> !tile.tile<64x32xf32>
+  // CHECK: tile.broadcast %{{.*}} : !tile.tile<f32> -> !tile.tile<64x32xf32>
+  %s = tile.reduce addf %c axis = 0 : !tile.tile<64x1xf32> -> !tile.tile<1xf32>
+  %s0 = tile.reshape %s : !tile.tile<1xf32> -> !tile.tile<f32>
+  %sb = tile.broadcast %s0 : !tile.tile<f32> -> !tile.tile<64x32xf32>
   // CHECK: tile.slice %{{.*}} [0, 16] : !tile.tile<64x32xf32> -> !tile.tile<64x16xf32>
   %4 = tile.slice %x [0, 16] : !tile.tile<64x32xf32> -> !tile.tile<64x16xf32>
   // CHECK: tile.gather %{{.*}}[%{{.*}}] axis = 0 : (!tile.tile<64x32xf32>, !tile.tile<16x32xi32>) -> !tile.tile<16x32xf32>
