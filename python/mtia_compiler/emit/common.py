@@ -1,0 +1,125 @@
+"""Helpers the program stage shares: source locations, errors and the
+translation of MLIR element types to the program format's dtypes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from mtia_compiler import ir
+from mtia_compiler.dialects.tile import TileType
+from mtia_compiler.errors import CompilationError
+from mtia_compiler.sim.program import DTYPE_BYTES
+
+FLOAT_DTYPES = {"F16Type": "f16", "BF16Type": "bf16", "F32Type": "f32", "F64Type": "f64",
+                "Float8E4M3FNType": "f8e4m3", "Float8E5M2Type": "f8e5m2"}
+
+
+def file_location(location: ir.Location) -> str | None:
+    """Returns `file:line:col` of the first file location inside `location`
+    (looking through names, call sites and fusions), or None."""
+    if location.is_a_file():
+        return f"{location.filename}:{location.start_line}:{location.start_col}"
+    if location.is_a_name():
+        return file_location(location.child_loc)
+    if location.is_a_callsite():
+        return file_location(location.callee) or file_location(location.caller)
+    if location.is_a_fused():
+        for part in location.locations:
+            found = file_location(part)
+            if found is not None:
+                return found
+    return None
+
+
+def located_error(where: ir.Operation | ir.OpView | ir.Location, message: str) -> CompilationError:
+    """Returns a CompilationError whose message starts with the source location
+    of `where` (an operation or a location) in the `file:line:col: error:` form."""
+    location = where if isinstance(where, ir.Location) else where.location
+    prefix = file_location(location) or "<unknown>"
+    return CompilationError(f"{prefix}: error: {message}")
+
+
+def op_name(op: ir.Operation | ir.OpView) -> str:
+    """Returns the registered name of an operation, such as `arith.addi`."""
+    return op.operation.name
+
+
+def element_dtype(element: ir.Type, where: ir.Operation | ir.OpView) -> str:
+    """Returns the program-format dtype of an integer or float MLIR type."""
+    if isinstance(element, ir.IntegerType):
+        width = ir.IntegerType(element).width
+        if width in (1, 8, 16, 32, 64):
+            return f"i{width}"
+    elif isinstance(element, ir.IndexType):
+        return "i64"
+    else:
+        dtype = FLOAT_DTYPES.get(type(element.maybe_downcast()).__name__)
+        if dtype is not None:
+            return dtype
+    raise located_error(where, f"element type {element} has no counterpart in the program format")
+
+
+def integer_dtype_of_width(element_bytes: int) -> str:
+    """Returns the integer dtype of the given element size (i1 elements copy as i8)."""
+    return {1: "i8", 2: "i16", 4: "i32", 8: "i64"}[element_bytes]
+
+
+def dense_strides(shape: tuple[int, ...] | list[int]) -> list[int]:
+    """Returns the element strides of a row-major array of `shape`."""
+    strides = [1] * len(shape)
+    for dim in range(len(shape) - 2, -1, -1):
+        strides[dim] = strides[dim + 1] * shape[dim + 1]
+    return strides
+
+
+@dataclass(frozen=True)
+class TileInfo:
+    """The shape, dtype and layout of a tile type, in program-format terms."""
+
+    shape: tuple[int, ...]
+    dtype: str
+    order: tuple[int, ...]
+    size_bytes: int
+
+    @staticmethod
+    def of(tile_type: ir.Type, where: ir.Operation | ir.OpView) -> TileInfo:
+        tile = TileType(tile_type)
+        shape = tuple(tile.shape)
+        return TileInfo(shape, element_dtype(tile.element_type, where), tuple(tile.order),
+                        int(tile.size_in_bytes))
+
+    @cached_property
+    def count(self) -> int:
+        """The number of elements."""
+        total = 1
+        for extent in self.shape:
+            total *= extent
+        return total
+
+    @property
+    def element_bytes(self) -> int:
+        return DTYPE_BYTES[self.dtype]
+
+    @property
+    def row_major(self) -> bool:
+        return self.order == tuple(range(len(self.shape) - 1, -1, -1))
+
+    @cached_property
+    def strides(self) -> list[int]:
+        """The element stride of every logical dimension under the layout."""
+        strides = [0] * len(self.shape)
+        step = 1
+        for dim in self.order:
+            strides[dim] = step
+            step *= self.shape[dim]
+        return strides
+
+    @property
+    def storage_dims(self) -> list[int]:
+        """The logical dimensions from the slowest to the fastest varying in memory."""
+        return list(reversed(self.order))
+
+
+def is_tile(value_type: ir.Type) -> bool:
+    return TileType.isinstance(value_type)

@@ -1,0 +1,545 @@
+"""Where every tile of a kernel lives in local memory.
+
+A tile read with `cb.read_front` lives in that buffer's front page; a tile
+whose only use is a `cb.write_back` is produced directly into the back page
+when the page is already reserved where the tile is computed. Every other
+tile takes a range of the scratch buffer of the unit that holds it. Ranges
+are assigned by liveness over the kernel's operations in program order:
+
+* a value is live from its definition to its last use; a use inside a loop
+  (`scf.for`, `scf.while`) that does not contain the definition keeps the
+  value live to the end of that loop, and a use in another block of a
+  multi-block region keeps it live to the end of the region;
+* the values a loop carries (iteration arguments, the yielded values they
+  are coalesced with, and the loop's results) form one group that keeps its
+  range for the whole loop; `scf.if` results and the arguments of blocks
+  reached by `cf` branches form groups likewise;
+* groups are placed first-fit, in order of their first point, at 8-byte
+  aligned offsets that no overlapping group occupies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from mtia_compiler import ir
+from mtia_compiler.sim.program import Unit
+
+from .common import TileInfo, is_tile, located_error, op_name
+from .units import TILE_OP_UNITS, BufferRoles, op_unit, walk
+
+SLOT_ALIGNMENT = 8
+LOOP_OPS = ("scf.for", "scf.while")
+ELEMENTWISE_SIMD_OPS = ("tile.binary", "tile.unary", "tile.fma", "tile.sfu", "tile.select")
+
+
+@dataclass(frozen=True)
+class PageStorage:
+    """A page of a circular buffer: `front` pages are waited for by the
+    buffer's consumer, `back` pages reserved by its producer."""
+
+    buffer: ir.Value
+    side: str
+    page: int
+
+
+@dataclass(eq=False)
+class ScratchStorage:
+    """A range of a unit's scratch buffer shared by a group of tile values
+    (compared by identity)."""
+
+    unit: Unit
+    size: int
+    start: int
+    end: int
+    offset: int = -1
+    members: list[ir.Value] = field(default_factory=list)
+
+
+Storage = PageStorage | ScratchStorage
+
+
+@dataclass(frozen=True)
+class CopySite:
+    """A point where a tile must be in the storage of `destination` (a value)
+    or of a write_back page: loop entries and back edges, branch yields,
+    `cf` branches and write_backs of tiles not produced in place."""
+
+    op: ir.Operation
+    source: ir.Value
+    destination: ir.Value | PageStorage
+
+
+@dataclass
+class StoragePlan:
+    """Every tile's storage, the scratch bytes per unit and the temporaries
+    of the operations that need them."""
+
+    storage: dict[ir.Value, Storage]
+    scratch_bytes: dict[Unit, int]
+    temporaries: dict[ir.Operation, list[ScratchStorage]]
+    copy_sites: list[CopySite]
+
+    def needs_copy(self, site: CopySite) -> bool:
+        destination = site.destination
+        target = destination if isinstance(destination, PageStorage) else self.storage[destination]
+        return self.storage[site.source] is not target
+
+
+class _Numbering:
+    """Program-order positions of operations and the extents of blocks."""
+
+    def __init__(self, kernel: ir.Operation) -> None:
+        self.index: dict[ir.Operation, int] = {}
+        self.last: dict[ir.Operation, int] = {}
+        self.region_last: dict[ir.Region, int] = {}
+        self.region_first: dict[ir.Region, int] = {}
+        self.counter = 0
+        self._number_regions(kernel)
+
+    def _number_regions(self, op: ir.Operation) -> None:
+        for region in op.regions:
+            self.region_first[region] = self.counter
+            for block in region.blocks:
+                for child in block.operations:
+                    self.index[child.operation] = self.counter
+                    self.counter += 1
+                    self._number_regions(child.operation)
+                    self.last[child.operation] = self.counter - 1
+            self.region_last[region] = self.counter - 1
+
+
+def _parent_op(block: ir.Block) -> ir.Operation:
+    return block.region.owner.operation
+
+
+def _block_inside(block: ir.Block, op: ir.Operation) -> bool:
+    """Whether `block` is nested (at any depth) in the regions of `op`."""
+    current = block
+    while True:
+        parent = _parent_op(current)
+        if parent == op:
+            return True
+        if op_name(parent) == "tt.func":
+            return False
+        current = parent.block
+
+
+def _def_block(value: ir.Value) -> ir.Block:
+    if isinstance(value, ir.BlockArgument):
+        return value.owner
+    return value.owner.operation.block
+
+
+class StoragePlanner:
+    """Builds the StoragePlan of one kernel (see the module docstring)."""
+
+    def __init__(self, kernel: ir.Operation, roles: BufferRoles,
+                 homes: dict[ir.Value, Unit]) -> None:
+        self.kernel = kernel
+        self.roles = roles
+        self.homes = homes
+        self.numbering = _Numbering(kernel)
+        self.storage: dict[ir.Value, Storage] = {}
+        self.group_of: dict[ir.Value, ir.Value] = {}
+
+    # -- groups (union-find over values) --------------------------------------
+
+    def _find(self, value: ir.Value) -> ir.Value:
+        root = value
+        while self.group_of.get(root, root) != root:
+            root = self.group_of[root]
+        return root
+
+    def _union(self, first: ir.Value, second: ir.Value) -> None:
+        a, b = self._find(first), self._find(second)
+        if a != b:
+            self.group_of[b] = a
+
+    # -- liveness --------------------------------------------------------------
+
+    def _start(self, value: ir.Value) -> int:
+        if isinstance(value, ir.BlockArgument):
+            block = value.owner
+            parent = _parent_op(block)
+            if op_name(parent) == "tt.func" or len(list(block.region.blocks)) > 1:
+                return self.numbering.region_first[block.region]
+            return self.numbering.index[parent]
+        return self.numbering.index[value.owner.operation]
+
+    def _end(self, value: ir.Value) -> int:
+        end = self._start(value)
+        def_block = _def_block(value)
+        if isinstance(value, ir.BlockArgument) and len(list(def_block.region.blocks)) > 1:
+            end = self.numbering.region_last[def_block.region]
+        for use in value.uses:
+            end = max(end, self._lifted_position(use.owner.operation, def_block))
+        return end
+
+    def _lifted_position(self, user: ir.Operation, def_block: ir.Block) -> int:
+        position = self.numbering.index[user]
+        current = user
+        while current.block != def_block:
+            region = current.block.region
+            if len(list(region.blocks)) > 1:
+                position = max(position, self.numbering.region_last[region])
+            parent = region.owner.operation
+            if op_name(parent) == "tt.func":
+                break
+            if op_name(parent) in LOOP_OPS and not _block_inside(def_block, parent):
+                position = max(position, self.numbering.last[parent])
+            current = parent
+        return position
+
+    # -- placement -------------------------------------------------------------
+
+    def plan(self) -> StoragePlan:
+        ops = list(walk(self.kernel))
+        for op in ops:
+            if op_name(op) == "cb.read_front":
+                self.storage[op.results[0]] = PageStorage(op.operands[0], "front",
+                                                          _page(op))
+        self._place_write_backs(ops)
+        self._form_groups(ops)
+        scratch_values = [value for value in self.homes
+                          if value not in self.storage]
+        groups: dict[ir.Value, ScratchStorage] = {}
+        for value in scratch_values:
+            root = self._find(value)
+            info = TileInfo.of(value.type, _where(value))
+            size = _aligned(info.size_bytes)
+            start, end = self._start(value), self._end(value)
+            if root not in groups:
+                groups[root] = ScratchStorage(self.homes[value], size, start, end)
+            group = groups[root]
+            if group.unit != self.homes[value]:
+                raise located_error(_where(value), "a loop-carried tile changes units "
+                                    f"({group.unit.value} and {self.homes[value].value}) "
+                                    "without a circular buffer")
+            group.size = max(group.size, size)
+            group.start, group.end = min(group.start, start), max(group.end, end)
+            group.members.append(value)
+            self.storage[value] = group
+        for root, group in groups.items():
+            for holder in self._carrying_ops(root, groups):
+                group.start = min(group.start, self.numbering.index[holder])
+                group.end = max(group.end, self.numbering.last[holder])
+        temporaries = self._temporaries(ops)
+        every_range = list(groups.values()) + [t for ts in temporaries.values() for t in ts]
+        scratch_bytes = _assign_offsets(every_range)
+        return StoragePlan(self.storage, scratch_bytes, temporaries, list(copy_sites(self.kernel)))
+
+    def _carrying_ops(self, root: ir.Value,
+                      groups: dict[ir.Value, ScratchStorage]) -> Iterator[ir.Operation]:
+        """The loops whose iteration arguments belong to the group of `root`."""
+        for member in groups[root].members:
+            if isinstance(member, ir.BlockArgument):
+                parent = _parent_op(member.owner)
+                if op_name(parent) in LOOP_OPS:
+                    yield parent
+            elif op_name(member.owner.operation) in LOOP_OPS:
+                yield member.owner.operation
+
+    def _place_write_backs(self, ops: list[ir.Operation]) -> None:
+        """Places a tile whose only use is a write_back into the back page,
+        when its defining op is in the write_back's block, after a reserve of
+        that page and with no push or reserve of the buffer in between."""
+        for op in ops:
+            if op_name(op) != "cb.write_back":
+                continue
+            value, buffer, page = op.operands[0], op.operands[1], _page(op)
+            if isinstance(value, ir.BlockArgument) or len(list(value.uses)) != 1:
+                continue
+            producer = value.owner.operation
+            if op_name(producer) not in TILE_OP_UNITS or producer.block != op.block:
+                continue
+            if self._page_reserved_at(producer, op, buffer, page):
+                self.storage[value] = PageStorage(buffer, "back", page)
+
+    @staticmethod
+    def _page_reserved_at(producer: ir.Operation, write_back: ir.Operation,
+                          buffer: ir.Value, page: int) -> bool:
+        block_ops = [child.operation for child in producer.block.operations]
+        start, stop = block_ops.index(producer), block_ops.index(write_back)
+        for between in block_ops[start + 1:stop]:
+            if op_name(between) in ("cb.reserve_back", "cb.push_back") and \
+                    between.operands[0] == buffer:
+                return False
+        for before in reversed(block_ops[:start]):
+            if op_name(before) == "cb.push_back" and before.operands[0] == buffer:
+                return False
+            if op_name(before) == "cb.reserve_back" and before.operands[0] == buffer:
+                return _pages(before) > page
+        return False
+
+    def _form_groups(self, ops: list[ir.Operation]) -> None:
+        """Groups loop-carried values, branch results and block arguments with
+        the values that flow into them when no copy is needed."""
+        for op in ops:
+            name = op_name(op)
+            if name == "scf.for":
+                body = op.regions[0].blocks[0]
+                yielded = list(_terminator(body).operands)
+                for index, result in enumerate(op.results):
+                    if not is_tile(result.type):
+                        continue
+                    argument = body.arguments[index + 1]
+                    self._union(result, argument)
+                    self._coalesce_carried(argument, yielded[index], body)
+            elif name == "scf.while":
+                before, after = op.regions[0].blocks[0], op.regions[1].blocks[0]
+                yielded = list(_terminator(after).operands)
+                condition_args = list(_terminator(before).operands)[1:]
+                for index, argument in enumerate(before.arguments):
+                    if is_tile(argument.type):
+                        self._coalesce_carried(argument, yielded[index], after)
+                for index, result in enumerate(op.results):
+                    if is_tile(result.type):
+                        self._union(result, after.arguments[index])
+                        self._coalesce_defined(result, condition_args[index], before)
+            elif name == "scf.if":
+                for region in op.regions:
+                    if not list(region.blocks):
+                        continue
+                    block = region.blocks[0]
+                    for index, value in enumerate(_terminator(block).operands):
+                        if is_tile(value.type):
+                            self._coalesce_defined(op.results[index], value, block)
+
+    def _coalesce_defined(self, group_value: ir.Value, value: ir.Value, block: ir.Block) -> None:
+        """Shares storage between `value` and the group of `group_value` when
+        `value` is computed in `block` (so its whole life is inside the span
+        where the group's storage holds nothing else)."""
+        if self._computed_in(value, block) and self._find(value) == value:
+            self._union(group_value, value)
+
+    def _coalesce_carried(self, argument: ir.Value, value: ir.Value, body: ir.Block) -> None:
+        """Shares storage between a yielded value and its iteration argument
+        when the argument is dead once the value is computed (or read for the
+        last time by the op computing it, if that op may write in place)."""
+        if not self._computed_in(value, body) or self._find(value) != value:
+            return
+        producer = value.owner.operation
+        argument_end = max((self._lifted_position(use.owner.operation, body)
+                            for use in argument.uses), default=-1)
+        produced_at = self.numbering.index[producer]
+        if argument_end < produced_at or (argument_end == produced_at and
+                                          _writes_in_place(producer, argument)):
+            self._union(argument, value)
+
+    def _computed_in(self, value: ir.Value, block: ir.Block) -> bool:
+        return (not isinstance(value, ir.BlockArgument) and value not in self.storage
+                and value.owner.operation.block == block
+                and op_name(value.owner.operation) in TILE_OP_UNITS)
+
+    def _temporaries(self, ops: list[ir.Operation]) -> dict[ir.Operation, list[ScratchStorage]]:
+        """Scratch for ops that need it while they run: a non-splat constant
+        is built from an i32 index tile and an i1 mask."""
+        temporaries: dict[ir.Operation, list[ScratchStorage]] = {}
+        for op in ops:
+            if op_name(op) == "tile.constant" and not _is_splat(op):
+                count = TileInfo.of(op.results[0].type, op).count
+                position = self.numbering.index[op]
+                temporaries[op] = [ScratchStorage(Unit.SIMD, _aligned(count * 4), position,
+                                                  position),
+                                   ScratchStorage(Unit.SIMD, _aligned(count), position,
+                                                  position)]
+        return temporaries
+
+
+def _writes_in_place(producer: ir.Operation, operand: ir.Value) -> bool:
+    """Whether `producer` may write its result over `operand`: elementwise
+    SIMD ops read each element before writing it, and the DPE copies its
+    accumulator into the result before reading the other operands."""
+    name = op_name(producer)
+    if name in ELEMENTWISE_SIMD_OPS:
+        return True
+    if name == "tile.cast":
+        source = TileInfo.of(producer.operands[0].type, producer)
+        result = TileInfo.of(producer.results[0].type, producer)
+        return source.element_bytes == result.element_bytes
+    if name == "tile.matmul":
+        return [index for index, value in enumerate(producer.operands)
+                if value == operand] == [2]
+    return False
+
+
+def _is_splat(op: ir.Operation) -> bool:
+    value = op.attributes["value"]
+    return isinstance(value, ir.DenseElementsAttr) and ir.DenseElementsAttr(value).is_splat
+
+
+def _assign_offsets(ranges: list[ScratchStorage]) -> dict[Unit, int]:
+    """Gives every range the lowest aligned offset free of the ranges of its
+    unit that are live at the same time; returns each unit's scratch size."""
+    placed: dict[Unit, list[ScratchStorage]] = {}
+    for candidate in sorted(ranges, key=lambda r: (r.start, -r.size)):
+        others = placed.setdefault(candidate.unit, [])
+        busy = sorted((other.offset, other.offset + other.size) for other in others
+                      if other.start <= candidate.end and candidate.start <= other.end)
+        offset = 0
+        for low, high in busy:
+            if offset + candidate.size <= low:
+                break
+            offset = max(offset, _aligned(high))
+        candidate.offset = offset
+        others.append(candidate)
+    return {unit: max(r.offset + r.size for r in group) for unit, group in placed.items()}
+
+
+def _aligned(size: int) -> int:
+    return -(-size // SLOT_ALIGNMENT) * SLOT_ALIGNMENT
+
+
+def _page(op: ir.Operation) -> int:
+    return ir.IntegerAttr(op.attributes["page"]).value
+
+
+def _pages(op: ir.Operation) -> int:
+    return ir.IntegerAttr(op.attributes["pages"]).value
+
+
+def _terminator(block: ir.Block) -> ir.Operation:
+    return list(block.operations)[-1].operation
+
+
+def _where(value: ir.Value) -> ir.Operation:
+    """The op to name in diagnostics about `value`."""
+    if isinstance(value, ir.BlockArgument):
+        return _parent_op(value.owner)
+    return value.owner.operation
+
+
+def copy_sites(kernel: ir.Operation) -> Iterator[CopySite]:
+    """Every point where a tile flows into the storage of another value or
+    of a write_back page (a copy unless the planner placed both together)."""
+    for op in walk(kernel):
+        name = op_name(op)
+        if name == "scf.for":
+            body = op.regions[0].blocks[0]
+            inits = list(op.operands)[3:]
+            yielded = list(_terminator(body).operands)
+            for index, init in enumerate(inits):
+                if is_tile(init.type):
+                    argument = body.arguments[index + 1]
+                    yield CopySite(op, init, argument)
+                    yield CopySite(_terminator(body), yielded[index], argument)
+        elif name == "scf.while":
+            before, after = op.regions[0].blocks[0], op.regions[1].blocks[0]
+            condition = _terminator(before)
+            for index, init in enumerate(op.operands):
+                if is_tile(init.type):
+                    yield CopySite(op, init, before.arguments[index])
+                    yield CopySite(_terminator(after), list(_terminator(after).operands)[index],
+                                   before.arguments[index])
+            for index, value in enumerate(list(condition.operands)[1:]):
+                if is_tile(value.type):
+                    yield CopySite(condition, value, op.results[index])
+        elif name == "scf.if":
+            for region in op.regions:
+                for block in region.blocks:
+                    terminator = _terminator(block)
+                    for index, value in enumerate(terminator.operands):
+                        if is_tile(value.type):
+                            yield CopySite(terminator, value, op.results[index])
+        elif name in ("cf.br", "cf.cond_br"):
+            for successor, operands in branch_targets(op):
+                for argument, value in zip(successor.arguments, operands, strict=True):
+                    if is_tile(value.type):
+                        yield CopySite(op, value, argument)
+        elif name == "cb.write_back":
+            yield CopySite(op, op.operands[0],
+                           PageStorage(op.operands[1], "back", _page(op)))
+
+
+def branch_targets(op: ir.Operation) -> list[tuple[ir.Block, list[ir.Value]]]:
+    """The successors of a cf branch with the operands passed to each."""
+    successors = list(op.successors)
+    operands = list(op.operands)
+    if op_name(op) == "cf.br":
+        return [(successors[0], operands)]
+    sizes = ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"])
+    true_count = sizes[1]
+    return [(successors[0], operands[1:1 + true_count]),
+            (successors[1], operands[1 + true_count:])]
+
+
+def tile_homes(kernel: ir.Operation, roles: BufferRoles) -> dict[ir.Value, Unit]:
+    """The unit holding every tile value: the unit of its defining op, the
+    consumer of the buffer a `cb.read_front` reads, or for loop-carried
+    values, branch results and block arguments the unit of what flows in."""
+    homes: dict[ir.Value, Unit] = {}
+    pending: list[tuple[ir.Value, ir.Value]] = []
+    for op in walk(kernel):
+        name = op_name(op)
+        for value in op.results:
+            if not is_tile(value.type):
+                continue
+            if name == "cb.read_front":
+                homes[value] = roles.consumer[op.operands[0]]
+            elif name in TILE_OP_UNITS:
+                homes[value] = TILE_OP_UNITS[name]
+            elif name == "tile.extract":
+                continue
+            elif name not in ("scf.for", "scf.while", "scf.if"):
+                raise located_error(op, f"'{name}' producing a tile is not supported by the "
+                                    "program stage")
+    for site in copy_sites(kernel):
+        if isinstance(site.destination, PageStorage):
+            continue
+        pending.append((site.source, site.destination))
+        if op_name(site.op) == "scf.for" and site.destination in _iteration_arguments(site.op):
+            index = _iteration_arguments(site.op).index(site.destination)
+            pending.append((site.destination, site.op.results[index]))
+    changed = True
+    while changed:
+        changed = False
+        for source, destination in pending:
+            if source in homes and destination not in homes:
+                homes[destination] = homes[source]
+                changed = True
+    for op in walk(kernel):
+        for value in _region_values(op):
+            if is_tile(value.type) and value not in homes:
+                raise located_error(op, "cannot tell which unit holds a tile carried by "
+                                    f"'{op_name(op)}'")
+    return homes
+
+
+def _iteration_arguments(for_op: ir.Operation) -> list[ir.Value]:
+    return list(for_op.regions[0].blocks[0].arguments)[1:]
+
+
+def _region_values(op: ir.Operation) -> Iterator[ir.Value]:
+    yield from op.results
+    for region in op.regions:
+        for block in region.blocks:
+            yield from block.arguments
+
+
+def check_units(kernel: ir.Operation, roles: BufferRoles, homes: dict[ir.Value, Unit]) -> None:
+    """Raises a located CompilationError where a unit reads a tile held by
+    another unit (tiles cross units only through circular buffers), and where
+    a tile flows into storage of another unit."""
+    for op in walk(kernel):
+        name = op_name(op)
+        expected = op_unit(op)
+        if name == "cb.write_back":
+            expected = roles.producer[op.operands[1]]
+        elif name in ("tt.print", "tt.assert"):
+            expected = Unit.SIMD
+        if expected is None:
+            continue
+        for value in op.operands:
+            if is_tile(value.type) and homes.get(value, expected) != expected:
+                raise located_error(op, f"'{name}' runs on {expected.value} but reads a tile "
+                                    f"held by {homes[value].value}; tiles must pass between "
+                                    "units through a circular buffer")
+    for site in copy_sites(kernel):
+        if isinstance(site.destination, PageStorage):
+            continue
+        if homes[site.source] != homes[site.destination]:
+            raise located_error(site.op, f"a tile held by {homes[site.source].value} flows "
+                                f"into one held by {homes[site.destination].value} without "
+                                "a circular buffer")

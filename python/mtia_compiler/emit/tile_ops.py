@@ -1,0 +1,573 @@
+"""Tile, circular-buffer and DMA operations as unit instructions."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from mtia_compiler import ir
+from mtia_compiler.dialects import dma, tile
+from mtia_compiler.dialects.cb import CircularBufferType
+from mtia_compiler.sim.program import CB, DTYPE_BYTES, ProgramBuilder, Reg, Slot, Unit
+
+from .common import TileInfo, integer_dtype_of_width, located_error, op_name
+from .storage import CopySite, PageStorage, Storage, StoragePlan
+from .units import segments
+from .values import Buffer, FloatScalar, IntScalar, PointerScalar, Scalar, Token, Value
+
+SIMD_BINARY = {
+    "addf": "add", "subf": "sub", "mulf": "mul", "divf": "div", "remf": "rem",
+    "maximumf": "max", "minimumf": "min", "maxnumf": "maxnum", "minnumf": "minnum",
+    "powf": "pow", "addi": "add", "subi": "sub", "muli": "mul", "divsi": "div",
+    "divui": "divu", "remsi": "rem", "remui": "remu", "maxsi": "max", "minsi": "min",
+    "maxui": "maxu", "minui": "minu", "andi": "and", "ori": "or", "xori": "xor",
+    "shli": "shl", "shrsi": "shrs", "shrui": "shru", "mulhiui": "mulhiu",
+}
+SIMD_UNARY = {"negf": "neg", "absf": "abs", "floor": "floor", "ceil": "ceil",
+              "roundeven": "rint", "absi": "abs"}
+SIMD_SFU = ("exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "tanh", "erf",
+            "sigmoid")
+UNORDERED_PREDICATES = {"ult": "fult", "ule": "fule", "ugt": "fugt", "uge": "fuge"}
+COMBINERS = {
+    "addf": "sum", "addi": "sum", "mulf": "prod", "muli": "prod", "maximumf": "max",
+    "minimumf": "min", "maxnumf": "maxnum", "minnumf": "minnum", "maxsi": "max",
+    "minsi": "min", "maxui": "maxu", "minui": "minu", "andi": "and", "ori": "or",
+    "xori": "xor",
+}
+ATOMICS = {"add": "add", "fadd": "add", "and": "and", "or": "or", "xor": "xor", "max": "max",
+           "min": "min", "umax": "maxu", "umin": "minu", "exch": "xchg"}
+PE_GROUP_AXES = {"row": [0], "column": [1], "grid": [0, 1, 2]}
+SIGNED_CASTS = {"fptosi", "sitofp", "extsi"}
+INEXACT_CASTS = {"truncf", "sitofp", "uitofp"}
+MANTISSA_BITS = {"f16": 11, "bf16": 8, "f32": 24, "f64": 53, "f8e4m3": 4, "f8e5m2": 3}
+MAX_CONSTANT_PATCHES = 4096
+
+
+class TileOpEmitter:
+    """The tile-level half of the kernel emitter: local-memory slots of tile
+    values and the instructions of tile, cb and dma operations."""
+
+    values: dict[ir.Value, Value]
+    homes: dict[ir.Value, Unit]
+    plan: StoragePlan
+    scratch: dict[Unit, CB]
+    dpe_zeros: CB | None
+    dpe_negative_zeros_offset: int
+
+    def __init__(self, builder: ProgramBuilder) -> None:
+        self.b = builder
+
+    # -- values and storage -------------------------------------------------------
+
+    def slot(self, value: ir.Value) -> Slot:
+        """The local-memory slot of a tile value."""
+        return self.storage_slot(self.plan.storage[value])
+
+    def storage_slot(self, storage: Storage) -> Slot:
+        if isinstance(storage, PageStorage):
+            return Slot(self.buffer(storage.buffer).cb.index, storage.side, storage.page, 0)
+        return self.scratch[storage.unit].back(offset=storage.offset)
+
+    def buffer(self, value: ir.Value) -> Buffer:
+        found = self.values.get(value)
+        if not isinstance(found, Buffer):
+            raise located_error(value.location, "a circular buffer must be the result of a "
+                                "cb.alloc of the kernel")
+        return found
+
+    def scalar(self, value: ir.Value, where: ir.Operation) -> Scalar:
+        found = self.values.get(value)
+        if not isinstance(found, (IntScalar, FloatScalar, PointerScalar)):
+            raise located_error(where, f"operand of type {value.type} is not a scalar of the "
+                                "control core")
+        return found
+
+    def int_scalar(self, value: ir.Value, where: ir.Operation) -> IntScalar:
+        found = self.scalar(value, where)
+        if not isinstance(found, IntScalar):
+            raise located_error(where, f"expected an integer operand, got {value.type}")
+        return found
+
+    def float_scalar(self, value: ir.Value, where: ir.Operation) -> FloatScalar:
+        found = self.scalar(value, where)
+        if not isinstance(found, FloatScalar):
+            raise located_error(where, f"expected a float operand, got {value.type}")
+        return found
+
+    def pointer(self, value: ir.Value, where: ir.Operation) -> PointerScalar:
+        found = self.scalar(value, where)
+        if not isinstance(found, PointerScalar):
+            raise located_error(where, f"expected a pointer operand, got {value.type}")
+        return found
+
+    # -- copies -------------------------------------------------------------------
+
+    def copy_matrix(self, value: ir.Value) -> tuple[int, int]:
+        """The rows and columns a DPE copy of the tile multiplies over."""
+        info = TileInfo.of(value.type, _where(value))
+        if info.element_bytes != 4:
+            raise located_error(_where(value), f"the DPE cannot copy a {info.dtype} tile")
+        columns = info.shape[-1] if info.shape else 1
+        return info.count // columns, columns
+
+    def copy_tile(self, source: ir.Value, destination: Storage, where: ir.Operation) -> None:
+        """Copies a tile into other storage on the unit that holds it, bit for
+        bit: SIMD and RE move it as integers of the element's width, the MLU
+        copies it, and the DPE adds `+0 × -0` products to it."""
+        info = TileInfo.of(source.type, where)
+        unit = self.homes[source]
+        src, dst = self.slot(source), self.storage_slot(destination)
+        bits = integer_dtype_of_width(info.element_bytes)
+        if unit == Unit.SIMD:
+            self.b.simd_binary("or", bits, dst, src, 0, info.count)
+        elif unit == Unit.RE:
+            self.b.reduce("or", bits, src, [info.count, 1], 1, d=dst)
+        elif unit == Unit.MLU:
+            self.b.mlu_copy(dst, src, info.element_bytes, [info.count], [1], [1])
+        elif unit == Unit.DPE and self.dpe_zeros is not None:
+            rows, columns = self.copy_matrix(source)
+            zeros = self.dpe_zeros
+            if info.dtype == "f32":
+                self.b.mma(zeros.front(), zeros.front(offset=self.dpe_negative_zeros_offset),
+                           dst, rows, columns, 1, "f32", "f32", acc=src)
+            else:
+                self.b.mma(zeros.front(), zeros.front(), dst, rows, columns, 1, "i8", "i32",
+                           acc=src)
+        else:
+            raise located_error(where, f"a tile held by {unit.value} cannot be copied")
+
+    # -- dispatch -----------------------------------------------------------------
+
+    def handles_tile_op(self, name: str) -> bool:
+        return name in self._tile_handlers()
+
+    def emit_tile_op(self, op: ir.Operation) -> None:
+        self._tile_handlers()[op_name(op)](op)
+
+    def _tile_handlers(self) -> dict[str, Callable[[ir.Operation], None]]:
+        return {
+            "cb.alloc": lambda op: None,
+            "cb.read_front": lambda op: None,
+            "cb.reserve_back": lambda op: self.b.reserve(
+                self.buffer(op.operands[0]).producer, self.buffer(op.operands[0]).cb,
+                _int_attr(op, "pages")),
+            "cb.push_back": lambda op: self.b.push(
+                self.buffer(op.operands[0]).producer, self.buffer(op.operands[0]).cb,
+                _int_attr(op, "pages")),
+            "cb.wait_front": lambda op: self.b.wait(
+                self.buffer(op.operands[0]).consumer, self.buffer(op.operands[0]).cb,
+                _int_attr(op, "pages")),
+            "cb.pop_front": lambda op: self.b.pop(
+                self.buffer(op.operands[0]).consumer, self.buffer(op.operands[0]).cb,
+                _int_attr(op, "pages")),
+            "cb.write_back": self._write_back,
+            "tile.binary": self._binary,
+            "tile.unary": self._unary,
+            "tile.fma": lambda op: self.b.simd_fma(
+                self._info(op).dtype, self._result(op), *self._inputs(op),
+                self._info(op).count),
+            "tile.sfu": self._sfu,
+            "tile.cmpi": self._compare,
+            "tile.cmpf": self._compare,
+            "tile.select": lambda op: self.b.simd_select(
+                self._info(op).dtype, self._result(op), *self._inputs(op),
+                self._info(op).count),
+            "tile.cast": self._cast,
+            "tile.splat": lambda op: self.b.simd_fill(
+                self._info(op).dtype, self._result(op), self._info(op).count,
+                self.scalar(op.operands[0], op).reg),
+            "tile.iota": lambda op: self.b.simd_iota(
+                self._info(op).dtype, self._result(op), self._info(op).count,
+                _int_attr(op, "start")),
+            "tile.constant": self._constant,
+            "tile.extract": self._extract,
+            "tile.matmul": self._matmul,
+            "tile.reduce": self._reduce,
+            "tile.arg_reduce": self._arg_reduce,
+            "tile.reduce_region": self._reduce_region,
+            "tile.scan": self._scan,
+            "tile.cross_pe_reduce": self._cross_pe_reduce,
+            "tile.transpose": self._transpose,
+            "tile.convert_layout": self._convert_layout,
+            "tile.reshape": self._reshape,
+            "tile.broadcast": self._broadcast,
+            "tile.slice": self._slice,
+            "tile.concat": self._concat,
+            "dma.load": self._dma_load,
+            "dma.store": self._dma_store,
+            "dma.gather": self._dma_gather,
+            "dma.scatter": self._dma_scatter,
+            "dma.atomic_rmw": self._dma_atomic_rmw,
+            "dma.atomic_cas": self._dma_atomic_cas,
+            "dma.wait": lambda op: self.b.fence(),
+        }
+
+    # -- helpers --------------------------------------------------------------------
+
+    @staticmethod
+    def _info(op: ir.Operation, index: int = 0) -> TileInfo:
+        return TileInfo.of(op.results[index].type, op)
+
+    def _result(self, op: ir.Operation, index: int = 0) -> Slot:
+        return self.slot(op.results[index])
+
+    def _inputs(self, op: ir.Operation) -> list[Slot]:
+        return [self.slot(value) for value in op.operands]
+
+    @staticmethod
+    def _enum(op: ir.Operation, key: str, enum: type) -> str:
+        return str(enum(ir.IntegerAttr(op.attributes[key]).value))
+
+    # -- cb -------------------------------------------------------------------------
+
+    def _write_back(self, op: ir.Operation) -> None:
+        destination = PageStorage(op.operands[1], "back", _int_attr(op, "page"))
+        if self.plan.needs_copy(CopySite(op, op.operands[0], destination)):
+            self.copy_tile(op.operands[0], destination, op)
+
+    # -- SIMD -----------------------------------------------------------------------
+
+    def _binary(self, op: ir.Operation) -> None:
+        kind = self._enum(op, "kind", tile.BinaryKind)
+        info = self._info(op)
+        self.b.simd_binary(SIMD_BINARY[kind], info.dtype, self._result(op), *self._inputs(op),
+                           info.count)
+
+    def _unary(self, op: ir.Operation) -> None:
+        kind = self._enum(op, "kind", tile.UnaryKind)
+        info = self._info(op)
+        self.b.simd_unary(SIMD_UNARY[kind], info.dtype, self._result(op), self._inputs(op)[0],
+                          info.count)
+
+    def _sfu(self, op: ir.Operation) -> None:
+        function = self._enum(op, "function", tile.SpecialFunction)
+        info = self._info(op)
+        (source,) = self._inputs(op)
+        if function == "recip":
+            self.b.simd_binary("div", info.dtype, self._result(op), 1.0, source, info.count)
+        else:
+            self.b.simd_unary(function, info.dtype, self._result(op), source, info.count)
+
+    def _compare(self, op: ir.Operation) -> None:
+        if op_name(op) == "tile.cmpi":
+            predicate = self._enum(op, "predicate", tile.CmpIPredicate)
+        else:
+            predicate = self._enum(op, "predicate", tile.CmpFPredicate)
+            predicate = UNORDERED_PREDICATES.get(predicate, predicate)
+        source = TileInfo.of(op.operands[0].type, op)
+        self.b.simd_cmp(predicate, source.dtype, self._result(op), *self._inputs(op),
+                        source.count)
+
+    def _cast(self, op: ir.Operation) -> None:
+        kind = self._enum(op, "kind", tile.CastKind)
+        source, result = TileInfo.of(op.operands[0].type, op), self._info(op)
+        if "rounding" in op.attributes and kind in INEXACT_CASTS:
+            rounding = self._enum(op, "rounding", tile.RoundingMode)
+            exact = kind != "truncf" and int(source.dtype[1:]) <= MANTISSA_BITS[result.dtype]
+            if rounding == "rtz" and not exact:
+                raise located_error(op, f"{kind} with rounding toward zero is not supported: "
+                                    "the SIMD engine rounds to nearest even")
+        signed = kind in SIGNED_CASTS
+        self.b.simd_cast(self._result(op), self._inputs(op)[0], source.count, source.dtype,
+                         result.dtype, signed=signed, bitcast=kind == "bitcast")
+
+    def _constant(self, op: ir.Operation) -> None:
+        info = self._info(op)
+        attribute = ir.DenseElementsAttr(op.attributes["value"])
+        destination = self._result(op)
+        if attribute.is_splat:
+            self.b.simd_fill(info.dtype, destination, info.count,
+                             _attribute_number(attribute.get_splat_value()))
+            return
+        elements = _dense_values(attribute)
+        counts: dict[int | float, int] = {}
+        for element in elements:
+            counts[element] = counts.get(element, 0) + 1
+        background = max(counts, key=lambda key: counts[key])
+        patches = [(index, element) for index, element in enumerate(elements)
+                   if element != background]
+        if len(patches) > MAX_CONSTANT_PATCHES:
+            raise located_error(op, f"a constant tile with {len(patches)} elements off its most "
+                                f"common value is too large to build (the limit is "
+                                f"{MAX_CONSTANT_PATCHES})")
+        # Elements are written one at a time by selecting on `iota == index`.
+        positions, mask = (self.storage_slot(t) for t in self.plan.temporaries[op])
+        self.b.simd_fill(info.dtype, destination, info.count, background)
+        self.b.simd_iota("i32", positions, info.count, 0)
+        for index, element in patches:
+            self.b.simd_cmp("eq", "i32", mask, positions, index, info.count)
+            self.b.simd_select(info.dtype, destination, mask, element, destination, info.count)
+
+    def _extract(self, op: ir.Operation) -> None:
+        raise located_error(op, "tile.extract is not supported: the simulator's control core "
+                            "cannot read local memory")
+
+    # -- DPE ------------------------------------------------------------------------
+
+    def _matmul(self, op: ir.Operation) -> None:
+        lhs, rhs, acc = (TileInfo.of(value.type, op) for value in op.operands)
+        if not (lhs.row_major and rhs.row_major and acc.row_major):
+            raise located_error(op, "tile.matmul needs row-major operands")
+        a, b, c = self._inputs(op)
+        result = self._result(op)
+        m, k, n = lhs.shape[-2], lhs.shape[-1], rhs.shape[-1]
+        batches = lhs.count // (m * k)
+        strides = (m * k * lhs.element_bytes, k * n * rhs.element_bytes, m * n * 4)
+        if batches > 1 and any(stride % 8 for stride in strides):
+            raise located_error(op, "batched tile.matmul needs 8-byte aligned batch strides")
+        for batch in range(batches):
+            a_off, b_off, c_off = (batch * stride for stride in strides)
+            self.b.mma(_offset(a, a_off), _offset(b, b_off), _offset(result, c_off), m, n, k,
+                       lhs.dtype, acc.dtype, acc=_offset(c, c_off))
+
+    # -- reduction engine -----------------------------------------------------------
+
+    def _require_row_major(self, op: ir.Operation) -> None:
+        for value in [*op.operands, *op.results]:
+            if not TileInfo.of(value.type, op).row_major:
+                raise located_error(op, f"'{op_name(op)}' needs row-major tiles")
+
+    def _reduce(self, op: ir.Operation) -> None:
+        self._require_row_major(op)
+        source = TileInfo.of(op.operands[0].type, op)
+        fn = COMBINERS[self._enum(op, "kind", tile.CombineKind)]
+        self.b.reduce(fn, source.dtype, self._inputs(op)[0], list(source.shape),
+                      _int_attr(op, "axis"), d=self._result(op))
+
+    def _arg_reduce(self, op: ir.Operation) -> None:
+        self._require_row_major(op)
+        source = TileInfo.of(op.operands[0].type, op)
+        if self._info(op).dtype != "i32":
+            raise located_error(op, "tile.arg_reduce produces i32 indices on the reduction "
+                                "engine")
+        self.b.reduce(self._enum(op, "kind", tile.ArgReduceKind), source.dtype,
+                      self._inputs(op)[0], list(source.shape), _int_attr(op, "axis"),
+                      idx=self._result(op))
+
+    def _reduce_region(self, op: ir.Operation) -> None:
+        self._require_row_major(op)
+        fn = _region_combiner(op)
+        source = TileInfo.of(op.operands[0].type, op)
+        self.b.reduce(fn, source.dtype, self._inputs(op)[0], list(source.shape),
+                      _int_attr(op, "axis"), d=self._result(op))
+
+    def _scan(self, op: ir.Operation) -> None:
+        self._require_row_major(op)
+        fn = _region_combiner(op)
+        source = TileInfo.of(op.operands[0].type, op)
+        self.b.scan(fn, source.dtype, self._inputs(op)[0], self._result(op), list(source.shape),
+                    _int_attr(op, "axis"), reverse="reverse" in op.attributes)
+
+    def _cross_pe_reduce(self, op: ir.Operation) -> None:
+        info = self._info(op)
+        fn = COMBINERS[self._enum(op, "kind", tile.CombineKind)]
+        group = self._enum(op, "group", tile.PEGroup)
+        self.b.cross_reduce(fn, info.dtype, self._inputs(op)[0], info.count,
+                            PE_GROUP_AXES[group], d=self._result(op))
+
+    # -- MLU ------------------------------------------------------------------------
+
+    def _transpose(self, op: ir.Operation) -> None:
+        source, result = TileInfo.of(op.operands[0].type, op), self._info(op)
+        permutation = list(ir.DenseI64ArrayAttr(op.attributes["permutation"]))
+        self.b.mlu_copy(self._result(op), self._inputs(op)[0], source.element_bytes,
+                        list(result.shape), [source.strides[dim] for dim in permutation],
+                        result.strides)
+
+    def _convert_layout(self, op: ir.Operation) -> None:
+        source, result = TileInfo.of(op.operands[0].type, op), self._info(op)
+        self.b.mlu_copy(self._result(op), self._inputs(op)[0], source.element_bytes,
+                        list(source.shape), source.strides, result.strides)
+
+    def _reshape(self, op: ir.Operation) -> None:
+        self._require_row_major(op)
+        result = self._info(op)
+        self.b.mlu_copy(self._result(op), self._inputs(op)[0], result.element_bytes,
+                        [result.count], [1], [1])
+
+    def _broadcast(self, op: ir.Operation) -> None:
+        source, result = TileInfo.of(op.operands[0].type, op), self._info(op)
+        strides = [0 if extent == 1 and target != 1 else stride
+                   for extent, target, stride in zip(source.shape, result.shape, source.strides,
+                                                     strict=True)]
+        self.b.mlu_copy(self._result(op), self._inputs(op)[0], source.element_bytes,
+                        list(result.shape), strides, result.strides)
+
+    def _slice(self, op: ir.Operation) -> None:
+        source, result = TileInfo.of(op.operands[0].type, op), self._info(op)
+        offsets = list(ir.DenseI64ArrayAttr(op.attributes["offsets"]))
+        start = sum(offset * stride for offset, stride in zip(offsets, source.strides,
+                                                              strict=True))
+        self.b.mlu_copy(self._result(op), self._inputs(op)[0], source.element_bytes,
+                        list(result.shape), source.strides, result.strides, src_offset=start)
+
+    def _concat(self, op: ir.Operation) -> None:
+        result = self._info(op)
+        axis = _int_attr(op, "axis")
+        position = 0
+        for value, slot in zip(op.operands, self._inputs(op), strict=True):
+            source = TileInfo.of(value.type, op)
+            self.b.mlu_copy(self._result(op), slot, source.element_bytes, list(source.shape),
+                            source.strides, result.strides,
+                            dst_offset=position * result.strides[axis])
+            position += source.shape[axis]
+
+    # -- DMA ------------------------------------------------------------------------
+
+    def _address(self, base: ir.Value, offset: ir.Value, op: ir.Operation) -> Reg:
+        pointer = self.pointer(base, op)
+        scaled = self.b.mul(self.int_scalar(offset, op).reg, DTYPE_BYTES[pointer.dtype])
+        return self.b.add(pointer.reg, scaled)
+
+    def _window(self, op: ir.Operation, page: TileInfo, strides: list[ir.Value],
+                bounds: list[ir.Value]) -> tuple[list[int], list[Reg], list[int] | None,
+                                                 list[Reg] | None]:
+        """Shape, strides and bounds of a strided transfer, listed in the
+        page's storage order (slowest dimension first)."""
+        if len(page.shape) > 4:
+            raise located_error(op, "DMA transfers have at most 4 dimensions")
+        dims = page.storage_dims
+        shape = [page.shape[dim] for dim in dims]
+        stride_regs = [self.int_scalar(strides[dim], op).reg for dim in dims]
+        if not bounds:
+            return shape, stride_regs, None, None
+        bound_regs = [self.int_scalar(bounds[dim], op).reg for dim in dims]
+        return shape, stride_regs, [0] * len(dims), bound_regs
+
+    def _optional_slot(self, group: list[ir.Value]) -> Slot | None:
+        return self.slot(group[0]) if group else None
+
+    def _padding(self, group: list[ir.Value], op: ir.Operation) -> Reg | int | float:
+        return self.scalar(group[0], op).reg if group else 0
+
+    def _dma_load(self, op: ir.Operation) -> None:
+        base, offset, strides, bounds, mask, padding, cb = segments(op)
+        buffer = self.buffer(cb[0])
+        page = TileInfo.of(_page_type(cb[0]), op)
+        shape, stride_regs, lo, hi = self._window(op, page, strides, bounds)
+        self.b.dma_load(buffer.cb.back(_int_attr(op, "page")), self._address(base[0], offset[0],
+                                                                             op),
+                        page.dtype, shape, stride_regs, lo=lo, hi=hi,
+                        other=self._padding(padding, op), mask=self._optional_slot(mask))
+        self.values[op.results[0]] = Token()
+
+    def _dma_store(self, op: ir.Operation) -> None:
+        cb, base, offset, strides, bounds, mask = segments(op)
+        buffer = self.buffer(cb[0])
+        page = TileInfo.of(_page_type(cb[0]), op)
+        shape, stride_regs, lo, hi = self._window(op, page, strides, bounds)
+        self.b.dma_store(buffer.cb.front(_int_attr(op, "page")),
+                         self._address(base[0], offset[0], op), page.dtype, shape, stride_regs,
+                         lo=lo, hi=hi, mask=self._optional_slot(mask))
+        self.values[op.results[0]] = Token()
+
+    def _dma_gather(self, op: ir.Operation) -> None:
+        base, indices, mask, padding, cb = segments(op)
+        page = TileInfo.of(_page_type(cb[0]), op)
+        index = TileInfo.of(indices[0].type, op)
+        self.b.dma_gather(self.buffer(cb[0]).cb.back(_int_attr(op, "page")),
+                          self.pointer(base[0], op).reg, page.dtype, page.count,
+                          self.slot(indices[0]), index.dtype, mask=self._optional_slot(mask),
+                          other=self._padding(padding, op))
+        self.values[op.results[0]] = Token()
+
+    def _dma_scatter(self, op: ir.Operation) -> None:
+        cb, base, indices, *mask = list(op.operands)
+        page = TileInfo.of(_page_type(cb), op)
+        index = TileInfo.of(indices.type, op)
+        self.b.dma_scatter(self.buffer(cb).cb.front(_int_attr(op, "page")),
+                           self.pointer(base, op).reg, page.dtype, page.count,
+                           self.slot(indices), index.dtype, mask=self._optional_slot(mask))
+        self.values[op.results[0]] = Token()
+
+    def _old_values(self, op: ir.Operation, cb: list[ir.Value]) -> Slot | None:
+        if not cb:
+            return None
+        return self.buffer(cb[0]).cb.back(_int_attr(op, "page"))
+
+    def _dma_atomic_rmw(self, op: ir.Operation) -> None:
+        base, indices, values, mask, cb = segments(op)
+        kind = self._enum(op, "kind", dma.AtomicKind)
+        info = TileInfo.of(values[0].type, op)
+        index = TileInfo.of(indices[0].type, op)
+        self.b.dma_atomic(ATOMICS[kind], self.pointer(base[0], op).reg, info.dtype, info.count,
+                          self.slot(values[0]), index=self.slot(indices[0]),
+                          index_dtype=index.dtype, mask=self._optional_slot(mask),
+                          old=self._old_values(op, cb))
+        self.values[op.results[0]] = Token()
+
+    def _dma_atomic_cas(self, op: ir.Operation) -> None:
+        base, indices, compare, value, *cb = list(op.operands)
+        info = TileInfo.of(value.type, op)
+        index = TileInfo.of(indices.type, op)
+        self.b.dma_atomic("cas", self.pointer(base, op).reg, info.dtype, info.count,
+                          self.slot(value), index=self.slot(indices), index_dtype=index.dtype,
+                          old=self._old_values(op, cb), cmp=self.slot(compare))
+        self.values[op.results[0]] = Token()
+
+    # -- debugging ------------------------------------------------------------------
+
+    def emit_tile_print(self, op: ir.Operation, prefix: str, hexadecimal: bool,
+                        signed: list[int]) -> None:
+        operands = list(op.operands)
+        if len(operands) != 1:
+            raise located_error(op, "tt.print of tiles takes exactly one tile")
+        info = TileInfo.of(operands[0].type, op)
+        self.b.simd_print(self.slot(operands[0]), info.dtype, list(info.shape), prefix,
+                          hex=hexadecimal, signed=bool(signed[0]) if signed else True)
+
+    def emit_tile_assert(self, op: ir.Operation, message: str) -> None:
+        info = TileInfo.of(op.operands[0].type, op)
+        self.b.simd_assert(self.slot(op.operands[0]), info.count, message)
+
+
+def _offset(slot: Slot, delta: int) -> Slot:
+    return replace(slot, offset=slot.offset + delta)
+
+
+def _int_attr(op: ir.Operation, key: str) -> int:
+    return ir.IntegerAttr(op.attributes[key]).value
+
+
+def _page_type(buffer: ir.Value) -> ir.Type:
+    return CircularBufferType(buffer.type).page_type
+
+
+def _attribute_number(attribute: ir.Attribute) -> int | float:
+    if isinstance(attribute, ir.BoolAttr):
+        return int(ir.BoolAttr(attribute).value)
+    if isinstance(attribute, ir.IntegerAttr):
+        return ir.IntegerAttr(attribute).value
+    return ir.FloatAttr(attribute).value
+
+
+def _dense_values(attribute: ir.DenseElementsAttr) -> list[int | float]:
+    if isinstance(attribute, ir.DenseIntElementsAttr):
+        elements = ir.DenseIntElementsAttr(attribute)
+    else:
+        elements = ir.DenseFPElementsAttr(attribute)
+    return [elements[index] for index in range(len(elements))]
+
+
+def _region_combiner(op: ir.Operation) -> str:
+    """The reduction-engine combiner a one-operation combine region computes."""
+    if len(list(op.operands)) != 1:
+        raise located_error(op, f"'{op_name(op)}' of several tiles is not supported by the "
+                            "reduction engine")
+    block = op.regions[0].blocks[0]
+    body = [child.operation for child in block.operations]
+    arguments = set(block.arguments)
+    if len(body) == 2 and op_name(body[1]) == "tile.yield":
+        combine, terminator = body
+        kind = op_name(combine).removeprefix("arith.")
+        if (kind in COMBINERS and set(combine.operands) == arguments and
+                len(arguments) == 2 and list(terminator.operands) == [combine.results[0]]):
+            return COMBINERS[kind]
+    raise located_error(op, f"the combine region of '{op_name(op)}' is not one of the reduction "
+                        "engine's combiners (add, mul, max, min, and, or, xor)")
+
+
+def _where(value: ir.Value) -> ir.Operation:
+    if isinstance(value, ir.BlockArgument):
+        return value.owner.region.owner.operation
+    return value.owner.operation
