@@ -73,6 +73,7 @@ class KernelEmitter(TileOpEmitter):
         self.plan: StoragePlan = StoragePlanner(kernel, self.roles, self.homes).plan()
         self.scratch: dict[Unit, CB] = {}
         self.dpe_zeros: CB | None = None
+        self.block_labels: dict[ir.Block, Label] = {}
 
     # -- setup ------------------------------------------------------------------
 
@@ -177,14 +178,12 @@ class KernelEmitter(TileOpEmitter):
     def _emit_region(self, region: ir.Region) -> None:
         """Emits a region's blocks in order; multi-block regions get labels."""
         blocks = list(region.blocks)
-        self.block_labels: dict[ir.Block, Label]
         if len(blocks) > 1:
-            self.block_labels = getattr(self, "block_labels", {})
             for block in blocks:
                 self.block_labels[block] = self.b.label()
                 for argument in block.arguments:
                     if block != blocks[0] or region != self.kernel.regions[0]:
-                        self._bind_fresh(argument, block.owner)
+                        self._bind_fresh(argument, region.owner.operation)
         for block in blocks:
             if len(blocks) > 1:
                 self.b.bind(self.block_labels[block])

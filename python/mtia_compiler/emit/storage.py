@@ -84,7 +84,10 @@ class StoragePlan:
     def needs_copy(self, site: CopySite) -> bool:
         destination = site.destination
         target = destination if isinstance(destination, PageStorage) else self.storage[destination]
-        return self.storage[site.source] is not target
+        source = self.storage[site.source]
+        if isinstance(source, PageStorage):
+            return source != target
+        return source is not target
 
 
 class _Numbering:

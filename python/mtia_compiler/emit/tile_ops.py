@@ -387,9 +387,12 @@ class TileOpEmitter:
 
     def _broadcast(self, op: ir.Operation) -> None:
         source, result = TileInfo.of(op.operands[0].type, op), self._info(op)
-        strides = [0 if extent == 1 and target != 1 else stride
-                   for extent, target, stride in zip(source.shape, result.shape, source.strides,
-                                                     strict=True)]
+        if not source.shape:
+            strides = [0] * len(result.shape)
+        else:
+            strides = [0 if extent == 1 and target != 1 else stride
+                       for extent, target, stride in zip(source.shape, result.shape,
+                                                         source.strides, strict=True)]
         self.b.mlu_copy(self._result(op), self._inputs(op)[0], source.element_bytes,
                         list(result.shape), strides, result.strides)
 

@@ -1,0 +1,124 @@
+"""Scalar code on the control core: scf.for/if/while, cf branches, integer
+widths and scalar loads and stores."""
+
+from __future__ import annotations
+
+import numpy as np
+from program_stage_support import run
+
+CONTROL = """
+#loc = loc("control.py":1:1)
+module {
+  tt.func public @control(%out: !tt.ptr<i32> loc("out_ptr"(#loc)), %n: i32 loc("n"(#loc)),
+                          %data: !tt.ptr<i8> loc("data_ptr"(#loc))) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c2 = arith.constant 2 : i32
+    %c3 = arith.constant 3 : i32
+    %c36 = arith.constant 36 : i32
+    %sum = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c0) -> (i32) : i32 {
+      %parity = arith.remsi %i, %c2 : i32
+      %odd = arith.cmpi ne, %parity, %c0 : i32
+      %term = scf.if %odd -> (i32) {
+        %tripled = arith.muli %i, %c3 : i32
+        scf.yield %tripled : i32
+      } else {
+        scf.yield %i : i32
+      }
+      %next = arith.addi %acc, %term : i32
+      scf.yield %next : i32
+    }
+    tt.store %out, %sum : !tt.ptr<i32>
+    %steps:2 = scf.while (%x = %n, %k = %c0) : (i32, i32) -> (i32, i32) {
+      %more = arith.cmpi sgt, %x, %c1 : i32
+      scf.condition(%more) %x, %k : i32, i32
+    } do {
+    ^bb0(%x: i32, %k: i32):
+      %low = arith.andi %x, %c1 : i32
+      %even = arith.cmpi eq, %low, %c0 : i32
+      %half = arith.shrsi %x, %c1 : i32
+      %times = arith.muli %x, %c3 : i32
+      %triple = arith.addi %times, %c1 : i32
+      %nx = arith.select %even, %half, %triple : i32
+      %nk = arith.addi %k, %c1 : i32
+      scf.yield %nx, %nk : i32, i32
+    }
+    %p1 = tt.addptr %out, %c1 : !tt.ptr<i32>, i32
+    tt.store %p1, %steps#1 : !tt.ptr<i32>
+    cf.br ^gcd(%n, %c36 : i32, i32)
+  ^gcd(%a: i32, %b: i32):
+    %done = arith.cmpi eq, %b, %c0 : i32
+    cf.cond_br %done, ^exit(%a : i32), ^step
+  ^step:
+    %r = arith.remsi %a, %b : i32
+    cf.br ^gcd(%b, %r : i32, i32)
+  ^exit(%g: i32):
+    %p2 = tt.addptr %out, %c2 : !tt.ptr<i32>, i32
+    tt.store %p2, %g : !tt.ptr<i32>
+    %big = arith.constant 2147483647 : i32
+    %wrapped = arith.muli %n, %big : i32
+    %p3 = tt.addptr %out, %c3 : !tt.ptr<i32>, i32
+    tt.store %p3, %wrapped : !tt.ptr<i32>
+    %minus = arith.constant -7 : i32
+    %udiv = arith.divui %minus, %c2 : i32
+    %c4 = arith.constant 4 : i32
+    %p4 = tt.addptr %out, %c4 : !tt.ptr<i32>, i32
+    tt.store %p4, %udiv : !tt.ptr<i32>
+    %byte = tt.load %data : !tt.ptr<i8>
+    %widened = arith.extui %byte : i8 to i32
+    %signed = arith.extsi %byte : i8 to i32
+    %c5 = arith.constant 5 : i32
+    %p5 = tt.addptr %out, %c5 : !tt.ptr<i32>, i32
+    tt.store %p5, %widened : !tt.ptr<i32>
+    %c6 = arith.constant 6 : i32
+    %p6 = tt.addptr %out, %c6 : !tt.ptr<i32>, i32
+    tt.store %p6, %signed : !tt.ptr<i32>
+    %sum8 = arith.addi %byte, %byte : i8
+    %back = arith.extsi %sum8 : i8 to i32
+    %c7 = arith.constant 7 : i32
+    %p7 = tt.addptr %out, %c7 : !tt.ptr<i32>, i32
+    tt.store %p7, %back : !tt.ptr<i32>
+    %f = arith.uitofp %byte : i8 to f32
+    %half_f = arith.constant 0.5 : f32
+    %scaled = arith.mulf %f, %half_f : f32
+    %truncated = arith.fptosi %scaled : f32 to i32
+    %c8 = arith.constant 8 : i32
+    %p8 = tt.addptr %out, %c8 : !tt.ptr<i32>, i32
+    %never = arith.cmpi slt, %n, %c0 : i32
+    tt.store %p8, %truncated : !tt.ptr<i32>
+    %c9 = arith.constant 9 : i32
+    %p9 = tt.addptr %out, %c9 : !tt.ptr<i32>, i32
+    tt.store %p9, %c9, %never : !tt.ptr<i32>
+    tt.return
+  }
+}
+"""
+
+
+def collatz_steps(x: int) -> int:
+    steps = 0
+    while x > 1:
+        x = x // 2 if x % 2 == 0 else 3 * x + 1
+        steps += 1
+    return steps
+
+
+def test_loops_branches_and_integer_widths() -> None:
+    n = 27
+    out = np.full(10, -1, dtype=np.int32)
+    data = np.array([200], dtype=np.uint8)
+    run(CONTROL, [out, n, data])
+    expected_sum = sum(3 * i if i % 2 else i for i in range(n))
+    byte = np.int8(-56)  # 200 read as a signed byte
+    assert out.tolist() == [
+        expected_sum,
+        collatz_steps(n),
+        int(np.gcd(n, 36)),
+        int(np.int64(n * 2147483647).astype(np.int32)),  # i32 multiplication wraps
+        (2**32 - 7) // 2,  # -7 divided as an unsigned 32-bit integer
+        200,
+        int(byte),
+        int(np.int8(byte + byte)),  # i8 addition wraps: -112
+        100,
+        -1,  # the masked store leaves the element alone
+    ]
