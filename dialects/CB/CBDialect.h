@@ -10,6 +10,8 @@
 
 #include "dialects/Tile/TileDialect.h"
 
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+
 #include "dialects/CB/CBDialect.h.inc"
 
 #define GET_TYPEDEF_CLASSES

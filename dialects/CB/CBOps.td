@@ -15,6 +15,7 @@ include "dialects/CB/CBTypes.td"
 include "dialects/Tile/TileAttrs.td"
 include "dialects/Tile/TileTypes.td"
 include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
 
 class CB_Op<string mnemonic, list<Trait> traits = []>
     : Op<CB_Dialect, mnemonic, traits>;
@@ -84,7 +85,8 @@ def CB_PopFrontOp : CB_PointerOp<"pop_front",
 }
 
 def CB_ReadFrontOp : CB_Op<"read_front", [CB_PageOf<"cb", "result">,
-    DeclareOpInterfaceMethods<CB_EndpointOpInterface>]> {
+    DeclareOpInterfaceMethods<CB_EndpointOpInterface>,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "the tile held by an available page";
   let description = [{
     `%t = cb.read_front %cb[0] : !cb.cb<1024xf32, pages = 2>` is the tile in

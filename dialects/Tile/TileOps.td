@@ -334,6 +334,19 @@ def Tile_CrossPEReduceOp : Tile_UnitOp<"cross_pe_reduce", "Reduce", [Pure,
 // Memory-layout unit.
 //===----------------------------------------------------------------------===//
 
+def Tile_CopyOp : Tile_UnitOp<"copy", "MLU", [Pure, SameOperandsAndResultType]> {
+  let summary = "copy a tile, to hand it to a second unit";
+  let description = [{
+    Each page of a circular buffer is read by one unit, its consumer. When two
+    units need one tile (softmax reads a row on the reduction engine for its
+    maximum and on the SIMD engine to subtract it), the MLU copies it:
+    `%r = tile.copy %row : !tile.tile<1024xf32>`.
+  }];
+  let arguments = (ins Tile_AnyTile:$source);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = "$source attr-dict `:` qualified(type($result))";
+}
+
 def Tile_TransposeOp : Tile_UnitOp<"transpose", "MLU", [Pure]> {
   let summary = "permute the dimensions of a tile";
   let description = [{

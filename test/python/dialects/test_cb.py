@@ -45,7 +45,7 @@ def build_pipeline(consumer: tile.Unit) -> ir.Module:
         inputs = cb.alloc(buffer, "x", cb.Unit.DMA, consumer)
         outputs = cb.alloc(buffer, "y", tile.Unit.SIMD, tile.Unit.DMA)
         cb.wait_front(inputs, 1)
-        x = cb.read_front(page, inputs, 0)
+        x = cb.read_front(inputs, 0)
         cb.reserve_back(outputs, 1)
         cb.write_back(tile.binary(tile.BinaryKind.MulF, x, x), outputs, 0)
         cb.push_back(outputs, 1)

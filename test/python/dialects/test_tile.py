@@ -124,6 +124,7 @@ def test_build_every_op() -> None:
             tile.histogram(tile.TileType.get([8], i32), offsets, mask=small)
             tile.unary(tile.UnaryKind.Sqrt, exp)
 
+            tile.copy(ta)
             transposed = tile.transpose(tile.TileType.get([32, 64], f16), ta, [1, 0])
             tile.convert_layout(tile.TileType.get([32, 64], f16, order=[0, 1]), transposed)
             left = tile.slice(tile.TileType.get([64, 16], f16), ta, [0, 0])
@@ -136,7 +137,7 @@ def test_build_every_op() -> None:
         names = (
             "matmul binary unary fma sfu cmpi cmpf select cast splat iota constant extract reduce "
             "reduce_region scan yield arg_reduce cross_pe_reduce transpose convert_layout reshape "
-            "broadcast slice concat histogram gather"
+            "broadcast slice concat histogram gather copy"
         )
         for name in names.split():
             assert f"tile.{name} " in text, name

@@ -139,6 +139,8 @@ tt.func @reductions(%x: !tile.tile<64x128xf32>, %i: !tile.tile<64x128xi32>, %v: 
 // CHECK-LABEL: tt.func @layout
 tt.func @layout(%x: !tile.tile<64x32xf32>, %c: !tile.tile<64x1xf32>, %y: !tile.tile<64x16xf32>,
                 %idx: !tile.tile<16x32xi32>) {
+  // CHECK: tile.copy %{{.*}} : !tile.tile<64x32xf32>
+  %copy = tile.copy %x : !tile.tile<64x32xf32>
   // CHECK: tile.transpose %{{.*}} [1, 0] : !tile.tile<64x32xf32> -> !tile.tile<32x64xf32>
   %0 = tile.transpose %x [1, 0] : !tile.tile<64x32xf32> -> !tile.tile<32x64xf32>
   // CHECK: tile.convert_layout %{{.*}} : !tile.tile<64x32xf32> -> !tile.tile<64x32xf32, order = [0, 1]>
