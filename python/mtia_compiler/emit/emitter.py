@@ -496,9 +496,6 @@ class KernelEmitter(TileOpEmitter):
         hexadecimal = ir.BoolAttr(op.attributes["hex"]).value
         signed = list(ir.DenseI32ArrayAttr(op.attributes["isSigned"]))
         operands = list(op.operands)
-        if any(is_tile(value.type) for value in operands):
-            self.emit_tile_print(op, prefix, hexadecimal, signed)
-            return
         if hexadecimal:
             raise located_error(op, "hexadecimal printing of scalars is not supported")
         if len(operands) > 4:
@@ -514,11 +511,7 @@ class KernelEmitter(TileOpEmitter):
 
     def _emit_assert(self, op: ir.Operation) -> None:
         message = ir.StringAttr(op.attributes["message"]).value
-        condition = op.operands[0]
-        if is_tile(condition.type):
-            self.emit_tile_assert(op, message)
-            return
-        self.b.assert_(self.int_scalar(condition, op).reg, message)
+        self.b.assert_(self.int_scalar(op.operands[0], op).reg, message)
 
     def _emit_return(self, op: ir.Operation) -> None:
         if list(op.operands):

@@ -530,8 +530,6 @@ def check_units(kernel: ir.Operation, roles: BufferRoles, homes: dict[ir.Value, 
         expected = op_unit(op)
         if name == "cb.write_back":
             expected = roles.producer[op.operands[1]]
-        elif name in ("tt.print", "tt.assert"):
-            expected = Unit.SIMD
         if expected is None:
             continue
         for value in op.operands:

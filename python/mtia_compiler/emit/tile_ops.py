@@ -508,21 +508,6 @@ class TileOpEmitter:
                           old=self._old_values(op, cb), cmp=self.slot(compare))
         self.values[op.results[0]] = Token()
 
-    # -- debugging ------------------------------------------------------------------
-
-    def emit_tile_print(self, op: ir.Operation, prefix: str, hexadecimal: bool,
-                        signed: list[int]) -> None:
-        operands = list(op.operands)
-        if len(operands) != 1:
-            raise located_error(op, "tt.print of tiles takes exactly one tile")
-        info = TileInfo.of(operands[0].type, op)
-        self.b.simd_print(self.slot(operands[0]), info.dtype, list(info.shape), prefix,
-                          hex=hexadecimal, signed=bool(signed[0]) if signed else True)
-
-    def emit_tile_assert(self, op: ir.Operation, message: str) -> None:
-        info = TileInfo.of(op.operands[0].type, op)
-        self.b.simd_assert(self.slot(op.operands[0]), info.count, message)
-
 
 def _offset(slot: Slot, delta: int) -> Slot:
     return replace(slot, offset=slot.offset + delta)
@@ -545,7 +530,9 @@ def _attribute_number(attribute: ir.Attribute) -> int | float:
 
 
 def _dense_values(attribute: ir.DenseElementsAttr) -> list[int | float]:
-    if isinstance(attribute, ir.DenseIntElementsAttr):
+    element_type = ir.ShapedType(attribute.type).element_type
+    elements: ir.DenseIntElementsAttr | ir.DenseFPElementsAttr
+    if isinstance(element_type, ir.IntegerType):
         elements = ir.DenseIntElementsAttr(attribute)
     else:
         elements = ir.DenseFPElementsAttr(attribute)
