@@ -1,0 +1,80 @@
+"""What the program stage refuses, with the source location of the op."""
+
+from __future__ import annotations
+
+import pytest
+from program_stage_support import emit
+
+from mtia_compiler.errors import CompilationError
+
+UNSUPPORTED = """
+#site = loc("kernel.py":12:9)
+module {
+  tt.func public @kernel(%n: i32) {
+    %c7 = arith.constant 7 : i32
+    %q = arith.ceildivsi %n, %c7 : i32 loc(callsite("q"(#site) at "caller.py":3:4))
+    tt.return
+  }
+}
+"""
+
+
+def test_an_unsupported_op_is_located_at_its_source() -> None:
+    with pytest.raises(CompilationError) as failure:
+        emit(UNSUPPORTED)
+    message = str(failure.value)
+    assert message.startswith("kernel.py:12:9: error: ")
+    assert "arith.ceildivsi" in message
+
+
+OVERSUBSCRIBED = """
+module {
+  tt.func public @kernel(%x: !tt.ptr<f32>) {
+    %a = cb.alloc "huge_a", dma -> simd : !cb.cb<32768xf32, pages = 2>
+    %b = cb.alloc "huge_b", simd -> dma : !cb.cb<32768xf32, pages = 2>
+    tt.return
+  } loc("big.py":4:1)
+}
+"""
+
+
+def test_a_plan_beyond_local_memory_names_the_buffers() -> None:
+    with pytest.raises(CompilationError) as failure:
+        emit(OVERSUBSCRIBED)
+    message = str(failure.value)
+    assert message.startswith("big.py:4:1: error: the local-memory plan needs 524288 bytes")
+    assert "'huge_a' 262144 B" in message and "'huge_b' 262144 B" in message
+
+
+CROSSING = """
+module {
+  tt.func public @kernel() {
+    %t = tile.iota 0 : !tile.tile<64xi32>
+    %r = tile.reshape %t : !tile.tile<64xi32> -> !tile.tile<8x8xi32> loc("cross.py":7:3)
+    tt.return
+  }
+}
+"""
+
+
+def test_a_tile_crossing_units_without_a_buffer_is_located_at_the_consumer() -> None:
+    with pytest.raises(CompilationError, match=r"^cross.py:7:3: error: 'tile.reshape' runs "
+                                               r"on mlu but reads a tile held by simd"):
+        emit(CROSSING)
+
+
+EXTRACT = """
+module {
+  tt.func public @kernel() {
+    %c0 = arith.constant 0 : index
+    %t = tile.iota 0 : !tile.tile<8xi32>
+    %e = tile.extract %t[%c0] : !tile.tile<8xi32> loc("extract.py":2:8)
+    tt.return
+  }
+}
+"""
+
+
+def test_reading_a_tile_element_into_the_control_core_is_refused() -> None:
+    with pytest.raises(CompilationError, match=r"^extract.py:2:8: error: tile.extract"):
+        emit(EXTRACT)
