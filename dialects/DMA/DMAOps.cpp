@@ -58,6 +58,10 @@ static LogicalResult verifyStridedWindow(Operation *op, CircularBufferType cb,
                                          ValueRange bounds) {
   TileType page = cb.getPageType();
   int64_t rank = page.getRank();
+  if (rank == 0)
+    return op->emitOpError("strided transfers need pages of rank 1 or more, "
+                           "got ")
+           << page;
   if (static_cast<int64_t>(strides.size()) != rank)
     return op->emitOpError("expects one stride per page dimension (")
            << rank << "), got " << strides.size();
@@ -191,9 +195,11 @@ LogicalResult AtomicRMWOp::verify() {
   if (failed(verifyAtomic(*this, getBase(), getIndices(), getValues(), getCb(),
                           getPage())))
     return failure();
+  // `fadd` applies to floats, `exch` to any element type, every other kind
+  // to integers.
   bool isFloat = isa<FloatType>(getValues().getType().getElementType());
-  if (isFloat != (getKind() == AtomicKind::FAdd ||
-                  (isFloat && getKind() == AtomicKind::Exchange)))
+  bool appliesToFloats = getKind() == AtomicKind::FAdd;
+  if (getKind() != AtomicKind::Exchange && isFloat != appliesToFloats)
     return emitOpError("'")
            << stringifyAtomicKind(getKind()) << "' does not apply to "
            << getValues().getType();

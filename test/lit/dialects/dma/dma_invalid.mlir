@@ -34,6 +34,14 @@ tt.func @load_strides(%x: !tt.ptr<f32>, %o: index, %s: index, %cb: !cb.cb<8x64xf
 
 // -----
 
+tt.func @load_rank_zero(%x: !tt.ptr<f32>, %o: index, %cb: !cb.cb<f32, pages = 1>) {
+  // expected-error @+1 {{strided transfers need pages of rank 1 or more, got '!tile.tile<f32>'}}
+  %t = dma.load %x[%o] strides [] into %cb[0] : !tt.ptr<f32>, !cb.cb<f32, pages = 1>
+  tt.return
+}
+
+// -----
+
 tt.func @load_bounds(%x: !tt.ptr<f32>, %o: index, %s: index, %n: index, %cb: !cb.cb<8x64xf32, pages = 2>) {
   // expected-error @+1 {{expects no bounds or one per page dimension (2), got 1}}
   %t = dma.load %x[%o] strides [%s, %s] bounds [%n] into %cb[0] : !tt.ptr<f32>, !cb.cb<8x64xf32, pages = 2>
