@@ -89,7 +89,11 @@ bool diesAt(Value value, Operation *op, const LivenessBlockInfo &block) {
 /// regions by the arguments (`isEnclosing`).
 SmallVector<Value> getTilesTakingMemory(Operation *op, const Liveness &liveness,
                                         bool isEnclosing) {
-  const LivenessBlockInfo &block = *liveness.getLiveness(op->getBlock());
+  const LivenessBlockInfo *blockInfo = liveness.getLiveness(op->getBlock());
+  // Liveness has no information on blocks it did not reach.
+  if (!blockInfo)
+    return {};
+  const LivenessBlockInfo &block = *blockInfo;
   SmallVector<Value> inits;
   if (auto loop = dyn_cast<LoopLikeOpInterface>(op))
     inits = SmallVector<Value>(loop.getInits());
