@@ -46,4 +46,34 @@ def CheckLocalMemory : Pass<"mtia-check-local-memory", "::mlir::ModuleOp"> {
   ];
 }
 
+def ConvertTTToTile : Pass<"mtia-convert-tt-to-tile", "::mlir::ModuleOp"> {
+  let summary = "The tile stage: compute on tensors becomes tile ops by unit";
+  let description = [{
+    Converts elementwise arithmetic, casts and math on value tensors to SIMD
+    and special-function tile ops, `tt.dot` to the dot-product engine,
+    `tt.reduce`/`tt.scan` to the reduction engine and shape operations to the
+    memory-layout unit. Loads, stores and atomics keep their tensor operands
+    (joined to the tiles by `builtin.unrealized_conversion_cast`), and the
+    tensor computations that only address memory are left for the
+    data-movement stage's pointer analysis. Unsupported operations are
+    reported at their location.
+  }];
+  let dependentDialects = ["::mtia::tile::TileDialect"];
+}
+
+def LowerDataMovement : Pass<"mtia-lower-data-movement", "::mlir::ModuleOp"> {
+  let summary = "The data-movement stage: loads and stores become DMA through circular buffers";
+  let description = [{
+    Lowers the `tt.load`/`tt.store` left by the tile stage to DMA transfers
+    into and out of circular-buffer pages, using the pointer and mask
+    analysis: strided `dma.load`/`dma.store` when every row is provably
+    32-byte aligned, `dma.gather`/`dma.scatter` with an index tile otherwise.
+    Inserts a circular buffer wherever a tile computed by one unit is used by
+    another. Every buffer has two pages, so loads in loops overlap compute.
+  }];
+  let dependentDialects = ["::mtia::cb::CBDialect", "::mtia::dma::DMADialect",
+                           "::mtia::tile::TileDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 #endif // MTIA_PASSES_PASSES_TD

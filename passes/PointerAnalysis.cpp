@@ -127,6 +127,15 @@ static void broadcastStrides(AffineTensor &tensor, ArrayRef<int64_t> srcShape,
       tensor.strides[index] = LinearExpr();
 }
 
+/// Reorders per-dimension entries as `tt.trans` reorders dimensions: result
+/// dimension i is source dimension order[i].
+template <typename T>
+static SmallVector<T> permute(const SmallVector<T> &values,
+                               ArrayRef<int32_t> order) {
+  return llvm::to_vector(
+      llvm::map_range(order, [&](int32_t dim) { return values[dim]; }));
+}
+
 static ArrayRef<int64_t> getShape(Value value) {
   return cast<RankedTensorType>(value.getType()).getShape();
 }
@@ -240,6 +249,13 @@ PointerAnalysis::analyzeIntegerUncached(Value value) {
           return std::nullopt;
         src->strides.insert(src->strides.begin() + expand.getAxis(),
                             LinearExpr());
+        return src;
+      })
+      .Case([&](tt::TransOp trans) -> std::optional<AffineTensor> {
+        std::optional<AffineTensor> src = analyzeInteger(trans.getSrc());
+        if (!src)
+          return std::nullopt;
+        src->strides = permute(src->strides, trans.getOrder());
         return src;
       })
       .Case([&](tt::BroadcastOp broadcast) -> std::optional<AffineTensor> {
@@ -404,6 +420,13 @@ PointerAnalysis::analyzePointerUncached(Value pointer) {
             src->offsets.strides.begin() + expand.getAxis(), LinearExpr());
         return src;
       })
+      .Case([&](tt::TransOp trans) -> std::optional<PointerAccess> {
+        std::optional<PointerAccess> src = analyzePointer(trans.getSrc());
+        if (!src)
+          return std::nullopt;
+        src->offsets.strides = permute(src->offsets.strides, trans.getOrder());
+        return src;
+      })
       .Case([&](tt::BroadcastOp broadcast) -> std::optional<PointerAccess> {
         std::optional<PointerAccess> src = analyzePointer(broadcast.getSrc());
         if (!src)
@@ -486,6 +509,14 @@ std::optional<MaskBounds> PointerAnalysis::analyzeMask(Value mask) {
           return std::nullopt;
         src->lowers.insert(src->lowers.begin() + expand.getAxis(), {});
         src->uppers.insert(src->uppers.begin() + expand.getAxis(), {});
+        return src;
+      })
+      .Case([&](tt::TransOp trans) -> std::optional<MaskBounds> {
+        std::optional<MaskBounds> src = analyzeMask(trans.getSrc());
+        if (!src)
+          return std::nullopt;
+        src->lowers = permute(src->lowers, trans.getOrder());
+        src->uppers = permute(src->uppers, trans.getOrder());
         return src;
       })
       .Case([&](tt::BroadcastOp broadcast) -> std::optional<MaskBounds> {

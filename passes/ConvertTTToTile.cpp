@@ -1,0 +1,944 @@
+//===- ConvertTTToTile.cpp - The tile stage: tensors become tiles ---------===//
+//
+// Converts the compute of a Triton program from tensors to tiles held in a
+// PE's local memory, and assigns each operation to the unit that executes it:
+// elementwise arithmetic and casts to the SIMD engine (transcendental
+// functions to its special-function unit), `tt.dot` to the dot-product
+// engine, `tt.reduce`/`tt.scan` to the reduction engine, and shape operations
+// to the memory-layout unit.
+//
+// Memory accesses are not converted here: `tt.load`, `tt.store` and the
+// atomics keep their tensor operands, connected to the tiles by
+// `builtin.unrealized_conversion_cast`, and the tensor operations that only
+// compute their pointers and masks stay untouched, so that the data-movement
+// stage can analyse them (passes/PointerAnalysis.h). A tensor operation whose
+// result feeds both addressing and compute is duplicated: the original keeps
+// serving the addressing, a tile copy serves the compute.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Passes.h"
+
+#include "dialects/TT/TTDialect.h"
+#include "dialects/Tile/TileDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace mtia {
+#define GEN_PASS_DEF_CONVERTTTTOTILE
+#include "passes/Passes.h.inc"
+} // namespace mtia
+
+using namespace mlir;
+using namespace mtia;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+bool isValueTensor(Type type) {
+  auto tensorType = dyn_cast<RankedTensorType>(type);
+  return tensorType && !isa<tt::PointerType>(tensorType.getElementType());
+}
+
+bool hasValueTensors(Operation *op) {
+  return llvm::any_of(op->getOperandTypes(), isValueTensor) ||
+         llvm::any_of(op->getResultTypes(), isValueTensor);
+}
+
+class TileTypeConverter : public TypeConverter {
+public:
+  TileTypeConverter() {
+    addConversion([](Type type) { return type; });
+    addConversion([](RankedTensorType type) -> Type {
+      if (!isValueTensor(type))
+        return type;
+      return tile::TileType::get(type.getShape(), type.getElementType());
+    });
+    auto cast = [](OpBuilder &builder, Type type, ValueRange inputs,
+                   Location loc) -> Value {
+      return UnrealizedConversionCastOp::create(builder, loc, type, inputs)
+          .getResult(0);
+    };
+    addSourceMaterialization(cast);
+    addTargetMaterialization(cast);
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Addressing: the tensor computations that feed only pointers and masks
+//===----------------------------------------------------------------------===//
+
+/// Whether operand `operand` of its user is a pointer or a mask of a memory
+/// access (as opposed to a value that is computed with).
+bool isAddressingUse(OpOperand &operand) {
+  Operation *user = operand.getOwner();
+  if (isa<tt::AddPtrOp, tt::SplatOp, tt::BroadcastOp, tt::ExpandDimsOp>(user) &&
+      isa<tt::PointerType>(
+          getElementTypeOrSelf(user->getResult(0).getType())))
+    return true;
+  if (auto load = dyn_cast<tt::LoadOp>(user))
+    return operand.get() == load.getPtr() || operand.get() == load.getMask();
+  if (auto store = dyn_cast<tt::StoreOp>(user))
+    return operand.get() == store.getPtr() || operand.get() == store.getMask();
+  if (auto atomic = dyn_cast<tt::AtomicRMWOp>(user))
+    return operand.get() == atomic.getPtr() ||
+           operand.get() == atomic.getMask();
+  if (auto cas = dyn_cast<tt::AtomicCASOp>(user))
+    return operand.get() == cas.getPtr();
+  return false;
+}
+
+/// Finds the tensor operations whose results are used only to address
+/// memory, duplicating those that also feed compute, and returns them.
+DenseSet<Operation *> isolateAddressing(tt::FuncOp function) {
+  DenseSet<Operation *> addressing;
+  auto isAddressingOp = [&](Operation *op) { return addressing.contains(op); };
+  // Users come after their definitions in a region, so a reverse walk sees
+  // every user of a value before the value's definition.
+  SmallVector<Operation *> ops;
+  function.walk([&](Operation *op) { ops.push_back(op); });
+  for (Operation *op : llvm::reverse(ops)) {
+    if (op->getNumResults() != 1 || op->getNumRegions() != 0 ||
+        !isValueTensor(op->getResult(0).getType()) ||
+        isa<tt::LoadOp, tt::AtomicRMWOp, tt::AtomicCASOp>(op))
+      continue;
+    bool addressingUse = false, computeUse = false;
+    for (OpOperand &use : op->getResult(0).getUses()) {
+      if (isAddressingUse(use) || isAddressingOp(use.getOwner()))
+        addressingUse = true;
+      else
+        computeUse = true;
+    }
+    if (!addressingUse)
+      continue;
+    addressing.insert(op);
+    if (!computeUse)
+      continue;
+    OpBuilder builder(op);
+    Operation *copy = builder.clone(*op);
+    op->getResult(0).replaceUsesWithIf(copy->getResult(0), [&](OpOperand &use) {
+      return !isAddressingUse(use) && !isAddressingOp(use.getOwner());
+    });
+  }
+  return addressing;
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise operations
+//===----------------------------------------------------------------------===//
+
+template <typename SourceOp>
+struct BinaryPattern : public OpConversionPattern<SourceOp> {
+  BinaryPattern(const TypeConverter &converter, MLIRContext *context,
+                tile::BinaryKind kind)
+      : OpConversionPattern<SourceOp>(converter, context), kind(kind) {}
+
+  LogicalResult
+  matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = this->getTypeConverter()->convertType(op.getType());
+    rewriter.replaceOpWithNewOp<tile::BinaryOp>(op, type, kind,
+                                                adaptor.getOperands()[0],
+                                                adaptor.getOperands()[1]);
+    return success();
+  }
+
+  tile::BinaryKind kind;
+};
+
+template <typename SourceOp>
+struct UnaryPattern : public OpConversionPattern<SourceOp> {
+  UnaryPattern(const TypeConverter &converter, MLIRContext *context,
+               tile::UnaryKind kind)
+      : OpConversionPattern<SourceOp>(converter, context), kind(kind) {}
+
+  LogicalResult
+  matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = this->getTypeConverter()->convertType(op.getType());
+    rewriter.replaceOpWithNewOp<tile::UnaryOp>(op, type, kind,
+                                               adaptor.getOperands()[0]);
+    return success();
+  }
+
+  tile::UnaryKind kind;
+};
+
+template <typename SourceOp>
+struct SpecialFunctionPattern : public OpConversionPattern<SourceOp> {
+  SpecialFunctionPattern(const TypeConverter &converter, MLIRContext *context,
+                         tile::SpecialFunction function)
+      : OpConversionPattern<SourceOp>(converter, context), function(function) {}
+
+  LogicalResult
+  matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = this->getTypeConverter()->convertType(op.getType());
+    rewriter.replaceOpWithNewOp<tile::SFUOp>(op, type, function,
+                                             adaptor.getOperands()[0]);
+    return success();
+  }
+
+  tile::SpecialFunction function;
+};
+
+template <typename SourceOp>
+struct CastPattern : public OpConversionPattern<SourceOp> {
+  CastPattern(const TypeConverter &converter, MLIRContext *context,
+              tile::CastKind kind)
+      : OpConversionPattern<SourceOp>(converter, context), kind(kind) {}
+
+  LogicalResult
+  matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = this->getTypeConverter()->convertType(op.getType());
+    // Inexact conversions round to nearest even, as arith specifies.
+    tile::RoundingModeAttr rounding;
+    if (kind == tile::CastKind::TruncF || kind == tile::CastKind::SIToFP ||
+        kind == tile::CastKind::UIToFP)
+      rounding = tile::RoundingModeAttr::get(op.getContext(),
+                                             tile::RoundingMode::RTNE);
+    rewriter.replaceOpWithNewOp<tile::CastOp>(
+        op, type, tile::CastKindAttr::get(op.getContext(), kind),
+        adaptor.getOperands()[0], rounding);
+    return success();
+  }
+
+  tile::CastKind kind;
+};
+
+struct FmaPattern : public OpConversionPattern<math::FmaOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(math::FmaOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<tile::FmaOp>(
+        op, getTypeConverter()->convertType(op.getType()), adaptor.getA(),
+        adaptor.getB(), adaptor.getC());
+    return success();
+  }
+};
+
+struct CmpIPattern : public OpConversionPattern<arith::CmpIOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(arith::CmpIOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    std::optional<tile::CmpIPredicate> predicate = tile::symbolizeCmpIPredicate(
+        arith::stringifyCmpIPredicate(op.getPredicate()));
+    if (!predicate)
+      return rewriter.notifyMatchFailure(op, "unknown predicate");
+    rewriter.replaceOpWithNewOp<tile::CmpIOp>(
+        op, getTypeConverter()->convertType(op.getType()), *predicate,
+        adaptor.getLhs(), adaptor.getRhs());
+    return success();
+  }
+};
+
+struct CmpFPattern : public OpConversionPattern<arith::CmpFOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(arith::CmpFOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    std::optional<tile::CmpFPredicate> predicate = tile::symbolizeCmpFPredicate(
+        arith::stringifyCmpFPredicate(op.getPredicate()));
+    if (!predicate)
+      return rewriter.notifyMatchFailure(op, "unsupported predicate");
+    rewriter.replaceOpWithNewOp<tile::CmpFOp>(
+        op, getTypeConverter()->convertType(op.getType()), *predicate,
+        adaptor.getLhs(), adaptor.getRhs());
+    return success();
+  }
+};
+
+struct SelectPattern : public OpConversionPattern<arith::SelectOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(arith::SelectOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<tile::TileType>(
+        getTypeConverter()->convertType(op.getType()));
+    Value condition = adaptor.getCondition();
+    // A scalar condition chooses a whole tile: broadcast it.
+    if (!isa<tile::TileType>(condition.getType()))
+      condition = tile::SplatOp::create(rewriter, op.getLoc(),
+                                        type.withElementType(
+                                            rewriter.getI1Type()),
+                                        condition);
+    rewriter.replaceOpWithNewOp<tile::SelectOp>(op, type, condition,
+                                                adaptor.getTrueValue(),
+                                                adaptor.getFalseValue());
+    return success();
+  }
+};
+
+struct ConstantPattern : public OpConversionPattern<arith::ConstantOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(arith::ConstantOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto elements = dyn_cast<ElementsAttr>(op.getValue());
+    if (!elements)
+      return failure();
+    rewriter.replaceOpWithNewOp<tile::ConstantOp>(
+        op, getTypeConverter()->convertType(op.getType()), elements);
+    return success();
+  }
+};
+
+/// `tt.clampf`: max then min; `propagateNan = all` uses the NaN-propagating
+/// forms.
+struct ClampPattern : public OpConversionPattern<tt::ClampFOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::ClampFOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = getTypeConverter()->convertType(op.getType());
+    bool propagate = op.getPropagateNan() == tt::PropagateNan::ALL;
+    Value lower = tile::BinaryOp::create(
+        rewriter, op.getLoc(), type,
+        propagate ? tile::BinaryKind::MaximumF : tile::BinaryKind::MaxNumF,
+        adaptor.getX(), adaptor.getMin());
+    rewriter.replaceOpWithNewOp<tile::BinaryOp>(
+        op, type,
+        propagate ? tile::BinaryKind::MinimumF : tile::BinaryKind::MinNumF,
+        lower, adaptor.getMax());
+    return success();
+  }
+};
+
+/// `tt.fp_to_fp`: widening is exact; narrowing rounds as the op says.
+struct FpToFpPattern : public OpConversionPattern<tt::FpToFpOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::FpToFpOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = getTypeConverter()->convertType(op.getType());
+    tile::RoundingModeAttr rounding;
+    tile::CastKind kind = tile::CastKind::ExtF;
+    if (std::optional<tt::RoundingMode> mode = op.getRounding()) {
+      kind = tile::CastKind::TruncF;
+      rounding = tile::RoundingModeAttr::get(
+          op.getContext(), *mode == tt::RoundingMode::RTZ
+                               ? tile::RoundingMode::RTZ
+                               : tile::RoundingMode::RTNE);
+    }
+    rewriter.replaceOpWithNewOp<tile::CastOp>(
+        op, type, tile::CastKindAttr::get(op.getContext(), kind),
+        adaptor.getSrc(), rounding);
+    return success();
+  }
+};
+
+/// How a libdevice function maps onto the SIMD engine.
+struct ExternLowering {
+  std::optional<tile::SpecialFunction> function;
+  std::optional<tile::BinaryKind> binary;
+  std::optional<tile::UnaryKind> unary;
+};
+
+/// The lowering of `tt.extern_elementwise` calling `symbol` — a libdevice
+/// function of CUDA-targeted TTIR (`__nv_*`) or of our own MTIA libdevice
+/// (`mtia_*`) — on `numOperands` operands, if there is one.
+std::optional<ExternLowering> getExternLowering(tt::ExternElementwiseOp op) {
+  StringRef name = op.getSymbol();
+  if (!name.consume_front("__nv_") && !name.consume_front("mtia_"))
+    return std::nullopt;
+  // libdevice suffixes the f32 functions with `f`.
+  if (getElementTypeOrSelf(op.getType()).isF32() && name.ends_with("f") &&
+      name != "erf")
+    name = name.drop_back();
+  ExternLowering lowering;
+  size_t numOperands = op.getSrcs().size();
+  if (numOperands == 1) {
+    lowering.function =
+        llvm::StringSwitch<std::optional<tile::SpecialFunction>>(name)
+            .Case("exp", tile::SpecialFunction::Exp)
+            .Case("exp2", tile::SpecialFunction::Exp2)
+            .Case("log", tile::SpecialFunction::Log)
+            .Case("log2", tile::SpecialFunction::Log2)
+            .Case("sqrt", tile::SpecialFunction::Sqrt)
+            .Case("rsqrt", tile::SpecialFunction::Rsqrt)
+            .Case("sin", tile::SpecialFunction::Sin)
+            .Case("cos", tile::SpecialFunction::Cos)
+            .Case("tanh", tile::SpecialFunction::Tanh)
+            .Case("erf", tile::SpecialFunction::Erf)
+            .Default(std::nullopt);
+    lowering.unary = llvm::StringSwitch<std::optional<tile::UnaryKind>>(name)
+                         .Case("fabs", tile::UnaryKind::AbsF)
+                         .Case("floor", tile::UnaryKind::Floor)
+                         .Case("ceil", tile::UnaryKind::Ceil)
+                         .Default(std::nullopt);
+  } else if (numOperands == 2) {
+    lowering.binary = llvm::StringSwitch<std::optional<tile::BinaryKind>>(name)
+                          .Case("pow", tile::BinaryKind::PowF)
+                          .Case("fmax", tile::BinaryKind::MaxNumF)
+                          .Case("fmin", tile::BinaryKind::MinNumF)
+                          .Case("fmod", tile::BinaryKind::RemF)
+                          .Default(std::nullopt);
+  }
+  if (!lowering.function && !lowering.binary && !lowering.unary)
+    return std::nullopt;
+  return lowering;
+}
+
+struct ExternElementwisePattern
+    : public OpConversionPattern<tt::ExternElementwiseOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::ExternElementwiseOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    std::optional<ExternLowering> lowering = getExternLowering(op);
+    if (!lowering)
+      return failure();
+    Type type = getTypeConverter()->convertType(op.getType());
+    ValueRange operands = adaptor.getSrcs();
+    if (lowering->function)
+      rewriter.replaceOpWithNewOp<tile::SFUOp>(op, type, *lowering->function,
+                                               operands[0]);
+    else if (lowering->unary)
+      rewriter.replaceOpWithNewOp<tile::UnaryOp>(op, type, *lowering->unary,
+                                                 operands[0]);
+    else
+      rewriter.replaceOpWithNewOp<tile::BinaryOp>(
+          op, type, *lowering->binary, operands[0], operands[1]);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Shapes and layouts
+//===----------------------------------------------------------------------===//
+
+struct SplatPattern : public OpConversionPattern<tt::SplatOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::SplatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<tile::SplatOp>(
+        op, getTypeConverter()->convertType(op.getType()), adaptor.getSrc());
+    return success();
+  }
+};
+
+struct MakeRangePattern : public OpConversionPattern<tt::MakeRangeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::MakeRangeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<tile::IotaOp>(
+        op, getTypeConverter()->convertType(op.getType()),
+        op.getStartAttr().getInt());
+    return success();
+  }
+};
+
+/// `tt.expand_dims` and `tt.reshape` keep the row-major element order.
+template <typename SourceOp>
+struct ReshapePattern : public OpConversionPattern<SourceOp> {
+  using OpConversionPattern<SourceOp>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<tile::ReshapeOp>(
+        op, this->getTypeConverter()->convertType(op.getType()),
+        adaptor.getSrc());
+    return success();
+  }
+};
+
+struct BroadcastPattern : public OpConversionPattern<tt::BroadcastOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::BroadcastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<tile::BroadcastOp>(
+        op, getTypeConverter()->convertType(op.getType()), adaptor.getSrc());
+    return success();
+  }
+};
+
+struct TransPattern : public OpConversionPattern<tt::TransOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::TransOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    SmallVector<int64_t> permutation(op.getOrder().begin(),
+                                     op.getOrder().end());
+    rewriter.replaceOpWithNewOp<tile::TransposeOp>(
+        op, getTypeConverter()->convertType(op.getType()), adaptor.getSrc(),
+        rewriter.getDenseI64ArrayAttr(permutation));
+    return success();
+  }
+};
+
+struct CatPattern : public OpConversionPattern<tt::CatOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::CatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<tile::ConcatOp>(
+        op, getTypeConverter()->convertType(op.getType()),
+        ValueRange{adaptor.getLhs(), adaptor.getRhs()}, /*axis=*/0);
+    return success();
+  }
+};
+
+/// `tt.join`: each operand gains a minor dimension of one, then the two are
+/// concatenated along it.
+struct JoinPattern : public OpConversionPattern<tt::JoinOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::JoinOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType =
+        cast<tile::TileType>(getTypeConverter()->convertType(op.getType()));
+    SmallVector<int64_t> shape(resultType.getShape());
+    shape.back() = 1;
+    tile::TileType halfType = resultType.withShape(shape);
+    Value lhs = tile::ReshapeOp::create(rewriter, op.getLoc(), halfType,
+                                        adaptor.getLhs());
+    Value rhs = tile::ReshapeOp::create(rewriter, op.getLoc(), halfType,
+                                        adaptor.getRhs());
+    rewriter.replaceOpWithNewOp<tile::ConcatOp>(
+        op, resultType, ValueRange{lhs, rhs}, shape.size() - 1);
+    return success();
+  }
+};
+
+/// `tt.split`: the two halves of the minor dimension, without it.
+struct SplitPattern : public OpConversionPattern<tt::SplitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::SplitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto srcType = cast<tile::TileType>(adaptor.getSrc().getType());
+    auto resultType = cast<tile::TileType>(
+        getTypeConverter()->convertType(op.getOutLHS().getType()));
+    SmallVector<int64_t> halfShape(srcType.getShape());
+    halfShape.back() = 1;
+    SmallVector<Value> halves;
+    for (int64_t half = 0; half < 2; ++half) {
+      SmallVector<int64_t> offsets(halfShape.size(), 0);
+      offsets.back() = half;
+      Value slice = tile::SliceOp::create(
+          rewriter, op.getLoc(), srcType.withShape(halfShape),
+          adaptor.getSrc(), rewriter.getDenseI64ArrayAttr(offsets));
+      halves.push_back(
+          tile::ReshapeOp::create(rewriter, op.getLoc(), resultType, slice));
+    }
+    rewriter.replaceOp(op, halves);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Dot, reductions and scans
+//===----------------------------------------------------------------------===//
+
+struct DotPattern : public OpConversionPattern<tt::DotOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::DotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<tile::MatmulOp>(
+        op, getTypeConverter()->convertType(op.getType()), adaptor.getA(),
+        adaptor.getB(), adaptor.getC());
+    return success();
+  }
+};
+
+/// Returns the combine kind of a region that applies one arith operation to
+/// its two arguments, if it is one the reduction engine knows.
+std::optional<tile::CombineKind> getSingleCombineKind(Region &region) {
+  Block &block = region.front();
+  if (block.getNumArguments() != 2 || !llvm::hasSingleElement(
+                                          block.without_terminator()))
+    return std::nullopt;
+  Operation &combine = block.front();
+  Operation *terminator = block.getTerminator();
+  if (combine.getNumOperands() != 2 || terminator->getNumOperands() != 1 ||
+      terminator->getOperand(0) != combine.getResult(0))
+    return std::nullopt;
+  Value lhs = combine.getOperand(0), rhs = combine.getOperand(1);
+  if (!((lhs == block.getArgument(0) && rhs == block.getArgument(1)) ||
+        (lhs == block.getArgument(1) && rhs == block.getArgument(0))))
+    return std::nullopt;
+  return llvm::TypeSwitch<Operation *, std::optional<tile::CombineKind>>(
+             &combine)
+      .Case([](arith::AddFOp) { return tile::CombineKind::AddF; })
+      .Case([](arith::MulFOp) { return tile::CombineKind::MulF; })
+      .Case([](arith::MaximumFOp) { return tile::CombineKind::MaximumF; })
+      .Case([](arith::MinimumFOp) { return tile::CombineKind::MinimumF; })
+      .Case([](arith::MaxNumFOp) { return tile::CombineKind::MaxNumF; })
+      .Case([](arith::MinNumFOp) { return tile::CombineKind::MinNumF; })
+      .Case([](arith::AddIOp) { return tile::CombineKind::AddI; })
+      .Case([](arith::MulIOp) { return tile::CombineKind::MulI; })
+      .Case([](arith::MaxSIOp) { return tile::CombineKind::MaxSI; })
+      .Case([](arith::MinSIOp) { return tile::CombineKind::MinSI; })
+      .Case([](arith::MaxUIOp) { return tile::CombineKind::MaxUI; })
+      .Case([](arith::MinUIOp) { return tile::CombineKind::MinUI; })
+      .Case([](arith::AndIOp) { return tile::CombineKind::AndI; })
+      .Case([](arith::OrIOp) { return tile::CombineKind::OrI; })
+      .Case([](arith::XOrIOp) { return tile::CombineKind::XOrI; })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+/// Moves a `tt.reduce`/`tt.scan` combine region into a tile op, replacing its
+/// terminator with `tile.yield`.
+void moveCombineRegion(Region &from, Region &to,
+                       ConversionPatternRewriter &rewriter) {
+  rewriter.inlineRegionBefore(from, to, to.end());
+  Operation *terminator = to.front().getTerminator();
+  rewriter.setInsertionPoint(terminator);
+  tile::YieldOp::create(rewriter, terminator->getLoc(),
+                        terminator->getOperands());
+  rewriter.eraseOp(terminator);
+}
+
+/// Tiles of the reduction results: a rank-1 reduction gives rank-0 tiles,
+/// read back into scalars on the control core.
+SmallVector<Value> finishReduction(tt::ReduceOp op, ValueRange tiles,
+                                   ConversionPatternRewriter &rewriter) {
+  SmallVector<Value> results;
+  for (auto [tileValue, result] : llvm::zip_equal(tiles, op.getResult())) {
+    if (isa<RankedTensorType>(result.getType()))
+      results.push_back(tileValue);
+    else
+      results.push_back(tile::ExtractOp::create(rewriter, op.getLoc(),
+                                                tileValue, ValueRange{}));
+  }
+  return results;
+}
+
+tile::TileType getReducedTileType(Type srcType, int64_t axis) {
+  auto tensorType = cast<RankedTensorType>(srcType);
+  SmallVector<int64_t> shape(tensorType.getShape());
+  shape.erase(shape.begin() + axis);
+  return tile::TileType::get(shape, tensorType.getElementType());
+}
+
+struct ReducePattern : public OpConversionPattern<tt::ReduceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::ReduceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    int64_t axis = op.getAxis();
+    SmallVector<Type> tileTypes;
+    for (Value src : op.getSrcs())
+      tileTypes.push_back(getReducedTileType(src.getType(), axis));
+    if (op.getSrcs().size() == 1) {
+      if (std::optional<tile::CombineKind> kind =
+              getSingleCombineKind(op.getCombineOp())) {
+        Value reduced = tile::ReduceOp::create(
+            rewriter, op.getLoc(), tileTypes.front(), *kind,
+            adaptor.getSrcs().front(), axis);
+        rewriter.replaceOp(op, finishReduction(op, reduced, rewriter));
+        return success();
+      }
+    }
+    auto reduce = tile::ReduceRegionOp::create(rewriter, op.getLoc(), tileTypes,
+                                               adaptor.getSrcs(), axis);
+    moveCombineRegion(op.getCombineOp(), reduce.getCombiner(), rewriter);
+    rewriter.setInsertionPointAfter(reduce);
+    rewriter.replaceOp(op, finishReduction(op, reduce.getResults(), rewriter));
+    return success();
+  }
+};
+
+struct ScanPattern : public OpConversionPattern<tt::ScanOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::ScanOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    SmallVector<Type> tileTypes;
+    if (failed(getTypeConverter()->convertTypes(op.getResultTypes(), tileTypes)))
+      return failure();
+    auto scan = tile::ScanOp::create(rewriter, op.getLoc(), tileTypes,
+                                     adaptor.getSrcs(), op.getAxis(),
+                                     op.getReverse());
+    moveCombineRegion(op.getCombineOp(), scan.getCombiner(), rewriter);
+    rewriter.replaceOp(op, scan.getResults());
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Scalars computed from tiles
+//===----------------------------------------------------------------------===//
+
+/// Maps scalars to tiles of rank 0, for the scalar arithmetic that consumes
+/// reduction results: those values live in local memory, where the units
+/// compute on them, not in the control core's registers.
+class RankZeroTileTypeConverter : public TypeConverter {
+public:
+  RankZeroTileTypeConverter() {
+    addConversion([](Type type) { return type; });
+    addConversion([](Type type) -> std::optional<Type> {
+      if (!type.isIntOrFloat())
+        return std::nullopt;
+      return tile::TileType::get({}, type);
+    });
+    addTargetMaterialization([](OpBuilder &builder, Type type,
+                                ValueRange inputs, Location loc) -> Value {
+      return tile::SplatOp::create(builder, loc, type, inputs.front());
+    });
+    addSourceMaterialization([](OpBuilder &builder, Type type,
+                                ValueRange inputs, Location loc) -> Value {
+      return tile::ExtractOp::create(builder, loc, inputs.front(),
+                                     ValueRange{});
+    });
+  }
+};
+
+/// The scalar arith and math operations that depend on the elements of a
+/// tile (through `tile.extract`), in program order.
+SmallVector<Operation *> collectTileDerivedScalarOps(ModuleOp module) {
+  SetVector<Operation *> ops;
+  SmallVector<Value> worklist;
+  module.walk([&](tile::ExtractOp extract) {
+    worklist.push_back(extract.getResult());
+  });
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (Operation *user : value.getUsers()) {
+      bool liftable = isa<arith::ArithDialect, math::MathDialect>(
+                          user->getDialect()) &&
+                      user->getNumResults() == 1 &&
+                      user->getResult(0).getType().isIntOrFloat() &&
+                      !isa<arith::IndexCastOp>(user);
+      if (liftable && ops.insert(user))
+        worklist.push_back(user->getResult(0));
+    }
+  }
+  SmallVector<Operation *> ordered = ops.takeVector();
+  llvm::sort(ordered, [](Operation *a, Operation *b) {
+    return a->getBlock() == b->getBlock() ? a->isBeforeInBlock(b) : a < b;
+  });
+  return ordered;
+}
+
+/// `tile.splat` of an element read back from a rank-0 tile: broadcast the
+/// tile instead of going through a scalar.
+struct SplatOfExtractPattern : public OpRewritePattern<tile::SplatOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tile::SplatOp op,
+                                PatternRewriter &rewriter) const override {
+    auto extract = op.getScalar().getDefiningOp<tile::ExtractOp>();
+    if (!extract || extract.getTile().getType().getRank() != 0)
+      return failure();
+    Value source = extract.getTile();
+    tile::TileType resultType = op.getType();
+    if (resultType.getRank() == 0) {
+      rewriter.replaceOp(op, source);
+      return success();
+    }
+    SmallVector<int64_t> ones(resultType.getRank(), 1);
+    Value reshaped = tile::ReshapeOp::create(
+        rewriter, op.getLoc(), resultType.withShape(ones), source);
+    rewriter.replaceOpWithNewOp<tile::BroadcastOp>(op, resultType, reshaped);
+    return success();
+  }
+};
+
+/// Reports every operation of `module` that the tile stage cannot convert,
+/// at its location; succeeds when there is none.
+LogicalResult checkSupported(ModuleOp module) {
+  bool supported = true;
+  auto unsupported = [&](Operation *op, const Twine &what) {
+    op->emitOpError() << what;
+    supported = false;
+  };
+  module.walk([&](Operation *op) {
+    if (auto dot = dyn_cast<tt::DotOp>(op);
+        dot && cast<RankedTensorType>(dot.getA().getType()).getRank() != 2)
+      return unsupported(op, "batched (3-d) dot products are not supported "
+                             "on the dot-product engine");
+    if (auto call = dyn_cast<tt::ExternElementwiseOp>(op);
+        call && !getExternLowering(call))
+      return unsupported(op, "calls '" + call.getSymbol() + "' with " +
+                                 Twine(call.getSrcs().size()) +
+                                 " operands, which is not a supported "
+                                 "libdevice function");
+    if (auto compare = dyn_cast<arith::CmpFOp>(op);
+        compare && isValueTensor(compare.getType()) &&
+        !tile::symbolizeCmpFPredicate(
+            arith::stringifyCmpFPredicate(compare.getPredicate())))
+      return unsupported(op, "predicate '" +
+                                 arith::stringifyCmpFPredicate(
+                                     compare.getPredicate()) +
+                                 "' is not supported on tiles");
+    if (isa<tt::GatherOp, tt::HistogramOp>(op))
+      return unsupported(op, "is not supported by the MTIA tile stage yet");
+  });
+  return success(supported);
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+void populateTileConversionPatterns(const TypeConverter &converter,
+                                    RewritePatternSet &patterns) {
+  MLIRContext *context = patterns.getContext();
+  using BK = tile::BinaryKind;
+  patterns.add<BinaryPattern<arith::AddFOp>>(converter, context, BK::AddF);
+  patterns.add<BinaryPattern<arith::SubFOp>>(converter, context, BK::SubF);
+  patterns.add<BinaryPattern<arith::MulFOp>>(converter, context, BK::MulF);
+  patterns.add<BinaryPattern<arith::DivFOp>>(converter, context, BK::DivF);
+  patterns.add<BinaryPattern<tt::PreciseDivFOp>>(converter, context, BK::DivF);
+  patterns.add<BinaryPattern<arith::RemFOp>>(converter, context, BK::RemF);
+  patterns.add<BinaryPattern<arith::MaximumFOp>>(converter, context,
+                                                 BK::MaximumF);
+  patterns.add<BinaryPattern<arith::MinimumFOp>>(converter, context,
+                                                 BK::MinimumF);
+  patterns.add<BinaryPattern<arith::MaxNumFOp>>(converter, context, BK::MaxNumF);
+  patterns.add<BinaryPattern<arith::MinNumFOp>>(converter, context, BK::MinNumF);
+  patterns.add<BinaryPattern<math::PowFOp>>(converter, context, BK::PowF);
+  patterns.add<BinaryPattern<arith::AddIOp>>(converter, context, BK::AddI);
+  patterns.add<BinaryPattern<arith::SubIOp>>(converter, context, BK::SubI);
+  patterns.add<BinaryPattern<arith::MulIOp>>(converter, context, BK::MulI);
+  patterns.add<BinaryPattern<arith::DivSIOp>>(converter, context, BK::DivSI);
+  patterns.add<BinaryPattern<arith::DivUIOp>>(converter, context, BK::DivUI);
+  patterns.add<BinaryPattern<arith::RemSIOp>>(converter, context, BK::RemSI);
+  patterns.add<BinaryPattern<arith::RemUIOp>>(converter, context, BK::RemUI);
+  patterns.add<BinaryPattern<arith::MaxSIOp>>(converter, context, BK::MaxSI);
+  patterns.add<BinaryPattern<arith::MinSIOp>>(converter, context, BK::MinSI);
+  patterns.add<BinaryPattern<arith::MaxUIOp>>(converter, context, BK::MaxUI);
+  patterns.add<BinaryPattern<arith::MinUIOp>>(converter, context, BK::MinUI);
+  patterns.add<BinaryPattern<arith::AndIOp>>(converter, context, BK::AndI);
+  patterns.add<BinaryPattern<arith::OrIOp>>(converter, context, BK::OrI);
+  patterns.add<BinaryPattern<arith::XOrIOp>>(converter, context, BK::XOrI);
+  patterns.add<BinaryPattern<arith::ShLIOp>>(converter, context, BK::ShLI);
+  patterns.add<BinaryPattern<arith::ShRSIOp>>(converter, context, BK::ShRSI);
+  patterns.add<BinaryPattern<arith::ShRUIOp>>(converter, context, BK::ShRUI);
+  patterns.add<BinaryPattern<tt::MulhiUIOp>>(converter, context, BK::MulHiUI);
+
+  using UK = tile::UnaryKind;
+  patterns.add<UnaryPattern<arith::NegFOp>>(converter, context, UK::NegF);
+  patterns.add<UnaryPattern<math::AbsFOp>>(converter, context, UK::AbsF);
+  patterns.add<UnaryPattern<math::AbsIOp>>(converter, context, UK::AbsI);
+  patterns.add<UnaryPattern<math::FloorOp>>(converter, context, UK::Floor);
+  patterns.add<UnaryPattern<math::CeilOp>>(converter, context, UK::Ceil);
+  patterns.add<UnaryPattern<math::RoundEvenOp>>(converter, context,
+                                                UK::RoundEven);
+
+  using SF = tile::SpecialFunction;
+  patterns.add<SpecialFunctionPattern<math::ExpOp>>(converter, context, SF::Exp);
+  patterns.add<SpecialFunctionPattern<math::Exp2Op>>(converter, context,
+                                                     SF::Exp2);
+  patterns.add<SpecialFunctionPattern<math::LogOp>>(converter, context, SF::Log);
+  patterns.add<SpecialFunctionPattern<math::Log2Op>>(converter, context,
+                                                     SF::Log2);
+  patterns.add<SpecialFunctionPattern<math::SqrtOp>>(converter, context,
+                                                     SF::Sqrt);
+  patterns.add<SpecialFunctionPattern<tt::PreciseSqrtOp>>(converter, context,
+                                                          SF::Sqrt);
+  patterns.add<SpecialFunctionPattern<math::RsqrtOp>>(converter, context,
+                                                      SF::Rsqrt);
+  patterns.add<SpecialFunctionPattern<math::SinOp>>(converter, context, SF::Sin);
+  patterns.add<SpecialFunctionPattern<math::CosOp>>(converter, context, SF::Cos);
+  patterns.add<SpecialFunctionPattern<math::TanhOp>>(converter, context,
+                                                     SF::Tanh);
+  patterns.add<SpecialFunctionPattern<math::ErfOp>>(converter, context, SF::Erf);
+
+  using CK = tile::CastKind;
+  patterns.add<CastPattern<arith::ExtFOp>>(converter, context, CK::ExtF);
+  patterns.add<CastPattern<arith::TruncFOp>>(converter, context, CK::TruncF);
+  patterns.add<CastPattern<arith::FPToSIOp>>(converter, context, CK::FPToSI);
+  patterns.add<CastPattern<arith::FPToUIOp>>(converter, context, CK::FPToUI);
+  patterns.add<CastPattern<arith::SIToFPOp>>(converter, context, CK::SIToFP);
+  patterns.add<CastPattern<arith::UIToFPOp>>(converter, context, CK::UIToFP);
+  patterns.add<CastPattern<arith::ExtSIOp>>(converter, context, CK::ExtSI);
+  patterns.add<CastPattern<arith::ExtUIOp>>(converter, context, CK::ExtUI);
+  patterns.add<CastPattern<arith::TruncIOp>>(converter, context, CK::TruncI);
+  patterns.add<CastPattern<arith::BitcastOp>>(converter, context, CK::Bitcast);
+  patterns.add<CastPattern<tt::BitcastOp>>(converter, context, CK::Bitcast);
+
+  patterns.add<FmaPattern, CmpIPattern, CmpFPattern, SelectPattern,
+               ConstantPattern, ClampPattern, FpToFpPattern,
+               ExternElementwisePattern, SplatPattern, MakeRangePattern,
+               ReshapePattern<tt::ExpandDimsOp>, ReshapePattern<tt::ReshapeOp>,
+               BroadcastPattern, TransPattern, CatPattern, JoinPattern,
+               SplitPattern, DotPattern, ReducePattern, ScanPattern>(converter,
+                                                                     context);
+}
+
+struct ConvertTTToTilePass
+    : public mtia::impl::ConvertTTToTileBase<ConvertTTToTilePass> {
+  void runOnOperation() override {
+    if (failed(checkSupported(getOperation())))
+      return signalPassFailure();
+    DenseSet<Operation *> addressing;
+    getOperation().walk([&](tt::FuncOp function) {
+      DenseSet<Operation *> ops = isolateAddressing(function);
+      addressing.insert(ops.begin(), ops.end());
+    });
+
+    MLIRContext *context = &getContext();
+    TileTypeConverter converter;
+    ConversionTarget target(*context);
+    target.addLegalDialect<tile::TileDialect>();
+    target.addLegalOp<UnrealizedConversionCastOp>();
+    target.markUnknownOpDynamicallyLegal([&](Operation *op) {
+      // Memory accesses, debug ops and the addressing computations stay on
+      // tensors; every other op must not touch value tensors any more.
+      if (isa<tt::LoadOp, tt::StoreOp, tt::AtomicRMWOp, tt::AtomicCASOp,
+              tt::PrintOp, tt::AssertOp, tt::DescriptorLoadOp,
+              tt::DescriptorStoreOp, tt::ReturnOp, tt::CallOp, tt::FuncOp>(op))
+        return true;
+      bool computesPointers =
+          op->getNumResults() == 1 &&
+          isa<tt::PointerType>(getElementTypeOrSelf(op->getResult(0).getType()));
+      return computesPointers || addressing.contains(op) ||
+             !hasValueTensors(op);
+    });
+    RewritePatternSet patterns(context);
+    populateTileConversionPatterns(converter, patterns);
+    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                         target);
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      return signalPassFailure();
+    if (failed(liftTileDerivedScalars()))
+      return signalPassFailure();
+  }
+
+  /// Moves scalar arithmetic on reduction results onto rank-0 tiles and
+  /// broadcasts such scalars as tiles.
+  LogicalResult liftTileDerivedScalars() {
+    MLIRContext *context = &getContext();
+    SmallVector<Operation *> scalarOps =
+        collectTileDerivedScalarOps(getOperation());
+    if (!scalarOps.empty()) {
+      RankZeroTileTypeConverter converter;
+      ConversionTarget target(*context);
+      DenseSet<Operation *> toLift(scalarOps.begin(), scalarOps.end());
+      target.markUnknownOpDynamicallyLegal(
+          [&](Operation *op) { return !toLift.contains(op); });
+      RewritePatternSet patterns(context);
+      populateTileConversionPatterns(converter, patterns);
+      if (failed(applyPartialConversion(scalarOps, target,
+                                        std::move(patterns))))
+        return failure();
+    }
+    RewritePatternSet folds(context);
+    folds.add<SplatOfExtractPattern>(context);
+    return applyPatternsGreedily(getOperation(), std::move(folds));
+  }
+};
+
+} // namespace

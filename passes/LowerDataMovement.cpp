@@ -1,0 +1,697 @@
+//===- LowerDataMovement.cpp - The data-movement stage --------------------===//
+//
+// Turns the memory accesses of the tile stage into DMA transfers through
+// circular buffers, and connects the units of a PE with circular buffers
+// wherever a tile computed by one unit is used by another:
+//
+//  * A `tt.load` whose pointer and mask the pointer analysis decomposes
+//    becomes a strided `dma.load` into a CB page, read by the consuming unit
+//    with `cb.wait_front`/`cb.read_front` and freed after its last use; a
+//    store is the reverse. Rows whose 32-byte alignment cannot be proven, as
+//    the DMA engine requires for contiguous rows, are moved element by
+//    element with an index tile (`dma.gather`/`dma.scatter`).
+//  * Every CB has two pages, so inside loops the DMA engine fills one page
+//    while the consumer works on the other: loads of the next iteration
+//    overlap the compute of the current one.
+//
+// Accesses the analysis cannot decompose are reported at their location.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Passes.h"
+#include "passes/PointerAnalysis.h"
+
+#include "dialects/CB/CBDialect.h"
+#include "dialects/DMA/DMADialect.h"
+#include "dialects/TT/TTDialect.h"
+#include "dialects/Tile/TileDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Dominance.h"
+#include "llvm/ADT/MapVector.h"
+
+#include <numeric>
+
+namespace mtia {
+#define GEN_PASS_DEF_LOWERDATAMOVEMENT
+#include "passes/Passes.h.inc"
+} // namespace mtia
+
+using namespace mlir;
+using namespace mtia;
+
+namespace {
+
+/// The DMA engine moves contiguous rows only from and to addresses aligned to
+/// this many bytes.
+constexpr int64_t kDMAAlignmentBytes = 32;
+/// Pages of every circular buffer: two, so that a producer fills one page
+/// while the consumer works on the other.
+constexpr int64_t kPagesPerBuffer = 2;
+
+int64_t getElementBytes(Type type) {
+  return std::max<int64_t>(1, getElementTypeOrSelf(type).getIntOrFloatBitWidth() / 8);
+}
+
+/// The divisor every value of a scalar atom is known to have.
+int64_t getAtomDivisibility(Value value) {
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant)))
+    return std::max<int64_t>(1, std::abs(constant.getSExtValue()));
+  auto argument = dyn_cast<BlockArgument>(value);
+  if (!argument)
+    return 1;
+  auto function = dyn_cast<tt::FuncOp>(argument.getOwner()->getParentOp());
+  if (!function)
+    return 1;
+  auto divisibility = function.getArgAttrOfType<IntegerAttr>(
+      argument.getArgNumber(), "tt.divisibility");
+  return divisibility ? std::max<int64_t>(1, divisibility.getInt()) : 1;
+}
+
+/// The largest divisor of every value of `expr` the kernel's facts prove.
+int64_t getDivisibility(const PointerAnalysis &analysis, const LinearExpr &expr) {
+  int64_t result = 0;
+  for (const auto &[monomial, coefficient] : expr.getTerms()) {
+    int64_t term = std::abs(coefficient);
+    for (unsigned index : monomial) {
+      const Atom &atom = analysis.getAtom(index);
+      term *= atom.iterationOf ? 1 : getAtomDivisibility(atom.value);
+    }
+    result = std::gcd(result, term);
+  }
+  // Zero is divisible by anything.
+  return result == 0 ? kDMAAlignmentBytes : result;
+}
+
+/// Whether every row of a strided access starts at an address the DMA
+/// engine accepts: the base is a kernel argument (buffers are page-aligned)
+/// and the offset and outer strides are multiples of the alignment.
+bool isProvablyAligned(const PointerAnalysis &analysis,
+                       const PointerAccess &access, int64_t elementBytes) {
+  auto argument = dyn_cast<BlockArgument>(access.base);
+  if (!argument || !isa<tt::FuncOp>(argument.getOwner()->getParentOp()))
+    return false;
+  auto aligned = [&](const LinearExpr &expr) {
+    return getDivisibility(analysis, expr) * elementBytes % kDMAAlignmentBytes ==
+           0;
+  };
+  ArrayRef<LinearExpr> strides = access.offsets.strides;
+  if (strides.empty())
+    return aligned(access.offsets.offset);
+  if (strides.back().getConstant() != 1)
+    return false;
+  return aligned(access.offsets.offset) &&
+         llvm::all_of(strides.drop_back(), aligned);
+}
+
+Value indexConstant(OpBuilder &builder, Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(builder, loc, value);
+}
+
+//===----------------------------------------------------------------------===//
+// Units
+//===----------------------------------------------------------------------===//
+
+/// Decides which unit holds each tile value: the unit of the operation that
+/// computes it, the consumer of the CB it is read from, or for values carried
+/// by loops and conditionals the unit that computes what is yielded.
+class UnitAssignment {
+public:
+
+  tile::Unit getOwner(Value value) {
+    if (auto it = owners.find(value); it != owners.end())
+      return it->second;
+    // A cycle through loop-carried values is broken with the default unit;
+    // the value that enters the loop decides then.
+    owners[value] = tile::Unit::SIMD;
+    tile::Unit owner = computeOwner(value);
+    owners[value] = owner;
+    return owner;
+  }
+
+  /// The unit that reads `use` from local memory, if it is a tile use.
+  std::optional<tile::Unit> getUser(OpOperand &use) {
+    Operation *user = use.getOwner();
+    if (auto unitOp = dyn_cast<tile::UnitOpInterface>(user))
+      return unitOp.getUnit();
+    if (auto write = dyn_cast<cb::WriteBackOp>(user))
+      return write.getCb().getDefiningOp<cb::AllocOp>().getProducer();
+    if (auto yield = dyn_cast<scf::YieldOp>(user))
+      return getOwner(yield->getParentOp()->getResult(use.getOperandNumber()));
+    if (auto loop = dyn_cast<scf::ForOp>(user)) {
+      if (use.getOperandNumber() < loop.getNumControlOperands())
+        return std::nullopt;
+      return getOwner(loop.getTiedLoopRegionIterArg(&use));
+    }
+    return std::nullopt;
+  }
+
+private:
+  tile::Unit computeOwner(Value value) {
+    if (auto argument = dyn_cast<BlockArgument>(value)) {
+      auto loop = dyn_cast<scf::ForOp>(argument.getOwner()->getParentOp());
+      if (loop && argument.getArgNumber() > 0)
+        return getOwner(loop.getYieldedValues()[argument.getArgNumber() - 1]);
+      return tile::Unit::SIMD;
+    }
+    Operation *op = value.getDefiningOp();
+    if (auto unitOp = dyn_cast<tile::UnitOpInterface>(op))
+      return unitOp.getUnit();
+    if (auto read = dyn_cast<cb::ReadFrontOp>(op))
+      return read.getCb().getDefiningOp<cb::AllocOp>().getConsumer();
+    unsigned index = cast<OpResult>(value).getResultNumber();
+    if (auto loop = dyn_cast<scf::ForOp>(op))
+      return getOwner(loop.getYieldedValues()[index]);
+    if (auto branch = dyn_cast<scf::IfOp>(op))
+      return getOwner(branch.thenYield().getOperand(index));
+    return tile::Unit::SIMD;
+  }
+
+  DenseMap<Value, tile::Unit> owners;
+};
+
+//===----------------------------------------------------------------------===//
+// Lowering
+//===----------------------------------------------------------------------===//
+
+class DataMovementLowering {
+public:
+  explicit DataMovementLowering(tt::FuncOp function)
+      : function(function), entry(&function.getBody().front(),
+                                  function.getBody().front().begin()) {}
+
+  LogicalResult run() {
+    SmallVector<Operation *> accesses;
+    function.walk([&](Operation *op) {
+      if (isa<tt::LoadOp, tt::StoreOp>(op))
+        accesses.push_back(op);
+    });
+    // Every access is analysed on the tile stage's IR before any is lowered,
+    // so that the reasons name the operations of the kernel.
+    bool structured = true;
+    for (Operation *op : accesses) {
+      auto [pointer, mask] = getPointerAndMask(op);
+      structured &= succeeded(checkStructured(op, pointer, mask));
+    }
+    if (!structured)
+      return failure();
+    for (Operation *op : accesses) {
+      LogicalResult result = success();
+      if (auto load = dyn_cast<tt::LoadOp>(op))
+        result = lowerLoad(load);
+      else
+        result = lowerStore(cast<tt::StoreOp>(op));
+      if (failed(result))
+        return failure();
+    }
+    connectUnits();
+    return success();
+  }
+
+private:
+  /// A circular buffer between two units, allocated at the function entry.
+  cb::AllocOp allocate(StringRef role, tile::TileType pageType,
+                       tile::Unit producer, tile::Unit consumer, Location loc) {
+    std::string name = (role + Twine(buffers++)).str();
+    return cb::AllocOp::create(
+        entry, loc, cb::CircularBufferType::get(pageType, kPagesPerBuffer),
+        name, producer, consumer);
+  }
+
+  /// Where a tile read at `point` stops being used: right after the last
+  /// operation of `point`'s block that (or whose regions) uses it.
+  static Operation *findLastUse(Value tileValue, Block *block) {
+    Operation *last = nullptr;
+    for (Operation *user : tileValue.getUsers()) {
+      Operation *ancestor = block->findAncestorOpInBlock(*user);
+      if (ancestor && (!last || last->isBeforeInBlock(ancestor)))
+        last = ancestor;
+    }
+    return last;
+  }
+
+  /// Reads page 0 of `buffer` as the consumer at the builder's point, and
+  /// frees it after the last use of the tile in the same block.
+  Value consume(cb::AllocOp buffer, OpBuilder &builder, Location loc,
+                function_ref<void(Value)> replaceUses) {
+    cb::WaitFrontOp::create(builder, loc, buffer, 1);
+    Value tileValue = cb::ReadFrontOp::create(
+        builder, loc, buffer.getType().getPageType(), buffer, static_cast<uint64_t>(0));
+    replaceUses(tileValue);
+    Operation *last = findLastUse(tileValue, builder.getInsertionBlock());
+    OpBuilder after(builder.getContext());
+    if (last)
+      after.setInsertionPointAfter(last);
+    else
+      after.setInsertionPointAfter(tileValue.getDefiningOp());
+    cb::PopFrontOp::create(after, loc, buffer, 1);
+    return tileValue;
+  }
+
+  /// Writes `tileValue` into page 0 of `buffer` as its producer.
+  void produce(cb::AllocOp buffer, Value tileValue, OpBuilder &builder,
+               Location loc) {
+    cb::ReserveBackOp::create(builder, loc, buffer, 1);
+    cb::WriteBackOp::create(builder, loc, tileValue, buffer, static_cast<uint64_t>(0));
+    cb::PushBackOp::create(builder, loc, buffer, 1);
+  }
+
+  /// The per-dimension counts of valid indices of a structured mask, as
+  /// index values; lower bounds are not representable in a transfer.
+  FailureOr<SmallVector<Value>> materializeBounds(Operation *op,
+                                                  const MaskBounds *bounds,
+                                                  ArrayRef<int64_t> shape,
+                                                  OpBuilder &builder) {
+    Location loc = op->getLoc();
+    SmallVector<Value> result;
+    Type index = builder.getIndexType();
+    for (auto [dim, size] : llvm::enumerate(shape)) {
+      Value bound = indexConstant(builder, loc, size);
+      if (bounds) {
+        if (!bounds->lowers[dim].empty())
+          return op->emitError("masks with a lower bound on an index are not "
+                               "supported by the DMA lowering yet"),
+                 failure();
+        for (const LinearExpr &upper : bounds->uppers[dim])
+          bound = arith::MinSIOp::create(
+              builder, loc, bound,
+              analysis.materialize(upper, builder, loc, index));
+        bound = arith::MaxSIOp::create(builder, loc, bound,
+                                       indexConstant(builder, loc, 0));
+      }
+      result.push_back(bound);
+    }
+    if (!bounds || result.empty())
+      return result;
+    // Tile-wide conditions switch the whole transfer off.
+    Value enabled;
+    auto conjoin = [&](Value condition) {
+      enabled = enabled ? arith::AndIOp::create(builder, loc, enabled, condition)
+                        : condition;
+    };
+    for (Value condition : bounds->conditions)
+      conjoin(condition);
+    for (const LinearExpr &positive : bounds->positive)
+      conjoin(arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::sgt,
+          analysis.materialize(positive, builder, loc, index),
+          indexConstant(builder, loc, 0)));
+    if (enabled)
+      result.front() = arith::SelectOp::create(builder, loc, enabled,
+                                               result.front(),
+                                               indexConstant(builder, loc, 0));
+    return result;
+  }
+
+  /// The scalar a load reads where its mask is false, from its `other`.
+  FailureOr<Value> getPadding(tt::LoadOp load, OpBuilder &builder) {
+    Value other = load.getOther();
+    if (!other)
+      return Value();
+    auto otherCast = other.getDefiningOp<UnrealizedConversionCastOp>();
+    Operation *source =
+        otherCast ? otherCast.getInputs().front().getDefiningOp() : nullptr;
+    if (auto splat = dyn_cast_if_present<tile::SplatOp>(source))
+      return splat.getScalar();
+    if (auto constant = dyn_cast_if_present<tile::ConstantOp>(source)) {
+      auto elements = dyn_cast<DenseElementsAttr>(constant.getValue());
+      if (elements && elements.isSplat())
+        return arith::ConstantOp::create(
+                   builder, load.getLoc(),
+                   cast<TypedAttr>(elements.getSplatValue<Attribute>()))
+            .getResult();
+    }
+    return load.emitError("a load whose 'other' value differs between "
+                          "elements is not supported by the DMA lowering yet"),
+           failure();
+  }
+
+  /// The index along `dim` of every element of a row-major tile of `shape`,
+  /// as a flat tile of i64 computed on the SIMD engine: (i / inner) % size.
+  static Value buildIndexAlong(int64_t dim, ArrayRef<int64_t> shape,
+                               Value flatIota, OpBuilder &builder,
+                               Location loc) {
+    auto flatType = cast<tile::TileType>(flatIota.getType());
+    int64_t inner = 1;
+    for (int64_t size : shape.drop_front(dim + 1))
+      inner *= size;
+    auto splat = [&](int64_t value) -> Value {
+      return tile::SplatOp::create(
+          builder, loc, flatType,
+          arith::ConstantIntOp::create(builder, loc, builder.getI64Type(),
+                                       value));
+    };
+    Value index = flatIota;
+    if (inner != 1)
+      index = tile::BinaryOp::create(builder, loc, flatType,
+                                     tile::BinaryKind::DivSI, index,
+                                     splat(inner));
+    if (dim != 0)
+      index = tile::BinaryOp::create(builder, loc, flatType,
+                                     tile::BinaryKind::RemSI, index,
+                                     splat(shape[dim]));
+    return index;
+  }
+
+  static Value buildFlatIota(ArrayRef<int64_t> shape, OpBuilder &builder,
+                             Location loc) {
+    int64_t elements = 1;
+    for (int64_t size : shape)
+      elements *= size;
+    return tile::IotaOp::create(
+        builder, loc, tile::TileType::get({elements}, builder.getI64Type()), 0);
+  }
+
+  /// Reshapes a flat tile to `shape` on the memory-layout unit.
+  static Value unflatten(Value flat, ArrayRef<int64_t> shape,
+                         OpBuilder &builder, Location loc) {
+    auto type = cast<tile::TileType>(flat.getType()).withShape(shape);
+    if (shape.size() == 1)
+      return flat;
+    return tile::ReshapeOp::create(builder, loc, type, flat);
+  }
+
+  /// The element offsets `offset + sum_d strides[d] * i_d` of a structured
+  /// access as a tile of i64, for an indexed transfer.
+  Value buildIndexTile(const PointerAccess &access, ArrayRef<int64_t> shape,
+                       OpBuilder &builder, Location loc) {
+    Type i64 = builder.getI64Type();
+    Value flatIota = buildFlatIota(shape, builder, loc);
+    auto flatType = cast<tile::TileType>(flatIota.getType());
+    Value offset = analysis.materialize(access.offsets.offset, builder, loc, i64);
+    Value indices = tile::SplatOp::create(builder, loc, flatType, offset);
+    for (auto [dim, stride] : llvm::enumerate(access.offsets.strides)) {
+      if (stride.isZero())
+        continue;
+      Value along = buildIndexAlong(dim, shape, flatIota, builder, loc);
+      Value strideTile = tile::SplatOp::create(
+          builder, loc, flatType,
+          analysis.materialize(stride, builder, loc, i64));
+      Value term = tile::BinaryOp::create(builder, loc, flatType,
+                                          tile::BinaryKind::MulI, along,
+                                          strideTile);
+      indices = tile::BinaryOp::create(builder, loc, flatType,
+                                       tile::BinaryKind::AddI, indices, term);
+    }
+    return unflatten(indices, shape, builder, loc);
+  }
+
+  /// The mask of an indexed transfer: the index is below each bound. A tile
+  /// of rank 0 has no bounds and needs no mask.
+  Value buildBoundsMask(ArrayRef<Value> bounds, ArrayRef<int64_t> shape,
+                        OpBuilder &builder, Location loc) {
+    Type i64 = builder.getI64Type();
+    Value flatIota = buildFlatIota(shape, builder, loc);
+    auto flatType = cast<tile::TileType>(flatIota.getType());
+    auto boolType = flatType.withElementType(builder.getI1Type());
+    Value mask;
+    for (auto [dim, bound] : llvm::enumerate(bounds)) {
+      Value along = buildIndexAlong(dim, shape, flatIota, builder, loc);
+      Value limit = tile::SplatOp::create(
+          builder, loc, flatType,
+          arith::IndexCastOp::create(builder, loc, i64, bound));
+      Value inside = tile::CmpIOp::create(builder, loc, boolType,
+                                          tile::CmpIPredicate::SLT, along,
+                                          limit);
+      mask = mask ? tile::BinaryOp::create(builder, loc, boolType,
+                                           tile::BinaryKind::AndI, mask, inside)
+                        .getResult()
+                  : inside;
+    }
+    if (!mask)
+      return Value();
+    return unflatten(mask, shape, builder, loc);
+  }
+
+  static std::pair<Value, Value> getPointerAndMask(Operation *op) {
+    if (auto load = dyn_cast<tt::LoadOp>(op))
+      return {load.getPtr(), load.getMask()};
+    auto store = cast<tt::StoreOp>(op);
+    return {store.getPtr(), store.getMask()};
+  }
+
+  /// Reports an access whose pointer or mask is not structured.
+  LogicalResult checkStructured(Operation *op, Value pointer, Value mask) {
+    if (!isa<RankedTensorType>(pointer.getType()) && isa<tt::LoadOp>(op))
+      return success();
+    if (!analysis.analyzePointer(pointer))
+      return op->emitError("unstructured access (")
+             << analysis.getFailure().reason
+             << ") is not supported by the DMA lowering yet";
+    if (mask && !analysis.analyzeMask(mask))
+      return op->emitError("unstructured mask (")
+             << analysis.getFailure().reason
+             << ") is not supported by the DMA lowering yet";
+    return success();
+  }
+
+  struct StructuredAccess {
+    PointerAccess pointer;
+    SmallVector<Value> bounds;
+    bool aligned;
+  };
+
+  /// Analyses the pointer and mask of an access and materializes its bounds
+  /// before `op`, or reports why it cannot be lowered.
+  FailureOr<StructuredAccess> analyzeAccess(Operation *op, Value pointer,
+                                            Value mask, ArrayRef<int64_t> shape,
+                                            OpBuilder &builder) {
+    std::optional<PointerAccess> access = analysis.analyzePointer(pointer);
+    if (!access)
+      return op->emitError("unstructured access (")
+                 << analysis.getFailure().reason
+                 << ") is not supported by the DMA lowering yet",
+             failure();
+    std::optional<MaskBounds> bounds;
+    if (mask) {
+      bounds = analysis.analyzeMask(mask);
+      if (!bounds)
+        return op->emitError("unstructured mask (")
+                   << analysis.getFailure().reason
+                   << ") is not supported by the DMA lowering yet",
+               failure();
+    }
+    FailureOr<SmallVector<Value>> materialized =
+        materializeBounds(op, bounds ? &*bounds : nullptr, shape, builder);
+    if (failed(materialized))
+      return failure();
+    int64_t elementBytes =
+        getElementBytes(cast<tt::PointerType>(getElementTypeOrSelf(
+                            pointer.getType()))
+                            .getPointeeType());
+    return StructuredAccess{*access, *materialized,
+                            isProvablyAligned(analysis, *access, elementBytes)};
+  }
+
+  SmallVector<Value> materializeStrides(const PointerAccess &access,
+                                        OpBuilder &builder, Location loc) {
+    return llvm::to_vector(
+        llvm::map_range(access.offsets.strides, [&](const LinearExpr &stride) {
+          return analysis.materialize(stride, builder, loc,
+                                      builder.getIndexType());
+        }));
+  }
+
+  LogicalResult lowerLoad(tt::LoadOp load) {
+    auto resultType = dyn_cast<RankedTensorType>(load.getType());
+    if (!resultType)
+      return success();
+    // A loaded tensor stored as it is, which the tile stage left on
+    // tensors, goes through a tile too.
+    auto pageType = tile::TileType::get(resultType.getShape(),
+                                        resultType.getElementType());
+    for (OpOperand &use : llvm::make_early_inc_range(load->getUses())) {
+      auto store = dyn_cast<tt::StoreOp>(use.getOwner());
+      if (!store || use.get() != store.getValue())
+        continue;
+      OpBuilder before(use.getOwner());
+      auto toTile = UnrealizedConversionCastOp::create(
+          before, load.getLoc(), pageType, load.getResult());
+      use.set(UnrealizedConversionCastOp::create(before, load.getLoc(),
+                                                 resultType, toTile.getResult(0))
+                  .getResult(0));
+    }
+    SmallVector<UnrealizedConversionCastOp> casts;
+    for (Operation *user : load->getUsers()) {
+      auto toTile = dyn_cast<UnrealizedConversionCastOp>(user);
+      if (!toTile)
+        return load.emitError("the loaded tensor addresses memory ('")
+               << user->getName() << "'), which the DMA lowering does not "
+               << "support yet";
+      casts.push_back(toTile);
+    }
+    Location loc = load.getLoc();
+    OpBuilder builder(load);
+    FailureOr<StructuredAccess> access =
+        analyzeAccess(load, load.getPtr(), load.getMask(),
+                      resultType.getShape(), builder);
+    if (failed(access))
+      return failure();
+    FailureOr<Value> padding = getPadding(load, builder);
+    if (failed(padding))
+      return failure();
+    // The buffer is read by the unit of the first user of the tile.
+    tile::Unit consumer = tile::Unit::SIMD;
+    for (UnrealizedConversionCastOp toTile : casts)
+      for (OpOperand &use : toTile->getUses())
+        if (std::optional<tile::Unit> unit = units.getUser(use)) {
+          consumer = *unit;
+          break;
+        }
+    cb::AllocOp buffer =
+        allocate("load", pageType, tile::Unit::DMA, consumer, loc);
+    auto token = dma::TokenType::get(load.getContext());
+    cb::ReserveBackOp::create(builder, loc, buffer, 1);
+    if (access->aligned) {
+      dma::LoadOp::create(
+          builder, loc, token, access->pointer.base,
+          analysis.materialize(access->pointer.offsets.offset, builder, loc,
+                               builder.getIndexType()),
+          materializeStrides(access->pointer, builder, loc), access->bounds,
+          /*mask=*/Value(), *padding, buffer, builder.getI64IntegerAttr(0));
+    } else {
+      Value indices = buildIndexTile(access->pointer, resultType.getShape(),
+                                     builder, loc);
+      Value mask =
+          buildBoundsMask(access->bounds, resultType.getShape(), builder, loc);
+      dma::GatherOp::create(builder, loc, token, access->pointer.base, indices,
+                            mask, *padding, buffer,
+                            builder.getI64IntegerAttr(0));
+    }
+    cb::PushBackOp::create(builder, loc, buffer, 1);
+    consume(buffer, builder, loc, [&](Value tileValue) {
+      for (UnrealizedConversionCastOp toTile : casts) {
+        toTile.getResult(0).replaceAllUsesWith(tileValue);
+        toTile.erase();
+      }
+    });
+    load.erase();
+    return success();
+  }
+
+  LogicalResult lowerStore(tt::StoreOp store) {
+    Value value = store.getValue();
+    Value tileValue;
+    if (auto toTensor = value.getDefiningOp<UnrealizedConversionCastOp>())
+      tileValue = toTensor.getInputs().front();
+    else if (auto extract = value.getDefiningOp<tile::ExtractOp>())
+      tileValue = extract.getTile();
+    // A scalar the control core computed is stored by the core itself.
+    if (!tileValue)
+      return success();
+    auto pageType = cast<tile::TileType>(tileValue.getType());
+    Location loc = store.getLoc();
+    OpBuilder builder(store);
+    FailureOr<StructuredAccess> access = analyzeAccess(
+        store, store.getPtr(), store.getMask(), pageType.getShape(), builder);
+    if (failed(access))
+      return failure();
+    cb::AllocOp buffer = allocate("store", pageType,
+                                  units.getOwner(tileValue), tile::Unit::DMA,
+                                  loc);
+    produce(buffer, tileValue, builder, loc);
+    cb::WaitFrontOp::create(builder, loc, buffer, 1);
+    auto token = dma::TokenType::get(store.getContext());
+    if (access->aligned) {
+      dma::StoreOp::create(
+          builder, loc, token, buffer, builder.getI64IntegerAttr(0),
+          access->pointer.base,
+          analysis.materialize(access->pointer.offsets.offset, builder, loc,
+                               builder.getIndexType()),
+          materializeStrides(access->pointer, builder, loc), access->bounds,
+          /*mask=*/Value());
+    } else {
+      Value indices = buildIndexTile(access->pointer, pageType.getShape(),
+                                     builder, loc);
+      Value mask =
+          buildBoundsMask(access->bounds, pageType.getShape(), builder, loc);
+      dma::ScatterOp::create(builder, loc, token, buffer,
+                             builder.getI64IntegerAttr(0),
+                             access->pointer.base, indices, mask);
+    }
+    cb::PopFrontOp::create(builder, loc, buffer, 1);
+    Operation *scalarSource = store.getValue().getDefiningOp();
+    store.erase();
+    if (scalarSource && scalarSource->use_empty())
+      scalarSource->erase();
+    return success();
+  }
+
+  /// Inserts a circular buffer wherever a tile is used by a unit other than
+  /// the one that holds it.
+  void connectUnits() {
+    SmallVector<Value> tiles;
+    function.walk([&](Operation *op) {
+      for (Value result : op->getResults())
+        if (isa<tile::TileType>(result.getType()))
+          tiles.push_back(result);
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          for (BlockArgument argument : block.getArguments())
+            if (isa<tile::TileType>(argument.getType()))
+              tiles.push_back(argument);
+    });
+    for (Value tileValue : tiles)
+      connect(tileValue);
+  }
+
+  void connect(Value tileValue) {
+    tile::Unit owner = units.getOwner(tileValue);
+    llvm::MapVector<tile::Unit, SmallVector<OpOperand *>> foreignUses;
+    for (OpOperand &use : tileValue.getUses()) {
+      std::optional<tile::Unit> user = units.getUser(use);
+      if (user && *user != owner)
+        foreignUses[*user].push_back(&use);
+    }
+    if (foreignUses.empty())
+      return;
+    Block *block = tileValue.getParentBlock();
+    Location loc = tileValue.getLoc();
+    OpBuilder producer(tileValue.getContext());
+    if (auto argument = dyn_cast<BlockArgument>(tileValue))
+      producer.setInsertionPointToStart(block);
+    else
+      producer.setInsertionPointAfter(tileValue.getDefiningOp());
+    auto pageType = cast<tile::TileType>(tileValue.getType());
+    for (auto &[unit, uses] : foreignUses) {
+      cb::AllocOp buffer = allocate("forward", pageType, owner, unit, loc);
+      produce(buffer, tileValue, producer, loc);
+      // The consumer reads the tile before the first operation of the block
+      // that uses it.
+      Operation *first = nullptr;
+      for (OpOperand *use : uses) {
+        Operation *ancestor = block->findAncestorOpInBlock(*use->getOwner());
+        if (!first || ancestor->isBeforeInBlock(first))
+          first = ancestor;
+      }
+      OpBuilder consumer(first);
+      consume(buffer, consumer, loc, [&](Value copy) {
+        for (OpOperand *use : uses)
+          use->set(copy);
+      });
+    }
+  }
+
+  tt::FuncOp function;
+  OpBuilder entry;
+  PointerAnalysis analysis;
+  UnitAssignment units;
+  unsigned buffers = 0;
+};
+
+struct LowerDataMovementPass
+    : public mtia::impl::LowerDataMovementBase<LowerDataMovementPass> {
+  void runOnOperation() override {
+    WalkResult result = getOperation().walk([](tt::FuncOp function) {
+      if (failed(DataMovementLowering(function).run()))
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,163 @@
+// RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-convert-tt-to-tile)' | FileCheck %s
+
+// The tile stage: compute becomes tile ops by unit; loads and stores keep
+// their tensors, joined to tiles by casts; addressing stays on tensors.
+
+// CHECK-LABEL: tt.func @elementwise
+tt.func @elementwise(%x: !tt.ptr<f32>, %n: i32, %s: f32) {
+  %range = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %bound = tt.splat %n : i32 -> tensor<64xi32>
+  %mask = arith.cmpi slt, %range, %bound : tensor<64xi32>
+  %base = tt.splat %x : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+  %ptrs = tt.addptr %base, %range : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+  // The addressing stays on tensors for the pointer analysis.
+  // CHECK: %[[RANGE:.*]] = tt.make_range
+  // CHECK: %[[MASK:.*]] = arith.cmpi slt, %[[RANGE]]
+  // CHECK: %[[LOADED:.*]] = tt.load %{{.*}}, %[[MASK]] : tensor<64x!tt.ptr<f32>>
+  // CHECK: %[[V:.*]] = builtin.unrealized_conversion_cast %[[LOADED]] : tensor<64xf32> to !tile.tile<64xf32>
+  %v = tt.load %ptrs, %mask : tensor<64x!tt.ptr<f32>>
+  // CHECK: %[[S:.*]] = tile.splat %arg2 : !tile.tile<64xf32>
+  %ss = tt.splat %s : f32 -> tensor<64xf32>
+  // CHECK: %[[M:.*]] = tile.binary mulf %[[V]], %[[S]] : !tile.tile<64xf32>
+  %m = arith.mulf %v, %ss : tensor<64xf32>
+  // CHECK: %[[E:.*]] = tile.sfu exp %[[M]] : !tile.tile<64xf32>
+  %e = math.exp %m : tensor<64xf32>
+  // CHECK: tile.unary absf
+  %a = math.absf %e : tensor<64xf32>
+  // CHECK: tile.fma
+  %f = math.fma %a, %a, %e : tensor<64xf32>
+  // CHECK: tile.cmpf ogt
+  %gt = arith.cmpf ogt, %f, %ss : tensor<64xf32>
+  // CHECK: tile.select
+  %sel = arith.select %gt, %f, %ss : tensor<64xi1>, tensor<64xf32>
+  // CHECK: tile.cast truncf %{{.*}} rounding = rtne : !tile.tile<64xf32> -> !tile.tile<64xf16>
+  %h = arith.truncf %sel : tensor<64xf32> to tensor<64xf16>
+  // CHECK: tile.cast extf %{{.*}} : !tile.tile<64xf16> -> !tile.tile<64xf32>
+  %back = arith.extf %h : tensor<64xf16> to tensor<64xf32>
+  // CHECK: tile.binary maxnumf
+  // CHECK: tile.binary minnumf
+  %c = tt.clampf %back, %ss, %ss, propagateNan = none : tensor<64xf32>
+  // CHECK: tile.sfu tanh
+  %t = tt.extern_elementwise %c {libname = "", libpath = "", pure = true, symbol = "__nv_tanhf"} : (tensor<64xf32>) -> tensor<64xf32>
+  // CHECK: tile.binary powf
+  %p = tt.extern_elementwise %t, %c {libname = "", libpath = "", pure = true, symbol = "__nv_powf"} : (tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
+  // CHECK: %[[OUT:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !tile.tile<64xf32> to tensor<64xf32>
+  // CHECK: tt.store %{{.*}}, %[[OUT]], %[[MASK]]
+  tt.store %ptrs, %p, %mask : tensor<64x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// A mask that is also computed with exists twice: a tensor for the load and
+// a tile for the select.
+// CHECK-LABEL: tt.func @mixed_use
+tt.func @mixed_use(%x: !tt.ptr<f32>, %n: i32) {
+  %range = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %bound = tt.splat %n : i32 -> tensor<64xi32>
+  %mask = arith.cmpi slt, %range, %bound : tensor<64xi32>
+  %base = tt.splat %x : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+  %ptrs = tt.addptr %base, %range : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+  %zero = arith.constant dense<0.0> : tensor<64xf32>
+  // CHECK-DAG: %[[TILE_MASK:.*]] = tile.cmpi slt
+  // CHECK-DAG: %[[TENSOR_MASK:.*]] = arith.cmpi slt
+  // CHECK: tt.load %{{.*}}, %[[TENSOR_MASK]]
+  %v = tt.load %ptrs, %mask : tensor<64x!tt.ptr<f32>>
+  // CHECK: tile.select %[[TILE_MASK]]
+  %sel = arith.select %mask, %v, %zero : tensor<64xi1>, tensor<64xf32>
+  tt.store %ptrs, %sel : tensor<64x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// Reductions: known combiners go to the reduction engine by kind, others
+// keep their region; scalar arithmetic on the result stays in local memory
+// on rank-0 tiles and is broadcast back.
+// CHECK-LABEL: tt.func @reductions
+tt.func @reductions(%x: tensor<4x8xf32>, %i: tensor<4x8xi32>, %out: !tt.ptr<f32>) {
+  // CHECK: %[[X:.*]] = builtin.unrealized_conversion_cast %arg0
+  // CHECK: %[[SUM:.*]] = tile.reduce addf %[[X]] axis = 1 : !tile.tile<4x8xf32> -> !tile.tile<4xf32>
+  %0 = "tt.reduce"(%x) <{axis = 1 : i32}> ({
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    tt.reduce.return %s : f32
+  }) : (tensor<4x8xf32>) -> tensor<4xf32>
+  // CHECK: %[[MAX:.*]] = tile.reduce maxnumf %[[SUM]] axis = 0 : !tile.tile<4xf32> -> !tile.tile<f32>
+  %1 = "tt.reduce"(%0) <{axis = 0 : i32}> ({
+  ^bb0(%a: f32, %b: f32):
+    %m = arith.maxnumf %b, %a : f32
+    tt.reduce.return %m : f32
+  }) : (tensor<4xf32>) -> f32
+  // CHECK: %[[HALF:.*]] = tile.binary mulf %[[MAX]], %{{.*}} : !tile.tile<f32>
+  // CHECK-NEXT: %[[STORED:.*]] = tile.extract %[[HALF]][] : !tile.tile<f32>
+  %half = arith.constant 0.5 : f32
+  %2 = arith.mulf %1, %half : f32
+  // CHECK: %[[ONE:.*]] = tile.reshape %[[HALF]] : !tile.tile<f32> -> !tile.tile<1x1xf32>
+  // CHECK: tile.broadcast %[[ONE]] : !tile.tile<1x1xf32> -> !tile.tile<4x8xf32>
+  %3 = tt.splat %2 : f32 -> tensor<4x8xf32>
+  %4 = arith.subf %x, %3 : tensor<4x8xf32>
+  // CHECK: tile.reduce_region %{{.*}}, %{{.*}} axis = 0
+  // CHECK: tile.yield %{{.*}}, %{{.*}} : f32, i32
+  %5:2 = "tt.reduce"(%4, %i) <{axis = 0 : i32}> ({
+  ^bb0(%a: f32, %ai: i32, %b: f32, %bi: i32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    %v = arith.select %gt, %a, %b : f32
+    %vi = arith.select %gt, %ai, %bi : i32
+    tt.reduce.return %v, %vi : f32, i32
+  }) : (tensor<4x8xf32>, tensor<4x8xi32>) -> (tensor<8xf32>, tensor<8xi32>)
+  // CHECK: tile.scan %{{.*}} axis = 1 reverse
+  // CHECK: tile.yield %{{.*}} : f32
+  %6 = "tt.scan"(%4) <{axis = 1 : i32, reverse = true}> ({
+  ^bb0(%a: f32, %b: f32):
+    %m = arith.mulf %a, %b : f32
+    tt.scan.return %m : f32
+  }) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  tt.print "" {hex = false, isSigned = array<i32: 0, 1, 0>} : %5#0, %5#1, %6 : tensor<8xf32>, tensor<8xi32>, tensor<4x8xf32>
+  // A scalar stored to memory is read back from its tile.
+  // CHECK: tt.store %arg2, %[[STORED]] : !tt.ptr<f32>
+  tt.store %out, %2 : !tt.ptr<f32>
+  tt.return
+}
+
+// -----
+
+// CHECK-LABEL: tt.func @dot_loop
+tt.func @dot_loop(%a: tensor<16x32xf16>, %b: tensor<32x8xf16>, %k: i32) -> tensor<16x8xf32> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<16x8xf32>
+  // CHECK: scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (!tile.tile<16x8xf32>)
+  %acc = scf.for %iv = %c0 to %k step %c1 iter_args(%c = %zero) -> (tensor<16x8xf32>) : i32 {
+    // CHECK: tile.matmul %{{.*}}, %{{.*}}, %[[ACC]] : !tile.tile<16x32xf16>, !tile.tile<32x8xf16> -> !tile.tile<16x8xf32>
+    %d = tt.dot %a, %b, %c, inputPrecision = tf32 : tensor<16x32xf16> * tensor<32x8xf16> -> tensor<16x8xf32>
+    scf.yield %d : tensor<16x8xf32>
+  }
+  tt.return %acc : tensor<16x8xf32>
+}
+
+// -----
+
+// CHECK-LABEL: tt.func @shapes
+tt.func @shapes(%x: tensor<32xf32>) {
+  // CHECK: tile.reshape %{{.*}} : !tile.tile<32xf32> -> !tile.tile<32x1xf32>
+  %e = tt.expand_dims %x {axis = 1 : i32} : tensor<32xf32> -> tensor<32x1xf32>
+  // CHECK: tile.broadcast %{{.*}} : !tile.tile<32x1xf32> -> !tile.tile<32x4xf32>
+  %b = tt.broadcast %e : tensor<32x1xf32> -> tensor<32x4xf32>
+  // CHECK: tile.transpose %{{.*}} [1, 0]
+  %t = tt.trans %b {order = array<i32: 1, 0>} : tensor<32x4xf32> -> tensor<4x32xf32>
+  // CHECK: tile.concat %{{.*}}, %{{.*}} axis = 0 : !tile.tile<32xf32>, !tile.tile<32xf32> -> !tile.tile<64xf32>
+  %c = tt.cat %x, %x : tensor<32xf32> -> tensor<64xf32>
+  // CHECK: tile.concat %{{.*}}, %{{.*}} axis = 1 : !tile.tile<32x1xf32>, !tile.tile<32x1xf32> -> !tile.tile<32x2xf32>
+  %j = tt.join %x, %x : tensor<32xf32> -> tensor<32x2xf32>
+  // CHECK: tile.slice %{{.*}} [0, 1] : !tile.tile<32x2xf32> -> !tile.tile<32x1xf32>
+  %lo, %hi = tt.split %j : tensor<32x2xf32> -> tensor<32xf32>
+  // CHECK: tile.iota 4 : !tile.tile<8xi32>
+  %r = tt.make_range {end = 12 : i32, start = 4 : i32} : tensor<8xi32>
+  tt.print "r" {hex = false, isSigned = array<i32: 1>} : %r : tensor<8xi32>
+  tt.print "hi" {hex = false, isSigned = array<i32: 0>} : %hi : tensor<32xf32>
+  tt.print "t" {hex = false, isSigned = array<i32: 0>} : %t : tensor<4x32xf32>
+  tt.print "c" {hex = false, isSigned = array<i32: 0>} : %c : tensor<64xf32>
+  tt.print "lo" {hex = false, isSigned = array<i32: 0>} : %lo : tensor<32xf32>
+  tt.return
+}

@@ -1,0 +1,28 @@
+// RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-convert-tt-to-tile)' --verify-diagnostics
+
+// Constructs the tile stage does not support are reported at their location.
+
+tt.func @unsupported_libdevice(%x: tensor<8xf32>) {
+  // expected-error @+1 {{calls '__nv_lgammaf' with 1 operands, which is not a supported libdevice function}}
+  %0 = tt.extern_elementwise %x {libname = "", libpath = "", pure = true, symbol = "__nv_lgammaf"} : (tensor<8xf32>) -> tensor<8xf32>
+  tt.print "" {hex = false, isSigned = array<i32: 0>} : %0 : tensor<8xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @batched_dot(%a: tensor<2x4x8xf16>, %b: tensor<2x8x4xf16>, %c: tensor<2x4x4xf32>) {
+  // expected-error @+1 {{batched (3-d) dot products are not supported on the dot-product engine}}
+  %0 = tt.dot %a, %b, %c : tensor<2x4x8xf16> * tensor<2x8x4xf16> -> tensor<2x4x4xf32>
+  tt.print "" {hex = false, isSigned = array<i32: 0>} : %0 : tensor<2x4x4xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @gather(%x: tensor<8xf32>, %i: tensor<8xi32>) {
+  // expected-error @+1 {{is not supported by the MTIA tile stage yet}}
+  %0 = tt.gather %x[%i] {axis = 0 : i32} : (tensor<8xf32>, tensor<8xi32>) -> tensor<8xf32>
+  tt.print "" {hex = false, isSigned = array<i32: 0>} : %0 : tensor<8xf32>
+  tt.return
+}

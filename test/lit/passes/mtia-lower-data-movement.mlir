@@ -1,0 +1,118 @@
+// RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-convert-tt-to-tile,mtia-lower-data-movement,canonicalize,cse)' | FileCheck %s
+
+// The data-movement stage: structured, aligned accesses become strided DMA
+// through circular buffers; the units are joined by circular buffers.
+
+// CHECK-LABEL: tt.func @vector_add
+// CHECK-DAG: %[[X:.*]] = cb.alloc "load0", dma -> simd : !cb.cb<1024xf32, pages = 2>
+// CHECK-DAG: %[[OUT:.*]] = cb.alloc "store1", simd -> dma : !cb.cb<1024xf32, pages = 2>
+// CHECK: %[[PID:.*]] = tt.get_program_id x
+// CHECK: cb.reserve_back %[[X]], 1
+// CHECK: dma.load %arg0[%[[START:.*]]] strides [%{{.*}}] bounds [%[[BOUND:.*]]] into %[[X]][0]
+// CHECK: cb.push_back %[[X]], 1
+// CHECK: cb.wait_front %[[X]], 1
+// CHECK: %[[TILE:.*]] = cb.read_front %[[X]][0]
+// CHECK: %[[SUM:.*]] = tile.binary addf %[[TILE]], %[[TILE]]
+// CHECK: cb.pop_front %[[X]], 1
+// CHECK: cb.reserve_back %[[OUT]], 1
+// CHECK: cb.write_back %[[SUM]], %[[OUT]][0]
+// CHECK: cb.push_back %[[OUT]], 1
+// CHECK: cb.wait_front %[[OUT]], 1
+// CHECK: dma.store %[[OUT]][0] to %arg1[%[[START]]] strides [%{{.*}}] bounds [%[[BOUND]]]
+// CHECK: cb.pop_front %[[OUT]], 1
+tt.func @vector_add(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>, %n: i32) {
+  %c1024 = arith.constant 1024 : i32
+  %pid = tt.get_program_id x : i32
+  %start = arith.muli %pid, %c1024 : i32
+  %range = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32>
+  %starts = tt.splat %start : i32 -> tensor<1024xi32>
+  %offsets = arith.addi %starts, %range : tensor<1024xi32>
+  %bound = tt.splat %n : i32 -> tensor<1024xi32>
+  %mask = arith.cmpi slt, %offsets, %bound : tensor<1024xi32>
+  %xs = tt.splat %x : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>>
+  %xp = tt.addptr %xs, %offsets : tensor<1024x!tt.ptr<f32>>, tensor<1024xi32>
+  %v = tt.load %xp, %mask : tensor<1024x!tt.ptr<f32>>
+  %sum = arith.addf %v, %v : tensor<1024xf32>
+  %os = tt.splat %out : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>>
+  %op = tt.addptr %os, %offsets : tensor<1024x!tt.ptr<f32>>, tensor<1024xi32>
+  tt.store %op, %sum, %mask : tensor<1024x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// A row that starts at an unknown element offset (row * 781 floats) may be
+// misaligned for the DMA engine: it is moved element by element with an
+// index tile and a bounds mask, padded with the load's `other`.
+// CHECK-LABEL: tt.func @unaligned_row
+// CHECK: %[[INDEX:.*]] = tile.binary addi
+// CHECK: %[[MASK:.*]] = tile.cmpi slt
+// CHECK: dma.gather %arg0[%{{.*}}] mask %{{.*}} padding %{{.*}} into %{{.*}}[0] : !tt.ptr<f32>, !tile.tile<1024xi64>, !cb.cb<1024xf32, pages = 2>
+tt.func @unaligned_row(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>, %row_stride: i32, %n: i32) {
+  %pid = tt.get_program_id x : i32
+  %row = arith.muli %pid, %row_stride : i32
+  %base = tt.addptr %x, %row : !tt.ptr<f32>, i32
+  %range = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32>
+  %bound = tt.splat %n : i32 -> tensor<1024xi32>
+  %mask = arith.cmpi slt, %range, %bound : tensor<1024xi32>
+  %ninf = arith.constant dense<0xFF800000> : tensor<1024xf32>
+  %bs = tt.splat %base : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>>
+  %ptrs = tt.addptr %bs, %range : tensor<1024x!tt.ptr<f32>>, tensor<1024xi32>
+  %v = tt.load %ptrs, %mask, %ninf : tensor<1024x!tt.ptr<f32>>
+  %m = "tt.reduce"(%v) <{axis = 0 : i32}> ({
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.maxnumf %a, %b : f32
+    tt.reduce.return %r : f32
+  }) : (tensor<1024xf32>) -> f32
+  // The scalar result is stored from its rank-0 tile by the DMA engine.
+  // CHECK: tile.reduce maxnumf
+  // CHECK: cb.write_back %{{.*}}, %{{.*}}[0] : !cb.cb<f32, pages = 2>
+  // CHECK: dma.scatter %{{.*}}[0] to %arg1[%{{.*}}] : !cb.cb<f32, pages = 2>, !tt.ptr<f32>, !tile.tile<i64>
+  %o = tt.addptr %out, %pid : !tt.ptr<f32>, i32
+  tt.store %o, %m : !tt.ptr<f32>
+  tt.return
+}
+
+// -----
+
+// A K loop: both operands stream into the dot-product engine through
+// double-buffered CBs, the accumulator stays on the DPE across iterations,
+// and reaches the SIMD engine through a CB after the loop.
+// CHECK-LABEL: tt.func @k_loop
+// CHECK-DAG: %[[A:.*]] = cb.alloc "load{{[0-9]+}}", dma -> dpe : !cb.cb<32x32xf16, pages = 2>
+// CHECK-DAG: %[[INIT:.*]] = cb.alloc "forward{{[0-9]+}}", simd -> dpe : !cb.cb<32x32xf32, pages = 2>
+// CHECK-DAG: %[[RESULT:.*]] = cb.alloc "forward{{[0-9]+}}", dpe -> simd : !cb.cb<32x32xf32, pages = 2>
+// CHECK: scf.for
+// CHECK: dma.load %arg0[%{{.*}}] strides [%{{.*}}, %{{.*}}] bounds [%{{.*}}, %{{.*}}] into %[[A]][0]
+// CHECK: tile.matmul
+// CHECK: scf.yield
+// CHECK: cb.write_back %{{.*}}, %[[RESULT]][0]
+// CHECK: cb.read_front %[[RESULT]][0]
+// CHECK: tile.binary maxnumf
+tt.func @k_loop(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %k: i32) {
+  %c0 = arith.constant 0 : i32
+  %c32 = arith.constant 32 : i32
+  %zero = arith.constant dense<0.0> : tensor<32x32xf32>
+  %rows = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %r = tt.expand_dims %rows {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %cc = tt.expand_dims %rows {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %s32 = arith.constant dense<32> : tensor<32x1xi32>
+  %ro = arith.muli %r, %s32 : tensor<32x1xi32>
+  %rb = tt.broadcast %ro : tensor<32x1xi32> -> tensor<32x32xi32>
+  %cb = tt.broadcast %cc : tensor<1x32xi32> -> tensor<32x32xi32>
+  %offs = arith.addi %rb, %cb : tensor<32x32xi32>
+  %ab = tt.splat %a : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>>
+  %ap = tt.addptr %ab, %offs : tensor<32x32x!tt.ptr<f16>>, tensor<32x32xi32>
+  %step = arith.constant dense<1024> : tensor<32x32xi32>
+  %acc:2 = scf.for %iv = %c0 to %k step %c32 iter_args(%sum = %zero, %p = %ap) -> (tensor<32x32xf32>, tensor<32x32x!tt.ptr<f16>>) : i32 {
+    %tile = tt.load %p : tensor<32x32x!tt.ptr<f16>>
+    %d = tt.dot %tile, %tile, %sum : tensor<32x32xf16> * tensor<32x32xf16> -> tensor<32x32xf32>
+    %next = tt.addptr %p, %step : tensor<32x32x!tt.ptr<f16>>, tensor<32x32xi32>
+    scf.yield %d, %next : tensor<32x32xf32>, tensor<32x32x!tt.ptr<f16>>
+  }
+  %relu = arith.maxnumf %acc#0, %zero : tensor<32x32xf32>
+  %cbase = tt.splat %c : !tt.ptr<f32> -> tensor<32x32x!tt.ptr<f32>>
+  %cp = tt.addptr %cbase, %offs : tensor<32x32x!tt.ptr<f32>>, tensor<32x32xi32>
+  tt.store %cp, %relu : tensor<32x32x!tt.ptr<f32>>
+  tt.return
+}
