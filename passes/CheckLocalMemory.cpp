@@ -227,8 +227,9 @@ struct CheckLocalMemoryPass
          << desc.localMemoryBytes << ":";
     llvm::ListSeparator separator(",");
     for (cb::AllocOp alloc : buffers)
-      diag << StringRef(separator) << " circular buffer \"" << alloc.getName() << "\" ("
-           << alloc.getType().getSizeInBytes() << " bytes)";
+      diag << StringRef(separator) << " circular buffer \""
+           << alloc.getName() << "\" (" << alloc.getType().getSizeInBytes()
+           << " bytes)";
     for (Value tile : tiles.tiles)
       diag << StringRef(separator) << " tile " << describeTile(tile) << " ("
            << cast<tile::TileType>(tile.getType()).getSizeInBytes()

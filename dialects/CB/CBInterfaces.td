@@ -24,6 +24,10 @@ def CB_EndpointOpInterface : OpInterface<"EndpointOpInterface"> {
     InterfaceMethod<"Returns the unit that moves the data, or nothing when "
                     "the IR does not tell.",
                     "std::optional<::mtia::tile::Unit>", "getEndpointUnit">,
+    InterfaceMethod<"Returns the index of the page the operation accesses, "
+                    "counted from the write pointer when it fills the back "
+                    "and from the read pointer otherwise.",
+                    "int64_t", "getPageIndex">,
   ];
 }
 

@@ -42,6 +42,72 @@ static LogicalResult verifyPageCount(Operation *op, Value cb, int64_t pages) {
 // AllocOp
 //===----------------------------------------------------------------------===//
 
+/// Checks the pointer protocol of `alloc`'s buffer in the straight-line code
+/// that follows the allocation in its block, where each side's page counts
+/// are known exactly: the producer holds the pages it reserved and has not
+/// pushed, the consumer those it waited for and has not popped (repeated
+/// reserves and waits are cumulative, not additive). Pushing, popping or
+/// accessing more pages than are held is an error. The counts become unknown
+/// at the first operation whose regions use the buffer.
+static LogicalResult verifyStraightLineProtocol(AllocOp alloc) {
+  Value buffer = alloc.getResult();
+  int64_t reserved = 0;
+  int64_t waited = 0;
+  Block *block = alloc->getBlock();
+  for (Operation &op :
+       llvm::make_range(std::next(alloc->getIterator()), block->end())) {
+    if (op.getNumRegions() > 0 &&
+        llvm::any_of(buffer.getUsers(), [&](Operation *user) {
+          return user != &op && op.isAncestor(user);
+        }))
+      return success();
+    if (auto reserve = dyn_cast<ReserveBackOp>(op)) {
+      if (reserve.getCb() == buffer)
+        reserved = std::max<int64_t>(reserved, reserve.getPages());
+      continue;
+    }
+    if (auto wait = dyn_cast<WaitFrontOp>(op)) {
+      if (wait.getCb() == buffer)
+        waited = std::max<int64_t>(waited, wait.getPages());
+      continue;
+    }
+    if (auto push = dyn_cast<PushBackOp>(op)) {
+      if (push.getCb() != buffer)
+        continue;
+      if (static_cast<int64_t>(push.getPages()) > reserved)
+        return push.emitOpError("pushes ")
+               << push.getPages() << " pages of \"" << alloc.getName()
+               << "\" but the producer holds " << reserved
+               << " reserved pages";
+      reserved -= push.getPages();
+      continue;
+    }
+    if (auto pop = dyn_cast<PopFrontOp>(op)) {
+      if (pop.getCb() != buffer)
+        continue;
+      if (static_cast<int64_t>(pop.getPages()) > waited)
+        return pop.emitOpError("pops ")
+               << pop.getPages() << " pages of \"" << alloc.getName()
+               << "\" but the consumer holds " << waited
+               << " waited-for pages";
+      waited -= pop.getPages();
+      continue;
+    }
+    auto endpoint = dyn_cast<EndpointOpInterface>(op);
+    if (!endpoint || endpoint.getCircularBuffer() != buffer)
+      continue;
+    bool fills = endpoint.fillsBack();
+    int64_t held = fills ? reserved : waited;
+    if (endpoint.getPageIndex() >= held)
+      return op.emitOpError("accesses page ")
+             << endpoint.getPageIndex() << " of \"" << alloc.getName()
+             << "\" but the " << (fills ? "producer" : "consumer")
+             << " holds " << held << (fills ? " reserved" : " waited-for")
+             << " pages";
+  }
+  return success();
+}
+
 LogicalResult AllocOp::verify() {
   if (getName().empty())
     return emitOpError("needs a non-empty name");
@@ -68,7 +134,7 @@ LogicalResult AllocOp::verify() {
                .attachNote(user->getLoc())
            << "by this operation";
   }
-  return success();
+  return verifyStraightLineProtocol(*this);
 }
 
 //===----------------------------------------------------------------------===//
@@ -119,6 +185,8 @@ LogicalResult ReadFrontOp::verify() {
   return success();
 }
 
+int64_t ReadFrontOp::getPageIndex() { return getPage(); }
+
 TypedValue<CircularBufferType> ReadFrontOp::getCircularBuffer() {
   return getCb();
 }
@@ -135,6 +203,8 @@ std::optional<Unit> ReadFrontOp::getEndpointUnit() {
 LogicalResult WriteBackOp::verify() {
   return verifyPageIndex(*this, getCb().getType(), getPage());
 }
+
+int64_t WriteBackOp::getPageIndex() { return getPage(); }
 
 TypedValue<CircularBufferType> WriteBackOp::getCircularBuffer() {
   return getCb();

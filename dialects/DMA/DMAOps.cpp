@@ -118,6 +118,7 @@ LogicalResult LoadOp::verify() {
 TypedValue<CircularBufferType> LoadOp::getCircularBuffer() { return getCb(); }
 bool LoadOp::fillsBack() { return true; }
 std::optional<Unit> LoadOp::getEndpointUnit() { return Unit::DMA; }
+int64_t LoadOp::getPageIndex() { return getPage(); }
 
 LogicalResult StoreOp::verify() {
   CircularBufferType cb = getCb().getType();
@@ -130,6 +131,7 @@ LogicalResult StoreOp::verify() {
 TypedValue<CircularBufferType> StoreOp::getCircularBuffer() { return getCb(); }
 bool StoreOp::fillsBack() { return false; }
 std::optional<Unit> StoreOp::getEndpointUnit() { return Unit::DMA; }
+int64_t StoreOp::getPageIndex() { return getPage(); }
 
 //===----------------------------------------------------------------------===//
 // Indexed transfers
@@ -148,6 +150,7 @@ TypedValue<CircularBufferType> GatherOp::getCircularBuffer() {
 }
 bool GatherOp::fillsBack() { return true; }
 std::optional<Unit> GatherOp::getEndpointUnit() { return Unit::DMA; }
+int64_t GatherOp::getPageIndex() { return getPage(); }
 
 LogicalResult ScatterOp::verify() {
   CircularBufferType cb = getCb().getType();
@@ -161,6 +164,7 @@ TypedValue<CircularBufferType> ScatterOp::getCircularBuffer() {
 }
 bool ScatterOp::fillsBack() { return false; }
 std::optional<Unit> ScatterOp::getEndpointUnit() { return Unit::DMA; }
+int64_t ScatterOp::getPageIndex() { return getPage(); }
 
 //===----------------------------------------------------------------------===//
 // Atomics
@@ -211,6 +215,7 @@ TypedValue<CircularBufferType> AtomicRMWOp::getCircularBuffer() {
 }
 bool AtomicRMWOp::fillsBack() { return true; }
 std::optional<Unit> AtomicRMWOp::getEndpointUnit() { return Unit::DMA; }
+int64_t AtomicRMWOp::getPageIndex() { return getPage().value_or(0); }
 
 LogicalResult AtomicCASOp::verify() {
   return verifyAtomic(*this, getBase(), getIndices(), getValue(), getCb(),
@@ -222,6 +227,7 @@ TypedValue<CircularBufferType> AtomicCASOp::getCircularBuffer() {
 }
 bool AtomicCASOp::fillsBack() { return true; }
 std::optional<Unit> AtomicCASOp::getEndpointUnit() { return Unit::DMA; }
+int64_t AtomicCASOp::getPageIndex() { return getPage().value_or(0); }
 
 //===----------------------------------------------------------------------===//
 // Completion

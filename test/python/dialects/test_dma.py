@@ -55,6 +55,11 @@ def build_transfers(stride: int) -> ir.Module:
             cb.CircularBufferType.get(vector, 1), "scattered", tile.Unit.SIMD, tile.Unit.DMA
         )
         old = cb.alloc(cb.CircularBufferType.get(single, 1), "old", tile.Unit.DMA, tile.Unit.Core)
+        cb.reserve_back(windows, 1)
+        cb.wait_front(results, 1)
+        cb.reserve_back(gathered, 1)
+        cb.wait_front(scattered, 1)
+        cb.reserve_back(old, 1)
         tokens = [
             dma.load(
                 token, base, offset, [row_stride, unit], [rows, rows], windows, 0, padding=zero

@@ -128,3 +128,56 @@ tt.func @read_wrong_type(%cb: !cb.cb<8xf32, pages = 2>) {
   %x = "cb.read_front"(%cb) <{page = 0 : i64}> : (!cb.cb<8xf32, pages = 2>) -> !tile.tile<4xf32>
   tt.return
 }
+
+// -----
+
+tt.func @push_unreserved() {
+  %cb = cb.alloc "x", simd -> dma : !cb.cb<8xf32, pages = 2>
+  cb.reserve_back %cb, 1 : !cb.cb<8xf32, pages = 2>
+  // expected-error @+1 {{pushes 2 pages of "x" but the producer holds 1 reserved pages}}
+  cb.push_back %cb, 2 : !cb.cb<8xf32, pages = 2>
+  tt.return
+}
+
+// -----
+
+tt.func @pop_unwaited() {
+  %cb = cb.alloc "x", dma -> simd : !cb.cb<8xf32, pages = 2>
+  cb.wait_front %cb, 2 : !cb.cb<8xf32, pages = 2>
+  cb.pop_front %cb, 2 : !cb.cb<8xf32, pages = 2>
+  // expected-error @+1 {{pops 1 pages of "x" but the consumer holds 0 waited-for pages}}
+  cb.pop_front %cb, 1 : !cb.cb<8xf32, pages = 2>
+  tt.return
+}
+
+// -----
+
+tt.func @write_unreserved_page(%t: !tile.tile<8xf32>) {
+  %cb = cb.alloc "x", simd -> dma : !cb.cb<8xf32, pages = 2>
+  cb.reserve_back %cb, 1 : !cb.cb<8xf32, pages = 2>
+  // Reserving again is cumulative: one page is held, not two.
+  cb.reserve_back %cb, 1 : !cb.cb<8xf32, pages = 2>
+  %y = tile.unary negf %t : !tile.tile<8xf32>
+  // expected-error @+1 {{accesses page 1 of "x" but the producer holds 1 reserved pages}}
+  cb.write_back %y, %cb[1] : !cb.cb<8xf32, pages = 2>
+  tt.return
+}
+
+// -----
+
+tt.func @read_unwaited_page() {
+  %cb = cb.alloc "x", dma -> simd : !cb.cb<8xf32, pages = 2>
+  // expected-error @+1 {{accesses page 0 of "x" but the consumer holds 0 waited-for pages}}
+  %x = cb.read_front %cb[0] : !cb.cb<8xf32, pages = 2>
+  %y = tile.unary negf %x : !tile.tile<8xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @load_unreserved_page(%p: !tt.ptr<f32>, %o: index, %s: index) {
+  %cb = cb.alloc "x", dma -> simd : !cb.cb<8xf32, pages = 2>
+  // expected-error @+1 {{accesses page 0 of "x" but the producer holds 0 reserved pages}}
+  %t = dma.load %p[%o] strides [%s] into %cb[0] : !tt.ptr<f32>, !cb.cb<8xf32, pages = 2>
+  tt.return
+}

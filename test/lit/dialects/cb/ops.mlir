@@ -42,3 +42,18 @@ tt.func @copy() {
   %staging = cb.alloc "staging", dma -> dma : !cb.cb<64x64xf16, pages = 2>
   tt.return
 }
+
+// After a loop that uses a buffer, its page counts are unknown to the
+// verifier: the pop after the loop is not checked.
+// CHECK-LABEL: tt.func @counts_after_loop
+tt.func @counts_after_loop(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %in = cb.alloc "x", dma -> simd : !cb.cb<8xf32, pages = 2>
+  scf.for %i = %c0 to %n step %c1 {
+    cb.wait_front %in, 1 : !cb.cb<8xf32, pages = 2>
+  }
+  // CHECK: cb.pop_front
+  cb.pop_front %in, 1 : !cb.cb<8xf32, pages = 2>
+  tt.return
+}

@@ -18,6 +18,9 @@ tt.func @strided(%x: !tt.ptr<f32>, %out: !tt.ptr<f16>, %offset: index, %n: index
   %in = cb.alloc "x", dma -> simd : !cb.cb<1024xf32, pages = 2>
   %a = cb.alloc "a", dma -> dpe : !cb.cb<64x32xf32, pages = 2>
   %o = cb.alloc "out", simd -> dma : !cb.cb<64x32xf16, pages = 1>
+  cb.reserve_back %in, 2 : !cb.cb<1024xf32, pages = 2>
+  cb.reserve_back %a, 2 : !cb.cb<64x32xf32, pages = 2>
+  cb.wait_front %o, 1 : !cb.cb<64x32xf16, pages = 1>
   // CHECK: %[[T0:.*]] = dma.load %{{.*}}[%{{.*}}] strides [%{{.*}}] bounds [%{{.*}}] padding %{{.*}} into %{{.*}}[1] : !tt.ptr<f32>, !cb.cb<1024xf32, pages = 2>
   %t0 = dma.load %x[%offset] strides [%c1] bounds [%n] padding %zero into %in[1] : !tt.ptr<f32>, !cb.cb<1024xf32, pages = 2>
   // CHECK: dma.load %{{.*}}[%{{.*}}] strides [%{{.*}}, %{{.*}}] mask %{{.*}} into %{{.*}}[0] : !tt.ptr<f32>, !cb.cb<64x32xf32, pages = 2>
@@ -36,6 +39,8 @@ tt.func @indexed(%x: !tt.ptr<f32>, %idx: !tile.tile<64xi32>, %idx64: !tile.tile<
   %zero = arith.constant 0.0 : f32
   %in = cb.alloc "gathered", dma -> simd : !cb.cb<64xf32, pages = 1>
   %out = cb.alloc "scattered", simd -> dma : !cb.cb<64xf32, pages = 1>
+  cb.reserve_back %in, 1 : !cb.cb<64xf32, pages = 1>
+  cb.wait_front %out, 1 : !cb.cb<64xf32, pages = 1>
   // CHECK: dma.gather %{{.*}}[%{{.*}}] mask %{{.*}} padding %{{.*}} into %{{.*}}[0] : !tt.ptr<f32>, !tile.tile<64xi32>, !cb.cb<64xf32, pages = 1>
   %t0 = dma.gather %x[%idx] mask %m padding %zero into %in[0] : !tt.ptr<f32>, !tile.tile<64xi32>, !cb.cb<64xf32, pages = 1>
   // CHECK: dma.gather %{{.*}}[%{{.*}}] into %{{.*}}[0] : !tt.ptr<f32>, !tile.tile<64xi64>, !cb.cb<64xf32, pages = 1>
@@ -50,6 +55,7 @@ tt.func @indexed(%x: !tt.ptr<f32>, %idx: !tile.tile<64xi32>, %idx64: !tile.tile<
 tt.func @atomics(%y: !tt.ptr<f32>, %lock: !tt.ptr<i32>, %idx: !tile.tile<64xi32>, %v: !tile.tile<64xf32>,
                  %m: !tile.tile<64xi1>, %one: !tile.tile<1xi32>, %i1: !tile.tile<1xi32>) {
   %old = cb.alloc "old", dma -> core : !cb.cb<1xi32, pages = 1>
+  cb.reserve_back %old, 1 : !cb.cb<1xi32, pages = 1>
   // CHECK: dma.atomic_rmw fadd, relaxed, chip %{{.*}}[%{{.*}}], %{{.*}} mask %{{.*}} : !tt.ptr<f32>, !tile.tile<64xi32>, !tile.tile<64xf32>
   %t0 = dma.atomic_rmw fadd, relaxed, chip %y[%idx], %v mask %m : !tt.ptr<f32>, !tile.tile<64xi32>, !tile.tile<64xf32>
   // CHECK: dma.atomic_rmw exch, acq_rel, system %{{.*}}[%{{.*}}], %{{.*}} into %{{.*}}[0] : !tt.ptr<i32>, !tile.tile<1xi32>, !tile.tile<1xi32>, !cb.cb<1xi32, pages = 1>
