@@ -207,6 +207,7 @@ public:
         return failure();
     }
     connectUnits();
+    insertPops();
     return success();
   }
 
@@ -232,22 +233,28 @@ private:
     return last;
   }
 
-  /// Reads page 0 of `buffer` as the consumer at the builder's point, and
-  /// frees it after the last use of the tile in the same block.
+  /// Reads page 0 of `buffer` as the consumer at the builder's point. The
+  /// page is freed once the lowering is complete, after the last use of the
+  /// tile in its block.
   Value consume(cb::AllocOp buffer, OpBuilder &builder, Location loc,
                 function_ref<void(Value)> replaceUses) {
     cb::WaitFrontOp::create(builder, loc, buffer, 1);
-    Value tileValue = cb::ReadFrontOp::create(
-        builder, loc, buffer.getType().getPageType(), buffer, static_cast<uint64_t>(0));
-    replaceUses(tileValue);
-    Operation *last = findLastUse(tileValue, builder.getInsertionBlock());
-    OpBuilder after(builder.getContext());
-    if (last)
-      after.setInsertionPointAfter(last);
-    else
-      after.setInsertionPointAfter(tileValue.getDefiningOp());
-    cb::PopFrontOp::create(after, loc, buffer, 1);
-    return tileValue;
+    auto read = cb::ReadFrontOp::create(
+        builder, loc, buffer.getType().getPageType(), buffer,
+        static_cast<uint64_t>(0));
+    replaceUses(read.getResult());
+    pendingPops.push_back(read);
+    return read.getResult();
+  }
+
+  /// Frees the page of every `cb.read_front` after the last use of its tile.
+  void insertPops() {
+    for (cb::ReadFrontOp read : pendingPops) {
+      Operation *last = findLastUse(read.getResult(), read->getBlock());
+      OpBuilder after(read.getContext());
+      after.setInsertionPointAfter(last ? last : read.getOperation());
+      cb::PopFrontOp::create(after, read.getLoc(), read.getCb(), 1);
+    }
   }
 
   /// Writes `tileValue` into page 0 of `buffer` as its producer.
@@ -678,6 +685,7 @@ private:
   OpBuilder entry;
   PointerAnalysis analysis;
   UnitAssignment units;
+  SmallVector<cb::ReadFrontOp> pendingPops;
   unsigned buffers = 0;
 };
 

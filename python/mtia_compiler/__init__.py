@@ -13,4 +13,6 @@ from mtia_compiler.sim import SimulationError
 _mtia.register_dialects(_get_dialect_registry())
 _mtia.register_passes()
 
-__all__ = ["CompilationError", "SimulationError"]
+from mtia_compiler.compiler import CompiledKernel, compile  # noqa: E402
+
+__all__ = ["CompilationError", "CompiledKernel", "SimulationError", "compile"]

@@ -1,0 +1,168 @@
+"""Compiling TTIR for the simulated MTIA chip: the stage table and the API.
+
+    import mtia_compiler
+    kernel = mtia_compiler.compile("kernel.ttir", target="mtia-2i")
+    kernel.asm["ttir"], kernel.asm["tile"], kernel.asm["dma"], kernel.asm["bin"]
+    result = kernel.run(x, y, out, n, grid=3)
+    result.cycles
+
+Like Triton's backends (`add_stages`), the pipeline is a table of named
+stages. Each stage but the last runs a pass pipeline on the module; the
+module's text after it is kept in `asm`. The last stage emits the program
+the simulator runs (`asm["bin"]`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from mlir.passmanager import PassManager
+
+from mtia_compiler import _mtia, ir
+from mtia_compiler import transforms as _transforms  # noqa: F401 (registers passes)
+from mtia_compiler.errors import CompilationError
+from mtia_compiler.passes import add_pipeline
+from mtia_compiler.program_stage import emit_program
+from mtia_compiler.sim import Result, Simulator, load_target
+from mtia_compiler.source import decode_diagnostics, new_context
+
+#: The pass pipelines of the stages that transform IR, in order.
+PASS_STAGES: tuple[tuple[str, str], ...] = (
+    ("ttir", "builtin.module(mtia-drop-assumes, inline, canonicalize, cse, symbol-dce)"),
+    ("tile", "builtin.module(mtia-convert-tt-to-tile, canonicalize, cse)"),
+    ("dma", "builtin.module(mtia-lower-data-movement, canonicalize, cse)"),
+)
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One parameter of the kernel's `tt.func`, in signature order."""
+
+    name: str
+    kind: str  # "pointer", "tensordesc", "int" or "float"
+
+
+@dataclass
+class CompiledKernel:
+    """A kernel compiled for one target: its IR after every stage, its
+    program, and how to launch it on the simulator."""
+
+    name: str
+    target: str
+    asm: dict[str, Any]
+    parameters: list[Parameter]
+    _simulator: Simulator | None = field(default=None, repr=False)
+
+    def run(self, *args: Any, grid: int | Sequence[int] = 1, trace: bool = False) -> Result:
+        """Simulates one launch over `grid` (an int or 1 to 3 ints).
+
+        `args` follow the `tt.func` parameters: a contiguous numpy array for
+        each pointer (taken as a raw buffer, written in place) and for each
+        tensor descriptor (its base tensor), a Python int or float for each
+        scalar. Raises `mtia_compiler.SimulationError` on a fault."""
+        if len(args) != len(self.parameters):
+            raise TypeError(
+                f"kernel '{self.name}' takes {len(self.parameters)} arguments "
+                f"({', '.join(p.name for p in self.parameters)}), got {len(args)}")
+        bound = [_bind(value, parameter) for value, parameter in zip(args, self.parameters,
+                                                                     strict=True)]
+        dims = (grid,) if isinstance(grid, int) else tuple(grid)
+        if not 1 <= len(dims) <= 3:
+            raise ValueError(f"grid must have 1 to 3 dimensions, got {len(dims)}")
+        if self._simulator is None:
+            self._simulator = Simulator(self.target)
+        return self._simulator.run(self.asm["bin"], bound, dims, trace=trace)
+
+
+def _bind(value: Any, parameter: Parameter) -> Any:
+    if parameter.kind in ("pointer", "tensordesc"):
+        if not isinstance(value, np.ndarray):
+            raise TypeError(f"parameter '{parameter.name}' takes a numpy array, "
+                            f"got {type(value).__name__}")
+        return value
+    if parameter.kind == "int":
+        return int(value)
+    return float(np.float32(value))
+
+
+def _parameters(module: ir.Module) -> tuple[str, list[Parameter]]:
+    """The name and parameters of the module's public `tt.func`."""
+    for op in module.body.operations:
+        if op.operation.name != "tt.func":
+            continue
+        attributes = op.operation.attributes
+        if "sym_visibility" in attributes and \
+                ir.StringAttr(attributes["sym_visibility"]).value != "public":
+            continue
+        name = ir.StringAttr(attributes["sym_name"]).value
+        function_type = ir.FunctionType(ir.TypeAttr(attributes["function_type"]).value)
+        parameters = []
+        entry = op.regions[0].blocks[0]
+        for index, argument_type in enumerate(function_type.inputs):
+            parameters.append(Parameter(_argument_name(entry.arguments[index], index),
+                                        _kind(argument_type)))
+        return name, parameters
+    raise CompilationError("error: the module has no public tt.func kernel")
+
+
+def _argument_name(argument: ir.Value, index: int) -> str:
+    location = argument.location
+    if location.is_a_name():
+        return location.name_str
+    return f"arg{index}"
+
+
+def _kind(argument_type: ir.Type) -> str:
+    text = str(argument_type)
+    if text.startswith("!tt.ptr"):
+        return "pointer"
+    if text.startswith("!tt.tensordesc"):
+        return "tensordesc"
+    if isinstance(argument_type, ir.FloatType):
+        return "float"
+    return "int"
+
+
+def _read_source(src: str | Path) -> tuple[bytes, str]:
+    """The TTIR of `src`: a path to a file, or the text itself."""
+    if isinstance(src, Path) or (isinstance(src, str) and "\n" not in src
+                                 and Path(src).is_file()):
+        path = Path(src)
+        return path.read_bytes(), str(path)
+    return str(src).encode(), "<ttir>"
+
+
+def compile(src: str | Path, target: str = "mtia-2i",  # noqa: A001 (Triton's name)
+            stages: Sequence[tuple[str, str]] = PASS_STAGES) -> CompiledKernel:
+    """Compiles TTIR (a path to a `.ttir` file, or its text) for `target`.
+
+    Raises `mtia_compiler.CompilationError` with `file:line:col` locations
+    of the TTIR operations that cannot be compiled."""
+    buffer, name = _read_source(src)
+    target_description = load_target(target)
+    context = new_context()
+    asm: dict[str, Any] = {}
+    with _mtia.SourceSession(context, buffer, name) as session:
+        def fail() -> CompilationError:
+            return CompilationError(decode_diagnostics(session.take_output()))
+
+        module = session.parse()
+        if module is None:
+            raise fail()
+        kernel_name, parameters = _parameters(module)
+        with context:
+            for stage, pipeline in stages:
+                pm = PassManager(context=context)
+                add_pipeline(pm, pipeline)
+                try:
+                    pm.run(module.operation)
+                except ir.MLIRError:
+                    raise fail() from None
+                asm[stage] = module.operation.get_asm(enable_debug_info=True)
+        asm["bin"] = emit_program(module, target_description)
+    return CompiledKernel(kernel_name, target, asm, parameters)
+
