@@ -208,6 +208,7 @@ public:
     }
     connectUnits();
     insertPops();
+    shareBuffers();
     return success();
   }
 
@@ -624,6 +625,84 @@ private:
     if (scalarSource && scalarSource->use_empty())
       scalarSource->erase();
     return success();
+  }
+
+  /// Which DMA queue a buffer serves: 1 for reads from global memory (the
+  /// loads and gathers that fill it or use its tiles), 2 for writes, 0 for
+  /// none. A buffer serves one queue only.
+  static int getDMAQueue(cb::AllocOp alloc) {
+    auto queueOf = [](Operation *op) {
+      if (isa<dma::LoadOp, dma::GatherOp>(op))
+        return 1;
+      if (isa<dma::StoreOp, dma::ScatterOp, dma::AtomicRMWOp,
+              dma::AtomicCASOp>(op))
+        return 2;
+      return 0;
+    };
+    for (Operation *user : alloc->getUsers()) {
+      if (int queue = queueOf(user))
+        return queue;
+      if (auto read = dyn_cast<cb::ReadFrontOp>(user))
+        for (Operation *tileUser : read->getUsers())
+          if (int queue = queueOf(tileUser))
+            return queue;
+    }
+    return 0;
+  }
+
+  /// Lets buffers of one page type, producer and consumer carry their
+  /// transfers one after another when those do not overlap: every operation
+  /// of a buffer lies in one block, and the first operation of the next
+  /// transfer follows the last of the previous one. This keeps the plan
+  /// within the command processor's buffer count and the local memory.
+  void shareBuffers() {
+    struct Span {
+      cb::AllocOp buffer;
+      Block *block;
+      Operation *first, *last;
+      int dmaQueue;
+    };
+    SmallVector<Span> spans;
+    function.walk([&](cb::AllocOp alloc) {
+      Block *block = nullptr;
+      Operation *first = nullptr, *last = nullptr;
+      for (Operation *user : alloc->getUsers()) {
+        if (block && user->getBlock() != block)
+          return;
+        block = user->getBlock();
+        if (!first || user->isBeforeInBlock(first))
+          first = user;
+        if (!last || last->isBeforeInBlock(user))
+          last = user;
+      }
+      if (block)
+        spans.push_back({alloc, block, first, last, getDMAQueue(alloc)});
+    });
+    // In each block, a span joins the first earlier group of the same kind
+    // whose last transfer ends before the span begins.
+    llvm::sort(spans, [](const Span &a, const Span &b) {
+      return a.block == b.block ? a.first->isBeforeInBlock(b.first)
+                                : a.block < b.block;
+    });
+    SmallVector<Span> groups;
+    for (Span &span : spans) {
+      auto sameKind = [&](Span &group) {
+        return group.block == span.block &&
+               group.buffer.getType() == span.buffer.getType() &&
+               group.buffer.getProducer() == span.buffer.getProducer() &&
+               group.buffer.getConsumer() == span.buffer.getConsumer() &&
+               group.dmaQueue == span.dmaQueue &&
+               group.last->isBeforeInBlock(span.first);
+      };
+      auto *group = llvm::find_if(groups, sameKind);
+      if (group == groups.end()) {
+        groups.push_back(span);
+        continue;
+      }
+      span.buffer.getResult().replaceAllUsesWith(group->buffer.getResult());
+      span.buffer.erase();
+      group->last = span.last;
+    }
   }
 
   /// Inserts a circular buffer wherever a tile is used by a unit other than
