@@ -545,6 +545,30 @@ struct SplitPattern : public OpConversionPattern<tt::SplitOp> {
   }
 };
 
+struct GatherPattern : public OpConversionPattern<tt::GatherOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::GatherOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<tile::GatherOp>(
+        op, getTypeConverter()->convertType(op.getType()), adaptor.getSrc(),
+        adaptor.getIndices(), op.getAxis());
+    return success();
+  }
+};
+
+struct HistogramPattern : public OpConversionPattern<tt::HistogramOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::HistogramOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<tile::HistogramOp>(
+        op, getTypeConverter()->convertType(op.getType()), adaptor.getSrc(),
+        adaptor.getMask());
+    return success();
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // Dot, reductions and scans
 //===----------------------------------------------------------------------===//
@@ -781,8 +805,6 @@ LogicalResult checkSupported(ModuleOp module) {
                                  arith::stringifyCmpFPredicate(
                                      compare.getPredicate()) +
                                  "' is not supported on tiles");
-    if (isa<tt::GatherOp, tt::HistogramOp>(op))
-      return unsupported(op, "is not supported by the MTIA tile stage yet");
   });
   return success(supported);
 }
@@ -873,8 +895,8 @@ void populateTileConversionPatterns(const TypeConverter &converter,
                ExternElementwisePattern, SplatPattern, MakeRangePattern,
                ReshapePattern<tt::ExpandDimsOp>, ReshapePattern<tt::ReshapeOp>,
                BroadcastPattern, TransPattern, CatPattern, JoinPattern,
-               SplitPattern, DotPattern, ReducePattern, ScanPattern>(converter,
-                                                                     context);
+               SplitPattern, GatherPattern, HistogramPattern, DotPattern,
+               ReducePattern, ScanPattern>(converter, context);
 }
 
 struct ConvertTTToTilePass

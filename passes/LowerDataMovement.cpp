@@ -185,7 +185,7 @@ public:
   LogicalResult run() {
     SmallVector<Operation *> accesses;
     function.walk([&](Operation *op) {
-      if (isa<tt::LoadOp, tt::StoreOp>(op))
+      if (isa<tt::LoadOp, tt::StoreOp, tt::AtomicRMWOp>(op))
         accesses.push_back(op);
     });
     // Every access is analysed on the tile stage's IR before any is lowered,
@@ -201,8 +201,10 @@ public:
       LogicalResult result = success();
       if (auto load = dyn_cast<tt::LoadOp>(op))
         result = lowerLoad(load);
+      else if (auto store = dyn_cast<tt::StoreOp>(op))
+        result = lowerStore(store);
       else
-        result = lowerStore(cast<tt::StoreOp>(op));
+        result = lowerAtomic(cast<tt::AtomicRMWOp>(op));
       if (failed(result))
         return failure();
     }
@@ -436,6 +438,8 @@ private:
   static std::pair<Value, Value> getPointerAndMask(Operation *op) {
     if (auto load = dyn_cast<tt::LoadOp>(op))
       return {load.getPtr(), load.getMask()};
+    if (auto atomic = dyn_cast<tt::AtomicRMWOp>(op))
+      return {atomic.getPtr(), atomic.getMask()};
     auto store = cast<tt::StoreOp>(op);
     return {store.getPtr(), store.getMask()};
   }
@@ -703,6 +707,123 @@ private:
       span.buffer.erase();
       group->last = span.last;
     }
+  }
+
+  /// The tile holding the elements of a value the tile stage left on
+  /// tensors or in a scalar: the tile it was cast from, the tile a scalar was
+  /// read from, or a tile filled with a scalar of the control core.
+  static Value getTileOf(Value value, tile::TileType type, OpBuilder &builder,
+                         Location loc) {
+    if (auto toTensor = value.getDefiningOp<UnrealizedConversionCastOp>())
+      return toTensor.getInputs().front();
+    if (auto extract = value.getDefiningOp<tile::ExtractOp>())
+      return extract.getTile();
+    return tile::SplatOp::create(builder, loc, type, value);
+  }
+
+  static dma::AtomicKind getAtomicKind(tt::RMWOp op) {
+    switch (op) {
+    case tt::RMWOp::AND:
+      return dma::AtomicKind::And;
+    case tt::RMWOp::OR:
+      return dma::AtomicKind::Or;
+    case tt::RMWOp::XOR:
+      return dma::AtomicKind::XOr;
+    case tt::RMWOp::ADD:
+      return dma::AtomicKind::Add;
+    case tt::RMWOp::FADD:
+      return dma::AtomicKind::FAdd;
+    case tt::RMWOp::MAX:
+      return dma::AtomicKind::Max;
+    case tt::RMWOp::MIN:
+      return dma::AtomicKind::Min;
+    case tt::RMWOp::UMAX:
+      return dma::AtomicKind::UMax;
+    case tt::RMWOp::UMIN:
+      return dma::AtomicKind::UMin;
+    case tt::RMWOp::XCHG:
+      return dma::AtomicKind::Exchange;
+    }
+    llvm_unreachable("unknown atomic kind");
+  }
+
+  static dma::MemoryOrder getMemoryOrder(tt::MemSemantic semantic) {
+    switch (semantic) {
+    case tt::MemSemantic::RELAXED:
+      return dma::MemoryOrder::Relaxed;
+    case tt::MemSemantic::ACQUIRE:
+      return dma::MemoryOrder::Acquire;
+    case tt::MemSemantic::RELEASE:
+      return dma::MemoryOrder::Release;
+    case tt::MemSemantic::ACQUIRE_RELEASE:
+      return dma::MemoryOrder::AcquireRelease;
+    }
+    llvm_unreachable("unknown memory semantic");
+  }
+
+  static dma::MemoryScope getMemoryScope(tt::MemSyncScope scope) {
+    switch (scope) {
+    case tt::MemSyncScope::CTA:
+      return dma::MemoryScope::PE;
+    case tt::MemSyncScope::GPU:
+      return dma::MemoryScope::Chip;
+    case tt::MemSyncScope::SYSTEM:
+      return dma::MemoryScope::System;
+    }
+    llvm_unreachable("unknown memory scope");
+  }
+
+  /// An atomic read-modify-write becomes an indexed atomic of the DMA
+  /// engine: the values and the element offsets are tiles.
+  LogicalResult lowerAtomic(tt::AtomicRMWOp atomic) {
+    if (!atomic.getResult().use_empty())
+      return atomic.emitError("using the values an atomic read is not "
+                              "supported by the DMA lowering yet");
+    Type valueType = atomic.getVal().getType();
+    SmallVector<int64_t> shape;
+    if (auto tensorType = dyn_cast<RankedTensorType>(valueType))
+      shape.assign(tensorType.getShape().begin(), tensorType.getShape().end());
+    auto tileType = tile::TileType::get(shape, getElementTypeOrSelf(valueType));
+    Location loc = atomic.getLoc();
+    OpBuilder builder(atomic);
+    // A scalar mask is a condition on the whole access; a tensor mask must
+    // be structured, like the masks of loads and stores.
+    Value scalarMask;
+    Value tensorMask = atomic.getMask();
+    if (tensorMask && !isa<RankedTensorType>(tensorMask.getType())) {
+      scalarMask = tensorMask;
+      tensorMask = Value();
+    }
+    FailureOr<StructuredAccess> access =
+        analyzeAccess(atomic, atomic.getPtr(), tensorMask, shape, builder);
+    if (failed(access))
+      return failure();
+    Value values = getTileOf(atomic.getVal(), tileType, builder, loc);
+    Value indices = buildIndexTile(access->pointer, shape, builder, loc);
+    Value mask = buildBoundsMask(access->bounds, shape, builder, loc);
+    APInt alwaysTrue;
+    if (scalarMask && !(matchPattern(scalarMask, m_ConstantInt(&alwaysTrue)) &&
+                        alwaysTrue.isOne())) {
+      Value condition = tile::SplatOp::create(
+          builder, loc, tileType.withElementType(builder.getI1Type()),
+          scalarMask);
+      mask = mask ? tile::BinaryOp::create(builder, loc, condition.getType(),
+                                           tile::BinaryKind::AndI, mask,
+                                           condition)
+                        .getResult()
+                  : condition;
+    }
+    dma::AtomicRMWOp::create(
+        builder, loc, dma::TokenType::get(atomic.getContext()),
+        getAtomicKind(atomic.getAtomicRmwOp()), getMemoryOrder(atomic.getSem()),
+        getMemoryScope(atomic.getScope()), access->pointer.base, indices, values,
+        mask, /*cb=*/Value(), /*page=*/IntegerAttr());
+    Operation *valueSource = atomic.getVal().getDefiningOp();
+    atomic.erase();
+    if (valueSource && valueSource->use_empty() &&
+        isa<UnrealizedConversionCastOp, tile::ExtractOp>(valueSource))
+      valueSource->erase();
+    return success();
   }
 
   /// Inserts a circular buffer wherever a tile is used by a unit other than

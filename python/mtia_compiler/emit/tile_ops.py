@@ -193,6 +193,8 @@ class TileOpEmitter:
             "tile.broadcast": self._broadcast,
             "tile.slice": self._slice,
             "tile.concat": self._concat,
+            "tile.gather": self._gather,
+            "tile.histogram": self._histogram,
             "dma.load": self._dma_load,
             "dma.store": self._dma_store,
             "dma.gather": self._dma_gather,
@@ -373,6 +375,20 @@ class TileOpEmitter:
         self.b.mlu_copy(self._result(op), self._inputs(op)[0], source.element_bytes,
                         list(result.shape), [source.strides[dim] for dim in permutation],
                         result.strides)
+
+    def _gather(self, op: ir.Operation) -> None:
+        self._require_row_major(op)
+        source = TileInfo.of(op.operands[0].type, op)
+        indices = TileInfo.of(op.operands[1].type, op)
+        self.b.mlu_gather(self._result(op), *self._inputs(op), source.element_bytes,
+                          list(indices.shape), list(source.shape), _int_attr(op, "axis"),
+                          index_dtype=indices.dtype)
+
+    def _histogram(self, op: ir.Operation) -> None:
+        source = TileInfo.of(op.operands[0].type, op)
+        inputs = self._inputs(op)
+        self.b.histogram(source.dtype, inputs[0], source.count, self._info(op).count,
+                         self._result(op), mask=inputs[1] if len(inputs) > 1 else None)
 
     def _convert_layout(self, op: ir.Operation) -> None:
         source, result = TileInfo.of(op.operands[0].type, op), self._info(op)

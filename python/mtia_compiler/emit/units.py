@@ -24,9 +24,9 @@ TILE_OP_UNITS = {
         "binary", "unary", "fma", "sfu", "cmpi", "cmpf", "select", "cast", "splat",
         "iota", "constant")},
     **{f"tile.{name}": Unit.RE for name in (
-        "reduce", "reduce_region", "scan", "arg_reduce", "cross_pe_reduce")},
+        "reduce", "reduce_region", "scan", "arg_reduce", "cross_pe_reduce", "histogram")},
     **{f"tile.{name}": Unit.MLU for name in (
-        "transpose", "convert_layout", "reshape", "broadcast", "slice", "concat")},
+        "transpose", "convert_layout", "reshape", "broadcast", "slice", "concat", "gather")},
 }
 """The unit of every tile operation that computes on a unit (tile.extract runs
 on the control core and is handled apart)."""

@@ -154,6 +154,11 @@ tt.func @shapes(%x: tensor<32xf32>) {
   %lo, %hi = tt.split %j : tensor<32x2xf32> -> tensor<32xf32>
   // CHECK: tile.iota 4 : !tile.tile<8xi32>
   %r = tt.make_range {end = 12 : i32, start = 4 : i32} : tensor<8xi32>
+  // CHECK: tile.gather %{{.*}}[%{{.*}}] axis = 0
+  %g = tt.gather %x[%r] {axis = 0 : i32} : (tensor<32xf32>, tensor<8xi32>) -> tensor<8xf32>
+  // CHECK: tile.histogram %{{.*}} : !tile.tile<8xi32> -> !tile.tile<4xi32>
+  %h = tt.histogram %r : tensor<8xi32> -> tensor<4xi32>
+  tt.print "g" {hex = false, isSigned = array<i32: 0, 1>} : %g, %h : tensor<8xf32>, tensor<4xi32>
   tt.print "r" {hex = false, isSigned = array<i32: 1>} : %r : tensor<8xi32>
   tt.print "hi" {hex = false, isSigned = array<i32: 0>} : %hi : tensor<32xf32>
   tt.print "t" {hex = false, isSigned = array<i32: 0>} : %t : tensor<4x32xf32>

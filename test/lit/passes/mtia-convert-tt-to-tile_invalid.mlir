@@ -17,12 +17,3 @@ tt.func @batched_dot(%a: tensor<2x4x8xf16>, %b: tensor<2x8x4xf16>, %c: tensor<2x
   tt.print "" {hex = false, isSigned = array<i32: 0>} : %0 : tensor<2x4x4xf32>
   tt.return
 }
-
-// -----
-
-tt.func @gather(%x: tensor<8xf32>, %i: tensor<8xi32>) {
-  // expected-error @+1 {{is not supported by the MTIA tile stage yet}}
-  %0 = tt.gather %x[%i] {axis = 0 : i32} : (tensor<8xf32>, tensor<8xi32>) -> tensor<8xf32>
-  tt.print "" {hex = false, isSigned = array<i32: 0>} : %0 : tensor<8xf32>
-  tt.return
-}

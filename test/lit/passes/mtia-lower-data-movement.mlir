@@ -116,3 +116,27 @@ tt.func @k_loop(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> 
   tt.store %cp, %relu : tensor<32x32x!tt.ptr<f32>>
   tt.return
 }
+
+// -----
+
+// An atomic adds a reduction result, from its rank-0 tile, to global memory
+// on the DMA engine.
+// CHECK-LABEL: tt.func @atomic_sum
+// CHECK: %[[SUM:.*]] = tile.reduce addf
+// CHECK: cb.write_back %[[SUM]], %[[TO_DMA:.*]][0] : !cb.cb<f32, pages = 2>
+// CHECK: %[[VALUE:.*]] = cb.read_front %[[TO_DMA]][0]
+// CHECK: dma.atomic_rmw fadd, acq_rel, chip %arg1[%{{.*}}], %[[VALUE]] : !tt.ptr<f32>, !tile.tile<i64>, !tile.tile<f32>
+tt.func @atomic_sum(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %sum: !tt.ptr<f32>) {
+  %range = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %base = tt.splat %x : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+  %ptrs = tt.addptr %base, %range : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+  %v = tt.load %ptrs : tensor<64x!tt.ptr<f32>>
+  %s = "tt.reduce"(%v) <{axis = 0 : i32}> ({
+  ^bb0(%a: f32, %b: f32):
+    %t = arith.addf %a, %b : f32
+    tt.reduce.return %t : f32
+  }) : (tensor<64xf32>) -> f32
+  %true = arith.constant true
+  %old = tt.atomic_rmw fadd, acq_rel, gpu, %sum, %s, %true : (!tt.ptr<f32>, f32, i1) -> f32
+  tt.return
+}
