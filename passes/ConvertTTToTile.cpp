@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
+#include "passes/TileConversion.h"
 
 #include "dialects/TT/TTDialect.h"
 #include "dialects/Tile/TileDialect.h"
@@ -48,34 +49,35 @@ namespace {
 // Types
 //===----------------------------------------------------------------------===//
 
-bool isValueTensor(Type type) {
+} // namespace
+
+bool mtia::isValueTensor(Type type) {
   auto tensorType = dyn_cast<RankedTensorType>(type);
   return tensorType && !isa<tt::PointerType>(tensorType.getElementType());
 }
+
+mtia::TileTypeConverter::TileTypeConverter() {
+  addConversion([](Type type) { return type; });
+  addConversion([](RankedTensorType type) -> Type {
+    if (!isValueTensor(type))
+      return type;
+    return tile::TileType::get(type.getShape(), type.getElementType());
+  });
+  auto cast = [](OpBuilder &builder, Type type, ValueRange inputs,
+                 Location loc) -> Value {
+    return UnrealizedConversionCastOp::create(builder, loc, type, inputs)
+        .getResult(0);
+  };
+  addSourceMaterialization(cast);
+  addTargetMaterialization(cast);
+}
+
+namespace {
 
 bool hasValueTensors(Operation *op) {
   return llvm::any_of(op->getOperandTypes(), isValueTensor) ||
          llvm::any_of(op->getResultTypes(), isValueTensor);
 }
-
-class TileTypeConverter : public TypeConverter {
-public:
-  TileTypeConverter() {
-    addConversion([](Type type) { return type; });
-    addConversion([](RankedTensorType type) -> Type {
-      if (!isValueTensor(type))
-        return type;
-      return tile::TileType::get(type.getShape(), type.getElementType());
-    });
-    auto cast = [](OpBuilder &builder, Type type, ValueRange inputs,
-                   Location loc) -> Value {
-      return UnrealizedConversionCastOp::create(builder, loc, type, inputs)
-          .getResult(0);
-    };
-    addSourceMaterialization(cast);
-    addTargetMaterialization(cast);
-  }
-};
 
 //===----------------------------------------------------------------------===//
 // Addressing: the tensor computations that feed only pointers and masks
@@ -813,8 +815,10 @@ LogicalResult checkSupported(ModuleOp module) {
 // The pass
 //===----------------------------------------------------------------------===//
 
-void populateTileConversionPatterns(const TypeConverter &converter,
-                                    RewritePatternSet &patterns) {
+} // namespace
+
+void mtia::populateTileConversionPatterns(const TypeConverter &converter,
+                                          RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
   using BK = tile::BinaryKind;
   patterns.add<BinaryPattern<arith::AddFOp>>(converter, context, BK::AddF);
@@ -898,6 +902,8 @@ void populateTileConversionPatterns(const TypeConverter &converter,
                SplitPattern, GatherPattern, HistogramPattern, DotPattern,
                ReducePattern, ScanPattern>(converter, context);
 }
+
+namespace {
 
 struct ConvertTTToTilePass
     : public mtia::impl::ConvertTTToTileBase<ConvertTTToTilePass> {

@@ -20,6 +20,7 @@
 
 #include "passes/Passes.h"
 #include "passes/PointerAnalysis.h"
+#include "passes/TileConversion.h"
 
 #include "dialects/CB/CBDialect.h"
 #include "dialects/DMA/DMADialect.h"
@@ -28,7 +29,13 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Dominance.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <functional>
 #include "llvm/ADT/MapVector.h"
 
 #include <numeric>
@@ -188,15 +195,6 @@ public:
       if (isa<tt::LoadOp, tt::StoreOp, tt::AtomicRMWOp>(op))
         accesses.push_back(op);
     });
-    // Every access is analysed on the tile stage's IR before any is lowered,
-    // so that the reasons name the operations of the kernel.
-    bool structured = true;
-    for (Operation *op : accesses) {
-      auto [pointer, mask] = getPointerAndMask(op);
-      structured &= succeeded(checkStructured(op, pointer, mask));
-    }
-    if (!structured)
-      return failure();
     for (Operation *op : accesses) {
       LogicalResult result = success();
       if (auto load = dyn_cast<tt::LoadOp>(op))
@@ -208,10 +206,23 @@ public:
       if (failed(result))
         return failure();
     }
+    foldCastPairs();
     connectUnits();
     insertPops();
     shareBuffers();
     return success();
+  }
+
+  /// Removes the casts between tiles and tensors that the conversion of
+  /// address computations leaves around loaded tiles.
+  void foldCastPairs() {
+    SmallVector<UnrealizedConversionCastOp> casts;
+    function.walk([&](UnrealizedConversionCastOp cast) {
+      if (isa<tile::TileType>(cast.getResult(0).getType()))
+        casts.push_back(cast);
+    });
+    for (UnrealizedConversionCastOp cast : casts)
+      foldCastPair(cast);
   }
 
 private:
@@ -418,6 +429,9 @@ private:
     auto boolType = flatType.withElementType(builder.getI1Type());
     Value mask;
     for (auto [dim, bound] : llvm::enumerate(bounds)) {
+      // A bound that is the whole dimension holds everywhere.
+      if (getConstantIntValue(bound) == shape[dim])
+        continue;
       Value along = buildIndexAlong(dim, shape, flatIota, builder, loc);
       Value limit = tile::SplatOp::create(
           builder, loc, flatType,
@@ -435,66 +449,189 @@ private:
     return unflatten(mask, shape, builder, loc);
   }
 
-  static std::pair<Value, Value> getPointerAndMask(Operation *op) {
-    if (auto load = dyn_cast<tt::LoadOp>(op))
-      return {load.getPtr(), load.getMask()};
-    if (auto atomic = dyn_cast<tt::AtomicRMWOp>(op))
-      return {atomic.getPtr(), atomic.getMask()};
-    auto store = cast<tt::StoreOp>(op);
-    return {store.getPtr(), store.getMask()};
-  }
-
-  /// Reports an access whose pointer or mask is not structured.
-  LogicalResult checkStructured(Operation *op, Value pointer, Value mask) {
-    if (!isa<RankedTensorType>(pointer.getType()) && isa<tt::LoadOp>(op))
-      return success();
-    if (!analysis.analyzePointer(pointer))
-      return op->emitError("unstructured access (")
-             << analysis.getFailure().reason
-             << ") is not supported by the DMA lowering yet";
-    if (mask && !analysis.analyzeMask(mask))
-      return op->emitError("unstructured mask (")
-             << analysis.getFailure().reason
-             << ") is not supported by the DMA lowering yet";
-    return success();
-  }
-
+  /// How an access moves its elements: a strided window (`aligned`), or
+  /// element offsets from `base` in an index tile with an optional mask tile.
   struct StructuredAccess {
-    PointerAccess pointer;
+    Value base;
+    std::optional<PointerAccess> pointer;
     SmallVector<Value> bounds;
-    bool aligned;
+    bool aligned = false;
+    Value indices;
+    Value mask;
   };
 
-  /// Analyses the pointer and mask of an access and materializes its bounds
-  /// before `op`, or reports why it cannot be lowered.
+  /// Analyses the pointer and mask of an access and materializes, before
+  /// `op`, what its transfer needs: a strided window when the pointer and
+  /// mask are structured and every row is aligned; otherwise index and mask
+  /// tiles, computed from the structure or, for what has none, by
+  /// converting the address and mask computations to tile ops.
   FailureOr<StructuredAccess> analyzeAccess(Operation *op, Value pointer,
                                             Value mask, ArrayRef<int64_t> shape,
                                             OpBuilder &builder) {
-    std::optional<PointerAccess> access = analysis.analyzePointer(pointer);
-    if (!access)
-      return op->emitError("unstructured access (")
-                 << analysis.getFailure().reason
-                 << ") is not supported by the DMA lowering yet",
-             failure();
+    Location loc = op->getLoc();
+    StructuredAccess result;
+    result.pointer = analysis.analyzePointer(pointer);
     std::optional<MaskBounds> bounds;
-    if (mask) {
+    if (mask)
       bounds = analysis.analyzeMask(mask);
-      if (!bounds)
-        return op->emitError("unstructured mask (")
-                   << analysis.getFailure().reason
-                   << ") is not supported by the DMA lowering yet",
-               failure();
+    if (!mask || bounds) {
+      FailureOr<SmallVector<Value>> materialized =
+          materializeBounds(op, bounds ? &*bounds : nullptr, shape, builder);
+      if (failed(materialized))
+        return failure();
+      result.bounds = *materialized;
     }
-    FailureOr<SmallVector<Value>> materialized =
-        materializeBounds(op, bounds ? &*bounds : nullptr, shape, builder);
-    if (failed(materialized))
+    int64_t elementBytes = getElementBytes(
+        cast<tt::PointerType>(getElementTypeOrSelf(pointer.getType()))
+            .getPointeeType());
+    if (result.pointer) {
+      result.base = result.pointer->base;
+      result.aligned = (!mask || bounds) &&
+                       isProvablyAligned(analysis, *result.pointer, elementBytes);
+      if (result.aligned)
+        return result;
+      result.indices = buildIndexTile(*result.pointer, shape, builder, loc);
+    } else {
+      FailureOr<std::pair<Value, Value>> offsets =
+          buildOffsetTile(op, pointer, builder);
+      if (failed(offsets))
+        return failure();
+      std::tie(result.base, result.indices) = *offsets;
+    }
+    if (mask && !bounds) {
+      FailureOr<Value> maskTile = convertToTile(op, mask, builder);
+      if (failed(maskTile))
+        return failure();
+      result.mask = *maskTile;
+    } else {
+      result.mask = buildBoundsMask(result.bounds, shape, builder, loc);
+    }
+    return result;
+  }
+
+  /// The scalar pointer a tensor of pointers is splat from, and the tensor
+  /// of its element offsets from it (i64), built as tensor ops before the
+  /// builder's point.
+  FailureOr<std::pair<Value, Value>>
+  buildOffsetTensor(Operation *op, Value pointer, OpBuilder &builder) {
+    Location loc = op->getLoc();
+    auto pointerType = cast<RankedTensorType>(pointer.getType());
+    auto offsetType = pointerType.clone(builder.getI64Type());
+    Operation *def = pointer.getDefiningOp();
+    if (auto splat = dyn_cast_if_present<tt::SplatOp>(def)) {
+      Value zero = arith::ConstantOp::create(
+          builder, loc, DenseElementsAttr::get(offsetType,
+                                               builder.getI64IntegerAttr(0)));
+      return std::make_pair(splat.getSrc(), zero);
+    }
+    if (auto addPtr = dyn_cast_if_present<tt::AddPtrOp>(def)) {
+      auto inner = buildOffsetTensor(op, addPtr.getPtr(), builder);
+      if (failed(inner))
+        return failure();
+      Value offset = addPtr.getOffset();
+      if (!getElementTypeOrSelf(offset.getType()).isInteger(64))
+        offset = arith::ExtSIOp::create(builder, loc, offsetType, offset);
+      return std::make_pair(
+          inner->first,
+          Value(arith::AddIOp::create(builder, loc, inner->second, offset)));
+    }
+    if (isa_and_present<tt::BroadcastOp, tt::ExpandDimsOp, tt::TransOp>(def)) {
+      auto inner = buildOffsetTensor(op, def->getOperand(0), builder);
+      if (failed(inner))
+        return failure();
+      OperationState state(loc, def->getName(), ValueRange{inner->second},
+                           TypeRange{offsetType}, def->getAttrs());
+      Value reshaped = builder.create(state)->getResult(0);
+      return std::make_pair(inner->first, reshaped);
+    }
+    return op->emitError("the pointers of this access are computed by '")
+               << (def ? def->getName().getStringRef() : "a block argument")
+               << "', which the indexed DMA lowering does not support yet",
+           failure();
+  }
+
+  /// The base and the index tile of an access with unstructured pointers.
+  FailureOr<std::pair<Value, Value>>
+  buildOffsetTile(Operation *op, Value pointer, OpBuilder &builder) {
+    auto offsets = buildOffsetTensor(op, pointer, builder);
+    if (failed(offsets))
       return failure();
-    int64_t elementBytes =
-        getElementBytes(cast<tt::PointerType>(getElementTypeOrSelf(
-                            pointer.getType()))
-                            .getPointeeType());
-    return StructuredAccess{*access, *materialized,
-                            isProvablyAligned(analysis, *access, elementBytes)};
+    FailureOr<Value> tileValue = convertToTile(op, offsets->second, builder);
+    if (failed(tileValue))
+      return failure();
+    return std::make_pair(offsets->first, *tileValue);
+  }
+
+  /// Converts the tensor computation of `value` to tile ops before the
+  /// builder's point: the operations it depends on are copied and the
+  /// copies converted, so the originals keep serving other accesses.
+  FailureOr<Value> convertToTile(Operation *op, Value value,
+                                 OpBuilder &builder) {
+    // The tensor operations `value` depends on, definitions first.
+    SetVector<Operation *> chain;
+    std::function<LogicalResult(Value)> collect = [&](Value v) -> LogicalResult {
+      if (!isValueTensor(v.getType()))
+        return success();
+      Operation *def = v.getDefiningOp();
+      if (!def)
+        return op->emitError("the addresses or mask of this access depend on "
+                             "a tensor carried by a loop, which the indexed "
+                             "DMA lowering does not support yet");
+      // A tile already computed (a loaded tensor) ends the chain.
+      if (auto toTensor = dyn_cast<UnrealizedConversionCastOp>(def);
+          toTensor && isa<tile::TileType>(toTensor.getInputs()[0].getType()))
+        return success();
+      if (def->getNumRegions() != 0)
+        return op->emitError("the addresses or mask of this access are "
+                             "computed by '")
+               << def->getName() << "', which the indexed DMA lowering does "
+               << "not support yet";
+      if (chain.contains(def))
+        return success();
+      for (Value operand : def->getOperands())
+        if (failed(collect(operand)))
+          return failure();
+      chain.insert(def);
+      return success();
+    };
+    if (failed(collect(value)))
+      return failure();
+    IRMapping mapping;
+    SmallVector<Operation *> copies;
+    for (Operation *original : chain) {
+      OpBuilder after(original->getContext());
+      after.setInsertionPointAfter(original);
+      copies.push_back(after.clone(*original, mapping));
+    }
+    Value root = mapping.lookupOrDefault(value);
+    auto tileType = cast<tile::TileType>(converter.convertType(value.getType()));
+    auto anchor = UnrealizedConversionCastOp::create(builder, op->getLoc(),
+                                                     tileType, root);
+    ConversionTarget target(*function.getContext());
+    DenseSet<Operation *> toConvert(copies.begin(), copies.end());
+    target.markUnknownOpDynamicallyLegal(
+        [&](Operation *candidate) { return !toConvert.contains(candidate); });
+    RewritePatternSet patterns(function.getContext());
+    populateTileConversionPatterns(converter, patterns);
+    if (failed(applyPartialConversion(copies, target, std::move(patterns))))
+      return failure();
+    Value tileValue = foldCastPair(anchor);
+    return tileValue;
+  }
+
+  /// Replaces a tensor -> tile cast of a tile -> tensor cast by the tile.
+  static Value foldCastPair(UnrealizedConversionCastOp toTile) {
+    auto toTensor =
+        toTile.getInputs()[0].getDefiningOp<UnrealizedConversionCastOp>();
+    if (!toTensor ||
+        toTensor.getInputs()[0].getType() != toTile.getResult(0).getType())
+      return toTile.getResult(0);
+    Value tileValue = toTensor.getInputs()[0];
+    toTile.getResult(0).replaceAllUsesWith(tileValue);
+    toTile.erase();
+    if (toTensor->use_empty())
+      toTensor.erase();
+    return tileValue;
   }
 
   SmallVector<Value> materializeStrides(const PointerAccess &access,
@@ -525,14 +662,26 @@ private:
                                                  resultType, toTile.getResult(0))
                   .getResult(0));
     }
+    // A loaded tensor that computes addresses or masks (an index table)
+    // becomes a tensor view of the loaded tile for the accesses that use it.
+    Value addressing;
     SmallVector<UnrealizedConversionCastOp> casts;
-    for (Operation *user : load->getUsers()) {
-      auto toTile = dyn_cast<UnrealizedConversionCastOp>(user);
-      if (!toTile)
-        return load.emitError("the loaded tensor addresses memory ('")
-               << user->getName() << "'), which the DMA lowering does not "
-               << "support yet";
-      casts.push_back(toTile);
+    for (OpOperand &use : llvm::make_early_inc_range(load->getUses())) {
+      if (auto toTile = dyn_cast<UnrealizedConversionCastOp>(use.getOwner())) {
+        casts.push_back(toTile);
+        continue;
+      }
+      if (!addressing) {
+        OpBuilder after(load->getContext());
+        after.setInsertionPointAfter(load);
+        auto toTile = UnrealizedConversionCastOp::create(after, load.getLoc(),
+                                                         pageType, load.getResult());
+        casts.push_back(toTile);
+        addressing = UnrealizedConversionCastOp::create(
+                         after, load.getLoc(), resultType, toTile.getResult(0))
+                         .getResult(0);
+      }
+      use.set(addressing);
     }
     Location loc = load.getLoc();
     OpBuilder builder(load);
@@ -558,18 +707,14 @@ private:
     cb::ReserveBackOp::create(builder, loc, buffer, 1);
     if (access->aligned) {
       dma::LoadOp::create(
-          builder, loc, token, access->pointer.base,
-          analysis.materialize(access->pointer.offsets.offset, builder, loc,
+          builder, loc, token, access->base,
+          analysis.materialize(access->pointer->offsets.offset, builder, loc,
                                builder.getIndexType()),
-          materializeStrides(access->pointer, builder, loc), access->bounds,
+          materializeStrides(*access->pointer, builder, loc), access->bounds,
           /*mask=*/Value(), *padding, buffer, builder.getI64IntegerAttr(0));
     } else {
-      Value indices = buildIndexTile(access->pointer, resultType.getShape(),
-                                     builder, loc);
-      Value mask =
-          buildBoundsMask(access->bounds, resultType.getShape(), builder, loc);
-      dma::GatherOp::create(builder, loc, token, access->pointer.base, indices,
-                            mask, *padding, buffer,
+      dma::GatherOp::create(builder, loc, token, access->base, access->indices,
+                            access->mask, *padding, buffer,
                             builder.getI64IntegerAttr(0));
     }
     cb::PushBackOp::create(builder, loc, buffer, 1);
@@ -609,19 +754,15 @@ private:
     if (access->aligned) {
       dma::StoreOp::create(
           builder, loc, token, buffer, builder.getI64IntegerAttr(0),
-          access->pointer.base,
-          analysis.materialize(access->pointer.offsets.offset, builder, loc,
+          access->base,
+          analysis.materialize(access->pointer->offsets.offset, builder, loc,
                                builder.getIndexType()),
-          materializeStrides(access->pointer, builder, loc), access->bounds,
+          materializeStrides(*access->pointer, builder, loc), access->bounds,
           /*mask=*/Value());
     } else {
-      Value indices = buildIndexTile(access->pointer, pageType.getShape(),
-                                     builder, loc);
-      Value mask =
-          buildBoundsMask(access->bounds, pageType.getShape(), builder, loc);
       dma::ScatterOp::create(builder, loc, token, buffer,
-                             builder.getI64IntegerAttr(0),
-                             access->pointer.base, indices, mask);
+                             builder.getI64IntegerAttr(0), access->base,
+                             access->indices, access->mask);
     }
     cb::PopFrontOp::create(builder, loc, buffer, 1);
     Operation *scalarSource = store.getValue().getDefiningOp();
@@ -799,8 +940,12 @@ private:
     if (failed(access))
       return failure();
     Value values = getTileOf(atomic.getVal(), tileType, builder, loc);
-    Value indices = buildIndexTile(access->pointer, shape, builder, loc);
-    Value mask = buildBoundsMask(access->bounds, shape, builder, loc);
+    Value indices = access->indices
+                        ? access->indices
+                        : buildIndexTile(*access->pointer, shape, builder, loc);
+    Value mask = access->aligned
+                     ? buildBoundsMask(access->bounds, shape, builder, loc)
+                     : access->mask;
     APInt alwaysTrue;
     if (scalarMask && !(matchPattern(scalarMask, m_ConstantInt(&alwaysTrue)) &&
                         alwaysTrue.isOne())) {
@@ -816,7 +961,7 @@ private:
     dma::AtomicRMWOp::create(
         builder, loc, dma::TokenType::get(atomic.getContext()),
         getAtomicKind(atomic.getAtomicRmwOp()), getMemoryOrder(atomic.getSem()),
-        getMemoryScope(atomic.getScope()), access->pointer.base, indices, values,
+        getMemoryScope(atomic.getScope()), access->base, indices, values,
         mask, /*cb=*/Value(), /*page=*/IntegerAttr());
     Operation *valueSource = atomic.getVal().getDefiningOp();
     atomic.erase();
@@ -885,6 +1030,7 @@ private:
   OpBuilder entry;
   PointerAnalysis analysis;
   UnitAssignment units;
+  TileTypeConverter converter;
   SmallVector<cb::ReadFrontOp> pendingPops;
   unsigned buffers = 0;
 };

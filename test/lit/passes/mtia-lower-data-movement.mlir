@@ -140,3 +140,32 @@ tt.func @atomic_sum(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %sum: !tt.ptr
   %old = tt.atomic_rmw fadd, acq_rel, gpu, %sum, %s, %true : (!tt.ptr<f32>, f32, i1) -> f32
   tt.return
 }
+
+// -----
+
+// Offsets loaded from memory (an index table) and a modulo have no
+// structure: the offsets are computed as a tile and the elements gathered.
+// CHECK-LABEL: tt.func @indexed
+// CHECK: %[[TABLE:.*]] = cb.read_front
+// CHECK: %[[WIDE:.*]] = tile.cast extsi %[[TABLE]]
+// CHECK: dma.gather %arg0[%{{.*}}] into
+// CHECK: tile.binary remsi
+// CHECK: dma.gather %arg0[%{{.*}}] into
+tt.func @indexed(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %idx: !tt.ptr<i32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %m: i32) {
+  %range = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %ib = tt.splat %idx : !tt.ptr<i32> -> tensor<64x!tt.ptr<i32>>
+  %ip = tt.addptr %ib, %range : tensor<64x!tt.ptr<i32>>, tensor<64xi32>
+  %table = tt.load %ip : tensor<64x!tt.ptr<i32>>
+  %base = tt.splat %x : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+  %p = tt.addptr %base, %table : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+  %a = tt.load %p : tensor<64x!tt.ptr<f32>>
+  %ms = tt.splat %m : i32 -> tensor<64xi32>
+  %wrapped = arith.remsi %range, %ms : tensor<64xi32>
+  %q = tt.addptr %base, %wrapped : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+  %b = tt.load %q : tensor<64x!tt.ptr<f32>>
+  %sum = arith.addf %a, %b : tensor<64xf32>
+  %ob = tt.splat %out : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+  %op = tt.addptr %ob, %range : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+  tt.store %op, %sum : tensor<64x!tt.ptr<f32>>
+  tt.return
+}

@@ -3,17 +3,24 @@
 // Accesses the data-movement stage cannot lower are reported at their
 // location, with the reason the pointer analysis gives.
 
-tt.func @offsets_from_memory(%x: !tt.ptr<f32>, %idx: !tt.ptr<i32>) {
+// Pointers carried by a loop whose first value has no structure (a modulo).
+tt.func @loop_carried_unstructured(%x: !tt.ptr<f32>, %m: i32, %k: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
   %range = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
-  %ib = tt.splat %idx : !tt.ptr<i32> -> tensor<64x!tt.ptr<i32>>
-  %ip = tt.addptr %ib, %range : tensor<64x!tt.ptr<i32>>, tensor<64xi32>
-  %offsets = tt.load %ip : tensor<64x!tt.ptr<i32>>
+  %ms = tt.splat %m : i32 -> tensor<64xi32>
+  %wrapped = arith.remsi %range, %ms : tensor<64xi32>
   %base = tt.splat %x : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
-  %p = tt.addptr %base, %offsets : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
-  // expected-error @+1 {{unstructured access (offsets computed by 'tt.load') is not supported by the DMA lowering yet}}
-  %v = tt.load %p : tensor<64x!tt.ptr<f32>>
-  // expected-error @+1 {{unstructured access (offsets computed by 'tt.load') is not supported by the DMA lowering yet}}
-  tt.store %p, %v : tensor<64x!tt.ptr<f32>>
+  %p0 = tt.addptr %base, %wrapped : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+  %step = arith.constant dense<64> : tensor<64xi32>
+  %end = scf.for %iv = %c0 to %k step %c1 iter_args(%p = %p0) -> (tensor<64x!tt.ptr<f32>>) : i32 {
+    // expected-error @+1 {{the pointers of this access are computed by 'a block argument', which the indexed DMA lowering does not support yet}}
+    %v = tt.load %p : tensor<64x!tt.ptr<f32>>
+    %w = arith.addf %v, %v : tensor<64xf32>
+    tt.store %p, %w : tensor<64x!tt.ptr<f32>>
+    %next = tt.addptr %p, %step : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+    scf.yield %next : tensor<64x!tt.ptr<f32>>
+  }
   tt.return
 }
 

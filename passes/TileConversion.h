@@ -1,0 +1,34 @@
+//===- TileConversion.h - Tensors to tiles ----------------------*- C++ -*-===//
+//
+// The conversion of tensor compute to tile ops by unit, shared by the tile
+// stage (all compute) and the data-movement stage (the address and mask
+// computations of accesses that take the indexed path).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MTIA_PASSES_TILECONVERSION_H
+#define MTIA_PASSES_TILECONVERSION_H
+
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mtia {
+
+/// Whether `type` is a ranked tensor of integers or floats (not pointers).
+bool isValueTensor(mlir::Type type);
+
+/// Maps tensors of integers and floats to tiles of the same shape; joins
+/// converted and unconverted values with `unrealized_conversion_cast`.
+class TileTypeConverter : public mlir::TypeConverter {
+public:
+  TileTypeConverter();
+};
+
+/// The patterns that convert arith, math and tt compute on value tensors to
+/// tile ops.
+void populateTileConversionPatterns(const mlir::TypeConverter &converter,
+                                    mlir::RewritePatternSet &patterns);
+
+} // namespace mtia
+
+#endif // MTIA_PASSES_TILECONVERSION_H
