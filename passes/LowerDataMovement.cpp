@@ -192,7 +192,8 @@ public:
   LogicalResult run() {
     SmallVector<Operation *> accesses;
     function.walk([&](Operation *op) {
-      if (isa<tt::LoadOp, tt::StoreOp, tt::AtomicRMWOp>(op))
+      if (isa<tt::LoadOp, tt::StoreOp, tt::AtomicRMWOp, tt::DescriptorLoadOp,
+              tt::DescriptorStoreOp>(op))
         accesses.push_back(op);
     });
     for (Operation *op : accesses) {
@@ -201,11 +202,17 @@ public:
         result = lowerLoad(load);
       else if (auto store = dyn_cast<tt::StoreOp>(op))
         result = lowerStore(store);
+      else if (auto load = dyn_cast<tt::DescriptorLoadOp>(op))
+        result = lowerDescriptorLoad(load);
+      else if (auto store = dyn_cast<tt::DescriptorStoreOp>(op))
+        result = lowerDescriptorStore(store);
       else
         result = lowerAtomic(cast<tt::AtomicRMWOp>(op));
       if (failed(result))
         return failure();
     }
+    if (failed(retypeDescriptorArguments()))
+      return failure();
     foldCastPairs();
     connectUnits();
     insertPops();
@@ -361,7 +368,7 @@ private:
     auto splat = [&](int64_t value) -> Value {
       return tile::SplatOp::create(
           builder, loc, flatType,
-          arith::ConstantIntOp::create(builder, loc, builder.getI64Type(),
+          arith::ConstantIntOp::create(builder, loc, builder.getI32Type(),
                                        value));
     };
     Value index = flatIota;
@@ -382,7 +389,7 @@ private:
     for (int64_t size : shape)
       elements *= size;
     return tile::IotaOp::create(
-        builder, loc, tile::TileType::get({elements}, builder.getI64Type()), 0);
+        builder, loc, tile::TileType::get({elements}, builder.getI32Type()), 0);
   }
 
   /// Reshapes a flat tile to `shape` on the memory-layout unit.
@@ -394,27 +401,59 @@ private:
     return tile::ReshapeOp::create(builder, loc, type, flat);
   }
 
-  /// The element offsets `offset + sum_d strides[d] * i_d` of a structured
-  /// access as a tile of i64, for an indexed transfer.
-  Value buildIndexTile(const PointerAccess &access, ArrayRef<int64_t> shape,
-                       OpBuilder &builder, Location loc) {
-    Type i64 = builder.getI64Type();
+  /// The element offsets `sum_d strides[d] * i_d` of a structured access
+  /// relative to `base`, which becomes the access's pointer plus its scalar
+  /// offset, as a tile of i32. Offsets within a block are 32-bit, as
+  /// Triton's are; where the strides are only known at run time, the
+  /// control core asserts that the block's span fits.
+  Value buildIndexTile(Operation *op, const PointerAccess &access,
+                       ArrayRef<int64_t> shape, OpBuilder &builder,
+                       Value &base) {
+    Location loc = op->getLoc();
+    Type i32 = builder.getI32Type(), i64 = builder.getI64Type();
+    // A host descriptor's argument becomes a pointer to its base tensor.
+    Type pointerType = access.base.getType();
+    if (auto descType = dyn_cast<tt::TensorDescType>(pointerType))
+      pointerType =
+          tt::PointerType::get(descType.getBlockType().getElementType());
+    base = tt::AddPtrOp::create(
+        builder, loc, pointerType, access.base,
+        analysis.materialize(access.offsets.offset, builder, loc, i64));
     Value flatIota = buildFlatIota(shape, builder, loc);
     auto flatType = cast<tile::TileType>(flatIota.getType());
-    Value offset = analysis.materialize(access.offsets.offset, builder, loc, i64);
-    Value indices = tile::SplatOp::create(builder, loc, flatType, offset);
+    Value indices = tile::SplatOp::create(
+        builder, loc, flatType, arith::ConstantIntOp::create(builder, loc, i32, 0));
+    Value span = arith::ConstantIntOp::create(builder, loc, i64, 0);
+    bool runtimeStrides = false;
     for (auto [dim, stride] : llvm::enumerate(access.offsets.strides)) {
       if (stride.isZero())
         continue;
+      runtimeStrides |= !stride.getConstant();
+      Value wide = analysis.materialize(stride, builder, loc, i64);
+      Value negated = arith::SubIOp::create(
+          builder, loc, arith::ConstantIntOp::create(builder, loc, i64, 0), wide);
+      Value magnitude = arith::MaxSIOp::create(builder, loc, wide, negated);
+      span = arith::AddIOp::create(
+          builder, loc, span,
+          arith::MulIOp::create(
+              builder, loc, magnitude,
+              arith::ConstantIntOp::create(builder, loc, i64, shape[dim] - 1)));
       Value along = buildIndexAlong(dim, shape, flatIota, builder, loc);
       Value strideTile = tile::SplatOp::create(
           builder, loc, flatType,
-          analysis.materialize(stride, builder, loc, i64));
+          analysis.materialize(stride, builder, loc, i32));
       Value term = tile::BinaryOp::create(builder, loc, flatType,
                                           tile::BinaryKind::MulI, along,
                                           strideTile);
       indices = tile::BinaryOp::create(builder, loc, flatType,
                                        tile::BinaryKind::AddI, indices, term);
+    }
+    if (runtimeStrides) {
+      Value fits = arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::slt, span,
+          arith::ConstantIntOp::create(builder, loc, i64, int64_t(1) << 31));
+      tt::AssertOp::create(builder, loc, fits,
+                           "the element offsets of a block exceed 32 bits");
     }
     return unflatten(indices, shape, builder, loc);
   }
@@ -423,7 +462,7 @@ private:
   /// of rank 0 has no bounds and needs no mask.
   Value buildBoundsMask(ArrayRef<Value> bounds, ArrayRef<int64_t> shape,
                         OpBuilder &builder, Location loc) {
-    Type i64 = builder.getI64Type();
+    Type i32 = builder.getI32Type();
     Value flatIota = buildFlatIota(shape, builder, loc);
     auto flatType = cast<tile::TileType>(flatIota.getType());
     auto boolType = flatType.withElementType(builder.getI1Type());
@@ -435,7 +474,7 @@ private:
       Value along = buildIndexAlong(dim, shape, flatIota, builder, loc);
       Value limit = tile::SplatOp::create(
           builder, loc, flatType,
-          arith::IndexCastOp::create(builder, loc, i64, bound));
+          arith::IndexCastOp::create(builder, loc, i32, bound));
       Value inside = tile::CmpIOp::create(builder, loc, boolType,
                                           tile::CmpIPredicate::SLT, along,
                                           limit);
@@ -490,7 +529,8 @@ private:
                        isProvablyAligned(analysis, *result.pointer, elementBytes);
       if (result.aligned)
         return result;
-      result.indices = buildIndexTile(*result.pointer, shape, builder, loc);
+      result.indices =
+          buildIndexTile(op, *result.pointer, shape, builder, result.base);
     } else {
       FailureOr<std::pair<Value, Value>> offsets =
           buildOffsetTile(op, pointer, builder);
@@ -683,7 +723,6 @@ private:
       }
       use.set(addressing);
     }
-    Location loc = load.getLoc();
     OpBuilder builder(load);
     FailureOr<StructuredAccess> access =
         analyzeAccess(load, load.getPtr(), load.getMask(),
@@ -693,6 +732,18 @@ private:
     FailureOr<Value> padding = getPadding(load, builder);
     if (failed(padding))
       return failure();
+    emitRead(load, *access, *padding, pageType, casts, builder);
+    load.erase();
+    return success();
+  }
+
+  /// Moves the elements of `access` into a CB page and makes the tile read
+  /// from it replace the casts of the tensor `op` produced.
+  void emitRead(Operation *op, const StructuredAccess &access, Value padding,
+                tile::TileType pageType,
+                ArrayRef<UnrealizedConversionCastOp> casts,
+                OpBuilder &builder) {
+    Location loc = op->getLoc();
     // The buffer is read by the unit of the first user of the tile.
     tile::Unit consumer = tile::Unit::SIMD;
     for (UnrealizedConversionCastOp toTile : casts)
@@ -703,18 +754,18 @@ private:
         }
     cb::AllocOp buffer =
         allocate("load", pageType, tile::Unit::DMA, consumer, loc);
-    auto token = dma::TokenType::get(load.getContext());
+    auto token = dma::TokenType::get(op->getContext());
     cb::ReserveBackOp::create(builder, loc, buffer, 1);
-    if (access->aligned) {
+    if (access.aligned) {
       dma::LoadOp::create(
-          builder, loc, token, access->base,
-          analysis.materialize(access->pointer->offsets.offset, builder, loc,
+          builder, loc, token, access.base,
+          analysis.materialize(access.pointer->offsets.offset, builder, loc,
                                builder.getIndexType()),
-          materializeStrides(*access->pointer, builder, loc), access->bounds,
-          /*mask=*/Value(), *padding, buffer, builder.getI64IntegerAttr(0));
+          materializeStrides(*access.pointer, builder, loc), access.bounds,
+          /*mask=*/Value(), padding, buffer, builder.getI64IntegerAttr(0));
     } else {
-      dma::GatherOp::create(builder, loc, token, access->base, access->indices,
-                            access->mask, *padding, buffer,
+      dma::GatherOp::create(builder, loc, token, access.base, access.indices,
+                            access.mask, padding, buffer,
                             builder.getI64IntegerAttr(0));
     }
     cb::PushBackOp::create(builder, loc, buffer, 1);
@@ -724,8 +775,6 @@ private:
         toTile.erase();
       }
     });
-    load.erase();
-    return success();
   }
 
   LogicalResult lowerStore(tt::StoreOp store) {
@@ -745,30 +794,174 @@ private:
         store, store.getPtr(), store.getMask(), pageType.getShape(), builder);
     if (failed(access))
       return failure();
+    emitWrite(store, *access, tileValue, builder);
+    Operation *scalarSource = store.getValue().getDefiningOp();
+    store.erase();
+    if (scalarSource && scalarSource->use_empty())
+      scalarSource->erase();
+    return success();
+  }
+
+  /// Moves `tileValue` through a CB page into the elements of `access`.
+  void emitWrite(Operation *op, const StructuredAccess &access,
+                 Value tileValue, OpBuilder &builder) {
+    Location loc = op->getLoc();
+    auto pageType = cast<tile::TileType>(tileValue.getType());
     cb::AllocOp buffer = allocate("store", pageType,
                                   units.getOwner(tileValue), tile::Unit::DMA,
                                   loc);
     produce(buffer, tileValue, builder, loc);
     cb::WaitFrontOp::create(builder, loc, buffer, 1);
-    auto token = dma::TokenType::get(store.getContext());
-    if (access->aligned) {
+    auto token = dma::TokenType::get(op->getContext());
+    if (access.aligned) {
       dma::StoreOp::create(
           builder, loc, token, buffer, builder.getI64IntegerAttr(0),
-          access->base,
-          analysis.materialize(access->pointer->offsets.offset, builder, loc,
+          access.base,
+          analysis.materialize(access.pointer->offsets.offset, builder, loc,
                                builder.getIndexType()),
-          materializeStrides(*access->pointer, builder, loc), access->bounds,
+          materializeStrides(*access.pointer, builder, loc), access.bounds,
           /*mask=*/Value());
     } else {
       dma::ScatterOp::create(builder, loc, token, buffer,
-                             builder.getI64IntegerAttr(0), access->base,
-                             access->indices, access->mask);
+                             builder.getI64IntegerAttr(0), access.base,
+                             access.indices, access.mask);
     }
     cb::PopFrontOp::create(builder, loc, buffer, 1);
-    Operation *scalarSource = store.getValue().getDefiningOp();
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Tensor descriptors
+  //===--------------------------------------------------------------------===//
+
+  /// The base, shape and strides of a tensor descriptor: the operands of
+  /// `tt.make_tensor_descriptor`, or for a descriptor passed by the host the
+  /// kernel arguments that follow it (its shape, then its strides).
+  struct Descriptor {
+    Value base;
+    SmallVector<Value> shape, strides;
+  };
+
+  FailureOr<Descriptor> getDescriptor(Operation *op, Value desc) {
+    int64_t rank = cast<tt::TensorDescType>(desc.getType()).getBlockType().getRank();
+    if (auto make = desc.getDefiningOp<tt::MakeTensorDescOp>())
+      return Descriptor{make.getBase(), llvm::to_vector(make.getShape()),
+                        llvm::to_vector(make.getStrides())};
+    auto argument = dyn_cast<BlockArgument>(desc);
+    if (!argument || argument.getOwner() != &function.getBody().front() ||
+        argument.getArgNumber() + 2 * rank >= function.getNumArguments())
+      return op->emitError("the tensor descriptor is neither made in the "
+                           "kernel nor a kernel argument followed by its "
+                           "shape and strides"),
+             failure();
+    Block &entry = function.getBody().front();
+    Descriptor descriptor{argument, {}, {}};
+    for (int64_t dim = 0; dim < rank; ++dim) {
+      descriptor.shape.push_back(entry.getArgument(argument.getArgNumber() + 1 + dim));
+      descriptor.strides.push_back(
+          entry.getArgument(argument.getArgNumber() + 1 + rank + dim));
+    }
+    return descriptor;
+  }
+
+  /// The block of a descriptor at `indices`: element offset
+  /// sum_d indices[d] * strides[d], the descriptor's strides, and bounds
+  /// that drop what lies past the tensor's shape (read as zero).
+  FailureOr<StructuredAccess> analyzeDescriptorAccess(Operation *op, Value desc,
+                                                      ValueRange indices,
+                                                      OpBuilder &builder) {
+    FailureOr<Descriptor> descriptor = getDescriptor(op, desc);
+    if (failed(descriptor))
+      return failure();
+    Location loc = op->getLoc();
+    RankedTensorType block = cast<tt::TensorDescType>(desc.getType()).getBlockType();
+    StructuredAccess access;
+    access.base = descriptor->base;
+    PointerAccess pointer{descriptor->base, AffineTensor{}};
+    Type index = builder.getIndexType();
+    for (auto [dim, position] : llvm::enumerate(indices)) {
+      LinearExpr stride = analysis.analyzeScalar(descriptor->strides[dim]);
+      pointer.offsets.offset =
+          pointer.offsets.offset + analysis.analyzeScalar(position) * stride;
+      pointer.offsets.strides.push_back(stride);
+      Value remaining = arith::SubIOp::create(
+          builder, loc,
+          arith::IndexCastOp::create(builder, loc, index, descriptor->shape[dim]),
+          arith::IndexCastOp::create(builder, loc, index, position));
+      Value bound = arith::MinSIOp::create(
+          builder, loc, remaining, indexConstant(builder, loc, block.getDimSize(dim)));
+      access.bounds.push_back(arith::MaxSIOp::create(
+          builder, loc, bound, indexConstant(builder, loc, 0)));
+    }
+    int64_t elementBytes = getElementBytes(block.getElementType());
+    access.aligned = isProvablyAligned(analysis, pointer, elementBytes);
+    access.pointer = pointer;
+    if (!access.aligned) {
+      access.indices =
+          buildIndexTile(op, pointer, block.getShape(), builder, access.base);
+      access.mask = buildBoundsMask(access.bounds, block.getShape(), builder, loc);
+    }
+    return access;
+  }
+
+  LogicalResult lowerDescriptorLoad(tt::DescriptorLoadOp load) {
+    auto resultType = cast<RankedTensorType>(load.getType());
+    auto pageType = tile::TileType::get(resultType.getShape(),
+                                        resultType.getElementType());
+    SmallVector<UnrealizedConversionCastOp> casts;
+    for (Operation *user : load->getUsers()) {
+      auto toTile = dyn_cast<UnrealizedConversionCastOp>(user);
+      if (!toTile)
+        return load.emitError("the loaded block is used by '")
+               << user->getName() << "', which the tile stage left on tensors";
+      casts.push_back(toTile);
+    }
+    OpBuilder builder(load);
+    FailureOr<StructuredAccess> access = analyzeDescriptorAccess(
+        load, load.getDesc(), load.getIndices(), builder);
+    if (failed(access))
+      return failure();
+    // Out of bounds, a descriptor reads zero.
+    Value zero = arith::ConstantOp::create(
+        builder, load.getLoc(), builder.getZeroAttr(resultType.getElementType()));
+    emitRead(load, *access, zero, pageType, casts, builder);
+    load.erase();
+    return success();
+  }
+
+  LogicalResult lowerDescriptorStore(tt::DescriptorStoreOp store) {
+    auto toTensor = store.getSrc().getDefiningOp<UnrealizedConversionCastOp>();
+    if (!toTensor)
+      return store.emitError("the stored block was not computed as a tile");
+    OpBuilder builder(store);
+    FailureOr<StructuredAccess> access = analyzeDescriptorAccess(
+        store, store.getDesc(), store.getIndices(), builder);
+    if (failed(access))
+      return failure();
+    emitWrite(store, *access, toTensor.getInputs().front(), builder);
     store.erase();
-    if (scalarSource && scalarSource->use_empty())
-      scalarSource->erase();
+    if (toTensor->use_empty())
+      toTensor.erase();
+    return success();
+  }
+
+  /// Descriptors passed by the host are pointers to their base tensor once
+  /// their accesses are lowered.
+  LogicalResult retypeDescriptorArguments() {
+    Block &entry = function.getBody().front();
+    SmallVector<Type> inputs;
+    for (BlockArgument argument : entry.getArguments()) {
+      if (auto descType = dyn_cast<tt::TensorDescType>(argument.getType())) {
+        for (Operation *user : argument.getUsers())
+          if (!isa<dma::DMADialect>(user->getDialect()) && !isa<tt::AddPtrOp>(user))
+            return user->emitError("this use of a tensor descriptor is not "
+                                   "supported by the DMA lowering");
+        argument.setType(
+            tt::PointerType::get(descType.getBlockType().getElementType()));
+      }
+      inputs.push_back(argument.getType());
+    }
+    function.setFunctionType(FunctionType::get(
+        function.getContext(), inputs, function.getFunctionType().getResults()));
     return success();
   }
 
@@ -940,9 +1133,10 @@ private:
     if (failed(access))
       return failure();
     Value values = getTileOf(atomic.getVal(), tileType, builder, loc);
-    Value indices = access->indices
-                        ? access->indices
-                        : buildIndexTile(*access->pointer, shape, builder, loc);
+    Value base = access->base;
+    Value indices = access->indices ? access->indices
+                                    : buildIndexTile(atomic, *access->pointer,
+                                                     shape, builder, base);
     Value mask = access->aligned
                      ? buildBoundsMask(access->bounds, shape, builder, loc)
                      : access->mask;
@@ -961,7 +1155,7 @@ private:
     dma::AtomicRMWOp::create(
         builder, loc, dma::TokenType::get(atomic.getContext()),
         getAtomicKind(atomic.getAtomicRmwOp()), getMemoryOrder(atomic.getSem()),
-        getMemoryScope(atomic.getScope()), access->base, indices, values,
+        getMemoryScope(atomic.getScope()), base, indices, values,
         mask, /*cb=*/Value(), /*page=*/IntegerAttr());
     Operation *valueSource = atomic.getVal().getDefiningOp();
     atomic.erase();

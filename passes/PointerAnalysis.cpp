@@ -163,6 +163,11 @@ unsigned PointerAnalysis::getAtomIndex(Atom atom) {
 // Integers
 //===----------------------------------------------------------------------===//
 
+LinearExpr PointerAnalysis::analyzeScalar(Value value) {
+  // Every scalar has an expression: an opaque value is an atom.
+  return analyzeInteger(value)->offset;
+}
+
 std::optional<AffineTensor> PointerAnalysis::analyzeInteger(Value value) {
   auto it = integerCache.find(value);
   if (it != integerCache.end())

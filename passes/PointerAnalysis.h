@@ -105,6 +105,9 @@ public:
   /// Analyzes a pointer or tensor of pointers.
   std::optional<PointerAccess> analyzePointer(mlir::Value pointer);
 
+  /// The expression of a scalar integer value.
+  LinearExpr analyzeScalar(mlir::Value value);
+
   /// Analyzes an i1 mask (scalar or tensor).
   std::optional<MaskBounds> analyzeMask(mlir::Value mask);
 

@@ -27,7 +27,8 @@ CASES = sorted(path for path in CORPUS.iterdir() if (path / "case.json").exists(
 #: The cases the compiler handles end to end today.
 COMPILING = {
     "01_vector_add", "02_fused_softmax", "03b_matmul_fp32_ieee", "04_layernorm_fwd",
-    "05_masked_where", "06_row_sum", "09_dtypes_dequant", "09b_int8_dot", "09c_fp8_cast",
+    "05_masked_where", "06_row_sum", "07_desc_device_scale", "07b_desc_host_matmul",
+    "09_dtypes_dequant", "09b_int8_dot", "09c_fp8_cast",
     "10b_noinline_call", "11_transpose2d", "11b_copy2d", "11d_interleave_split", "12_math_funcs",
     "12b_libdevice_funcs", "12c_dropout",
 }

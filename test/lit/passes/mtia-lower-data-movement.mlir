@@ -45,9 +45,10 @@ tt.func @vector_add(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>, %n: i32) {
 // misaligned for the DMA engine: it is moved element by element with an
 // index tile and a bounds mask, padded with the load's `other`.
 // CHECK-LABEL: tt.func @unaligned_row
+// CHECK: %[[ROW:.*]] = tt.addptr %arg0, %{{.*}} : !tt.ptr<f32>, i64
 // CHECK: %[[INDEX:.*]] = tile.binary addi
 // CHECK: %[[MASK:.*]] = tile.cmpi slt
-// CHECK: dma.gather %arg0[%{{.*}}] mask %{{.*}} padding %{{.*}} into %{{.*}}[0] : !tt.ptr<f32>, !tile.tile<1024xi64>, !cb.cb<1024xf32, pages = 2>
+// CHECK: dma.gather %[[ROW]][%{{.*}}] mask %{{.*}} padding %{{.*}} into %{{.*}}[0] : !tt.ptr<f32>, !tile.tile<1024xi32>, !cb.cb<1024xf32, pages = 2>
 tt.func @unaligned_row(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>, %row_stride: i32, %n: i32) {
   %pid = tt.get_program_id x : i32
   %row = arith.muli %pid, %row_stride : i32
@@ -67,7 +68,7 @@ tt.func @unaligned_row(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>, %row_stride: i32, %
   // The scalar result is stored from its rank-0 tile by the DMA engine.
   // CHECK: tile.reduce maxnumf
   // CHECK: cb.write_back %{{.*}}, %{{.*}}[0] : !cb.cb<f32, pages = 2>
-  // CHECK: dma.scatter %{{.*}}[0] to %arg1[%{{.*}}] : !cb.cb<f32, pages = 2>, !tt.ptr<f32>, !tile.tile<i64>
+  // CHECK: dma.scatter %{{.*}}[0] to %{{.*}}[%{{.*}}] : !cb.cb<f32, pages = 2>, !tt.ptr<f32>, !tile.tile<i32>
   %o = tt.addptr %out, %pid : !tt.ptr<f32>, i32
   tt.store %o, %m : !tt.ptr<f32>
   tt.return
@@ -125,7 +126,7 @@ tt.func @k_loop(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> 
 // CHECK: %[[SUM:.*]] = tile.reduce addf
 // CHECK: cb.write_back %[[SUM]], %[[TO_DMA:.*]][0] : !cb.cb<f32, pages = 2>
 // CHECK: %[[VALUE:.*]] = cb.read_front %[[TO_DMA]][0]
-// CHECK: dma.atomic_rmw fadd, acq_rel, chip %arg1[%{{.*}}], %[[VALUE]] : !tt.ptr<f32>, !tile.tile<i64>, !tile.tile<f32>
+// CHECK: dma.atomic_rmw fadd, acq_rel, chip %{{.*}}[%{{.*}}], %[[VALUE]] : !tt.ptr<f32>, !tile.tile<i32>, !tile.tile<f32>
 tt.func @atomic_sum(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %sum: !tt.ptr<f32>) {
   %range = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
   %base = tt.splat %x : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
