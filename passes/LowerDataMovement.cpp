@@ -10,9 +10,10 @@
 //    store is the reverse. Rows whose 32-byte alignment cannot be proven, as
 //    the DMA engine requires for contiguous rows, are moved element by
 //    element with an index tile (`dma.gather`/`dma.scatter`).
-//  * Every CB has two pages, so inside loops the DMA engine fills one page
-//    while the consumer works on the other: loads of the next iteration
-//    overlap the compute of the current one.
+//  * The CBs of loads and stores have two pages, so inside loops the DMA
+//    engine fills one page while the consumer works on the other: loads of
+//    the next iteration overlap the compute of the current one. CBs between
+//    compute units have one page, to save local memory.
 //
 // Accesses the analysis cannot decompose are reported at their location.
 //
@@ -53,9 +54,12 @@ namespace {
 /// The DMA engine moves contiguous rows only from and to addresses aligned to
 /// this many bytes.
 constexpr int64_t kDMAAlignmentBytes = 32;
-/// Pages of every circular buffer: two, so that a producer fills one page
-/// while the consumer works on the other.
-constexpr int64_t kPagesPerBuffer = 2;
+/// Pages of the buffers of loads and stores: two, so that the DMA engine
+/// fills one page while the consumer works on the other.
+constexpr int64_t kTransferPages = 2;
+/// Pages of the buffers between compute units: one, to save local memory;
+/// the units still overlap across different buffers.
+constexpr int64_t kForwardPages = 1;
 
 int64_t getElementBytes(Type type) {
   return std::max<int64_t>(1, getElementTypeOrSelf(type).getIntOrFloatBitWidth() / 8);
@@ -235,11 +239,12 @@ public:
 private:
   /// A circular buffer between two units, allocated at the function entry.
   cb::AllocOp allocate(StringRef role, tile::TileType pageType,
-                       tile::Unit producer, tile::Unit consumer, Location loc) {
+                       tile::Unit producer, tile::Unit consumer, Location loc,
+                       int64_t pages = kTransferPages) {
     std::string name = (role + Twine(buffers++)).str();
-    return cb::AllocOp::create(
-        entry, loc, cb::CircularBufferType::get(pageType, kPagesPerBuffer),
-        name, producer, consumer);
+    return cb::AllocOp::create(entry, loc,
+                               cb::CircularBufferType::get(pageType, pages),
+                               name, producer, consumer);
   }
 
   /// Where a tile read at `point` stops being used: right after the last
@@ -1202,7 +1207,8 @@ private:
       producer.setInsertionPointAfter(tileValue.getDefiningOp());
     auto pageType = cast<tile::TileType>(tileValue.getType());
     for (auto &[unit, uses] : foreignUses) {
-      cb::AllocOp buffer = allocate("forward", pageType, owner, unit, loc);
+      cb::AllocOp buffer =
+          allocate("forward", pageType, owner, unit, loc, kForwardPages);
       produce(buffer, tileValue, producer, loc);
       // The consumer reads the tile before the first operation of the block
       // that uses it.

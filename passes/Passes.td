@@ -69,7 +69,8 @@ def LowerDataMovement : Pass<"mtia-lower-data-movement", "::mlir::ModuleOp"> {
     analysis: strided `dma.load`/`dma.store` when every row is provably
     32-byte aligned, `dma.gather`/`dma.scatter` with an index tile otherwise.
     Inserts a circular buffer wherever a tile computed by one unit is used by
-    another. Every buffer has two pages, so loads in loops overlap compute.
+    another. Buffers of loads and stores have two pages, so loads in loops
+    overlap compute; buffers between compute units have one.
   }];
   let dependentDialects = ["::mtia::cb::CBDialect", "::mtia::dma::DMADialect",
                            "::mtia::tile::TileDialect",

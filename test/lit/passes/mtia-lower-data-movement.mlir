@@ -81,8 +81,8 @@ tt.func @unaligned_row(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>, %row_stride: i32, %
 // and reaches the SIMD engine through a CB after the loop.
 // CHECK-LABEL: tt.func @k_loop
 // CHECK-DAG: %[[A:.*]] = cb.alloc "load{{[0-9]+}}", dma -> dpe : !cb.cb<32x32xf16, pages = 2>
-// CHECK-DAG: %[[INIT:.*]] = cb.alloc "forward{{[0-9]+}}", simd -> dpe : !cb.cb<32x32xf32, pages = 2>
-// CHECK-DAG: %[[RESULT:.*]] = cb.alloc "forward{{[0-9]+}}", dpe -> simd : !cb.cb<32x32xf32, pages = 2>
+// CHECK-DAG: %[[INIT:.*]] = cb.alloc "forward{{[0-9]+}}", simd -> dpe : !cb.cb<32x32xf32, pages = 1>
+// CHECK-DAG: %[[RESULT:.*]] = cb.alloc "forward{{[0-9]+}}", dpe -> simd : !cb.cb<32x32xf32, pages = 1>
 // CHECK: scf.for
 // CHECK: dma.load %arg0[%{{.*}}] strides [%{{.*}}, %{{.*}}] bounds [%{{.*}}, %{{.*}}] into %[[A]][0]
 // CHECK: tile.matmul
@@ -124,7 +124,7 @@ tt.func @k_loop(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> 
 // on the DMA engine.
 // CHECK-LABEL: tt.func @atomic_sum
 // CHECK: %[[SUM:.*]] = tile.reduce addf
-// CHECK: cb.write_back %[[SUM]], %[[TO_DMA:.*]][0] : !cb.cb<f32, pages = 2>
+// CHECK: cb.write_back %[[SUM]], %[[TO_DMA:.*]][0] : !cb.cb<f32, pages = 1>
 // CHECK: %[[VALUE:.*]] = cb.read_front %[[TO_DMA]][0]
 // CHECK: dma.atomic_rmw fadd, acq_rel, chip %{{.*}}[%{{.*}}], %[[VALUE]] : !tt.ptr<f32>, !tile.tile<i32>, !tile.tile<f32>
 tt.func @atomic_sum(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %sum: !tt.ptr<f32>) {
