@@ -111,10 +111,30 @@ bool isProvablyAligned(const PointerAnalysis &analysis,
   ArrayRef<LinearExpr> strides = access.offsets.strides;
   if (strides.empty())
     return aligned(access.offsets.offset);
-  if (strides.back().getConstant() != 1)
+  // Rows with a non-unit innermost stride move element by element, which
+  // has no alignment rule.
+  std::optional<int64_t> innermost = strides.back().getConstant();
+  if (innermost && *innermost != 1)
+    return true;
+  if (!innermost)
     return false;
   return aligned(access.offsets.offset) &&
          llvm::all_of(strides.drop_back(), aligned);
+}
+
+/// Whether a strided transfer of `access` can be aligned at run time: no
+/// part of it is a constant that breaks the alignment (the DMA dialect
+/// rejects those statically).
+bool mayBeAligned(const PointerAccess &access, int64_t elementBytes) {
+  ArrayRef<LinearExpr> strides = access.offsets.strides;
+  if (strides.empty())
+    return false;
+  auto constantMisaligned = [&](const LinearExpr &expr) {
+    std::optional<int64_t> value = expr.getConstant();
+    return value && *value * elementBytes % kDMAAlignmentBytes != 0;
+  };
+  return !constantMisaligned(access.offsets.offset) &&
+         llvm::none_of(strides.drop_back(), constantMisaligned);
 }
 
 Value indexConstant(OpBuilder &builder, Location loc, int64_t value) {
@@ -500,6 +520,9 @@ private:
     std::optional<PointerAccess> pointer;
     SmallVector<Value> bounds;
     bool aligned = false;
+    /// Whether the choice between a strided and an indexed transfer is made
+    /// at run time, by the alignment of the rows.
+    bool versioned = false;
     Value indices;
     Value mask;
   };
@@ -530,9 +553,14 @@ private:
             .getPointeeType());
     if (result.pointer) {
       result.base = result.pointer->base;
-      result.aligned = (!mask || bounds) &&
+      bool structuredMask = !mask || bounds;
+      result.aligned = structuredMask &&
                        isProvablyAligned(analysis, *result.pointer, elementBytes);
       if (result.aligned)
+        return result;
+      result.versioned = structuredMask &&
+                         mayBeAligned(*result.pointer, elementBytes);
+      if (result.versioned)
         return result;
       result.indices =
           buildIndexTile(op, *result.pointer, shape, builder, result.base);
@@ -742,6 +770,69 @@ private:
     return success();
   }
 
+  /// Whether, at run time, every row of a strided access starts at an
+  /// address the DMA engine accepts.
+  Value buildAlignmentCondition(const PointerAccess &access,
+                                int64_t elementBytes, OpBuilder &builder,
+                                Location loc) {
+    Type i64 = builder.getI64Type();
+    auto constant = [&](int64_t value) -> Value {
+      return arith::ConstantIntOp::create(builder, loc, i64, value);
+    };
+    auto isAligned = [&](Value bytes) -> Value {
+      Value remainder = arith::RemSIOp::create(builder, loc, bytes,
+                                               constant(kDMAAlignmentBytes));
+      return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                   remainder, constant(0));
+    };
+    Value address = arith::AddIOp::create(
+        builder, loc, tt::PtrToIntOp::create(builder, loc, i64, access.base),
+        arith::MulIOp::create(
+            builder, loc,
+            analysis.materialize(access.offsets.offset, builder, loc, i64),
+            constant(elementBytes)));
+    Value condition = isAligned(address);
+    ArrayRef<LinearExpr> strides = access.offsets.strides;
+    for (const LinearExpr &stride : strides.drop_back())
+      condition = arith::AndIOp::create(
+          builder, loc, condition,
+          isAligned(arith::MulIOp::create(
+              builder, loc, analysis.materialize(stride, builder, loc, i64),
+              constant(elementBytes))));
+    // Rows with a non-unit innermost stride move element by element, which
+    // has no alignment rule.
+    if (!strides.back().getConstant())
+      condition = arith::OrIOp::create(
+          builder, loc, condition,
+          arith::CmpIOp::create(
+              builder, loc, arith::CmpIPredicate::ne,
+              analysis.materialize(strides.back(), builder, loc, i64),
+              constant(1)));
+    return condition;
+  }
+
+  /// Emits `strided` where the rows of a versioned access are aligned and
+  /// `indexed`, with the index and mask tiles built in its branch, where not.
+  void emitVersioned(Operation *op, StructuredAccess access,
+                     ArrayRef<int64_t> shape, int64_t elementBytes,
+                     OpBuilder &builder,
+                     function_ref<void(OpBuilder &)> strided,
+                     function_ref<void(OpBuilder &, const StructuredAccess &)>
+                         indexed) {
+    Location loc = op->getLoc();
+    Value aligned =
+        buildAlignmentCondition(*access.pointer, elementBytes, builder, loc);
+    auto branch = scf::IfOp::create(builder, loc, TypeRange{}, aligned,
+                                    /*withElseRegion=*/true);
+    OpBuilder thenBuilder = branch.getThenBodyBuilder();
+    strided(thenBuilder);
+    OpBuilder elseBuilder = branch.getElseBodyBuilder();
+    access.indices =
+        buildIndexTile(op, *access.pointer, shape, elseBuilder, access.base);
+    access.mask = buildBoundsMask(access.bounds, shape, elseBuilder, loc);
+    indexed(elseBuilder, access);
+  }
+
   /// Moves the elements of `access` into a CB page and makes the tile read
   /// from it replace the casts of the tensor `op` produced.
   void emitRead(Operation *op, const StructuredAccess &access, Value padding,
@@ -761,18 +852,27 @@ private:
         allocate("load", pageType, tile::Unit::DMA, consumer, loc);
     auto token = dma::TokenType::get(op->getContext());
     cb::ReserveBackOp::create(builder, loc, buffer, 1);
-    if (access.aligned) {
+    auto strided = [&](OpBuilder &at) {
       dma::LoadOp::create(
-          builder, loc, token, access.base,
-          analysis.materialize(access.pointer->offsets.offset, builder, loc,
-                               builder.getIndexType()),
-          materializeStrides(*access.pointer, builder, loc), access.bounds,
-          /*mask=*/Value(), padding, buffer, builder.getI64IntegerAttr(0));
-    } else {
-      dma::GatherOp::create(builder, loc, token, access.base, access.indices,
-                            access.mask, padding, buffer,
-                            builder.getI64IntegerAttr(0));
-    }
+          at, loc, token, access.base,
+          analysis.materialize(access.pointer->offsets.offset, at, loc,
+                               at.getIndexType()),
+          materializeStrides(*access.pointer, at, loc), access.bounds,
+          /*mask=*/Value(), padding, buffer, at.getI64IntegerAttr(0));
+    };
+    auto indexed = [&](OpBuilder &at, const StructuredAccess &transfer) {
+      dma::GatherOp::create(at, loc, token, transfer.base, transfer.indices,
+                            transfer.mask, padding, buffer,
+                            at.getI64IntegerAttr(0));
+    };
+    if (access.aligned)
+      strided(builder);
+    else if (access.versioned)
+      emitVersioned(op, access, pageType.getShape(),
+                    getElementBytes(pageType.getElementType()), builder,
+                    strided, indexed);
+    else
+      indexed(builder, access);
     cb::PushBackOp::create(builder, loc, buffer, 1);
     consume(buffer, builder, loc, [&](Value tileValue) {
       for (UnrealizedConversionCastOp toTile : casts) {
@@ -818,19 +918,26 @@ private:
     produce(buffer, tileValue, builder, loc);
     cb::WaitFrontOp::create(builder, loc, buffer, 1);
     auto token = dma::TokenType::get(op->getContext());
-    if (access.aligned) {
+    auto strided = [&](OpBuilder &at) {
       dma::StoreOp::create(
-          builder, loc, token, buffer, builder.getI64IntegerAttr(0),
-          access.base,
-          analysis.materialize(access.pointer->offsets.offset, builder, loc,
-                               builder.getIndexType()),
-          materializeStrides(*access.pointer, builder, loc), access.bounds,
+          at, loc, token, buffer, at.getI64IntegerAttr(0), access.base,
+          analysis.materialize(access.pointer->offsets.offset, at, loc,
+                               at.getIndexType()),
+          materializeStrides(*access.pointer, at, loc), access.bounds,
           /*mask=*/Value());
-    } else {
-      dma::ScatterOp::create(builder, loc, token, buffer,
-                             builder.getI64IntegerAttr(0), access.base,
-                             access.indices, access.mask);
-    }
+    };
+    auto indexed = [&](OpBuilder &at, const StructuredAccess &transfer) {
+      dma::ScatterOp::create(at, loc, token, buffer, at.getI64IntegerAttr(0),
+                             transfer.base, transfer.indices, transfer.mask);
+    };
+    if (access.aligned)
+      strided(builder);
+    else if (access.versioned)
+      emitVersioned(op, access, pageType.getShape(),
+                    getElementBytes(pageType.getElementType()), builder,
+                    strided, indexed);
+    else
+      indexed(builder, access);
     cb::PopFrontOp::create(builder, loc, buffer, 1);
   }
 
@@ -899,12 +1006,8 @@ private:
     }
     int64_t elementBytes = getElementBytes(block.getElementType());
     access.aligned = isProvablyAligned(analysis, pointer, elementBytes);
+    access.versioned = !access.aligned;
     access.pointer = pointer;
-    if (!access.aligned) {
-      access.indices =
-          buildIndexTile(op, pointer, block.getShape(), builder, access.base);
-      access.mask = buildBoundsMask(access.bounds, block.getShape(), builder, loc);
-    }
     return access;
   }
 
@@ -957,7 +1060,8 @@ private:
     for (BlockArgument argument : entry.getArguments()) {
       if (auto descType = dyn_cast<tt::TensorDescType>(argument.getType())) {
         for (Operation *user : argument.getUsers())
-          if (!isa<dma::DMADialect>(user->getDialect()) && !isa<tt::AddPtrOp>(user))
+          if (!isa<dma::DMADialect>(user->getDialect()) &&
+              !isa<tt::AddPtrOp, tt::PtrToIntOp>(user))
             return user->emitError("this use of a tensor descriptor is not "
                                    "supported by the DMA lowering");
         argument.setType(
