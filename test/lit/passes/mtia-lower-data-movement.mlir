@@ -41,10 +41,15 @@ tt.func @vector_add(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>, %n: i32) {
 
 // -----
 
-// A row that starts at an unknown element offset (row * 781 floats) may be
-// misaligned for the DMA engine: it is moved element by element with an
-// index tile and a bounds mask, padded with the load's `other`.
+// A row that starts at an element offset known only at run time (row * 781
+// floats) may be misaligned for the DMA engine: the program checks, and
+// moves an aligned row as a strided transfer, a misaligned one element by
+// element with an index tile and a bounds mask, padded with `other`.
 // CHECK-LABEL: tt.func @unaligned_row
+// CHECK: %[[ADDRESS:.*]] = tt.ptr_to_int %arg0
+// CHECK: scf.if
+// CHECK: dma.load %arg0[%{{.*}}] strides [%{{.*}}] bounds [%{{.*}}] padding %{{.*}} into
+// CHECK: } else {
 // CHECK: %[[ROW:.*]] = tt.addptr %arg0, %{{.*}} : !tt.ptr<f32>, i64
 // CHECK: %[[INDEX:.*]] = tile.binary addi
 // CHECK: %[[MASK:.*]] = tile.cmpi slt
