@@ -19,7 +19,13 @@ import click
 from mlir.passmanager import PassManager
 
 from mtia_compiler import _mtia, ir, transforms  # noqa: F401 (registers passes)
-from mtia_compiler.passes import PipelineError, add_pipeline, python_passes
+from mtia_compiler.compiler import PASS_STAGES
+from mtia_compiler.passes import (
+    PipelineError,
+    add_pipeline,
+    parse_module_pipeline,
+    python_passes,
+)
 from mtia_compiler.source import SPLIT_MARKER, decode_diagnostics, new_context, split_source
 
 
@@ -81,6 +87,16 @@ def _parse_and_transform(
     )
 
 
+STAGE_NAMES = [name for name, _ in PASS_STAGES]
+
+
+def stage_pipeline(stage: str) -> str:
+    """The pass pipeline of a named compiler stage, or of all of them."""
+    pipelines = [pipeline for name, pipeline in PASS_STAGES if stage in (name, "all")]
+    elements = [element for pipeline in pipelines for element in parse_module_pipeline(pipeline)]
+    return f"builtin.module({', '.join(elements)})"
+
+
 def print_dialects() -> None:
     names = sorted(_mtia.registered_dialects(new_context()))
     click.echo("Available Dialects: " + ", ".join(names))
@@ -106,6 +122,8 @@ def fail(message: str) -> None:
 @click.option("--pass-pipeline", default=None, metavar="PIPELINE",
               help="Textual pipeline, e.g. 'builtin.module(canonicalize,cse)'. "
               "C++ and Python passes can be mixed.")
+@click.option("--stage", type=click.Choice([*STAGE_NAMES, "all"]), default=None,
+              help="Run the pass pipeline of one stage of the compiler (or all of them).")
 @click.option("--split-input-file", is_flag=True,
               help=f"Process each chunk between '{SPLIT_MARKER}' lines on its own.")
 @click.option("--verify-diagnostics", is_flag=True,
@@ -122,6 +140,7 @@ def main(
     input_file: str,
     output_file: str,
     pass_pipeline: str | None,
+    stage: str | None,
     split_input_file: bool,
     verify_diagnostics: bool,
     print_ir_after_all: bool,
@@ -137,6 +156,10 @@ def main(
     if list_passes:
         print_passes()
         return
+    if stage is not None:
+        if pass_pipeline is not None:
+            fail("--stage and --pass-pipeline exclude each other")
+        pass_pipeline = stage_pipeline(stage)
     if input_file == "-":
         buffer, name = sys.stdin.buffer.read(), "<stdin>"
     else:
