@@ -547,6 +547,46 @@ struct SplitPattern : public OpConversionPattern<tt::SplitOp> {
   }
 };
 
+/// `tt.print` of tensors: one `tile.print` per tensor; scalar arguments
+/// stay in a `tt.print` of the control core.
+struct PrintPattern : public OpConversionPattern<tt::PrintOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::PrintOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    SmallVector<Value> scalars;
+    SmallVector<int32_t> scalarSigns;
+    for (auto [index, argument] : llvm::enumerate(adaptor.getArgs())) {
+      bool isSigned = op.getIsSigned()[index] != 0;
+      if (!isa<tile::TileType>(argument.getType())) {
+        scalars.push_back(argument);
+        scalarSigns.push_back(isSigned);
+        continue;
+      }
+      tile::PrintOp::create(rewriter, op.getLoc(), op.getPrefix(), argument,
+                            op.getHex(), isSigned);
+    }
+    if (scalars.empty()) {
+      rewriter.eraseOp(op);
+      return success();
+    }
+    rewriter.replaceOpWithNewOp<tt::PrintOp>(op, op.getPrefix(), op.getHex(),
+                                             scalars, scalarSigns);
+    return success();
+  }
+};
+
+struct AssertPattern : public OpConversionPattern<tt::AssertOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::AssertOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<tile::AssertOp>(op, adaptor.getCondition(),
+                                                op.getMessage());
+    return success();
+  }
+};
+
 struct GatherPattern : public OpConversionPattern<tt::GatherOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -899,7 +939,8 @@ void mtia::populateTileConversionPatterns(const TypeConverter &converter,
                ExternElementwisePattern, SplatPattern, MakeRangePattern,
                ReshapePattern<tt::ExpandDimsOp>, ReshapePattern<tt::ReshapeOp>,
                BroadcastPattern, TransPattern, CatPattern, JoinPattern,
-               SplitPattern, GatherPattern, HistogramPattern, DotPattern,
+               SplitPattern, GatherPattern, HistogramPattern, PrintPattern,
+               AssertPattern, DotPattern,
                ReducePattern, ScanPattern>(converter, context);
 }
 
@@ -925,8 +966,8 @@ struct ConvertTTToTilePass
       // Memory accesses, debug ops and the addressing computations stay on
       // tensors; every other op must not touch value tensors any more.
       if (isa<tt::LoadOp, tt::StoreOp, tt::AtomicRMWOp, tt::AtomicCASOp,
-              tt::PrintOp, tt::AssertOp, tt::DescriptorLoadOp,
-              tt::DescriptorStoreOp, tt::ReturnOp, tt::CallOp, tt::FuncOp>(op))
+              tt::DescriptorLoadOp, tt::DescriptorStoreOp, tt::ReturnOp,
+              tt::CallOp, tt::FuncOp>(op))
         return true;
       bool computesPointers =
           op->getNumResults() == 1 &&

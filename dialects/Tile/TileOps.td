@@ -210,6 +210,28 @@ def Tile_ConstantOp : Tile_UnitOp<"constant", "SIMD", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tile_PrintOp : Tile_UnitOp<"print", "SIMD", [MemoryEffects<[MemWrite]>]> {
+  let summary = "print the elements of a tile (device-side print)";
+  let description = [{
+    `tile.print " x: ", %t : !tile.tile<8xi32>` prints `prefix` and every
+    element of the tile (Triton's `tt.print` of a tensor), as hexadecimal
+    with `hex`, and integers as signed with `isSigned`.
+  }];
+  let arguments = (ins StrAttr:$prefix, Tile_AnyTile:$source, UnitAttr:$hex,
+                       UnitAttr:$isSigned);
+  let assemblyFormat = "$prefix `,` $source attr-dict `:` qualified(type($source))";
+}
+
+def Tile_AssertOp : Tile_UnitOp<"assert", "SIMD", [MemoryEffects<[MemWrite]>]> {
+  let summary = "abort the kernel unless every element of an i1 tile is true";
+  let description = [{
+    `tile.assert %c, "x must be positive" : !tile.tile<64xi1>` aborts the
+    launch with the message if an element is false (Triton's `tt.assert`).
+  }];
+  let arguments = (ins Tile_BoolTile:$condition, StrAttr:$message);
+  let assemblyFormat = "$condition `,` $message attr-dict `:` qualified(type($condition))";
+}
+
 def Tile_ExtractOp : Tile_UnitOp<"extract", "Core", [Pure, Tile_ElementOf<"tile", "result">]> {
   let summary = "read one element of a tile into a control-core register";
   let arguments = (ins Tile_AnyTile:$tile, Variadic<Index>:$indices);

@@ -194,6 +194,8 @@ class TileOpEmitter:
             "tile.slice": self._slice,
             "tile.concat": self._concat,
             "tile.gather": self._gather,
+            "tile.print": self._print,
+            "tile.assert": self._assert,
             "tile.histogram": self._histogram,
             "dma.load": self._dma_load,
             "dma.store": self._dma_store,
@@ -375,6 +377,18 @@ class TileOpEmitter:
         self.b.mlu_copy(self._result(op), self._inputs(op)[0], source.element_bytes,
                         list(result.shape), [source.strides[dim] for dim in permutation],
                         result.strides)
+
+    def _print(self, op: ir.Operation) -> None:
+        self._require_row_major(op)
+        source = TileInfo.of(op.operands[0].type, op)
+        self.b.simd_print(self._inputs(op)[0], source.dtype, list(source.shape),
+                          text=ir.StringAttr(op.attributes["prefix"]).value,
+                          hex="hex" in op.attributes, signed="isSigned" in op.attributes)
+
+    def _assert(self, op: ir.Operation) -> None:
+        condition = TileInfo.of(op.operands[0].type, op)
+        self.b.simd_assert(self._inputs(op)[0], condition.count,
+                           ir.StringAttr(op.attributes["message"]).value)
 
     def _gather(self, op: ir.Operation) -> None:
         self._require_row_major(op)

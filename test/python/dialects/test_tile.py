@@ -132,12 +132,14 @@ def test_build_every_op() -> None:
             tile.concat(a, [left, right], 1)
             rows = tile.splat(tile.TileType.get([16, 32], i32), arith.constant(i32, 3))
             tile.gather(tile.TileType.get([16, 32], f16), ta, rows, 0)
+            tile.print_(" sums: ", row_sums, hex=True)
+            tile.assert_(small, "offsets must grow")
         assert module.operation.verify()
         text = str(module)
         names = (
             "matmul binary unary fma sfu cmpi cmpf select cast splat iota constant extract reduce "
             "reduce_region scan yield arg_reduce cross_pe_reduce transpose convert_layout reshape "
-            "broadcast slice concat histogram gather copy"
+            "broadcast slice concat histogram gather copy print assert"
         )
         for name in names.split():
             assert f"tile.{name} " in text, name

@@ -159,5 +159,11 @@ tt.func @layout(%x: !tile.tile<64x32xf32>, %c: !tile.tile<64x1xf32>, %y: !tile.t
   %g = tile.gather %x[%idx] axis = 0 : (!tile.tile<64x32xf32>, !tile.tile<16x32xi32>) -> !tile.tile<16x32xf32>
   // CHECK: tile.concat %{{.*}}, %{{.*}} axis = 1 : !tile.tile<64x32xf32>, !tile.tile<64x16xf32> -> !tile.tile<64x48xf32>
   %5 = tile.concat %x, %y axis = 1 : !tile.tile<64x32xf32>, !tile.tile<64x16xf32> -> !tile.tile<64x48xf32>
+  // CHECK: tile.print " x: ", %{{.*}} {hex, isSigned} : !tile.tile<64x32xf32>
+  tile.print " x: ", %x {hex, isSigned} : !tile.tile<64x32xf32>
+  %p = tile.iota 0 : !tile.tile<64xi32>
+  %ok = tile.cmpi sge %p, %p : !tile.tile<64xi32>
+  // CHECK: tile.assert %{{.*}}, "must hold" : !tile.tile<64xi1>
+  tile.assert %ok, "must hold" : !tile.tile<64xi1>
   tt.return
 }
