@@ -163,6 +163,15 @@ def compile(src: str | Path, target: str = "mtia-2i",  # noqa: A001 (Triton's na
                 except ir.MLIRError:
                     raise fail() from None
                 asm[stage] = module.operation.get_asm(enable_debug_info=True)
-        asm["bin"] = emit_program(module, target_description)
+        try:
+            asm["bin"] = emit_program(module, target_description)
+        except CompilationError:
+            raise
+        except Exception as error:
+            # A defect of the program stage, not of the kernel: still a
+            # compilation error for the user, with the cause chained.
+            raise CompilationError(
+                f"{name}: error: internal error in the program stage "
+                f"({type(error).__name__}: {error}); please report it") from error
     return CompiledKernel(kernel_name, target, asm, parameters)
 
