@@ -142,85 +142,69 @@ DenseSet<Operation *> isolateAddressing(tt::FuncOp function) {
 // Elementwise operations
 //===----------------------------------------------------------------------===//
 
-template <typename SourceOp>
-struct BinaryPattern : public OpConversionPattern<SourceOp> {
-  BinaryPattern(const TypeConverter &converter, MLIRContext *context,
-                tile::BinaryKind kind)
-      : OpConversionPattern<SourceOp>(converter, context), kind(kind) {}
+/// An elementwise op that becomes one tile op selected by an enum value
+/// (the binary or unary kind, the special function, the cast kind).
+/// `Create` builds the tile op from the converted result type, the enum value
+/// and the converted operands.
+template <typename SourceOp, typename Kind>
+struct KindPattern : public OpConversionPattern<SourceOp> {
+  using Create = Value (*)(OpBuilder &, Location, Type, Kind, ValueRange);
+
+  KindPattern(const TypeConverter &converter, MLIRContext *context, Kind kind,
+              Create create)
+      : OpConversionPattern<SourceOp>(converter, context), kind(kind),
+        create(create) {}
 
   LogicalResult
   matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Type type = this->getTypeConverter()->convertType(op.getType());
-    rewriter.replaceOpWithNewOp<tile::BinaryOp>(op, type, kind,
-                                                adaptor.getOperands()[0],
-                                                adaptor.getOperands()[1]);
+    rewriter.replaceOp(
+        op, create(rewriter, op.getLoc(), type, kind, adaptor.getOperands()));
     return success();
   }
 
-  tile::BinaryKind kind;
+  Kind kind;
+  Create create;
 };
 
-template <typename SourceOp>
-struct UnaryPattern : public OpConversionPattern<SourceOp> {
-  UnaryPattern(const TypeConverter &converter, MLIRContext *context,
-               tile::UnaryKind kind)
-      : OpConversionPattern<SourceOp>(converter, context), kind(kind) {}
+template <typename SourceOp, typename Kind>
+void addKindPattern(RewritePatternSet &patterns, const TypeConverter &converter,
+                    Kind kind,
+                    typename KindPattern<SourceOp, Kind>::Create create) {
+  patterns.add<KindPattern<SourceOp, Kind>>(converter, patterns.getContext(),
+                                            kind, create);
+}
 
-  LogicalResult
-  matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Type type = this->getTypeConverter()->convertType(op.getType());
-    rewriter.replaceOpWithNewOp<tile::UnaryOp>(op, type, kind,
-                                               adaptor.getOperands()[0]);
-    return success();
-  }
+Value createBinary(OpBuilder &builder, Location loc, Type type,
+                   tile::BinaryKind kind, ValueRange operands) {
+  return tile::BinaryOp::create(builder, loc, type, kind, operands[0],
+                                operands[1]);
+}
 
-  tile::UnaryKind kind;
-};
+Value createUnary(OpBuilder &builder, Location loc, Type type,
+                  tile::UnaryKind kind, ValueRange operands) {
+  return tile::UnaryOp::create(builder, loc, type, kind, operands[0]);
+}
 
-template <typename SourceOp>
-struct SpecialFunctionPattern : public OpConversionPattern<SourceOp> {
-  SpecialFunctionPattern(const TypeConverter &converter, MLIRContext *context,
-                         tile::SpecialFunction function)
-      : OpConversionPattern<SourceOp>(converter, context), function(function) {}
+Value createSpecialFunction(OpBuilder &builder, Location loc, Type type,
+                            tile::SpecialFunction function,
+                            ValueRange operands) {
+  return tile::SFUOp::create(builder, loc, type, function, operands[0]);
+}
 
-  LogicalResult
-  matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Type type = this->getTypeConverter()->convertType(op.getType());
-    rewriter.replaceOpWithNewOp<tile::SFUOp>(op, type, function,
-                                             adaptor.getOperands()[0]);
-    return success();
-  }
-
-  tile::SpecialFunction function;
-};
-
-template <typename SourceOp>
-struct CastPattern : public OpConversionPattern<SourceOp> {
-  CastPattern(const TypeConverter &converter, MLIRContext *context,
-              tile::CastKind kind)
-      : OpConversionPattern<SourceOp>(converter, context), kind(kind) {}
-
-  LogicalResult
-  matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Type type = this->getTypeConverter()->convertType(op.getType());
-    // Inexact conversions round to nearest even, as arith specifies.
-    tile::RoundingModeAttr rounding;
-    if (kind == tile::CastKind::TruncF || kind == tile::CastKind::SIToFP ||
-        kind == tile::CastKind::UIToFP)
-      rounding = tile::RoundingModeAttr::get(op.getContext(),
-                                             tile::RoundingMode::RTNE);
-    rewriter.replaceOpWithNewOp<tile::CastOp>(
-        op, type, tile::CastKindAttr::get(op.getContext(), kind),
-        adaptor.getOperands()[0], rounding);
-    return success();
-  }
-
-  tile::CastKind kind;
-};
+/// Inexact conversions round to nearest even, as arith specifies.
+Value createCast(OpBuilder &builder, Location loc, Type type,
+                 tile::CastKind kind, ValueRange operands) {
+  tile::RoundingModeAttr rounding;
+  if (kind == tile::CastKind::TruncF || kind == tile::CastKind::SIToFP ||
+      kind == tile::CastKind::UIToFP)
+    rounding = tile::RoundingModeAttr::get(builder.getContext(),
+                                           tile::RoundingMode::RTNE);
+  return tile::CastOp::create(
+      builder, loc, type, tile::CastKindAttr::get(builder.getContext(), kind),
+      operands[0], rounding);
+}
 
 struct FmaPattern : public OpConversionPattern<math::FmaOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -731,7 +715,8 @@ struct ScanPattern : public OpConversionPattern<tt::ScanOp> {
   matchAndRewrite(tt::ScanOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     SmallVector<Type> tileTypes;
-    if (failed(getTypeConverter()->convertTypes(op.getResultTypes(), tileTypes)))
+    if (failed(getTypeConverter()->convertTypes(op.getResultTypes(),
+                                                tileTypes)))
       return failure();
     auto scan = tile::ScanOp::create(rewriter, op.getLoc(), tileTypes,
                                      adaptor.getSrcs(), op.getAxis(),
@@ -861,78 +846,87 @@ void mtia::populateTileConversionPatterns(const TypeConverter &converter,
                                           RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
   using BK = tile::BinaryKind;
-  patterns.add<BinaryPattern<arith::AddFOp>>(converter, context, BK::AddF);
-  patterns.add<BinaryPattern<arith::SubFOp>>(converter, context, BK::SubF);
-  patterns.add<BinaryPattern<arith::MulFOp>>(converter, context, BK::MulF);
-  patterns.add<BinaryPattern<arith::DivFOp>>(converter, context, BK::DivF);
-  patterns.add<BinaryPattern<tt::PreciseDivFOp>>(converter, context, BK::DivF);
-  patterns.add<BinaryPattern<arith::RemFOp>>(converter, context, BK::RemF);
-  patterns.add<BinaryPattern<arith::MaximumFOp>>(converter, context,
-                                                 BK::MaximumF);
-  patterns.add<BinaryPattern<arith::MinimumFOp>>(converter, context,
-                                                 BK::MinimumF);
-  patterns.add<BinaryPattern<arith::MaxNumFOp>>(converter, context, BK::MaxNumF);
-  patterns.add<BinaryPattern<arith::MinNumFOp>>(converter, context, BK::MinNumF);
-  patterns.add<BinaryPattern<math::PowFOp>>(converter, context, BK::PowF);
-  patterns.add<BinaryPattern<arith::AddIOp>>(converter, context, BK::AddI);
-  patterns.add<BinaryPattern<arith::SubIOp>>(converter, context, BK::SubI);
-  patterns.add<BinaryPattern<arith::MulIOp>>(converter, context, BK::MulI);
-  patterns.add<BinaryPattern<arith::DivSIOp>>(converter, context, BK::DivSI);
-  patterns.add<BinaryPattern<arith::DivUIOp>>(converter, context, BK::DivUI);
-  patterns.add<BinaryPattern<arith::RemSIOp>>(converter, context, BK::RemSI);
-  patterns.add<BinaryPattern<arith::RemUIOp>>(converter, context, BK::RemUI);
-  patterns.add<BinaryPattern<arith::MaxSIOp>>(converter, context, BK::MaxSI);
-  patterns.add<BinaryPattern<arith::MinSIOp>>(converter, context, BK::MinSI);
-  patterns.add<BinaryPattern<arith::MaxUIOp>>(converter, context, BK::MaxUI);
-  patterns.add<BinaryPattern<arith::MinUIOp>>(converter, context, BK::MinUI);
-  patterns.add<BinaryPattern<arith::AndIOp>>(converter, context, BK::AndI);
-  patterns.add<BinaryPattern<arith::OrIOp>>(converter, context, BK::OrI);
-  patterns.add<BinaryPattern<arith::XOrIOp>>(converter, context, BK::XOrI);
-  patterns.add<BinaryPattern<arith::ShLIOp>>(converter, context, BK::ShLI);
-  patterns.add<BinaryPattern<arith::ShRSIOp>>(converter, context, BK::ShRSI);
-  patterns.add<BinaryPattern<arith::ShRUIOp>>(converter, context, BK::ShRUI);
-  patterns.add<BinaryPattern<tt::MulhiUIOp>>(converter, context, BK::MulHiUI);
+  addKindPattern<arith::AddFOp>(patterns, converter, BK::AddF, createBinary);
+  addKindPattern<arith::SubFOp>(patterns, converter, BK::SubF, createBinary);
+  addKindPattern<arith::MulFOp>(patterns, converter, BK::MulF, createBinary);
+  addKindPattern<arith::DivFOp>(patterns, converter, BK::DivF, createBinary);
+  addKindPattern<tt::PreciseDivFOp>(patterns, converter, BK::DivF,
+                                    createBinary);
+  addKindPattern<arith::RemFOp>(patterns, converter, BK::RemF, createBinary);
+  addKindPattern<arith::MaximumFOp>(patterns, converter, BK::MaximumF,
+                                    createBinary);
+  addKindPattern<arith::MinimumFOp>(patterns, converter, BK::MinimumF,
+                                    createBinary);
+  addKindPattern<arith::MaxNumFOp>(patterns, converter, BK::MaxNumF,
+                                   createBinary);
+  addKindPattern<arith::MinNumFOp>(patterns, converter, BK::MinNumF,
+                                   createBinary);
+  addKindPattern<math::PowFOp>(patterns, converter, BK::PowF, createBinary);
+  addKindPattern<arith::AddIOp>(patterns, converter, BK::AddI, createBinary);
+  addKindPattern<arith::SubIOp>(patterns, converter, BK::SubI, createBinary);
+  addKindPattern<arith::MulIOp>(patterns, converter, BK::MulI, createBinary);
+  addKindPattern<arith::DivSIOp>(patterns, converter, BK::DivSI, createBinary);
+  addKindPattern<arith::DivUIOp>(patterns, converter, BK::DivUI, createBinary);
+  addKindPattern<arith::RemSIOp>(patterns, converter, BK::RemSI, createBinary);
+  addKindPattern<arith::RemUIOp>(patterns, converter, BK::RemUI, createBinary);
+  addKindPattern<arith::MaxSIOp>(patterns, converter, BK::MaxSI, createBinary);
+  addKindPattern<arith::MinSIOp>(patterns, converter, BK::MinSI, createBinary);
+  addKindPattern<arith::MaxUIOp>(patterns, converter, BK::MaxUI, createBinary);
+  addKindPattern<arith::MinUIOp>(patterns, converter, BK::MinUI, createBinary);
+  addKindPattern<arith::AndIOp>(patterns, converter, BK::AndI, createBinary);
+  addKindPattern<arith::OrIOp>(patterns, converter, BK::OrI, createBinary);
+  addKindPattern<arith::XOrIOp>(patterns, converter, BK::XOrI, createBinary);
+  addKindPattern<arith::ShLIOp>(patterns, converter, BK::ShLI, createBinary);
+  addKindPattern<arith::ShRSIOp>(patterns, converter, BK::ShRSI, createBinary);
+  addKindPattern<arith::ShRUIOp>(patterns, converter, BK::ShRUI, createBinary);
+  addKindPattern<tt::MulhiUIOp>(patterns, converter, BK::MulHiUI, createBinary);
 
   using UK = tile::UnaryKind;
-  patterns.add<UnaryPattern<arith::NegFOp>>(converter, context, UK::NegF);
-  patterns.add<UnaryPattern<math::AbsFOp>>(converter, context, UK::AbsF);
-  patterns.add<UnaryPattern<math::AbsIOp>>(converter, context, UK::AbsI);
-  patterns.add<UnaryPattern<math::FloorOp>>(converter, context, UK::Floor);
-  patterns.add<UnaryPattern<math::CeilOp>>(converter, context, UK::Ceil);
-  patterns.add<UnaryPattern<math::RoundEvenOp>>(converter, context,
-                                                UK::RoundEven);
+  addKindPattern<arith::NegFOp>(patterns, converter, UK::NegF, createUnary);
+  addKindPattern<math::AbsFOp>(patterns, converter, UK::AbsF, createUnary);
+  addKindPattern<math::AbsIOp>(patterns, converter, UK::AbsI, createUnary);
+  addKindPattern<math::FloorOp>(patterns, converter, UK::Floor, createUnary);
+  addKindPattern<math::CeilOp>(patterns, converter, UK::Ceil, createUnary);
+  addKindPattern<math::RoundEvenOp>(patterns, converter, UK::RoundEven,
+                                    createUnary);
 
   using SF = tile::SpecialFunction;
-  patterns.add<SpecialFunctionPattern<math::ExpOp>>(converter, context, SF::Exp);
-  patterns.add<SpecialFunctionPattern<math::Exp2Op>>(converter, context,
-                                                     SF::Exp2);
-  patterns.add<SpecialFunctionPattern<math::LogOp>>(converter, context, SF::Log);
-  patterns.add<SpecialFunctionPattern<math::Log2Op>>(converter, context,
-                                                     SF::Log2);
-  patterns.add<SpecialFunctionPattern<math::SqrtOp>>(converter, context,
-                                                     SF::Sqrt);
-  patterns.add<SpecialFunctionPattern<tt::PreciseSqrtOp>>(converter, context,
-                                                          SF::Sqrt);
-  patterns.add<SpecialFunctionPattern<math::RsqrtOp>>(converter, context,
-                                                      SF::Rsqrt);
-  patterns.add<SpecialFunctionPattern<math::SinOp>>(converter, context, SF::Sin);
-  patterns.add<SpecialFunctionPattern<math::CosOp>>(converter, context, SF::Cos);
-  patterns.add<SpecialFunctionPattern<math::TanhOp>>(converter, context,
-                                                     SF::Tanh);
-  patterns.add<SpecialFunctionPattern<math::ErfOp>>(converter, context, SF::Erf);
+  addKindPattern<math::ExpOp>(patterns, converter, SF::Exp,
+                              createSpecialFunction);
+  addKindPattern<math::Exp2Op>(patterns, converter, SF::Exp2,
+                               createSpecialFunction);
+  addKindPattern<math::LogOp>(patterns, converter, SF::Log,
+                              createSpecialFunction);
+  addKindPattern<math::Log2Op>(patterns, converter, SF::Log2,
+                               createSpecialFunction);
+  addKindPattern<math::SqrtOp>(patterns, converter, SF::Sqrt,
+                               createSpecialFunction);
+  addKindPattern<tt::PreciseSqrtOp>(patterns, converter, SF::Sqrt,
+                                    createSpecialFunction);
+  addKindPattern<math::RsqrtOp>(patterns, converter, SF::Rsqrt,
+                                createSpecialFunction);
+  addKindPattern<math::SinOp>(patterns, converter, SF::Sin,
+                              createSpecialFunction);
+  addKindPattern<math::CosOp>(patterns, converter, SF::Cos,
+                              createSpecialFunction);
+  addKindPattern<math::TanhOp>(patterns, converter, SF::Tanh,
+                               createSpecialFunction);
+  addKindPattern<math::ErfOp>(patterns, converter, SF::Erf,
+                              createSpecialFunction);
 
   using CK = tile::CastKind;
-  patterns.add<CastPattern<arith::ExtFOp>>(converter, context, CK::ExtF);
-  patterns.add<CastPattern<arith::TruncFOp>>(converter, context, CK::TruncF);
-  patterns.add<CastPattern<arith::FPToSIOp>>(converter, context, CK::FPToSI);
-  patterns.add<CastPattern<arith::FPToUIOp>>(converter, context, CK::FPToUI);
-  patterns.add<CastPattern<arith::SIToFPOp>>(converter, context, CK::SIToFP);
-  patterns.add<CastPattern<arith::UIToFPOp>>(converter, context, CK::UIToFP);
-  patterns.add<CastPattern<arith::ExtSIOp>>(converter, context, CK::ExtSI);
-  patterns.add<CastPattern<arith::ExtUIOp>>(converter, context, CK::ExtUI);
-  patterns.add<CastPattern<arith::TruncIOp>>(converter, context, CK::TruncI);
-  patterns.add<CastPattern<arith::BitcastOp>>(converter, context, CK::Bitcast);
-  patterns.add<CastPattern<tt::BitcastOp>>(converter, context, CK::Bitcast);
+  addKindPattern<arith::ExtFOp>(patterns, converter, CK::ExtF, createCast);
+  addKindPattern<arith::TruncFOp>(patterns, converter, CK::TruncF, createCast);
+  addKindPattern<arith::FPToSIOp>(patterns, converter, CK::FPToSI, createCast);
+  addKindPattern<arith::FPToUIOp>(patterns, converter, CK::FPToUI, createCast);
+  addKindPattern<arith::SIToFPOp>(patterns, converter, CK::SIToFP, createCast);
+  addKindPattern<arith::UIToFPOp>(patterns, converter, CK::UIToFP, createCast);
+  addKindPattern<arith::ExtSIOp>(patterns, converter, CK::ExtSI, createCast);
+  addKindPattern<arith::ExtUIOp>(patterns, converter, CK::ExtUI, createCast);
+  addKindPattern<arith::TruncIOp>(patterns, converter, CK::TruncI, createCast);
+  addKindPattern<arith::BitcastOp>(patterns, converter, CK::Bitcast,
+                                   createCast);
+  addKindPattern<tt::BitcastOp>(patterns, converter, CK::Bitcast, createCast);
 
   patterns.add<FmaPattern, CmpIPattern, CmpFPattern, SelectPattern,
                ConstantPattern, ClampPattern, FpToFpPattern,
