@@ -14,10 +14,10 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mtia/Target.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
-#include "mtia/Target.h"
 
 #include <dlfcn.h>
 
@@ -118,9 +118,9 @@ SmallVector<Value> getTilesTakingMemory(Operation *op, const Liveness &liveness,
   for (Value value : block.currentlyLiveValues(op)) {
     if (!isScratchTile(value) || llvm::is_contained(inPlaceResults, value))
       continue;
-    if (isEnclosing && (value.getDefiningOp() == op ||
-                        (llvm::is_contained(inits, value) &&
-                         diesAt(value, op, block))))
+    if (isEnclosing &&
+        (value.getDefiningOp() == op ||
+         (llvm::is_contained(inits, value) && diesAt(value, op, block))))
       continue;
     tiles.push_back(value);
   }
@@ -209,8 +209,8 @@ struct CheckLocalMemoryPass
     if (buffers.size() > desc.numCircularBuffers) {
       return kernel.emitError("kernel @")
              << kernelName << " allocates " << buffers.size()
-             << " circular buffers but the command processor of "
-             << desc.name << " tracks " << desc.numCircularBuffers;
+             << " circular buffers but the command processor of " << desc.name
+             << " tracks " << desc.numCircularBuffers;
     }
 
     int64_t bufferBytes = 0;
@@ -227,9 +227,8 @@ struct CheckLocalMemoryPass
          << desc.localMemoryBytes << ":";
     llvm::ListSeparator separator(",");
     for (cb::AllocOp alloc : buffers)
-      diag << StringRef(separator) << " circular buffer \""
-           << alloc.getName() << "\" (" << alloc.getType().getSizeInBytes()
-           << " bytes)";
+      diag << StringRef(separator) << " circular buffer \"" << alloc.getName()
+           << "\" (" << alloc.getType().getSizeInBytes() << " bytes)";
     for (Value tile : tiles.tiles)
       diag << StringRef(separator) << " tile " << describeTile(tile) << " ("
            << cast<tile::TileType>(tile.getType()).getSizeInBytes()
@@ -238,8 +237,8 @@ struct CheckLocalMemoryPass
       diag.attachNote(alloc.getLoc())
           << "circular buffer \"" << alloc.getName() << "\" allocated here";
     for (Value tile : tiles.tiles)
-      diag.attachNote(tile.getLoc()) << "tile " << describeTile(tile)
-                                     << " live at the peak";
+      diag.attachNote(tile.getLoc())
+          << "tile " << describeTile(tile) << " live at the peak";
     return diag;
   }
 };

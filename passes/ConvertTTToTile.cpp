@@ -30,8 +30,8 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
-#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -88,8 +88,7 @@ bool hasValueTensors(Operation *op) {
 bool isAddressingUse(OpOperand &operand) {
   Operation *user = operand.getOwner();
   if (isa<tt::AddPtrOp, tt::SplatOp, tt::BroadcastOp, tt::ExpandDimsOp>(user) &&
-      isa<tt::PointerType>(
-          getElementTypeOrSelf(user->getResult(0).getType())))
+      isa<tt::PointerType>(getElementTypeOrSelf(user->getResult(0).getType())))
     return true;
   if (auto load = dyn_cast<tt::LoadOp>(user))
     return operand.get() == load.getPtr() || operand.get() == load.getMask();
@@ -255,18 +254,16 @@ struct SelectPattern : public OpConversionPattern<arith::SelectOp> {
   LogicalResult
   matchAndRewrite(arith::SelectOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = cast<tile::TileType>(
-        getTypeConverter()->convertType(op.getType()));
+    auto type =
+        cast<tile::TileType>(getTypeConverter()->convertType(op.getType()));
     Value condition = adaptor.getCondition();
     // A scalar condition chooses a whole tile: broadcast it.
     if (!isa<tile::TileType>(condition.getType()))
-      condition = tile::SplatOp::create(rewriter, op.getLoc(),
-                                        type.withElementType(
-                                            rewriter.getI1Type()),
-                                        condition);
-    rewriter.replaceOpWithNewOp<tile::SelectOp>(op, type, condition,
-                                                adaptor.getTrueValue(),
-                                                adaptor.getFalseValue());
+      condition = tile::SplatOp::create(
+          rewriter, op.getLoc(), type.withElementType(rewriter.getI1Type()),
+          condition);
+    rewriter.replaceOpWithNewOp<tile::SelectOp>(
+        op, type, condition, adaptor.getTrueValue(), adaptor.getFalseValue());
     return success();
   }
 };
@@ -294,10 +291,10 @@ struct ClampPattern : public OpConversionPattern<tt::ClampFOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Type type = getTypeConverter()->convertType(op.getType());
     bool propagate = op.getPropagateNan() == tt::PropagateNan::ALL;
-    Value lower = tile::BinaryOp::create(
-        rewriter, op.getLoc(), type,
-        propagate ? tile::BinaryKind::MaximumF : tile::BinaryKind::MaxNumF,
-        adaptor.getX(), adaptor.getMin());
+    Value lower = tile::BinaryOp::create(rewriter, op.getLoc(), type,
+                                         propagate ? tile::BinaryKind::MaximumF
+                                                   : tile::BinaryKind::MaxNumF,
+                                         adaptor.getX(), adaptor.getMin());
     rewriter.replaceOpWithNewOp<tile::BinaryOp>(
         op, type,
         propagate ? tile::BinaryKind::MinimumF : tile::BinaryKind::MinNumF,
@@ -317,10 +314,10 @@ struct FpToFpPattern : public OpConversionPattern<tt::FpToFpOp> {
     tile::CastKind kind = tile::CastKind::ExtF;
     if (std::optional<tt::RoundingMode> mode = op.getRounding()) {
       kind = tile::CastKind::TruncF;
-      rounding = tile::RoundingModeAttr::get(
-          op.getContext(), *mode == tt::RoundingMode::RTZ
-                               ? tile::RoundingMode::RTZ
-                               : tile::RoundingMode::RTNE);
+      rounding = tile::RoundingModeAttr::get(op.getContext(),
+                                             *mode == tt::RoundingMode::RTZ
+                                                 ? tile::RoundingMode::RTZ
+                                                 : tile::RoundingMode::RTNE);
     }
     rewriter.replaceOpWithNewOp<tile::CastOp>(
         op, type, tile::CastKindAttr::get(op.getContext(), kind),
@@ -399,8 +396,8 @@ struct ExternElementwisePattern
       rewriter.replaceOpWithNewOp<tile::UnaryOp>(op, type, *lowering->unary,
                                                  operands[0]);
     else
-      rewriter.replaceOpWithNewOp<tile::BinaryOp>(
-          op, type, *lowering->binary, operands[0], operands[1]);
+      rewriter.replaceOpWithNewOp<tile::BinaryOp>(op, type, *lowering->binary,
+                                                  operands[0], operands[1]);
     return success();
   }
 };
@@ -521,8 +518,8 @@ struct SplitPattern : public OpConversionPattern<tt::SplitOp> {
       SmallVector<int64_t> offsets(halfShape.size(), 0);
       offsets.back() = half;
       Value slice = tile::SliceOp::create(
-          rewriter, op.getLoc(), srcType.withShape(halfShape),
-          adaptor.getSrc(), rewriter.getDenseI64ArrayAttr(offsets));
+          rewriter, op.getLoc(), srcType.withShape(halfShape), adaptor.getSrc(),
+          rewriter.getDenseI64ArrayAttr(offsets));
       halves.push_back(
           tile::ReshapeOp::create(rewriter, op.getLoc(), resultType, slice));
     }
@@ -615,8 +612,8 @@ struct DotPattern : public OpConversionPattern<tt::DotOp> {
 /// its two arguments, if it is one the reduction engine knows.
 std::optional<tile::CombineKind> getSingleCombineKind(Region &region) {
   Block &block = region.front();
-  if (block.getNumArguments() != 2 || !llvm::hasSingleElement(
-                                          block.without_terminator()))
+  if (block.getNumArguments() != 2 ||
+      !llvm::hasSingleElement(block.without_terminator()))
     return std::nullopt;
   Operation &combine = block.front();
   Operation *terminator = block.getTerminator();
@@ -693,9 +690,9 @@ struct ReducePattern : public OpConversionPattern<tt::ReduceOp> {
     if (op.getSrcs().size() == 1) {
       if (std::optional<tile::CombineKind> kind =
               getSingleCombineKind(op.getCombineOp())) {
-        Value reduced = tile::ReduceOp::create(
-            rewriter, op.getLoc(), tileTypes.front(), *kind,
-            adaptor.getSrcs().front(), axis);
+        Value reduced =
+            tile::ReduceOp::create(rewriter, op.getLoc(), tileTypes.front(),
+                                   *kind, adaptor.getSrcs().front(), axis);
         rewriter.replaceOp(op, finishReduction(op, reduced, rewriter));
         return success();
       }
@@ -715,12 +712,12 @@ struct ScanPattern : public OpConversionPattern<tt::ScanOp> {
   matchAndRewrite(tt::ScanOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     SmallVector<Type> tileTypes;
-    if (failed(getTypeConverter()->convertTypes(op.getResultTypes(),
-                                                tileTypes)))
+    if (failed(
+            getTypeConverter()->convertTypes(op.getResultTypes(), tileTypes)))
       return failure();
-    auto scan = tile::ScanOp::create(rewriter, op.getLoc(), tileTypes,
-                                     adaptor.getSrcs(), op.getAxis(),
-                                     op.getReverse());
+    auto scan =
+        tile::ScanOp::create(rewriter, op.getLoc(), tileTypes,
+                             adaptor.getSrcs(), op.getAxis(), op.getReverse());
     moveCombineRegion(op.getCombineOp(), scan.getCombiner(), rewriter);
     rewriter.replaceOp(op, scan.getResults());
     return success();
@@ -766,11 +763,11 @@ SmallVector<Operation *> collectTileDerivedScalarOps(ModuleOp module) {
   while (!worklist.empty()) {
     Value value = worklist.pop_back_val();
     for (Operation *user : value.getUsers()) {
-      bool liftable = isa<arith::ArithDialect, math::MathDialect>(
-                          user->getDialect()) &&
-                      user->getNumResults() == 1 &&
-                      user->getResult(0).getType().isIntOrFloat() &&
-                      !isa<arith::IndexCastOp>(user);
+      bool liftable =
+          isa<arith::ArithDialect, math::MathDialect>(user->getDialect()) &&
+          user->getNumResults() == 1 &&
+          user->getResult(0).getType().isIntOrFloat() &&
+          !isa<arith::IndexCastOp>(user);
       if (liftable && ops.insert(user))
         worklist.push_back(user->getResult(0));
     }
@@ -828,10 +825,10 @@ LogicalResult checkSupported(ModuleOp module) {
         compare && isValueTensor(compare.getType()) &&
         !tile::symbolizeCmpFPredicate(
             arith::stringifyCmpFPredicate(compare.getPredicate())))
-      return unsupported(op, "predicate '" +
-                                 arith::stringifyCmpFPredicate(
-                                     compare.getPredicate()) +
-                                 "' is not supported on tiles");
+      return unsupported(
+          op, "predicate '" +
+                  arith::stringifyCmpFPredicate(compare.getPredicate()) +
+                  "' is not supported on tiles");
   });
   return success(supported);
 }
@@ -934,8 +931,8 @@ void mtia::populateTileConversionPatterns(const TypeConverter &converter,
                ReshapePattern<tt::ExpandDimsOp>, ReshapePattern<tt::ReshapeOp>,
                BroadcastPattern, TransPattern, CatPattern, JoinPattern,
                SplitPattern, GatherPattern, HistogramPattern, PrintPattern,
-               AssertPattern, DotPattern,
-               ReducePattern, ScanPattern>(converter, context);
+               AssertPattern, DotPattern, ReducePattern, ScanPattern>(converter,
+                                                                      context);
 }
 
 namespace {
@@ -964,8 +961,8 @@ struct ConvertTTToTilePass
               tt::CallOp, tt::FuncOp>(op))
         return true;
       bool computesPointers =
-          op->getNumResults() == 1 &&
-          isa<tt::PointerType>(getElementTypeOrSelf(op->getResult(0).getType()));
+          op->getNumResults() == 1 && isa<tt::PointerType>(getElementTypeOrSelf(
+                                          op->getResult(0).getType()));
       return computesPointers || addressing.contains(op) ||
              !hasValueTensors(op);
     });
@@ -994,8 +991,8 @@ struct ConvertTTToTilePass
           [&](Operation *op) { return !toLift.contains(op); });
       RewritePatternSet patterns(context);
       populateTileConversionPatterns(converter, patterns);
-      if (failed(applyPartialConversion(scalarOps, target,
-                                        std::move(patterns))))
+      if (failed(
+              applyPartialConversion(scalarOps, target, std::move(patterns))))
         return failure();
     }
     RewritePatternSet folds(context);

@@ -36,8 +36,8 @@
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/SetVector.h"
 
-#include <functional>
 #include "llvm/ADT/MapVector.h"
+#include <functional>
 
 #include <numeric>
 
@@ -62,7 +62,8 @@ constexpr int64_t kTransferPages = 2;
 constexpr int64_t kForwardPages = 1;
 
 int64_t getElementBytes(Type type) {
-  return std::max<int64_t>(1, getElementTypeOrSelf(type).getIntOrFloatBitWidth() / 8);
+  return std::max<int64_t>(
+      1, getElementTypeOrSelf(type).getIntOrFloatBitWidth() / 8);
 }
 
 /// The divisor every value of a scalar atom is known to have.
@@ -82,7 +83,8 @@ int64_t getAtomDivisibility(Value value) {
 }
 
 /// The largest divisor of every value of `expr` the kernel's facts prove.
-int64_t getDivisibility(const PointerAnalysis &analysis, const LinearExpr &expr) {
+int64_t getDivisibility(const PointerAnalysis &analysis,
+                        const LinearExpr &expr) {
   int64_t result = 0;
   for (const auto &[monomial, coefficient] : expr.getTerms()) {
     int64_t term = std::abs(coefficient);
@@ -105,7 +107,8 @@ bool isProvablyAligned(const PointerAnalysis &analysis,
   if (!argument || !isa<tt::FuncOp>(argument.getOwner()->getParentOp()))
     return false;
   auto aligned = [&](const LinearExpr &expr) {
-    return getDivisibility(analysis, expr) * elementBytes % kDMAAlignmentBytes ==
+    return getDivisibility(analysis, expr) * elementBytes %
+               kDMAAlignmentBytes ==
            0;
   };
   ArrayRef<LinearExpr> strides = access.offsets.strides;
@@ -150,7 +153,6 @@ Value indexConstant(OpBuilder &builder, Location loc, int64_t value) {
 /// by loops and conditionals the unit that computes what is yielded.
 class UnitAssignment {
 public:
-
   tile::Unit getOwner(Value value) {
     if (auto it = owners.find(value); it != owners.end())
       return it->second;
@@ -210,8 +212,9 @@ private:
 class DataMovementLowering {
 public:
   explicit DataMovementLowering(tt::FuncOp function)
-      : function(function), entry(&function.getBody().front(),
-                                  function.getBody().front().begin()) {}
+      : function(function),
+        entry(&function.getBody().front(), function.getBody().front().begin()) {
+  }
 
   LogicalResult run() {
     SmallVector<Operation *> accesses;
@@ -285,9 +288,9 @@ private:
   Value consume(cb::AllocOp buffer, OpBuilder &builder, Location loc,
                 function_ref<void(Value)> replaceUses) {
     cb::WaitFrontOp::create(builder, loc, buffer, 1);
-    auto read = cb::ReadFrontOp::create(
-        builder, loc, buffer.getType().getPageType(), buffer,
-        static_cast<uint64_t>(0));
+    auto read =
+        cb::ReadFrontOp::create(builder, loc, buffer.getType().getPageType(),
+                                buffer, static_cast<uint64_t>(0));
     replaceUses(read.getResult());
     pendingPops.push_back(read);
     return read.getResult();
@@ -307,7 +310,8 @@ private:
   void produce(cb::AllocOp buffer, Value tileValue, OpBuilder &builder,
                Location loc) {
     cb::ReserveBackOp::create(builder, loc, buffer, 1);
-    cb::WriteBackOp::create(builder, loc, tileValue, buffer, static_cast<uint64_t>(0));
+    cb::WriteBackOp::create(builder, loc, tileValue, buffer,
+                            static_cast<uint64_t>(0));
     cb::PushBackOp::create(builder, loc, buffer, 1);
   }
 
@@ -341,8 +345,9 @@ private:
     // Tile-wide conditions switch the whole transfer off.
     Value enabled;
     auto conjoin = [&](Value condition) {
-      enabled = enabled ? arith::AndIOp::create(builder, loc, enabled, condition)
-                        : condition;
+      enabled = enabled
+                    ? arith::AndIOp::create(builder, loc, enabled, condition)
+                    : condition;
     };
     for (Value condition : bounds->conditions)
       conjoin(condition);
@@ -352,9 +357,9 @@ private:
           analysis.materialize(positive, builder, loc, index),
           indexConstant(builder, loc, 0)));
     if (enabled)
-      result.front() = arith::SelectOp::create(builder, loc, enabled,
-                                               result.front(),
-                                               indexConstant(builder, loc, 0));
+      result.front() =
+          arith::SelectOp::create(builder, loc, enabled, result.front(),
+                                  indexConstant(builder, loc, 0));
     return result;
   }
 
@@ -398,9 +403,8 @@ private:
     };
     Value index = flatIota;
     if (inner != 1)
-      index = tile::BinaryOp::create(builder, loc, flatType,
-                                     tile::BinaryKind::DivSI, index,
-                                     splat(inner));
+      index = tile::BinaryOp::create(
+          builder, loc, flatType, tile::BinaryKind::DivSI, index, splat(inner));
     if (dim != 0)
       index = tile::BinaryOp::create(builder, loc, flatType,
                                      tile::BinaryKind::RemSI, index,
@@ -447,7 +451,8 @@ private:
     Value flatIota = buildFlatIota(shape, builder, loc);
     auto flatType = cast<tile::TileType>(flatIota.getType());
     Value indices = tile::SplatOp::create(
-        builder, loc, flatType, arith::ConstantIntOp::create(builder, loc, i32, 0));
+        builder, loc, flatType,
+        arith::ConstantIntOp::create(builder, loc, i32, 0));
     Value span = arith::ConstantIntOp::create(builder, loc, i64, 0);
     bool runtimeStrides = false;
     for (auto [dim, stride] : llvm::enumerate(access.offsets.strides)) {
@@ -456,7 +461,8 @@ private:
       runtimeStrides |= !stride.getConstant();
       Value wide = analysis.materialize(stride, builder, loc, i64);
       Value negated = arith::SubIOp::create(
-          builder, loc, arith::ConstantIntOp::create(builder, loc, i64, 0), wide);
+          builder, loc, arith::ConstantIntOp::create(builder, loc, i64, 0),
+          wide);
       Value magnitude = arith::MaxSIOp::create(builder, loc, wide, negated);
       span = arith::AddIOp::create(
           builder, loc, span,
@@ -467,9 +473,8 @@ private:
       Value strideTile = tile::SplatOp::create(
           builder, loc, flatType,
           analysis.materialize(stride, builder, loc, i32));
-      Value term = tile::BinaryOp::create(builder, loc, flatType,
-                                          tile::BinaryKind::MulI, along,
-                                          strideTile);
+      Value term = tile::BinaryOp::create(
+          builder, loc, flatType, tile::BinaryKind::MulI, along, strideTile);
       indices = tile::BinaryOp::create(builder, loc, flatType,
                                        tile::BinaryKind::AddI, indices, term);
     }
@@ -500,9 +505,8 @@ private:
       Value limit = tile::SplatOp::create(
           builder, loc, flatType,
           arith::IndexCastOp::create(builder, loc, i32, bound));
-      Value inside = tile::CmpIOp::create(builder, loc, boolType,
-                                          tile::CmpIPredicate::SLT, along,
-                                          limit);
+      Value inside = tile::CmpIOp::create(
+          builder, loc, boolType, tile::CmpIPredicate::SLT, along, limit);
       mask = mask ? tile::BinaryOp::create(builder, loc, boolType,
                                            tile::BinaryKind::AndI, mask, inside)
                         .getResult()
@@ -554,12 +558,13 @@ private:
     if (result.pointer) {
       result.base = result.pointer->base;
       bool structuredMask = !mask || bounds;
-      result.aligned = structuredMask &&
-                       isProvablyAligned(analysis, *result.pointer, elementBytes);
+      result.aligned =
+          structuredMask &&
+          isProvablyAligned(analysis, *result.pointer, elementBytes);
       if (result.aligned)
         return result;
-      result.versioned = structuredMask &&
-                         mayBeAligned(*result.pointer, elementBytes);
+      result.versioned =
+          structuredMask && mayBeAligned(*result.pointer, elementBytes);
       if (result.versioned)
         return result;
       result.indices =
@@ -593,8 +598,8 @@ private:
     Operation *def = pointer.getDefiningOp();
     if (auto splat = dyn_cast_if_present<tt::SplatOp>(def)) {
       Value zero = arith::ConstantOp::create(
-          builder, loc, DenseElementsAttr::get(offsetType,
-                                               builder.getI64IntegerAttr(0)));
+          builder, loc,
+          DenseElementsAttr::get(offsetType, builder.getI64IntegerAttr(0)));
       return std::make_pair(splat.getSrc(), zero);
     }
     if (auto addPtr = dyn_cast_if_present<tt::AddPtrOp>(def)) {
@@ -642,7 +647,8 @@ private:
                                  OpBuilder &builder) {
     // The tensor operations `value` depends on, definitions first.
     SetVector<Operation *> chain;
-    std::function<LogicalResult(Value)> collect = [&](Value v) -> LogicalResult {
+    std::function<LogicalResult(Value)> collect =
+        [&](Value v) -> LogicalResult {
       if (!isValueTensor(v.getType()))
         return success();
       Operation *def = v.getDefiningOp();
@@ -677,7 +683,8 @@ private:
       copies.push_back(after.clone(*original, mapping));
     }
     Value root = mapping.lookupOrDefault(value);
-    auto tileType = cast<tile::TileType>(converter.convertType(value.getType()));
+    auto tileType =
+        cast<tile::TileType>(converter.convertType(value.getType()));
     auto anchor = UnrealizedConversionCastOp::create(builder, op->getLoc(),
                                                      tileType, root);
     ConversionTarget target(*function.getContext());
@@ -722,8 +729,8 @@ private:
       return success();
     // A loaded tensor stored as it is, which the tile stage left on
     // tensors, goes through a tile too.
-    auto pageType = tile::TileType::get(resultType.getShape(),
-                                        resultType.getElementType());
+    auto pageType =
+        tile::TileType::get(resultType.getShape(), resultType.getElementType());
     for (OpOperand &use : llvm::make_early_inc_range(load->getUses())) {
       auto store = dyn_cast<tt::StoreOp>(use.getOwner());
       if (!store || use.get() != store.getValue())
@@ -731,8 +738,8 @@ private:
       OpBuilder before(use.getOwner());
       auto toTile = UnrealizedConversionCastOp::create(
           before, load.getLoc(), pageType, load.getResult());
-      use.set(UnrealizedConversionCastOp::create(before, load.getLoc(),
-                                                 resultType, toTile.getResult(0))
+      use.set(UnrealizedConversionCastOp::create(
+                  before, load.getLoc(), resultType, toTile.getResult(0))
                   .getResult(0));
     }
     // A loaded tensor that computes addresses or masks (an index table)
@@ -747,8 +754,8 @@ private:
       if (!addressing) {
         OpBuilder after(load->getContext());
         after.setInsertionPointAfter(load);
-        auto toTile = UnrealizedConversionCastOp::create(after, load.getLoc(),
-                                                         pageType, load.getResult());
+        auto toTile = UnrealizedConversionCastOp::create(
+            after, load.getLoc(), pageType, load.getResult());
         casts.push_back(toTile);
         addressing = UnrealizedConversionCastOp::create(
                          after, load.getLoc(), resultType, toTile.getResult(0))
@@ -757,9 +764,8 @@ private:
       use.set(addressing);
     }
     OpBuilder builder(load);
-    FailureOr<StructuredAccess> access =
-        analyzeAccess(load, load.getPtr(), load.getMask(),
-                      resultType.getShape(), builder);
+    FailureOr<StructuredAccess> access = analyzeAccess(
+        load, load.getPtr(), load.getMask(), resultType.getShape(), builder);
     if (failed(access))
       return failure();
     FailureOr<Value> padding = getPadding(load, builder);
@@ -813,12 +819,11 @@ private:
 
   /// Emits `strided` where the rows of a versioned access are aligned and
   /// `indexed`, with the index and mask tiles built in its branch, where not.
-  void emitVersioned(Operation *op, StructuredAccess access,
-                     ArrayRef<int64_t> shape, int64_t elementBytes,
-                     OpBuilder &builder,
-                     function_ref<void(OpBuilder &)> strided,
-                     function_ref<void(OpBuilder &, const StructuredAccess &)>
-                         indexed) {
+  void emitVersioned(
+      Operation *op, StructuredAccess access, ArrayRef<int64_t> shape,
+      int64_t elementBytes, OpBuilder &builder,
+      function_ref<void(OpBuilder &)> strided,
+      function_ref<void(OpBuilder &, const StructuredAccess &)> indexed) {
     Location loc = op->getLoc();
     Value aligned =
         buildAlignmentCondition(*access.pointer, elementBytes, builder, loc);
@@ -908,13 +913,12 @@ private:
   }
 
   /// Moves `tileValue` through a CB page into the elements of `access`.
-  void emitWrite(Operation *op, const StructuredAccess &access,
-                 Value tileValue, OpBuilder &builder) {
+  void emitWrite(Operation *op, const StructuredAccess &access, Value tileValue,
+                 OpBuilder &builder) {
     Location loc = op->getLoc();
     auto pageType = cast<tile::TileType>(tileValue.getType());
-    cb::AllocOp buffer = allocate("store", pageType,
-                                  units.getOwner(tileValue), tile::Unit::DMA,
-                                  loc);
+    cb::AllocOp buffer = allocate("store", pageType, units.getOwner(tileValue),
+                                  tile::Unit::DMA, loc);
     produce(buffer, tileValue, builder, loc);
     cb::WaitFrontOp::create(builder, loc, buffer, 1);
     auto token = dma::TokenType::get(op->getContext());
@@ -954,7 +958,8 @@ private:
   };
 
   FailureOr<Descriptor> getDescriptor(Operation *op, Value desc) {
-    int64_t rank = cast<tt::TensorDescType>(desc.getType()).getBlockType().getRank();
+    int64_t rank =
+        cast<tt::TensorDescType>(desc.getType()).getBlockType().getRank();
     if (auto make = desc.getDefiningOp<tt::MakeTensorDescOp>())
       return Descriptor{make.getBase(), llvm::to_vector(make.getShape()),
                         llvm::to_vector(make.getStrides())};
@@ -968,7 +973,8 @@ private:
     Block &entry = function.getBody().front();
     Descriptor descriptor{argument, {}, {}};
     for (int64_t dim = 0; dim < rank; ++dim) {
-      descriptor.shape.push_back(entry.getArgument(argument.getArgNumber() + 1 + dim));
+      descriptor.shape.push_back(
+          entry.getArgument(argument.getArgNumber() + 1 + dim));
       descriptor.strides.push_back(
           entry.getArgument(argument.getArgNumber() + 1 + rank + dim));
     }
@@ -985,7 +991,8 @@ private:
     if (failed(descriptor))
       return failure();
     Location loc = op->getLoc();
-    RankedTensorType block = cast<tt::TensorDescType>(desc.getType()).getBlockType();
+    RankedTensorType block =
+        cast<tt::TensorDescType>(desc.getType()).getBlockType();
     StructuredAccess access;
     access.base = descriptor->base;
     PointerAccess pointer{descriptor->base, AffineTensor{}};
@@ -997,10 +1004,12 @@ private:
       pointer.offsets.strides.push_back(stride);
       Value remaining = arith::SubIOp::create(
           builder, loc,
-          arith::IndexCastOp::create(builder, loc, index, descriptor->shape[dim]),
+          arith::IndexCastOp::create(builder, loc, index,
+                                     descriptor->shape[dim]),
           arith::IndexCastOp::create(builder, loc, index, position));
       Value bound = arith::MinSIOp::create(
-          builder, loc, remaining, indexConstant(builder, loc, block.getDimSize(dim)));
+          builder, loc, remaining,
+          indexConstant(builder, loc, block.getDimSize(dim)));
       access.bounds.push_back(arith::MaxSIOp::create(
           builder, loc, bound, indexConstant(builder, loc, 0)));
     }
@@ -1013,8 +1022,8 @@ private:
 
   LogicalResult lowerDescriptorLoad(tt::DescriptorLoadOp load) {
     auto resultType = cast<RankedTensorType>(load.getType());
-    auto pageType = tile::TileType::get(resultType.getShape(),
-                                        resultType.getElementType());
+    auto pageType =
+        tile::TileType::get(resultType.getShape(), resultType.getElementType());
     SmallVector<UnrealizedConversionCastOp> casts;
     for (Operation *user : load->getUsers()) {
       auto toTile = dyn_cast<UnrealizedConversionCastOp>(user);
@@ -1030,7 +1039,8 @@ private:
       return failure();
     // Out of bounds, a descriptor reads zero.
     Value zero = arith::ConstantOp::create(
-        builder, load.getLoc(), builder.getZeroAttr(resultType.getElementType()));
+        builder, load.getLoc(),
+        builder.getZeroAttr(resultType.getElementType()));
     emitRead(load, *access, zero, pageType, casts, builder);
     load.erase();
     return success();
@@ -1069,8 +1079,9 @@ private:
       }
       inputs.push_back(argument.getType());
     }
-    function.setFunctionType(FunctionType::get(
-        function.getContext(), inputs, function.getFunctionType().getResults()));
+    function.setFunctionType(
+        FunctionType::get(function.getContext(), inputs,
+                          function.getFunctionType().getResults()));
     return success();
   }
 
@@ -1081,8 +1092,8 @@ private:
     auto queueOf = [](Operation *op) {
       if (isa<dma::LoadOp, dma::GatherOp>(op))
         return 1;
-      if (isa<dma::StoreOp, dma::ScatterOp, dma::AtomicRMWOp,
-              dma::AtomicCASOp>(op))
+      if (isa<dma::StoreOp, dma::ScatterOp, dma::AtomicRMWOp, dma::AtomicCASOp>(
+              op))
         return 2;
       return 0;
     };
@@ -1255,17 +1266,17 @@ private:
       Value condition = tile::SplatOp::create(
           builder, loc, tileType.withElementType(builder.getI1Type()),
           scalarMask);
-      mask = mask ? tile::BinaryOp::create(builder, loc, condition.getType(),
-                                           tile::BinaryKind::AndI, mask,
-                                           condition)
-                        .getResult()
-                  : condition;
+      mask =
+          mask ? tile::BinaryOp::create(builder, loc, condition.getType(),
+                                        tile::BinaryKind::AndI, mask, condition)
+                     .getResult()
+               : condition;
     }
     dma::AtomicRMWOp::create(
         builder, loc, dma::TokenType::get(atomic.getContext()),
         getAtomicKind(atomic.getAtomicRmwOp()), getMemoryOrder(atomic.getSem()),
-        getMemoryScope(atomic.getScope()), base, indices, values,
-        mask, /*cb=*/Value(), /*page=*/IntegerAttr());
+        getMemoryScope(atomic.getScope()), base, indices, values, mask,
+        /*cb=*/Value(), /*page=*/IntegerAttr());
     Operation *valueSource = atomic.getVal().getDefiningOp();
     atomic.erase();
     if (valueSource && valueSource->use_empty() &&

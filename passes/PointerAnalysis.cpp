@@ -9,10 +9,10 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
 
-#include <functional>
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include <functional>
 
 using namespace mlir;
 using namespace mtia;
@@ -111,7 +111,8 @@ static AffineTensor add(const AffineTensor &lhs, const AffineTensor &rhs) {
   return result;
 }
 
-static AffineTensor scale(const AffineTensor &tensor, const LinearExpr &factor) {
+static AffineTensor scale(const AffineTensor &tensor,
+                          const LinearExpr &factor) {
   AffineTensor result{tensor.offset * factor, {}};
   for (const LinearExpr &stride : tensor.strides)
     result.strides.push_back(stride * factor);
@@ -131,7 +132,7 @@ static void broadcastStrides(AffineTensor &tensor, ArrayRef<int64_t> srcShape,
 /// dimension i is source dimension order[i].
 template <typename T>
 static SmallVector<T> permute(const SmallVector<T> &values,
-                               ArrayRef<int32_t> order) {
+                              ArrayRef<int32_t> order) {
   return llvm::to_vector(
       llvm::map_range(order, [&](int32_t dim) { return values[dim]; }));
 }
@@ -147,8 +148,8 @@ std::nullopt_t PointerAnalysis::fail(Operation *op, const Twine &reason) {
 
 unsigned PointerAnalysis::getAtomIndex(Atom atom) {
   if (atom.iterationOf) {
-    auto [it, inserted] =
-        iterationAtoms.try_emplace(atom.iterationOf.getOperation(), atoms.size());
+    auto [it, inserted] = iterationAtoms.try_emplace(
+        atom.iterationOf.getOperation(), atoms.size());
     if (inserted)
       atoms.push_back(atom);
     return it->second;
@@ -223,19 +224,19 @@ PointerAnalysis::analyzeIntegerUncached(Value value) {
         });
       })
       .Case([&](arith::MulIOp mul) {
-        return binary([&](const AffineTensor &l, const AffineTensor &r)
-                          -> std::optional<AffineTensor> {
-          if (r.isUniform())
-            return scale(l, r.offset);
-          if (l.isUniform())
-            return scale(r, l.offset);
-          return fail(mul, "a product of two index-dependent offsets");
-        });
+        return binary(
+            [&](const AffineTensor &l,
+                const AffineTensor &r) -> std::optional<AffineTensor> {
+              if (r.isUniform())
+                return scale(l, r.offset);
+              if (l.isUniform())
+                return scale(r, l.offset);
+              return fail(mul, "a product of two index-dependent offsets");
+            });
       })
       .Case<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp,
-            arith::IndexCastOp>([&](Operation *cast) {
-        return analyzeInteger(cast->getOperand(0));
-      })
+            arith::IndexCastOp>(
+          [&](Operation *cast) { return analyzeInteger(cast->getOperand(0)); })
       .Case([&](tt::SplatOp splat) -> std::optional<AffineTensor> {
         std::optional<AffineTensor> scalar = analyzeInteger(splat.getSrc());
         if (!scalar)
@@ -310,8 +311,8 @@ PointerAnalysis::analyzeLoopCarried(BlockArgument argument, bool isPointer) {
   if (!loopArgumentsInProgress.insert(argument).second)
     return fail(loop, "loop-carried value #" + Twine(index) +
                           " is advanced by an amount that depends on itself");
-  auto done = llvm::make_scope_exit(
-      [&] { loopArgumentsInProgress.erase(argument); });
+  auto done =
+      llvm::make_scope_exit([&] { loopArgumentsInProgress.erase(argument); });
 
   // Whether `value` is the argument plus increments (addptr for pointers,
   // addi for integers).
@@ -353,15 +354,15 @@ PointerAnalysis::analyzeLoopCarried(BlockArgument argument, bool isPointer) {
   if (!isLoopInvariant(increment, loop))
     return fail(loop, "loop-carried value #" + Twine(index) +
                           " has an increment that changes inside the loop");
-  LinearExpr iteration =
-      LinearExpr::atom(getAtomIndex(Atom{Value(), loop}));
+  LinearExpr iteration = LinearExpr::atom(getAtomIndex(Atom{Value(), loop}));
   AffineTensor advance = scale(increment, iteration);
   if (isPointer) {
     std::optional<PointerAccess> init =
         analyzePointer(loop.getInitArgs()[index]);
     if (!init)
       return std::nullopt;
-    pointerCache[argument] = PointerAccess{init->base, add(init->offsets, advance)};
+    pointerCache[argument] =
+        PointerAccess{init->base, add(init->offsets, advance)};
     return advance;
   }
   std::optional<AffineTensor> init = analyzeInteger(loop.getInitArgs()[index]);
@@ -406,7 +407,8 @@ PointerAnalysis::analyzePointerUncached(Value pointer) {
         std::optional<PointerAccess> base = analyzePointer(addPtr.getPtr());
         if (!base)
           return std::nullopt;
-        std::optional<AffineTensor> offsets = analyzeInteger(addPtr.getOffset());
+        std::optional<AffineTensor> offsets =
+            analyzeInteger(addPtr.getOffset());
         if (!offsets)
           return std::nullopt;
         return PointerAccess{base->base, add(base->offsets, *offsets)};
@@ -415,7 +417,8 @@ PointerAnalysis::analyzePointerUncached(Value pointer) {
         std::optional<PointerAccess> scalar = analyzePointer(splat.getSrc());
         if (!scalar)
           return std::nullopt;
-        return PointerAccess{scalar->base, uniform(scalar->offsets.offset, rank)};
+        return PointerAccess{scalar->base,
+                             uniform(scalar->offsets.offset, rank)};
       })
       .Case([&](tt::ExpandDimsOp expand) -> std::optional<PointerAccess> {
         std::optional<PointerAccess> src = analyzePointer(expand.getSrc());
@@ -587,10 +590,10 @@ PointerAnalysis::analyzeComparison(Operation *compareOp) {
     bias = one;
     break;
   default:
-    return fail(compare, "a mask comparison with predicate '" +
-                             arith::stringifyCmpIPredicate(
-                                 compare.getPredicate()) +
-                             "'");
+    return fail(compare,
+                "a mask comparison with predicate '" +
+                    arith::stringifyCmpIPredicate(compare.getPredicate()) +
+                    "'");
   }
   // With `e = difference + bias`: lessThan means e < 0, otherwise e > 0.
   LinearExpr biased = offset + bias;

@@ -1,4 +1,5 @@
-//===- PointerAnalysis.h - Structured pointers and masks of TTIR -*- C++ -*-===//
+//===- PointerAnalysis.h - Structured pointers and masks of TTIR -*- C++
+//-*-===//
 //
 // Decomposes the pointers and masks of `tt.load`/`tt.store` into the form a
 // strided DMA transfer needs:

@@ -24,8 +24,8 @@ using namespace mtia;
 
 namespace {
 
-void describePointer(PointerAnalysis &analysis, Value pointer,
-                     raw_ostream &os, AsmState &state) {
+void describePointer(PointerAnalysis &analysis, Value pointer, raw_ostream &os,
+                     AsmState &state) {
   std::optional<PointerAccess> access = analysis.analyzePointer(pointer);
   if (!access) {
     os << "unstructured pointer (" << analysis.getFailure().reason << ")";

@@ -22,8 +22,9 @@ MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(CB, cb, cb::CBDialect)
 MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(DMA, dma, dma::DMADialect)
 
 void mtiaRegisterAllDialects(MlirDialectRegistry registry) {
-  unwrap(registry)->insert<tt::TTDialect, tile::TileDialect, cb::CBDialect,
-                             dma::DMADialect>();
+  unwrap(registry)
+      ->insert<tt::TTDialect, tile::TileDialect, cb::CBDialect,
+               dma::DMADialect>();
 }
 
 void mtiaRegisterAllPasses(void) { registerMTIAPasses(); }
@@ -72,7 +73,8 @@ MlirTypeID mtiaTTTensorDescTypeGetTypeID(void) {
 }
 
 MlirType mtiaTTTensorDescTypeGet(MlirType blockType) {
-  return wrap(tt::TensorDescType::get(cast<RankedTensorType>(unwrap(blockType))));
+  return wrap(
+      tt::TensorDescType::get(cast<RankedTensorType>(unwrap(blockType))));
 }
 
 MlirType mtiaTTTensorDescTypeGetBlockType(MlirType type) {

@@ -34,8 +34,8 @@ public:
       verifier = std::make_unique<SourceMgrDiagnosticVerifierHandler>(
           sourceMgr, context, stream);
     } else
-      renderer =
-          std::make_unique<SourceMgrDiagnosticHandler>(sourceMgr, context, stream);
+      renderer = std::make_unique<SourceMgrDiagnosticHandler>(sourceMgr,
+                                                              context, stream);
   }
 
   OwningOpRef<ModuleOp> parse() {

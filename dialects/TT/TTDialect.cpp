@@ -47,7 +47,8 @@ struct TTInlinerInterface : public DialectInlinerInterface {
     if (!returnOp)
       return;
     OpBuilder builder(op);
-    cf::BranchOp::create(builder, op->getLoc(), newDest, returnOp.getOperands());
+    cf::BranchOp::create(builder, op->getLoc(), newDest,
+                         returnOp.getOperands());
     op->erase();
   }
 
@@ -164,7 +165,8 @@ Type mtia::tt::getBlockPointerBaseType(Type type) {
   auto block = dyn_cast<RankedTensorType>(pointerType.getPointeeType());
   if (!block)
     return type;
-  return PointerType::get(block.getElementType(), pointerType.getAddressSpace());
+  return PointerType::get(block.getElementType(),
+                          pointerType.getAddressSpace());
 }
 
 Type mtia::tt::getI1SameShape(Type type) {

@@ -150,8 +150,7 @@ LogicalResult AtomicRMWOp::verify() {
 
 LogicalResult SplatOp::verify() {
   if (isa<RankedTensorType>(getSrc().getType()))
-    return emitOpError("requires a scalar operand, got ")
-           << getSrc().getType();
+    return emitOpError("requires a scalar operand, got ") << getSrc().getType();
   return success();
 }
 
@@ -159,8 +158,8 @@ LogicalResult ExpandDimsOp::verify() {
   auto srcType = cast<RankedTensorType>(getSrc().getType());
   int64_t axis = getAxis();
   if (axis < 0 || axis > srcType.getRank())
-    return emitOpError("axis ") << axis << " is out of range for rank "
-                                << srcType.getRank();
+    return emitOpError("axis ")
+           << axis << " is out of range for rank " << srcType.getRank();
   SmallVector<int64_t> expected(srcType.getShape());
   expected.insert(expected.begin() + axis, 1);
   auto resultType = cast<RankedTensorType>(getResult().getType());
@@ -177,8 +176,7 @@ LogicalResult ReshapeOp::verify() {
   if (srcType.getNumElements() != resultType.getNumElements())
     return emitOpError("cannot reshape ")
            << srcType << " (" << srcType.getNumElements() << " elements) to "
-           << resultType << " (" << resultType.getNumElements()
-           << " elements)";
+           << resultType << " (" << resultType.getNumElements() << " elements)";
   return success();
 }
 
@@ -225,8 +223,7 @@ LogicalResult JoinOp::verify() {
 LogicalResult SplitOp::verify() {
   auto srcType = cast<RankedTensorType>(getSrc().getType());
   if (srcType.getShape().back() != 2)
-    return emitOpError("requires a last dimension of size 2, got ")
-           << srcType;
+    return emitOpError("requires a last dimension of size 2, got ") << srcType;
   auto resultType = cast<RankedTensorType>(getOutLHS().getType());
   if (resultType.getShape() != srcType.getShape().drop_back() ||
       resultType.getElementType() != srcType.getElementType())
@@ -266,8 +263,8 @@ LogicalResult GatherOp::verify() {
   if (indicesType.getRank() != srcType.getRank())
     return emitOpError("indices and source must have the same rank");
   if (axis < 0 || axis >= srcType.getRank())
-    return emitOpError("axis ") << axis << " is out of range for rank "
-                                << srcType.getRank();
+    return emitOpError("axis ")
+           << axis << " is out of range for rank " << srcType.getRank();
   if (resultType.getShape() != indicesType.getShape() ||
       resultType.getElementType() != srcType.getElementType())
     return emitOpError("result must have the shape of the indices and the "
@@ -297,12 +294,12 @@ LogicalResult MakeRangeOp::verify() {
     return emitOpError("result must be a 1-d tensor of i32, got ")
            << resultType;
   if (end <= start)
-    return emitOpError("end ") << end << " must be greater than start "
-                               << start;
+    return emitOpError("end ")
+           << end << " must be greater than start " << start;
   if (resultType.getDimSize(0) != end - start)
     return emitOpError("result has ")
-           << resultType.getDimSize(0) << " elements, but the range ["
-           << start << ", " << end << ") has " << end - start;
+           << resultType.getDimSize(0) << " elements, but the range [" << start
+           << ", " << end << ") has " << end - start;
   return success();
 }
 
@@ -331,8 +328,10 @@ LogicalResult DotOp::verify() {
            << m << "x" << n << ", got " << cType;
   Type aElement = aType.getElementType(), bElement = bType.getElementType();
   Type accElement = cType.getElementType();
-  bool aIsFp8 = aElement.getIntOrFloatBitWidth() == 8 && isa<FloatType>(aElement);
-  bool bIsFp8 = bElement.getIntOrFloatBitWidth() == 8 && isa<FloatType>(bElement);
+  bool aIsFp8 =
+      aElement.getIntOrFloatBitWidth() == 8 && isa<FloatType>(aElement);
+  bool bIsFp8 =
+      bElement.getIntOrFloatBitWidth() == 8 && isa<FloatType>(bElement);
   if (aElement != bElement && !(aIsFp8 && bIsFp8))
     return emitOpError("operand element types ")
            << aElement << " and " << bElement << " do not match";
@@ -383,8 +382,8 @@ static LogicalResult verifyAxisAndOperands(Operation *op, ValueRange srcs,
     return op->emitOpError("requires at least one operand");
   int64_t rank = cast<RankedTensorType>(srcs.front().getType()).getRank();
   if (axis < 0 || axis >= rank)
-    return op->emitOpError("axis ") << axis << " is out of range for rank "
-                                    << rank;
+    return op->emitOpError("axis ")
+           << axis << " is out of range for rank " << rank;
   return success();
 }
 
@@ -475,14 +474,12 @@ static LogicalResult verifyDescriptorAccess(Operation *op,
 }
 
 LogicalResult DescriptorLoadOp::verify() {
-  return verifyDescriptorAccess(*this, getDesc().getType(),
-                                getIndices().size(),
+  return verifyDescriptorAccess(*this, getDesc().getType(), getIndices().size(),
                                 cast<RankedTensorType>(getResult().getType()));
 }
 
 LogicalResult DescriptorStoreOp::verify() {
-  return verifyDescriptorAccess(*this, getDesc().getType(),
-                                getIndices().size(),
+  return verifyDescriptorAccess(*this, getDesc().getType(), getIndices().size(),
                                 cast<RankedTensorType>(getSrc().getType()));
 }
 
@@ -491,12 +488,10 @@ LogicalResult DescriptorStoreOp::verify() {
 //===----------------------------------------------------------------------===//
 
 ParseResult FuncOp::parse(OpAsmParser &parser, OperationState &result) {
-  auto buildFuncType = [](Builder &builder, ArrayRef<Type> argTypes,
-                          ArrayRef<Type> results,
-                          function_interface_impl::VariadicFlag,
-                          std::string &) {
-    return builder.getFunctionType(argTypes, results);
-  };
+  auto buildFuncType =
+      [](Builder &builder, ArrayRef<Type> argTypes, ArrayRef<Type> results,
+         function_interface_impl::VariadicFlag,
+         std::string &) { return builder.getFunctionType(argTypes, results); };
   return function_interface_impl::parseFunctionOp(
       parser, result, /*allowVariadic=*/false,
       getFunctionTypeAttrName(result.name), buildFuncType,
@@ -510,11 +505,11 @@ void FuncOp::print(OpAsmPrinter &printer) {
 }
 
 LogicalResult CallOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
-  auto callee = symbolTable.lookupNearestSymbolFrom<FuncOp>(*this,
-                                                            getCalleeAttr());
+  auto callee =
+      symbolTable.lookupNearestSymbolFrom<FuncOp>(*this, getCalleeAttr());
   if (!callee)
-    return emitOpError("'") << getCallee()
-                            << "' does not reference a valid tt.func";
+    return emitOpError("'")
+           << getCallee() << "' does not reference a valid tt.func";
   FunctionType calleeType = callee.getFunctionType();
   if (!llvm::equal(calleeType.getInputs(), getOperandTypes()))
     return emitOpError("operand types do not match the signature of @")

@@ -9,9 +9,9 @@
 #include "dialects/CAPI/MTIA.h"
 #include "python/mtia_compiler/native/MachineTypes.h"
 
+#include "mlir-c/BuiltinTypes.h"
 #include "mlir/Bindings/Python/Nanobind.h"
 #include "mlir/Bindings/Python/NanobindAdaptors.h"
-#include "mlir-c/BuiltinTypes.h"
 
 #include <optional>
 #include <string>
@@ -46,7 +46,8 @@ public:
   }
 
   bool verify() {
-    return mlirLogicalResultIsSuccess(mtiaSourceSessionVerify(checkedSession()));
+    return mlirLogicalResultIsSuccess(
+        mtiaSourceSessionVerify(checkedSession()));
   }
 
   /// Diagnostics quote the source, which may hold any bytes: they are
@@ -82,10 +83,12 @@ NB_MODULE(_mtia, m) {
   m.def(
       "register_dialects",
       [](MlirDialectRegistry registry) { mtiaRegisterAllDialects(registry); },
-      nb::arg("registry"), "Insert the mtia-compiler dialects into a registry.");
+      nb::arg("registry"),
+      "Insert the mtia-compiler dialects into a registry.");
 
-  m.def("register_passes", []() { mtiaRegisterAllPasses(); },
-        "Add the C++ passes of mtia-compiler to the global pass registry.");
+  m.def(
+      "register_passes", []() { mtiaRegisterAllPasses(); },
+      "Add the C++ passes of mtia-compiler to the global pass registry.");
 
   m.def(
       "registered_dialects",
@@ -102,16 +105,18 @@ NB_MODULE(_mtia, m) {
       },
       nb::arg("context"), "Names of the dialects registered in a context.");
 
-  m.def("print_registered_passes", []() { mtiaPrintRegisteredPasses(); },
-        "Print every C++ pass of the global registry to stdout.");
+  m.def(
+      "print_registered_passes", []() { mtiaPrintRegisteredPasses(); },
+      "Print every C++ pass of the global registry to stdout.");
 
   nb::class_<PySourceSession>(m, "SourceSession",
                               "A source buffer whose diagnostics are rendered "
                               "as file:line:col, or checked against "
                               "expected-* annotations in verify mode.")
-      .def(nb::init<MlirContext, const nb::bytes &, const std::string &, bool>(),
-           nb::arg("context"), nb::arg("buffer"), nb::arg("buffer_name"),
-           nb::arg("verify_diagnostics") = false)
+      .def(
+          nb::init<MlirContext, const nb::bytes &, const std::string &, bool>(),
+          nb::arg("context"), nb::arg("buffer"), nb::arg("buffer_name"),
+          nb::arg("verify_diagnostics") = false)
       .def("parse", &PySourceSession::parse,
            "Parse and verify the buffer; None on failure.")
       .def("verify", &PySourceSession::verify,
@@ -120,8 +125,7 @@ NB_MODULE(_mtia, m) {
            "The diagnostics rendered since the last call.")
       .def("close", &PySourceSession::close)
       .def("__enter__", [](nb::object self) { return self; })
-      .def("__exit__",
-           [](PySourceSession &self, nb::args) { self.close(); });
+      .def("__exit__", [](PySourceSession &self, nb::args) { self.close(); });
 
   mlir_type_subclass(m, "PointerType", mtiaTypeIsATTPointer,
                      mtiaTTPointerTypeGetTypeID)
