@@ -1108,11 +1108,15 @@ private:
     return 0;
   }
 
-  /// Lets buffers of one page type, producer and consumer carry their
-  /// transfers one after another when those do not overlap: every operation
-  /// of a buffer lies in one block, and the first operation of the next
-  /// transfer follows the last of the previous one. This keeps the plan
-  /// within the command processor's buffer count and the local memory.
+  /// Lets buffers of one producer and consumer carry their transfers one
+  /// after another when those do not overlap: every operation of a buffer
+  /// lies in one block, and the first operation of the next transfer follows
+  /// the last of the previous one. Buffers the DMA engine fills or drains
+  /// share only with buffers of their page type (the transfer's shape is the
+  /// page's); buffers between compute units share whatever their tiles, each
+  /// page access viewing the largest page of the group as its own tile. This
+  /// keeps the plan within the command processor's buffer count and the
+  /// local memory.
   void shareBuffers() {
     struct Span {
       cb::AllocOp buffer;
@@ -1145,8 +1149,12 @@ private:
     SmallVector<Span> groups;
     for (Span &span : spans) {
       auto sameKind = [&](Span &group) {
+        bool betweenComputeUnits = !group.dmaQueue && !span.dmaQueue;
         return group.block == span.block &&
-               group.buffer.getType() == span.buffer.getType() &&
+               (group.buffer.getType() == span.buffer.getType() ||
+                (betweenComputeUnits &&
+                 group.buffer.getType().getNumPages() ==
+                     span.buffer.getType().getNumPages())) &&
                group.buffer.getProducer() == span.buffer.getProducer() &&
                group.buffer.getConsumer() == span.buffer.getConsumer() &&
                group.dmaQueue == span.dmaQueue &&
@@ -1157,10 +1165,20 @@ private:
         groups.push_back(span);
         continue;
       }
+      cb::CircularBufferType largest =
+          getLargerPages(group->buffer.getType(), span.buffer.getType());
       span.buffer.getResult().replaceAllUsesWith(group->buffer.getResult());
       span.buffer.erase();
+      group->buffer.getResult().setType(largest);
       group->last = span.last;
     }
+  }
+
+  static cb::CircularBufferType getLargerPages(cb::CircularBufferType a,
+                                               cb::CircularBufferType b) {
+    return b.getPageType().getSizeInBytes() > a.getPageType().getSizeInBytes()
+               ? b
+               : a;
   }
 
   /// The tile holding the elements of a value the tile stage left on

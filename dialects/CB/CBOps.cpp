@@ -15,6 +15,38 @@ using mtia::tile::stringifyUnit;
 using mtia::tile::Unit;
 using mtia::tile::UnitOpInterface;
 
+/// Parses the type of a page access: the buffer's type, then `view` and the
+/// tile type when the tile is not the page type.
+static ParseResult parsePageView(OpAsmParser &parser, Type &cbType,
+                                 Type &tileType) {
+  CircularBufferType bufferType;
+  if (parser.parseType(bufferType))
+    return failure();
+  cbType = bufferType;
+  tileType = bufferType.getPageType();
+  if (succeeded(parser.parseOptionalKeyword("view")))
+    return parser.parseType(tileType);
+  return success();
+}
+
+static void printPageView(OpAsmPrinter &printer, Operation *, Type cbType,
+                          Type tileType) {
+  printer << cbType;
+  if (tileType != cast<CircularBufferType>(cbType).getPageType())
+    printer << " view " << tileType;
+}
+
+/// Checks that a tile read from or written to a page fits in it.
+static LogicalResult verifyPageView(Operation *op, CircularBufferType cbType,
+                                    mtia::tile::TileType tileType) {
+  int64_t pageBytes = cbType.getPageType().getSizeInBytes();
+  if (tileType.getSizeInBytes() <= pageBytes)
+    return success();
+  return op->emitOpError("tile of ")
+         << tileType.getSizeInBytes() << " bytes does not fit in a page of "
+         << pageBytes << " bytes";
+}
+
 #define GET_OP_CLASSES
 #include "dialects/CB/CBOps.cpp.inc"
 
@@ -175,7 +207,8 @@ static SmallVector<Unit> getReadingUnits(Value tile) {
 }
 
 LogicalResult ReadFrontOp::verify() {
-  if (failed(verifyPageIndex(*this, getCb().getType(), getPage())))
+  if (failed(verifyPageIndex(*this, getCb().getType(), getPage())) ||
+      failed(verifyPageView(*this, getCb().getType(), getResult().getType())))
     return failure();
   SmallVector<Unit> units = getReadingUnits(getResult());
   if (units.size() > 1)
@@ -201,7 +234,9 @@ std::optional<Unit> ReadFrontOp::getEndpointUnit() {
 }
 
 LogicalResult WriteBackOp::verify() {
-  return verifyPageIndex(*this, getCb().getType(), getPage());
+  if (failed(verifyPageIndex(*this, getCb().getType(), getPage())))
+    return failure();
+  return verifyPageView(*this, getCb().getType(), getTile().getType());
 }
 
 int64_t WriteBackOp::getPageIndex() { return getPage(); }

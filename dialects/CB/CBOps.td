@@ -84,9 +84,8 @@ def CB_PopFrontOp : CB_PointerOp<"pop_front",
   }];
 }
 
-def CB_ReadFrontOp : CB_Op<"read_front", [CB_PageOf<"cb", "result">,
-    DeclareOpInterfaceMethods<CB_EndpointOpInterface>,
-    DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+def CB_ReadFrontOp : CB_Op<"read_front", [
+    DeclareOpInterfaceMethods<CB_EndpointOpInterface>]> {
   let summary = "the tile held by an available page";
   let description = [{
     `%t = cb.read_front %cb[0] : !cb.cb<1024xf32, pages = 2>` is the tile in
@@ -94,24 +93,35 @@ def CB_ReadFrontOp : CB_Op<"read_front", [CB_PageOf<"cb", "result">,
     must have made available. The tile lives in the page (it is not copied)
     and must not be used after the page is popped. Every unit that reads it
     must be the buffer's consumer.
+
+    A page is a span of local memory: the tile may also be a view of the
+    page's first bytes with another type, written
+    `cb.read_front %cb[0] : !cb.cb<1024xf32, pages = 2> view !tile.tile<8x8xi32>`.
+    This lets one buffer carry tiles of different types one after another.
   }];
   let arguments = (ins CB_AnyCircularBuffer:$cb, CB_PageIndex:$page);
   let results = (outs Tile_AnyTile:$result);
-  let assemblyFormat = "$cb `[` $page `]` attr-dict `:` qualified(type($cb))";
+  let assemblyFormat = [{
+    $cb `[` $page `]` attr-dict `:` custom<PageView>(type($cb), type($result))
+  }];
   let hasVerifier = 1;
 }
 
-def CB_WriteBackOp : CB_Op<"write_back", [CB_PageOf<"cb", "tile">,
+def CB_WriteBackOp : CB_Op<"write_back", [
     DeclareOpInterfaceMethods<CB_EndpointOpInterface>]> {
   let summary = "fill a reserved page with a tile";
   let description = [{
     `cb.write_back %t, %cb[0] : !cb.cb<1024xf32, pages = 2>` makes the unit
     that computes `%t` write it into the page `page` places after the write
     pointer, which a `cb.reserve_back` must have reserved. That unit must be
-    the buffer's producer.
+    the buffer's producer. As with `cb.read_front`, the tile may be a view of
+    the page's first bytes with another type
+    (`cb.write_back %t, %cb[0] : !cb.cb<1024xf32, pages = 2> view !tile.tile<8x8xi32>`).
   }];
   let arguments = (ins Tile_AnyTile:$tile, CB_AnyCircularBuffer:$cb, CB_PageIndex:$page);
-  let assemblyFormat = "$tile `,` $cb `[` $page `]` attr-dict `:` qualified(type($cb))";
+  let assemblyFormat = [{
+    $tile `,` $cb `[` $page `]` attr-dict `:` custom<PageView>(type($cb), type($tile))
+  }];
   let hasVerifier = 1;
 }
 

@@ -36,11 +36,6 @@ def CB_CircularBufferType : TypeDef<CB_Dialect, "CircularBuffer"> {
 def CB_AnyCircularBuffer : Type<CPred<"::llvm::isa<::mtia::cb::CircularBufferType>($_self)">,
                                 "circular buffer", "::mtia::cb::CircularBufferType">;
 
-// `value` has the page type of the circular buffer `cb`.
-class CB_PageOf<string cb, string value>
-    : TypesMatchWith<value # " has the page type of " # cb, cb, value,
-                     "::llvm::cast<::mtia::cb::CircularBufferType>($_self).getPageType()">;
-
 // A number of pages and the index of a page after a buffer's pointer. They
 // are unnamed so that Python op builders take plain integers through the
 // builder of I64Attr.

@@ -4,9 +4,19 @@ The producer and consumer of a buffer are `tile.Unit` values; importing this
 module also imports the tile bindings that register their attribute builder.
 """
 
+from mtia_compiler import ir
 from mtia_compiler._mtia import CircularBufferType
 from mtia_compiler.dialects import tile  # noqa: F401 (registers the Unit enum)
 from mtia_compiler.dialects._cb_ops_gen import *  # noqa: F403
+from mtia_compiler.dialects._cb_ops_gen import ReadFrontOp
 from mtia_compiler.dialects.tile import Unit
 
-__all__ = ["CircularBufferType", "Unit"]
+__all__ = ["CircularBufferType", "Unit", "read_front"]
+
+
+def read_front(buffer: ir.Value, page: int, *, view: ir.Type | None = None,
+               loc: ir.Location | None = None, ip: ir.InsertionPoint | None = None) -> ir.Value:
+    """The tile in an available page: of the page type, or `view` for a tile
+    of another type in the page's first bytes."""
+    tile_type = view if view is not None else CircularBufferType(buffer.type).page_type
+    return ReadFrontOp(tile_type, buffer, page, loc=loc, ip=ip).result

@@ -36,6 +36,7 @@ Example (one program adds two 1024-element f32 blocks)::
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import math
 import struct
@@ -45,6 +46,8 @@ from enum import Enum
 from typing import Any
 
 FORMAT_VERSION = 1
+#: The most dimensions a unit instruction takes (the format's `shape` fields).
+MAX_DIMS = 4
 MAGIC = b"MTIAPROG"
 _HEADER = struct.Struct("<8sIIQ")
 
@@ -597,8 +600,9 @@ class ProgramBuilder:
         """Reduces ``src`` along ``axis`` with sum, prod, max, min, maxnum,
         minnum, maxu, minu, and, or, xor, argmax, argmin (these write i32
         positions to ``idx``, first extreme wins, and values to ``d``)."""
+        shape, axis = _around_axis(shape, axis)
         fields: dict[str, Any] = {"fn": fn, "t": _dtype(dtype), "src": src.encode(),
-                                  "shape": list(shape), "axis": axis}
+                                  "shape": shape, "axis": axis}
         if d is not None:
             fields["d"] = d.encode()
         if idx is not None:
@@ -608,6 +612,7 @@ class ProgramBuilder:
     def scan(self, fn: str, dtype: str, src: Slot, d: Slot, shape: Sequence[int],
              axis: int, reverse: bool = False) -> None:
         """Inclusive scan along ``axis``."""
+        shape, axis = _around_axis(shape, axis)
         self._emit("re.scan", fn=fn, t=_dtype(dtype), src=src.encode(), d=d.encode(),
                    shape=list(shape), axis=axis, reverse=reverse)
 
@@ -662,10 +667,15 @@ class ProgramBuilder:
                  src_offset: int = 0, dst_offset: int = 0) -> None:
         """``d[dst_offset + i.dst_strides] = src[src_offset + i.src_strides]``
         for every index i of ``shape`` (strides and offsets in elements)."""
-        self._emit("mlu.copy", d=d.encode(), src=src.encode(), esize=elem_bytes,
-                   shape=list(shape), src_strides=list(src_strides),
-                   dst_strides=list(dst_strides), src_offset=src_offset,
-                   dst_offset=dst_offset)
+        shape, src_strides, dst_strides = _merge_copy_dims(shape, src_strides, dst_strides)
+        # Dimensions beyond what the MLU takes become one copy per index.
+        outer = len(shape) - MAX_DIMS
+        for index in itertools.product(*(range(n) for n in shape[:max(outer, 0)])):
+            self._emit("mlu.copy", d=d.encode(), src=src.encode(), esize=elem_bytes,
+                       shape=shape[len(index):], src_strides=src_strides[len(index):],
+                       dst_strides=dst_strides[len(index):],
+                       src_offset=src_offset + _dot(index, src_strides),
+                       dst_offset=dst_offset + _dot(index, dst_strides))
 
     def transpose(self, d: Slot, src: Slot, elem_bytes: int, rows: int, cols: int) -> None:
         """``d`` (cols x rows) = transpose of ``src`` (rows x cols)."""
@@ -711,3 +721,36 @@ def _dense_strides(shape: Sequence[int]) -> list[int]:
     for d in range(len(shape) - 2, -1, -1):
         strides[d] = strides[d + 1] * shape[d + 1]
     return strides
+
+
+def _around_axis(shape: Sequence[int], axis: int) -> tuple[list[int], int]:
+    """A shape of more dimensions than the units take, as the equivalent
+    ``[outer, shape[axis], inner]`` (row-major order is unchanged)."""
+    if len(shape) <= MAX_DIMS:
+        return list(shape), axis
+    return [math.prod(shape[:axis]), shape[axis], math.prod(shape[axis + 1:])], 1
+
+
+def _merge_copy_dims(shape: Sequence[int], src_strides: Sequence[int],
+                     dst_strides: Sequence[int]) -> tuple[list[int], list[int], list[int]]:
+    """A strided copy of more dimensions than the MLU takes, with its size-1
+    dimensions dropped and each dimension merged into the one before it when
+    both sides step over it contiguously (more than the MLU takes may
+    remain)."""
+    if len(shape) <= MAX_DIMS:
+        return list(shape), list(src_strides), list(dst_strides)
+    dims = [(n, s, t) for n, s, t in zip(shape, src_strides, dst_strides, strict=True) if n != 1]
+    merged: list[tuple[int, int, int]] = []
+    for n, s, t in dims:
+        if merged:
+            outer_n, outer_s, outer_t = merged[-1]
+            if outer_s == s * n and outer_t == t * n:
+                merged[-1] = (outer_n * n, s, t)
+                continue
+        merged.append((n, s, t))
+    merged = merged or [(1, 1, 1)]
+    return [n for n, _, _ in merged], [s for _, s, _ in merged], [t for _, _, t in merged]
+
+
+def _dot(index: Sequence[int], strides: Sequence[int]) -> int:
+    return sum(i * stride for i, stride in zip(index, strides, strict=False))

@@ -175,3 +175,33 @@ tt.func @indexed(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %idx: !tt.ptr<i3
   tt.store %op, %sum : tensor<64x!tt.ptr<f32>>
   tt.return
 }
+
+// -----
+
+// Buffers between compute units carry tiles of any type one after another:
+// the reshapes and the transpose ping-pong between SIMD and MLU through one
+// buffer each way, each page access viewing the largest page as its tile.
+// CHECK-LABEL: tt.func @share_forward_buffers
+// CHECK-COUNT-2: cb.alloc "forward{{[0-9]+}}"
+// CHECK-NOT: cb.alloc
+// CHECK: cb.write_back %{{.*}}, %[[TO_MLU:.*]][0] : !cb.cb<64xf32, pages = 1>
+// CHECK: cb.write_back %{{.*}}, %[[TO_MLU]][0] : !cb.cb<64xf32, pages = 1> view !tile.tile<8x8xf32>
+// CHECK: cb.read_front %[[TO_MLU]][0] : !cb.cb<64xf32, pages = 1> view !tile.tile<8x8xi8>
+// CHECK: cb.write_back %{{.*}}, %{{.*}}[0] : !cb.cb<8x8xf32, pages = 1> view !tile.tile<64xi8>
+tt.func @share_forward_buffers(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %y: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+  %range = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %xs = tt.splat %x : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+  %xp = tt.addptr %xs, %range : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+  %a = tt.load %xp : tensor<64x!tt.ptr<f32>>
+  %b = arith.addf %a, %a : tensor<64xf32>
+  %c = tt.reshape %b : tensor<64xf32> -> tensor<8x8xf32>
+  %d = arith.mulf %c, %c : tensor<8x8xf32>
+  %e = tt.trans %d {order = array<i32: 1, 0>} : tensor<8x8xf32> -> tensor<8x8xf32>
+  %f = arith.fptosi %e : tensor<8x8xf32> to tensor<8x8xi8>
+  %g = tt.reshape %f : tensor<8x8xi8> -> tensor<64xi8>
+  %h = arith.sitofp %g : tensor<64xi8> to tensor<64xf32>
+  %ys = tt.splat %y : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+  %yp = tt.addptr %ys, %range : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+  tt.store %yp, %h : tensor<64x!tt.ptr<f32>>
+  tt.return
+}

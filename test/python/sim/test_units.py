@@ -206,6 +206,38 @@ def test_layout_transpose_and_broadcast(rng: np.random.Generator) -> None:
     np.testing.assert_array_equal(got.reshape(12, 20), np.broadcast_to(row, (12, 20)))
 
 
+def test_layout_and_reduction_of_six_dimensions(rng: np.random.Generator) -> None:
+    """Tiles of more dimensions than the units take (as `tl.sort` makes):
+    the builder merges contiguous dimensions and splits the rest into one
+    instruction per index, and reduces around the axis."""
+    shape = (2, 3, 2, 2, 3, 2)
+    x = rng.integers(-2**31, 2**31, shape).astype(np.int32)
+    row = x[:1, :1, :, :1, :, :1]
+
+    def broadcast(b: ProgramBuilder, out: Slot, ins: list[Slot]) -> None:
+        b.broadcast(out, ins[0], 4, row.shape, shape)
+
+    got = run_tile([(row.reshape(-1), "i32")], "i32", np.int32, x.size, broadcast, Unit.MLU)
+    np.testing.assert_array_equal(got.reshape(shape), np.broadcast_to(row, shape))
+    permutation = (5, 1, 3, 0, 4, 2)
+    source_strides = [x.strides[d] // 4 for d in permutation]
+    permuted = tuple(shape[d] for d in permutation)
+
+    def transpose(b: ProgramBuilder, out: Slot, ins: list[Slot]) -> None:
+        b.mlu_copy(out, ins[0], 4, permuted, source_strides,
+                   [int(np.prod(permuted[d + 1:])) for d in range(6)])
+
+    got = run_tile([(x.reshape(-1), "i32")], "i32", np.int32, x.size, transpose, Unit.MLU)
+    np.testing.assert_array_equal(got.reshape(permuted), x.transpose(permutation))
+    for axis in range(6):
+        def xor(b: ProgramBuilder, out: Slot, ins: list[Slot], axis: int = axis) -> None:
+            b.reduce("xor", "i32", ins[0], shape, axis, d=out)
+
+        got = run_tile([(x.reshape(-1), "i32")], "i32", np.int32, x.size // shape[axis], xor,
+                       Unit.RE)
+        np.testing.assert_array_equal(got, np.bitwise_xor.reduce(x, axis=axis).reshape(-1))
+
+
 def test_dma_2d_window_with_bounds_and_other(rng: np.random.Generator) -> None:
     """A 16x16 f32 window at (row 8, col 8) of a 20x24 matrix: rows >= 20 and
     columns >= 24 are masked off and read as -inf."""

@@ -115,17 +115,17 @@ tt.func @write_page_out_of_range(%cb: !cb.cb<8xf32, pages = 2>, %t: !tile.tile<8
 
 // -----
 
-tt.func @write_wrong_type(%cb: !cb.cb<8xf32, pages = 2>, %t: !tile.tile<8xf16>) {
-  // expected-error @+1 {{tile has the page type of cb}}
-  "cb.write_back"(%t, %cb) <{page = 0 : i64}> : (!tile.tile<8xf16>, !cb.cb<8xf32, pages = 2>) -> ()
+tt.func @write_larger_than_page(%cb: !cb.cb<8xf32, pages = 2>, %t: !tile.tile<16xf32>) {
+  // expected-error @+1 {{tile of 64 bytes does not fit in a page of 32 bytes}}
+  cb.write_back %t, %cb[0] : !cb.cb<8xf32, pages = 2> view !tile.tile<16xf32>
   tt.return
 }
 
 // -----
 
-tt.func @read_wrong_type(%cb: !cb.cb<8xf32, pages = 2>) {
-  // expected-error @+1 {{result has the page type of cb}}
-  %x = "cb.read_front"(%cb) <{page = 0 : i64}> : (!cb.cb<8xf32, pages = 2>) -> !tile.tile<4xf32>
+tt.func @read_larger_than_page(%cb: !cb.cb<8xf32, pages = 2>) {
+  // expected-error @+1 {{tile of 36 bytes does not fit in a page of 32 bytes}}
+  %x = "cb.read_front"(%cb) <{page = 0 : i64}> : (!cb.cb<8xf32, pages = 2>) -> !tile.tile<3x3xf32>
   tt.return
 }
 

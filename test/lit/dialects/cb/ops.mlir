@@ -34,6 +34,22 @@ tt.func @pipeline() {
   tt.return
 }
 
+// One buffer carrying tiles of several types one after another: each page
+// access views the page's first bytes as its own tile type.
+// CHECK-LABEL: tt.func @views
+tt.func @views(%t: !tile.tile<4x4xi32>) {
+  %forward = cb.alloc "forward", simd -> mlu : !cb.cb<64xf32, pages = 1>
+  cb.reserve_back %forward, 1 : !cb.cb<64xf32, pages = 1>
+  // CHECK: cb.write_back %{{.*}}, %{{.*}}[0] : !cb.cb<64xf32, pages = 1> view !tile.tile<4x4xi32>
+  cb.write_back %t, %forward[0] : !cb.cb<64xf32, pages = 1> view !tile.tile<4x4xi32>
+  cb.push_back %forward, 1 : !cb.cb<64xf32, pages = 1>
+  cb.wait_front %forward, 1 : !cb.cb<64xf32, pages = 1>
+  // CHECK: cb.read_front %{{.*}}[0] : !cb.cb<64xf32, pages = 1> view !tile.tile<2x8xi1>
+  %mask = cb.read_front %forward[0] : !cb.cb<64xf32, pages = 1> view !tile.tile<2x8xi1>
+  cb.pop_front %forward, 1 : !cb.cb<64xf32, pages = 1>
+  tt.return
+}
+
 // A copy through local memory: the DMA engine's inbound queue fills the
 // buffer and its outbound queue drains it.
 // CHECK-LABEL: tt.func @copy
