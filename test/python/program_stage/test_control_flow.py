@@ -173,3 +173,55 @@ def test_tile_carried_by_while(n: int) -> None:
     for _ in range(n):
         acc = (acc + x) * np.float32(0.5)
     np.testing.assert_array_equal(out, (acc + x) + init)
+
+
+WHILE_CARRIED_ACCUMULATOR = """
+module {
+  tt.func public @while_dot(%a_ptr: !tt.ptr<f32>, %out_ptr: !tt.ptr<f32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c16 = arith.constant 16 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<16x16xf32>
+    %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+    %rows = tt.expand_dims %r {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+    %cols = tt.expand_dims %r {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
+    %s16 = tt.splat %c16 : i32 -> tensor<16x1xi32>
+    %rs = arith.muli %rows, %s16 : tensor<16x1xi32>
+    %rb = tt.broadcast %rs : tensor<16x1xi32> -> tensor<16x16xi32>
+    %cb = tt.broadcast %cols : tensor<1x16xi32> -> tensor<16x16xi32>
+    %offs = arith.addi %rb, %cb : tensor<16x16xi32>
+    %a_base = tt.splat %a_ptr : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>>
+    %a_ptrs = tt.addptr %a_base, %offs : tensor<16x16x!tt.ptr<f32>>, tensor<16x16xi32>
+    %a = tt.load %a_ptrs : tensor<16x16x!tt.ptr<f32>>
+    %res:2 = scf.while (%acc = %zero, %k = %c0)
+        : (tensor<16x16xf32>, i32) -> (tensor<16x16xf32>, i32) {
+      %more = arith.cmpi slt, %k, %n : i32
+      scf.condition(%more) %acc, %k : tensor<16x16xf32>, i32
+    } do {
+    ^bb0(%acc: tensor<16x16xf32>, %k: i32):
+      %d = tt.dot %a, %a, %acc, inputPrecision = ieee
+          : tensor<16x16xf32> * tensor<16x16xf32> -> tensor<16x16xf32>
+      %next = arith.addi %k, %c1 : i32
+      scf.yield %d, %next : tensor<16x16xf32>, i32
+    }
+    %out_base = tt.splat %out_ptr : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>>
+    %out_ptrs = tt.addptr %out_base, %offs : tensor<16x16x!tt.ptr<f32>>, tensor<16x16xi32>
+    tt.store %out_ptrs, %res#0 : tensor<16x16x!tt.ptr<f32>>
+    tt.return
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("n", [0, 1, 3])
+def test_matmul_accumulator_carried_by_while(n: int) -> None:
+    """The DPE holds an accumulator carried by scf.while (the data-movement
+    pass gives the loop's arguments and results the unit of what flows into
+    them, so no buffer is placed between the DPE and itself)."""
+    a = (np.arange(256, dtype=np.float32).reshape(16, 16) % 5 - 2).astype(np.float32)
+    out = np.full((16, 16), 7.0, dtype=np.float32)
+    mtia_compiler.compile(WHILE_CARRIED_ACCUMULATOR).run(a, out, n, grid=(1,))
+    expected = np.zeros((16, 16), dtype=np.float32)
+    for _ in range(n):
+        expected = expected + a @ a
+    np.testing.assert_array_equal(out, expected)
