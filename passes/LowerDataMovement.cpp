@@ -171,8 +171,20 @@ public:
       return unitOp.getUnit();
     if (auto write = dyn_cast<cb::WriteBackOp>(user))
       return write.getCb().getDefiningOp<cb::AllocOp>().getProducer();
-    if (auto yield = dyn_cast<scf::YieldOp>(user))
+    if (auto yield = dyn_cast<scf::YieldOp>(user)) {
+      // The after region of a scf.while yields to the before region.
+      if (auto loop = dyn_cast<scf::WhileOp>(yield->getParentOp()))
+        return getOwner(loop.getBeforeArguments()[use.getOperandNumber()]);
       return getOwner(yield->getParentOp()->getResult(use.getOperandNumber()));
+    }
+    if (auto condition = dyn_cast<scf::ConditionOp>(user)) {
+      if (use.getOperandNumber() == 0)
+        return std::nullopt;
+      auto loop = cast<scf::WhileOp>(condition->getParentOp());
+      return getOwner(loop.getAfterArguments()[use.getOperandNumber() - 1]);
+    }
+    if (auto loop = dyn_cast<scf::WhileOp>(user))
+      return getOwner(loop.getBeforeArguments()[use.getOperandNumber()]);
     if (auto loop = dyn_cast<scf::ForOp>(user)) {
       if (use.getOperandNumber() < loop.getNumControlOperands())
         return std::nullopt;
@@ -187,6 +199,15 @@ private:
       auto loop = dyn_cast<scf::ForOp>(argument.getOwner()->getParentOp());
       if (loop && argument.getArgNumber() > 0)
         return getOwner(loop.getYieldedValues()[argument.getArgNumber() - 1]);
+      // A scf.while passes the values its after region yields to the before
+      // region, and the operands of scf.condition to the after region.
+      if (auto whileLoop =
+              dyn_cast<scf::WhileOp>(argument.getOwner()->getParentOp())) {
+        unsigned number = argument.getArgNumber();
+        if (argument.getOwner() == whileLoop.getBeforeBody())
+          return getOwner(whileLoop.getYieldedValues()[number]);
+        return getOwner(whileLoop.getConditionOp().getArgs()[number]);
+      }
       return tile::Unit::SIMD;
     }
     Operation *op = value.getDefiningOp();
@@ -197,6 +218,8 @@ private:
     unsigned index = cast<OpResult>(value).getResultNumber();
     if (auto loop = dyn_cast<scf::ForOp>(op))
       return getOwner(loop.getYieldedValues()[index]);
+    if (auto loop = dyn_cast<scf::WhileOp>(op))
+      return getOwner(loop.getConditionOp().getArgs()[index]);
     if (auto branch = dyn_cast<scf::IfOp>(op))
       return getOwner(branch.thenYield().getOperand(index));
     return tile::Unit::SIMD;

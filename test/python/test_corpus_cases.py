@@ -28,7 +28,7 @@ CASES = sorted(path for path in CORPUS.iterdir() if (path / "case.json").exists(
 COMPILING = {
     "01_vector_add", "02_fused_softmax", "03b_matmul_fp32_ieee", "04_layernorm_fwd",
     "05_masked_where", "06_row_sum", "07_desc_device_scale", "07b_desc_host_matmul",
-    "09_dtypes_dequant", "09b_int8_dot", "09c_fp8_cast",
+    "09_dtypes_dequant", "09b_int8_dot", "09c_fp8_cast", "10_control_flow",
     "10b_noinline_call", "11_transpose2d", "11b_copy2d", "11d_interleave_split", "12_math_funcs",
     "12b_libdevice_funcs", "12c_dropout", "12d_debug_ops", "13_flash_attn_fwd",
     "11c_shape_ops", "13b_flash_attn_fwd_causal",

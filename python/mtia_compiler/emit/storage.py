@@ -91,26 +91,34 @@ class StoragePlan:
 
 
 class _Numbering:
-    """Program-order positions of operations and the extents of blocks."""
+    """Program-order positions of operations and the extents of regions.
+
+    The extents of a region are recorded for each of its blocks: the
+    bindings hash an `ir.Region` by its Python wrapper, and every access
+    (`block.region`, `op.regions[i]`) makes a new wrapper, so regions cannot
+    be dictionary keys (blocks and operations hash by what they wrap)."""
 
     def __init__(self, kernel: ir.Operation) -> None:
         self.index: dict[ir.Operation, int] = {}
         self.last: dict[ir.Operation, int] = {}
-        self.region_last: dict[ir.Region, int] = {}
-        self.region_first: dict[ir.Region, int] = {}
+        self.region_last: dict[ir.Block, int] = {}
+        self.region_first: dict[ir.Block, int] = {}
         self.counter = 0
         self._number_regions(kernel)
 
     def _number_regions(self, op: ir.Operation) -> None:
         for region in op.regions:
-            self.region_first[region] = self.counter
-            for block in region.blocks:
+            first = self.counter
+            blocks = list(region.blocks)
+            for block in blocks:
                 for child in block.operations:
                     self.index[child.operation] = self.counter
                     self.counter += 1
                     self._number_regions(child.operation)
                     self.last[child.operation] = self.counter - 1
-            self.region_last[region] = self.counter - 1
+            for block in blocks:
+                self.region_first[block] = first
+                self.region_last[block] = self.counter - 1
 
 
 def _parent_op(block: ir.Block) -> ir.Operation:
@@ -167,7 +175,7 @@ class StoragePlanner:
             block = value.owner
             parent = _parent_op(block)
             if op_name(parent) == "tt.func" or len(list(block.region.blocks)) > 1:
-                return self.numbering.region_first[block.region]
+                return self.numbering.region_first[block]
             return self.numbering.index[parent]
         return self.numbering.index[value.owner.operation]
 
@@ -175,7 +183,7 @@ class StoragePlanner:
         end = self._start(value)
         def_block = _def_block(value)
         if isinstance(value, ir.BlockArgument) and len(list(def_block.region.blocks)) > 1:
-            end = self.numbering.region_last[def_block.region]
+            end = self.numbering.region_last[def_block]
         for use in value.uses:
             end = max(end, self._lifted_position(use.owner.operation, def_block))
         return end
@@ -186,7 +194,7 @@ class StoragePlanner:
         while current.block != def_block:
             region = current.block.region
             if len(list(region.blocks)) > 1:
-                position = max(position, self.numbering.region_last[region])
+                position = max(position, self.numbering.region_last[current.block])
             parent = region.owner.operation
             if op_name(parent) == "tt.func":
                 break
@@ -324,7 +332,8 @@ class StoragePlanner:
         if not self._computed_in(value, body) or self._find(value) != value:
             return
         producer = value.owner.operation
-        argument_end = max((self._lifted_position(use.owner.operation, body)
+        argument_block = _def_block(argument)
+        argument_end = max((self._lifted_position(use.owner.operation, argument_block)
                             for use in argument.uses), default=-1)
         produced_at = self.numbering.index[producer]
         if argument_end < produced_at or (argument_end == produced_at and
@@ -438,6 +447,7 @@ def copy_sites(kernel: ir.Operation) -> Iterator[CopySite]:
                                    before.arguments[index])
             for index, value in enumerate(list(condition.operands)[1:]):
                 if is_tile(value.type):
+                    yield CopySite(condition, value, after.arguments[index])
                     yield CopySite(condition, value, op.results[index])
         elif name == "scf.if":
             for region in op.regions:

@@ -4,7 +4,10 @@ widths and scalar loads and stores."""
 from __future__ import annotations
 
 import numpy as np
-from program_stage_support import run
+import pytest
+from program_stage_support import rng, run
+
+import mtia_compiler
 
 CONTROL = """
 #loc = loc("control.py":1:1)
@@ -122,3 +125,103 @@ def test_loops_branches_and_integer_widths() -> None:
         100,
         -1,  # the masked store leaves the element alone
     ]
+
+
+WHILE_CARRIED_TILE = """
+module {
+  tt.func public @while_tile(%x_ptr: !tt.ptr<f32>, %out_ptr: !tt.ptr<f32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %half = arith.constant dense<5.000000e-01> : tensor<128xf32>
+    %one = arith.constant dense<1.000000e+00> : tensor<128xf32>
+    %offsets = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+    %x_base = tt.splat %x_ptr : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>>
+    %x_ptrs = tt.addptr %x_base, %offsets : tensor<128x!tt.ptr<f32>>, tensor<128xi32>
+    %x = tt.load %x_ptrs : tensor<128x!tt.ptr<f32>>
+    %init = arith.addf %x, %one : tensor<128xf32>
+    %r:2 = scf.while (%acc = %init, %k = %c0) : (tensor<128xf32>, i32) -> (tensor<128xf32>, i32) {
+      %sum = arith.addf %acc, %x : tensor<128xf32>
+      %more = arith.cmpi slt, %k, %n : i32
+      scf.condition(%more) %sum, %k : tensor<128xf32>, i32
+    } do {
+    ^bb0(%sum: tensor<128xf32>, %k: i32):
+      %scaled = arith.mulf %sum, %half : tensor<128xf32>
+      %next = arith.addi %k, %c1 : i32
+      scf.yield %scaled, %next : tensor<128xf32>, i32
+    }
+    %total = arith.addf %r#0, %init : tensor<128xf32>
+    %out_base = tt.splat %out_ptr : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>>
+    %out_ptrs = tt.addptr %out_base, %offsets : tensor<128x!tt.ptr<f32>>, tensor<128xi32>
+    tt.store %out_ptrs, %total : tensor<128x!tt.ptr<f32>>
+    tt.return
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("n", [0, 1, 3, 6])
+def test_tile_carried_by_while(n: int) -> None:
+    """A tile computed in the before region leaves through scf.condition to
+    the after region on every iteration but the last and to the loop's
+    result on the last; the after region yields a new tile back to the
+    before region, and the initial tile stays live past the loop."""
+    x = rng().standard_normal(128).astype(np.float32)
+    out = np.zeros(128, dtype=np.float32)
+    mtia_compiler.compile(WHILE_CARRIED_TILE).run(x, out, n, grid=(1,))
+    init = x + np.float32(1.0)
+    acc = init
+    for _ in range(n):
+        acc = (acc + x) * np.float32(0.5)
+    np.testing.assert_array_equal(out, (acc + x) + init)
+
+
+WHILE_CARRIED_ACCUMULATOR = """
+module {
+  tt.func public @while_dot(%a_ptr: !tt.ptr<f32>, %out_ptr: !tt.ptr<f32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c16 = arith.constant 16 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<16x16xf32>
+    %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+    %rows = tt.expand_dims %r {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+    %cols = tt.expand_dims %r {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
+    %s16 = tt.splat %c16 : i32 -> tensor<16x1xi32>
+    %rs = arith.muli %rows, %s16 : tensor<16x1xi32>
+    %rb = tt.broadcast %rs : tensor<16x1xi32> -> tensor<16x16xi32>
+    %cb = tt.broadcast %cols : tensor<1x16xi32> -> tensor<16x16xi32>
+    %offs = arith.addi %rb, %cb : tensor<16x16xi32>
+    %a_base = tt.splat %a_ptr : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>>
+    %a_ptrs = tt.addptr %a_base, %offs : tensor<16x16x!tt.ptr<f32>>, tensor<16x16xi32>
+    %a = tt.load %a_ptrs : tensor<16x16x!tt.ptr<f32>>
+    %res:2 = scf.while (%acc = %zero, %k = %c0)
+        : (tensor<16x16xf32>, i32) -> (tensor<16x16xf32>, i32) {
+      %more = arith.cmpi slt, %k, %n : i32
+      scf.condition(%more) %acc, %k : tensor<16x16xf32>, i32
+    } do {
+    ^bb0(%acc: tensor<16x16xf32>, %k: i32):
+      %d = tt.dot %a, %a, %acc, inputPrecision = ieee
+          : tensor<16x16xf32> * tensor<16x16xf32> -> tensor<16x16xf32>
+      %next = arith.addi %k, %c1 : i32
+      scf.yield %d, %next : tensor<16x16xf32>, i32
+    }
+    %out_base = tt.splat %out_ptr : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>>
+    %out_ptrs = tt.addptr %out_base, %offs : tensor<16x16x!tt.ptr<f32>>, tensor<16x16xi32>
+    tt.store %out_ptrs, %res#0 : tensor<16x16x!tt.ptr<f32>>
+    tt.return
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("n", [0, 1, 3])
+def test_matmul_accumulator_carried_by_while(n: int) -> None:
+    """The DPE holds an accumulator carried by scf.while (the data-movement
+    pass gives the loop's arguments and results the unit of what flows into
+    them, so no buffer is placed between the DPE and itself)."""
+    a = (np.arange(256, dtype=np.float32).reshape(16, 16) % 5 - 2).astype(np.float32)
+    out = np.full((16, 16), 7.0, dtype=np.float32)
+    mtia_compiler.compile(WHILE_CARRIED_ACCUMULATOR).run(a, out, n, grid=(1,))
+    expected = np.zeros((16, 16), dtype=np.float32)
+    for _ in range(n):
+        expected = expected + a @ a
+    np.testing.assert_array_equal(out, expected)
