@@ -470,6 +470,26 @@ void ProgramParser::parseCtl(Inst &inst, const Object &object) {
       inst.srcB = isFloat(inst.type) ? floatReg(object, "v")
                                      : intReg(object, "v");
     return;
+  case Op::Amo: {
+    inst.fn = named(object, "fn", table(kAtomicNames));
+    inst.type = dtype(object, "t");
+    if (inst.type == DType::I1 || inst.type == DType::F8E4M3 ||
+        inst.type == DType::F8E5M2)
+      fail("atomics support 8- to 64-bit integers and f16/bf16/f32/f64");
+    inst.srcA = intReg(object, "addr");
+    bool floatType = isFloat(inst.type);
+    inst.dst = floatType ? floatReg(object, "d") : intReg(object, "d");
+    inst.srcB = floatType ? floatReg(object, "v") : intReg(object, "v");
+    if (inst.fn == static_cast<uint8_t>(AtomicFn::ACas))
+      inst.srcC = floatType ? floatReg(object, "cmp") : intReg(object, "cmp");
+    if (object.get("mask"))
+      inst.maskReg = intReg(object, "mask");
+    static constexpr const char *kSemantics[] = {"relaxed", "acquire",
+                                                 "release", "acq_rel"};
+    uint8_t sem = named(object, "sem", table(kSemantics));
+    inst.release = sem >= 2;
+    return;
+  }
   case Op::Jmp:
   case Op::Bz:
   case Op::Bnz:

@@ -239,6 +239,11 @@ private:
                          uint64_t start);
   uint64_t runDmaIndexed(PEState &pe, Unit unit, const Command &cmd,
                          uint64_t start);
+  /// Writes to `host` the new value of an atomic on one element whose
+  /// previous value is `previous` (`compare` is the cas comparand).
+  void combineAtomic(AtomicFn fn, DType type, const uint8_t *previous,
+                     const uint8_t *value, const uint8_t *compare,
+                     uint8_t *host, PEState &pe, const Command &cmd);
   uint64_t runAtomic(PEState &pe, Unit unit, const Command &cmd,
                      uint64_t start);
   bool executeCrossReduce(PEState &pe, UnitState &state, const Command &cmd);
@@ -283,6 +288,7 @@ private:
   std::map<std::pair<int64_t, int64_t>, CrossReduce> crossReduces;
   uint64_t memoryLatency = 0; // Of the global memory the current DMA touched.
   uint64_t controlSteps = 0;
+  uint64_t coreAtomics = 0; // amo instructions performed by all PEs.
   std::string output;
   std::vector<TraceEvent> trace;
   std::vector<uint8_t> scratch[4];
@@ -680,6 +686,72 @@ bool Machine::stepControl(PEState &pe) {
       ++pe.pc;
       break;
     }
+    case Op::Amo: {
+      Command here;
+      here.pid = pe.pid;
+      here.index = pe.pc;
+      // Release: the PE's earlier stores and atomics complete first.
+      if (inst.release) {
+        uint64_t done = pe.ctlClock;
+        for (unsigned u = 1; u < kNumUnits; ++u) {
+          if (!pe.units[u].queue.empty()) {
+            pe.ctlBlockedOn = std::string("release atomic waits for ") +
+                              unitName(static_cast<Unit>(u)) + " to drain";
+            --controlSteps;
+            return progressed;
+          }
+          done = std::max({done, pe.units[u].clock, pe.units[u].readyTime});
+        }
+        pe.ctlClock = done;
+      }
+      if (++coreAtomics > (uint64_t(1) << 24))
+        abortAt("timeout",
+                "the control cores performed more than 2^24 atomics (a spin "
+                "lock that is never released?)",
+                pe, here);
+      bool floatType = isFloat(inst.type);
+      if (inst.maskReg < 0 || pe.iregs[inst.maskReg] != 0) {
+        uint64_t address = static_cast<uint64_t>(pe.iregs[inst.srcA]);
+        unsigned size = dtypeSize(inst.type);
+        const GlobalBuffer &buffer =
+            checkedBuffer(address, size, pe, here, "atomic access");
+        if (address % size != 0)
+          abortAt("misaligned_dma",
+                  "atomic access at " + hex(address) + " is not aligned to " +
+                      std::to_string(size) + " bytes",
+                  pe, here);
+        uint8_t *host = buffer.host + (address - buffer.base);
+        uint8_t previous[8], value[8], compare[8];
+        std::memcpy(previous, host, size);
+        if (floatType) {
+          storeFloat(inst.type, value, pe.fregs[inst.srcB]);
+          if (inst.srcC >= 0)
+            storeFloat(inst.type, compare, pe.fregs[inst.srcC]);
+        } else {
+          storeInt(inst.type, value, pe.iregs[inst.srcB]);
+          if (inst.srcC >= 0)
+            storeInt(inst.type, compare, pe.iregs[inst.srcC]);
+        }
+        combineAtomic(static_cast<AtomicFn>(inst.fn), inst.type, previous,
+                      value, compare, host, pe, here);
+        if (floatType)
+          pe.fregs[inst.dst] = loadFloat(inst.type, previous);
+        else
+          pe.iregs[inst.dst] = loadInt(inst.type, previous);
+        // The core waits for the result, so later accesses (acquire) start
+        // after the atomic.
+        pe.ctlClock += target.scalarMemoryLatencyCycles;
+      } else if (floatType) {
+        pe.fregs[inst.dst] = 0;
+      } else {
+        pe.iregs[inst.dst] = 0;
+      }
+      ++pe.pc;
+      pe.ctlClock += target.controlCyclesPerInstruction;
+      // The core yields after every atomic, so that a PE spinning on a lock
+      // lets the other PEs run (and the holder release it).
+      return true;
+    }
     case Op::Ld:
     case Op::St: {
       uint64_t address = static_cast<uint64_t>(pe.iregs[inst.srcA]);
@@ -1048,6 +1120,42 @@ uint64_t Machine::runDmaIndexed(PEState &pe, Unit unit, const Command &cmd,
   return std::max(finish, pe.dmaLocalPort.book(start, transferred));
 }
 
+void Machine::combineAtomic(AtomicFn fn, DType type, const uint8_t *previous,
+                            const uint8_t *value, const uint8_t *compare,
+                            uint8_t *host, PEState &pe, const Command &cmd) {
+  const unsigned esize = dtypeSize(type);
+  uint8_t result[8];
+  switch (fn) {
+  case AtomicFn::AXchg:
+    std::memcpy(result, value, esize);
+    break;
+  case AtomicFn::ACas:
+    std::memcpy(result,
+                std::memcmp(previous, compare, esize) == 0 ? value : previous,
+                esize);
+    break;
+  default: {
+    static constexpr BinaryFn kFns[] = {
+        BinaryFn::Add,  BinaryFn::Max, BinaryFn::Min, BinaryFn::MaxU,
+        BinaryFn::MinU, BinaryFn::And, BinaryFn::Or,  BinaryFn::Xor};
+    BinaryFn binary = kFns[static_cast<int>(fn)];
+    // Float max/min ignore NaN operands like Triton's atomics.
+    if (isFloat(type) && binary == BinaryFn::Max)
+      binary = BinaryFn::MaxNum;
+    if (isFloat(type) && binary == BinaryFn::Min)
+      binary = BinaryFn::MinNum;
+    if (!binaryFnSupports(binary, type))
+      abortAt("invalid_program",
+              std::string("atomic ") + binaryFnName(binary) +
+                  " does not apply to " + dtypeName(type),
+              pe, cmd);
+    simdBinary(binary, type, result, previous, value, 1);
+    break;
+  }
+  }
+  std::memcpy(host, result, esize);
+}
+
 uint64_t Machine::runAtomic(PEState &pe, Unit unit, const Command &cmd,
                             uint64_t start) {
   const Inst &inst = *cmd.inst;
@@ -1083,39 +1191,8 @@ uint64_t Machine::runAtomic(PEState &pe, Unit unit, const Command &cmd,
     std::memcpy(previous, host, esize);
     if (old)
       std::memcpy(old + i * esize, previous, esize);
-    const uint8_t *value = values + i * esize;
-    uint8_t result[8];
-    switch (fn) {
-    case AtomicFn::AXchg:
-      std::memcpy(result, value, esize);
-      break;
-    case AtomicFn::ACas:
-      std::memcpy(result,
-                  std::memcmp(previous, compares + i * esize, esize) == 0
-                      ? value
-                      : previous,
-                  esize);
-      break;
-    default: {
-      static constexpr BinaryFn kFns[] = {
-          BinaryFn::Add,  BinaryFn::Max, BinaryFn::Min, BinaryFn::MaxU,
-          BinaryFn::MinU, BinaryFn::And, BinaryFn::Or,  BinaryFn::Xor};
-      BinaryFn binary = kFns[static_cast<int>(fn)];
-      // Float max/min ignore NaN operands like Triton's atomics.
-      if (isFloat(inst.type) && binary == BinaryFn::Max)
-        binary = BinaryFn::MaxNum;
-      if (isFloat(inst.type) && binary == BinaryFn::Min)
-        binary = BinaryFn::MinNum;
-      if (!binaryFnSupports(binary, inst.type))
-        abortAt("invalid_program",
-                std::string("atomic ") + binaryFnName(binary) +
-                    " does not apply to " + dtypeName(inst.type),
-                pe, cmd);
-      simdBinary(binary, inst.type, result, previous, value, 1);
-      break;
-    }
-    }
-    std::memcpy(host, result, esize);
+    combineAtomic(fn, inst.type, previous, values + i * esize,
+                  compares ? compares + i * esize : nullptr, host, pe, cmd);
     // A read-modify-write is a read and a write transaction.
     bookTransfer(buffer, false, start, target.dmaTransactionBytes);
     finish = std::max(finish, bookTransfer(buffer, true, start,

@@ -383,6 +383,20 @@ class ProgramBuilder:
     def store_scalar(self, addr: Reg, value: Reg | FReg, dtype: str) -> None:
         self._emit("st", addr=addr.index, v=value.index, t=_dtype(dtype))
 
+    def atomic_scalar(self, fn: str, addr: Reg, value: Reg | FReg, dtype: str, sem: str,
+                      cmp: Reg | FReg | None = None, mask: Reg | None = None) -> Reg | FReg:
+        """An atomic on one element through the control core (``amo``); returns
+        the previous value (0 when ``mask`` is 0 and nothing is accessed)."""
+        d: Reg | FReg = self.freg() if dtype.startswith(("f", "bf")) else self.ireg()
+        fields: dict[str, Any] = {"fn": fn, "t": _dtype(dtype), "d": d.index,
+                                  "addr": addr.index, "v": value.index, "sem": sem}
+        if cmp is not None:
+            fields["cmp"] = cmp.index
+        if mask is not None:
+            fields["mask"] = mask.index
+        self._emit("amo", **fields)
+        return d
+
     # -- control flow -------------------------------------------------------
 
     def label(self) -> Label:

@@ -55,6 +55,7 @@ const char *unitName(Unit unit);
   X(Bz, "bz", Ctl)                                                             \
   X(Bnz, "bnz", Ctl)                                                           \
   X(Fence, "fence", Ctl)                                                       \
+  X(Amo, "amo", Ctl)                                                           \
   X(Print, "print", Ctl)                                                       \
   X(Assert, "assert", Ctl)                                                     \
   X(End, "end", Ctl)                                                           \
@@ -184,6 +185,10 @@ struct Inst {
   int64_t intImm = 0;
   double floatImm = 0;
   unsigned width = 64; // Integer width of iop/icmp/ftoi.
+  // amo: the integer register of the mask (-1: unmasked) and whether the
+  // atomic has release semantics (it waits for the PE's units to drain).
+  int32_t maskReg = -1;
+  bool release = false;
 
   // Selectors.
   uint8_t fn = 0; // BinaryFn, UnaryFn, Pred, ReduceFn or AtomicFn.
