@@ -43,11 +43,11 @@ def test_compile_then_simulate(tmp_path: Path) -> None:
 
 def test_unsupported_kernel_is_located(tmp_path: Path) -> None:
     result = subprocess.run(
-        [tool("mtia-compile"), str(CORPUS / "08_atomics" / "kernel.ttir"),
-         "-o", str(tmp_path / "atomics.mtia")],
+        [tool("mtia-compile"), str(CORPUS / "03_matmul_leaky_relu" / "kernel.ttir"),
+         "-o", str(tmp_path / "matmul.mtia")],
         capture_output=True, text=True)
     assert result.returncode == 1
     assert result.stderr.startswith("kernels.py:")
     assert ": error: " in result.stderr
     assert "Traceback" not in result.stderr
-    assert not (tmp_path / "atomics.mtia").exists()
+    assert not (tmp_path / "matmul.mtia").exists()

@@ -30,7 +30,7 @@ COMPILING = {
     "05_masked_where", "06_row_sum", "07_desc_device_scale", "07b_desc_host_matmul",
     "09_dtypes_dequant", "09b_int8_dot", "09c_fp8_cast", "10_control_flow",
     "10b_noinline_call", "11_transpose2d", "11b_copy2d", "11d_interleave_split", "12_math_funcs",
-    "12b_libdevice_funcs", "12c_dropout", "12d_debug_ops", "13_flash_attn_fwd",
+    "12b_libdevice_funcs", "12c_dropout", "12d_debug_ops", "13_flash_attn_fwd", "08_atomics",
     "11c_shape_ops", "13b_flash_attn_fwd_causal",
 }
 

@@ -57,6 +57,10 @@ def _visibility(op: ir.Operation) -> str:
     return "public"
 
 
+#: tt.MemSemantic values (dialects/TT/TTAttrs.td) by their program-format names.
+MEMORY_SEMANTICS = {1: "relaxed", 2: "acquire", 3: "release", 4: "acq_rel"}
+
+
 class KernelEmitter(TileOpEmitter):
     """Translates one kernel into a ProgramBuilder."""
 
@@ -384,6 +388,7 @@ class KernelEmitter(TileOpEmitter):
             "tt.addptr": self._emit_addptr,
             "tt.load": self._emit_load,
             "tt.store": self._emit_store,
+            "tt.atomic_cas": self._emit_atomic_cas,
             "tt.print": self._emit_print,
             "tt.assert": self._emit_assert,
             "tt.return": self._emit_return,
@@ -490,6 +495,19 @@ class KernelEmitter(TileOpEmitter):
             self.b.branch_if_zero(self.int_scalar(operands[2], op).reg, skip)
         self.b.store_scalar(address.reg, value.reg, address.dtype)
         self.b.bind(skip)
+
+    def _emit_atomic_cas(self, op: ir.Operation) -> None:
+        """A scalar compare-and-swap runs on the control core (``amo``)."""
+        if is_tile(op.results[0].type):
+            raise located_error(op, "tt.atomic_cas of a tile must be lowered to DMA before the "
+                                "program stage")
+        address = self.pointer(op.operands[0], op)
+        compare = self.scalar(op.operands[1], op)
+        value = self.scalar(op.operands[2], op)
+        sem = MEMORY_SEMANTICS[ir.IntegerAttr(op.attributes["sem"]).value]
+        old = self.b.atomic_scalar("cas", address.reg, value.reg, address.dtype, sem,
+                                   cmp=compare.reg)
+        self._bind(op, _scalar_of(old, op.results[0].type, op))
 
     def _emit_print(self, op: ir.Operation) -> None:
         prefix = ir.StringAttr(op.attributes["prefix"]).value
