@@ -57,8 +57,8 @@ constexpr int64_t kDMAAlignmentBytes = 32;
 /// Pages of the buffers of loads and stores: two, so that the DMA engine
 /// fills one page while the consumer works on the other.
 constexpr int64_t kTransferPages = 2;
-/// Pages of the buffers between compute units: one, to save local memory;
-/// the units still overlap across different buffers.
+/// Pages of a buffer between two units for one tile; buffers that carry
+/// several tiles at once get more (`shareBuffers`).
 constexpr int64_t kForwardPages = 1;
 
 int64_t getElementBytes(Type type) {
@@ -1131,70 +1131,149 @@ private:
     return 0;
   }
 
+  /// One use of a buffer: its operations, all in one block.
+  struct Span {
+    cb::AllocOp buffer;
+    Block *block;
+    Operation *first, *last;
+    int dmaQueue;
+    /// For a buffer between two units (one tile written by one, read by the
+    /// other): the push, the wait, the read and the pop of the tile.
+    cb::PushBackOp push;
+    cb::WaitFrontOp wait;
+    cb::ReadFrontOp read;
+    cb::PopFrontOp pop;
+
+    bool isForward() const { return push && wait && read && pop; }
+  };
+
   /// Lets buffers of one producer and consumer carry their transfers one
-  /// after another when those do not overlap: every operation of a buffer
-  /// lies in one block, and the first operation of the next transfer follows
-  /// the last of the previous one. Buffers the DMA engine fills or drains
-  /// share only with buffers of their page type (the transfer's shape is the
-  /// page's); buffers between compute units share whatever their tiles, each
-  /// page access viewing the largest page of the group as its own tile. This
-  /// keeps the plan within the command processor's buffer count and the
-  /// local memory.
+  /// after another, which keeps the plan within the command processor's
+  /// buffer count. Every operation of a buffer must lie in one block.
+  ///
+  /// A buffer between two compute units (or from one to the DMA engine)
+  /// joins a first-in first-out group when its tile is pushed after, and
+  /// read after, every tile of the group: the group's pages are read in push
+  /// order, a pop that would free a page before an older one is delayed
+  /// until after that one, and the buffer gets as many pages as are ever
+  /// pushed and not yet popped at a reserve, plus one. Program order stays a
+  /// valid schedule, so the units cannot deadlock. Each page access views
+  /// the largest page of the group as its own tile.
+  ///
+  /// Buffers the DMA engine fills or drains share only with buffers of
+  /// their page type (the transfer's shape is the page's), when the first
+  /// transfer ends before the next begins.
   void shareBuffers() {
-    struct Span {
-      cb::AllocOp buffer;
-      Block *block;
-      Operation *first, *last;
-      int dmaQueue;
-    };
     SmallVector<Span> spans;
     function.walk([&](cb::AllocOp alloc) {
-      Block *block = nullptr;
-      Operation *first = nullptr, *last = nullptr;
+      Span span{alloc,   nullptr, nullptr, nullptr, getDMAQueue(alloc),
+                nullptr, nullptr, nullptr, nullptr};
       for (Operation *user : alloc->getUsers()) {
-        if (block && user->getBlock() != block)
+        if (span.block && user->getBlock() != span.block)
           return;
-        block = user->getBlock();
-        if (!first || user->isBeforeInBlock(first))
-          first = user;
-        if (!last || last->isBeforeInBlock(user))
-          last = user;
+        span.block = user->getBlock();
+        if (!span.first || user->isBeforeInBlock(span.first))
+          span.first = user;
+        if (!span.last || span.last->isBeforeInBlock(user))
+          span.last = user;
       }
-      if (block)
-        spans.push_back({alloc, block, first, last, getDMAQueue(alloc)});
+      // The one user of each kind, if there is exactly one.
+      auto onlyUser = [&](auto kind) -> decltype(kind) {
+        using OpT = decltype(kind);
+        OpT found;
+        for (Operation *user : alloc->getUsers()) {
+          if (!isa<OpT>(user))
+            continue;
+          if (found)
+            return OpT();
+          found = cast<OpT>(user);
+        }
+        return found;
+      };
+      if (llvm::any_of(alloc->getUsers(), llvm::IsaPred<cb::WriteBackOp>)) {
+        span.push = onlyUser(cb::PushBackOp());
+        span.wait = onlyUser(cb::WaitFrontOp());
+        span.read = onlyUser(cb::ReadFrontOp());
+        span.pop = onlyUser(cb::PopFrontOp());
+      }
+      if (span.block)
+        spans.push_back(span);
     });
-    // In each block, a span joins the first earlier group of the same kind
-    // whose last transfer ends before the span begins.
     llvm::sort(spans, [](const Span &a, const Span &b) {
       return a.block == b.block ? a.first->isBeforeInBlock(b.first)
                                 : a.block < b.block;
     });
-    SmallVector<Span> groups;
+    // Each group is its first span's buffer and the spans that join it, in
+    // push order.
+    SmallVector<SmallVector<Span>> groups;
     for (Span &span : spans) {
-      auto sameKind = [&](Span &group) {
-        bool betweenComputeUnits = !group.dmaQueue && !span.dmaQueue;
-        return group.block == span.block &&
-               (group.buffer.getType() == span.buffer.getType() ||
-                (betweenComputeUnits &&
-                 group.buffer.getType().getNumPages() ==
-                     span.buffer.getType().getNumPages())) &&
-               group.buffer.getProducer() == span.buffer.getProducer() &&
-               group.buffer.getConsumer() == span.buffer.getConsumer() &&
-               group.dmaQueue == span.dmaQueue &&
-               group.last->isBeforeInBlock(span.first);
+      auto joins = [&](SmallVector<Span> &group) {
+        Span &head = group.front(), &tail = group.back();
+        if (tail.block != span.block ||
+            head.buffer.getProducer() != span.buffer.getProducer() ||
+            head.buffer.getConsumer() != span.buffer.getConsumer() ||
+            head.dmaQueue != span.dmaQueue)
+          return false;
+        if (head.isForward() && span.isForward())
+          return tail.push->isBeforeInBlock(span.push) &&
+                 tail.read->isBeforeInBlock(span.read);
+        return !head.isForward() && !span.isForward() &&
+               head.buffer.getType() == span.buffer.getType() &&
+               tail.last->isBeforeInBlock(span.first);
       };
-      auto *group = llvm::find_if(groups, sameKind);
-      if (group == groups.end()) {
-        groups.push_back(span);
-        continue;
-      }
-      cb::CircularBufferType largest =
-          getLargerPages(group->buffer.getType(), span.buffer.getType());
-      span.buffer.getResult().replaceAllUsesWith(group->buffer.getResult());
-      span.buffer.erase();
-      group->buffer.getResult().setType(largest);
-      group->last = span.last;
+      auto *group = llvm::find_if(groups, joins);
+      if (group == groups.end())
+        groups.push_back({span});
+      else
+        group->push_back(span);
     }
+    for (SmallVector<Span> &group : groups)
+      mergeGroup(group);
+  }
+
+  /// Makes the buffers of `group` one: the first span's.
+  void mergeGroup(MutableArrayRef<Span> group) {
+    cb::AllocOp buffer = group.front().buffer;
+    cb::CircularBufferType type = buffer.getType();
+    for (Span &span : group.drop_front()) {
+      type = getLargerPages(type, span.buffer.getType());
+      span.buffer.getResult().replaceAllUsesWith(buffer.getResult());
+      span.buffer.erase();
+    }
+    if (!group.front().isForward()) {
+      buffer.getResult().setType(type);
+      return;
+    }
+    // Pops free pages in push order.
+    Operation *previousPop = nullptr;
+    for (Span &span : group) {
+      if (previousPop && span.pop->isBeforeInBlock(previousPop))
+        span.pop->moveAfter(previousPop);
+      previousPop = span.pop;
+    }
+    // Walking the block in order, a read finds its tile behind the pages
+    // still held, and a reserve needs a page besides them.
+    DenseMap<Operation *, Span *> spanOfRead;
+    for (Span &span : group)
+      spanOfRead[span.read] = &span;
+    int64_t pushed = 0, popped = 0, pages = 1;
+    for (Operation &op : *group.front().block) {
+      if (!llvm::is_contained(op.getOperands(), buffer.getResult()))
+        continue;
+      if (isa<cb::ReserveBackOp>(op))
+        pages = std::max(pages, pushed - popped + 1);
+      else if (isa<cb::PushBackOp>(op))
+        ++pushed;
+      else if (isa<cb::PopFrontOp>(op))
+        ++popped;
+      else if (Span *span = spanOfRead.lookup(&op)) {
+        int64_t page = (span - group.data()) - popped;
+        span->read.setPage(page);
+        span->wait.setPages(page + 1);
+      }
+    }
+    buffer.getResult().setType(
+        cb::CircularBufferType::get(type.getPageType(), pages));
   }
 
   static cb::CircularBufferType getLargerPages(cb::CircularBufferType a,

@@ -205,3 +205,38 @@ tt.func @share_forward_buffers(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %y
   tt.store %yp, %h : tensor<64x!tt.ptr<f32>>
   tt.return
 }
+
+// -----
+
+// Tiles that one unit passes to another while earlier ones are still held
+// share one first-in first-out buffer with enough pages: the consumer reads
+// each tile behind the pages it still holds and frees them in push order.
+// CHECK-LABEL: tt.func @fifo_forward_buffers
+// CHECK-DAG: %[[TO_MLU:.*]] = cb.alloc "forward{{[0-9]+}}", simd -> mlu : !cb.cb<64xf32, pages = 2>
+// CHECK-DAG: %[[TO_SIMD:.*]] = cb.alloc "forward{{[0-9]+}}", mlu -> simd : !cb.cb<8x8xf32, pages = 2>
+// CHECK: cb.write_back %{{.*}}, %[[TO_MLU]][0]
+// CHECK: cb.write_back %{{.*}}, %[[TO_MLU]][0]
+// CHECK: cb.wait_front %[[TO_SIMD]], 1
+// CHECK-NEXT: %[[B:.*]] = cb.read_front %[[TO_SIMD]][0]
+// CHECK-NEXT: cb.wait_front %[[TO_SIMD]], 2
+// CHECK-NEXT: %[[C:.*]] = cb.read_front %[[TO_SIMD]][1]
+// CHECK-NEXT: tile.binary addf %[[B]], %[[C]]
+// CHECK-NEXT: cb.pop_front %[[TO_SIMD]], 1
+// CHECK-NEXT: cb.pop_front %[[TO_SIMD]], 1
+// CHECK: cb.write_back %{{.*}}, %[[TO_MLU]][0] : !cb.cb<64xf32, pages = 2> view !tile.tile<8x8xf32>
+tt.func @fifo_forward_buffers(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %y: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+  %range = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %xs = tt.splat %x : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+  %xp = tt.addptr %xs, %range : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+  %a = tt.load %xp : tensor<64x!tt.ptr<f32>>
+  %b = arith.addf %a, %a : tensor<64xf32>
+  %c = arith.mulf %a, %a : tensor<64xf32>
+  %rb = tt.reshape %b : tensor<64xf32> -> tensor<8x8xf32>
+  %rc = tt.reshape %c : tensor<64xf32> -> tensor<8x8xf32>
+  %s = arith.addf %rb, %rc : tensor<8x8xf32>
+  %t = tt.reshape %s : tensor<8x8xf32> -> tensor<64xf32>
+  %ys = tt.splat %y : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+  %yp = tt.addptr %ys, %range : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+  tt.store %yp, %t : tensor<64x!tt.ptr<f32>>
+  tt.return
+}
