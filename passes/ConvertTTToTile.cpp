@@ -56,6 +56,40 @@ bool mtia::isValueTensor(Type type) {
   return tensorType && !isa<tt::PointerType>(tensorType.getElementType());
 }
 
+std::optional<tile::CombineKind> mtia::getSingleCombineKind(Region &region) {
+  Block &block = region.front();
+  if (block.getNumArguments() != 2 ||
+      !llvm::hasSingleElement(block.without_terminator()))
+    return std::nullopt;
+  Operation &combine = block.front();
+  Operation *terminator = block.getTerminator();
+  if (combine.getNumOperands() != 2 || terminator->getNumOperands() != 1 ||
+      terminator->getOperand(0) != combine.getResult(0))
+    return std::nullopt;
+  Value lhs = combine.getOperand(0), rhs = combine.getOperand(1);
+  if (!((lhs == block.getArgument(0) && rhs == block.getArgument(1)) ||
+        (lhs == block.getArgument(1) && rhs == block.getArgument(0))))
+    return std::nullopt;
+  return llvm::TypeSwitch<Operation *, std::optional<tile::CombineKind>>(
+             &combine)
+      .Case([](arith::AddFOp) { return tile::CombineKind::AddF; })
+      .Case([](arith::MulFOp) { return tile::CombineKind::MulF; })
+      .Case([](arith::MaximumFOp) { return tile::CombineKind::MaximumF; })
+      .Case([](arith::MinimumFOp) { return tile::CombineKind::MinimumF; })
+      .Case([](arith::MaxNumFOp) { return tile::CombineKind::MaxNumF; })
+      .Case([](arith::MinNumFOp) { return tile::CombineKind::MinNumF; })
+      .Case([](arith::AddIOp) { return tile::CombineKind::AddI; })
+      .Case([](arith::MulIOp) { return tile::CombineKind::MulI; })
+      .Case([](arith::MaxSIOp) { return tile::CombineKind::MaxSI; })
+      .Case([](arith::MinSIOp) { return tile::CombineKind::MinSI; })
+      .Case([](arith::MaxUIOp) { return tile::CombineKind::MaxUI; })
+      .Case([](arith::MinUIOp) { return tile::CombineKind::MinUI; })
+      .Case([](arith::AndIOp) { return tile::CombineKind::AndI; })
+      .Case([](arith::OrIOp) { return tile::CombineKind::OrI; })
+      .Case([](arith::XOrIOp) { return tile::CombineKind::XOrI; })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
 mtia::TileTypeConverter::TileTypeConverter() {
   addConversion([](Type type) { return type; });
   addConversion([](RankedTensorType type) -> Type {
@@ -607,42 +641,6 @@ struct DotPattern : public OpConversionPattern<tt::DotOp> {
     return success();
   }
 };
-
-/// Returns the combine kind of a region that applies one arith operation to
-/// its two arguments, if it is one the reduction engine knows.
-std::optional<tile::CombineKind> getSingleCombineKind(Region &region) {
-  Block &block = region.front();
-  if (block.getNumArguments() != 2 ||
-      !llvm::hasSingleElement(block.without_terminator()))
-    return std::nullopt;
-  Operation &combine = block.front();
-  Operation *terminator = block.getTerminator();
-  if (combine.getNumOperands() != 2 || terminator->getNumOperands() != 1 ||
-      terminator->getOperand(0) != combine.getResult(0))
-    return std::nullopt;
-  Value lhs = combine.getOperand(0), rhs = combine.getOperand(1);
-  if (!((lhs == block.getArgument(0) && rhs == block.getArgument(1)) ||
-        (lhs == block.getArgument(1) && rhs == block.getArgument(0))))
-    return std::nullopt;
-  return llvm::TypeSwitch<Operation *, std::optional<tile::CombineKind>>(
-             &combine)
-      .Case([](arith::AddFOp) { return tile::CombineKind::AddF; })
-      .Case([](arith::MulFOp) { return tile::CombineKind::MulF; })
-      .Case([](arith::MaximumFOp) { return tile::CombineKind::MaximumF; })
-      .Case([](arith::MinimumFOp) { return tile::CombineKind::MinimumF; })
-      .Case([](arith::MaxNumFOp) { return tile::CombineKind::MaxNumF; })
-      .Case([](arith::MinNumFOp) { return tile::CombineKind::MinNumF; })
-      .Case([](arith::AddIOp) { return tile::CombineKind::AddI; })
-      .Case([](arith::MulIOp) { return tile::CombineKind::MulI; })
-      .Case([](arith::MaxSIOp) { return tile::CombineKind::MaxSI; })
-      .Case([](arith::MinSIOp) { return tile::CombineKind::MinSI; })
-      .Case([](arith::MaxUIOp) { return tile::CombineKind::MaxUI; })
-      .Case([](arith::MinUIOp) { return tile::CombineKind::MinUI; })
-      .Case([](arith::AndIOp) { return tile::CombineKind::AndI; })
-      .Case([](arith::OrIOp) { return tile::CombineKind::OrI; })
-      .Case([](arith::XOrIOp) { return tile::CombineKind::XOrI; })
-      .Default([](Operation *) { return std::nullopt; });
-}
 
 /// Moves a `tt.reduce`/`tt.scan` combine region into a tile op, replacing its
 /// terminator with `tile.yield`.

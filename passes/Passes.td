@@ -61,6 +61,23 @@ def ConvertTTToTile : Pass<"mtia-convert-tt-to-tile", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mtia::tile::TileDialect"];
 }
 
+def ExpandCombineRegions : Pass<"mtia-expand-combine-regions", "::mlir::ModuleOp"> {
+  let summary = "Reductions and scans with general combine regions become tile steps";
+  let description = [{
+    The reduction engine combines with add, mul, max, min, and, or and xor.
+    Every `tile.reduce_region`, and every `tile.scan` that is not one of
+    those over one tile, is expanded into log2(n) steps that apply the
+    combine region elementwise to whole tiles (its scalar operations become
+    SIMD tile operations) on operands the memory-layout unit slices: a
+    reduction combines adjacent pairs of elements until one is left, a scan
+    doubles the distance it combines over (Hillis-Steele). Element order is
+    kept, so regions need only be associative. Regions with operations that
+    have no tile form, and reductions over axes whose length is not a power
+    of two, are reported at the op.
+  }];
+  let dependentDialects = ["::mtia::tile::TileDialect"];
+}
+
 def LowerDataMovement : Pass<"mtia-lower-data-movement", "::mlir::ModuleOp"> {
   let summary = "The data-movement stage: loads and stores become DMA through circular buffers";
   let description = [{
@@ -70,7 +87,8 @@ def LowerDataMovement : Pass<"mtia-lower-data-movement", "::mlir::ModuleOp"> {
     32-byte aligned, `dma.gather`/`dma.scatter` with an index tile otherwise.
     Inserts a circular buffer wherever a tile computed by one unit is used by
     another. Buffers of loads and stores have two pages, so loads in loops
-    overlap compute; buffers between compute units have one.
+    overlap compute; the tiles one unit passes to another in a block share
+    one first-in first-out buffer with as many pages as they need at once.
   }];
   let dependentDialects = ["::mtia::cb::CBDialect", "::mtia::dma::DMADialect",
                            "::mtia::tile::TileDialect",

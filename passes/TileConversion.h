@@ -9,8 +9,12 @@
 #ifndef MTIA_PASSES_TILECONVERSION_H
 #define MTIA_PASSES_TILECONVERSION_H
 
+#include "dialects/Tile/TileDialect.h"
+
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/DialectConversion.h"
+
+#include <optional>
 
 namespace mtia {
 
@@ -23,6 +27,11 @@ class TileTypeConverter : public mlir::TypeConverter {
 public:
   TileTypeConverter();
 };
+
+/// The reduction engine's combine kind of a `tt.reduce`/`tt.scan` (or tile)
+/// combine region that applies one arith operation to its two arguments, if
+/// the engine knows that operation.
+std::optional<tile::CombineKind> getSingleCombineKind(mlir::Region &region);
 
 /// The patterns that convert arith, math and tt compute on value tensors to
 /// tile ops.

@@ -33,7 +33,8 @@ from mtia_compiler.source import decode_diagnostics, new_context
 #: The pass pipelines of the stages that transform IR, in order.
 PASS_STAGES: tuple[tuple[str, str], ...] = (
     ("ttir", "builtin.module(mtia-drop-assumes, inline, canonicalize, cse, symbol-dce)"),
-    ("tile", "builtin.module(mtia-convert-tt-to-tile, canonicalize, cse)"),
+    ("tile", "builtin.module(mtia-convert-tt-to-tile, mtia-expand-combine-regions, canonicalize, "
+              "cse)"),
     ("dma", "builtin.module(mtia-lower-data-movement, canonicalize, cse)"),
 )
 

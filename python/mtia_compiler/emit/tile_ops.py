@@ -184,7 +184,6 @@ class TileOpEmitter:
             "tile.matmul": self._matmul,
             "tile.reduce": self._reduce,
             "tile.arg_reduce": self._arg_reduce,
-            "tile.reduce_region": self._reduce_region,
             "tile.scan": self._scan,
             "tile.cross_pe_reduce": self._cross_pe_reduce,
             "tile.transpose": self._transpose,
@@ -347,13 +346,6 @@ class TileOpEmitter:
         self.b.reduce(self._enum(op, "kind", tile.ArgReduceKind), source.dtype,
                       self._inputs(op)[0], list(source.shape), _int_attr(op, "axis"),
                       idx=self._result(op))
-
-    def _reduce_region(self, op: ir.Operation) -> None:
-        self._require_row_major(op)
-        fn = _region_combiner(op)
-        source = TileInfo.of(op.operands[0].type, op)
-        self.b.reduce(fn, source.dtype, self._inputs(op)[0], list(source.shape),
-                      _int_attr(op, "axis"), d=self._result(op))
 
     def _scan(self, op: ir.Operation) -> None:
         self._require_row_major(op)
@@ -570,7 +562,8 @@ def _dense_values(attribute: ir.DenseElementsAttr) -> list[int | float]:
 
 
 def _region_combiner(op: ir.Operation) -> str:
-    """The reduction-engine combiner a one-operation combine region computes."""
+    """The reduction-engine combiner a one-operation combine region computes
+    (the tile stage expands every other region, `mtia-expand-combine-regions`)."""
     if len(list(op.operands)) != 1:
         raise located_error(op, f"'{op_name(op)}' of several tiles is not supported by the "
                             "reduction engine")
