@@ -338,22 +338,16 @@ private:
     cb::PushBackOp::create(builder, loc, buffer, 1);
   }
 
-  /// The per-dimension counts of valid indices of a structured mask, as
-  /// index values; lower bounds are not representable in a transfer.
-  FailureOr<SmallVector<Value>> materializeBounds(Operation *op,
-                                                  const MaskBounds *bounds,
-                                                  ArrayRef<int64_t> shape,
-                                                  OpBuilder &builder) {
-    Location loc = op->getLoc();
+  /// The per-dimension counts of valid indices of a structured mask without
+  /// lower bounds, as index values.
+  SmallVector<Value> materializeBounds(Location loc, const MaskBounds *bounds,
+                                       ArrayRef<int64_t> shape,
+                                       OpBuilder &builder) {
     SmallVector<Value> result;
     Type index = builder.getIndexType();
     for (auto [dim, size] : llvm::enumerate(shape)) {
       Value bound = indexConstant(builder, loc, size);
       if (bounds) {
-        if (!bounds->lowers[dim].empty())
-          return op->emitError("masks with a lower bound on an index are not "
-                               "supported by the DMA lowering yet"),
-                 failure();
         for (const LinearExpr &upper : bounds->uppers[dim])
           bound = arith::MinSIOp::create(
               builder, loc, bound,
@@ -568,13 +562,15 @@ private:
     std::optional<MaskBounds> bounds;
     if (mask)
       bounds = analysis.analyzeMask(mask);
-    if (!mask || bounds) {
-      FailureOr<SmallVector<Value>> materialized =
-          materializeBounds(op, bounds ? &*bounds : nullptr, shape, builder);
-      if (failed(materialized))
-        return failure();
-      result.bounds = *materialized;
-    }
+    // A transfer's window starts at index 0 of every dimension; a mask with
+    // lower bounds takes the indexed path with a mask tile.
+    if (bounds && llvm::any_of(bounds->lowers, [](const auto &lowers) {
+          return !lowers.empty();
+        }))
+      bounds.reset();
+    if (!mask || bounds)
+      result.bounds =
+          materializeBounds(loc, bounds ? &*bounds : nullptr, shape, builder);
     int64_t elementBytes = getElementBytes(
         cast<tt::PointerType>(getElementTypeOrSelf(pointer.getType()))
             .getPointeeType());
@@ -618,6 +614,31 @@ private:
     Location loc = op->getLoc();
     auto pointerType = cast<RankedTensorType>(pointer.getType());
     auto offsetType = pointerType.clone(builder.getI64Type());
+    // Pointers a loop advances uniformly: the offsets of their initial
+    // value, computed before the loop, from a base advanced in this
+    // iteration.
+    if (auto argument = dyn_cast<BlockArgument>(pointer)) {
+      std::optional<LoopAdvance> advance = analysis.analyzeLoopAdvance(argument);
+      if (!advance) {
+        const Unstructured &why = analysis.getFailure();
+        InFlightDiagnostic error =
+            op->emitError("the pointers of this access are carried by a loop "
+                          "that the indexed DMA lowering cannot follow: ")
+            << why.reason;
+        if (why.op)
+          error.attachNote(why.op->getLoc()) << "see the loop";
+        return failure();
+      }
+      OpBuilder beforeLoop(argument.getOwner()->getParentOp());
+      auto initial = buildOffsetTensor(op, advance->init, beforeLoop);
+      if (failed(initial))
+        return failure();
+      Value elements = analysis.materialize(advance->elements, builder, loc,
+                                            builder.getI64Type());
+      Value base = tt::AddPtrOp::create(builder, loc, initial->first.getType(),
+                                        initial->first, elements);
+      return std::make_pair(base, initial->second);
+    }
     Operation *def = pointer.getDefiningOp();
     if (auto splat = dyn_cast_if_present<tt::SplatOp>(def)) {
       Value zero = arith::ConstantOp::create(
@@ -646,7 +667,7 @@ private:
       return std::make_pair(inner->first, reshaped);
     }
     return op->emitError("the pointers of this access are computed by '")
-               << (def ? def->getName().getStringRef() : "a block argument")
+               << def->getName()
                << "', which the indexed DMA lowering does not support yet",
            failure();
   }

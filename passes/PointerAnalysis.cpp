@@ -303,10 +303,8 @@ bool PointerAnalysis::isLoopInvariant(const AffineTensor &tensor,
 }
 
 std::optional<AffineTensor>
-PointerAnalysis::analyzeLoopCarried(BlockArgument argument, bool isPointer) {
+PointerAnalysis::analyzeIncrement(BlockArgument argument, bool isPointer) {
   auto loop = cast<scf::ForOp>(argument.getOwner()->getParentOp());
-  if (argument == loop.getInductionVar())
-    return uniform(LinearExpr::atom(getAtomIndex(Atom{argument, {}})), 0);
   unsigned index = argument.getArgNumber() - 1;
   if (!loopArgumentsInProgress.insert(argument).second)
     return fail(loop, "loop-carried value #" + Twine(index) +
@@ -354,8 +352,20 @@ PointerAnalysis::analyzeLoopCarried(BlockArgument argument, bool isPointer) {
   if (!isLoopInvariant(increment, loop))
     return fail(loop, "loop-carried value #" + Twine(index) +
                           " has an increment that changes inside the loop");
+  return increment;
+}
+
+std::optional<AffineTensor>
+PointerAnalysis::analyzeLoopCarried(BlockArgument argument, bool isPointer) {
+  auto loop = cast<scf::ForOp>(argument.getOwner()->getParentOp());
+  if (argument == loop.getInductionVar())
+    return uniform(LinearExpr::atom(getAtomIndex(Atom{argument, {}})), 0);
+  std::optional<AffineTensor> increment = analyzeIncrement(argument, isPointer);
+  if (!increment)
+    return std::nullopt;
   LinearExpr iteration = LinearExpr::atom(getAtomIndex(Atom{Value(), loop}));
-  AffineTensor advance = scale(increment, iteration);
+  AffineTensor advance = scale(*increment, iteration);
+  unsigned index = argument.getArgNumber() - 1;
   if (isPointer) {
     std::optional<PointerAccess> init =
         analyzePointer(loop.getInitArgs()[index]);
@@ -369,6 +379,25 @@ PointerAnalysis::analyzeLoopCarried(BlockArgument argument, bool isPointer) {
   if (!init)
     return std::nullopt;
   return add(*init, advance);
+}
+
+std::optional<LoopAdvance>
+PointerAnalysis::analyzeLoopAdvance(BlockArgument pointer) {
+  auto loop = dyn_cast<scf::ForOp>(pointer.getOwner()->getParentOp());
+  if (!loop || pointer.getArgNumber() == 0)
+    return fail(pointer.getOwner()->getParentOp(),
+                "a tensor of pointers that is a block argument");
+  std::optional<AffineTensor> increment =
+      analyzeIncrement(pointer, /*isPointer=*/true);
+  if (!increment)
+    return std::nullopt;
+  if (!increment->isUniform())
+    return fail(loop, "loop-carried pointers #" +
+                          Twine(pointer.getArgNumber() - 1) +
+                          " advance by different amounts per element");
+  LinearExpr iteration = LinearExpr::atom(getAtomIndex(Atom{Value(), loop}));
+  return LoopAdvance{loop.getInitArgs()[pointer.getArgNumber() - 1],
+                     increment->offset * iteration};
 }
 
 //===----------------------------------------------------------------------===//

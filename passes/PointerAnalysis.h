@@ -94,6 +94,14 @@ struct MaskBounds {
   llvm::SmallVector<mlir::Value> conditions;
 };
 
+/// A tensor of pointers carried by an scf.for loop that every iteration
+/// advances by one loop-invariant amount: in iteration k it is `init`
+/// advanced by `elements` (k times the increment) elements.
+struct LoopAdvance {
+  mlir::Value init;
+  LinearExpr elements;
+};
+
 /// Why an access is not structured: the operation that breaks the structure
 /// and a reason.
 struct Unstructured {
@@ -105,6 +113,10 @@ class PointerAnalysis {
 public:
   /// Analyzes a pointer or tensor of pointers.
   std::optional<PointerAccess> analyzePointer(mlir::Value pointer);
+
+  /// The advance of a loop-carried tensor of pointers whose increment is the
+  /// same for all elements, whatever the structure of its initial value.
+  std::optional<LoopAdvance> analyzeLoopAdvance(mlir::BlockArgument pointer);
 
   /// The expression of a scalar integer value.
   LinearExpr analyzeScalar(mlir::Value value);
@@ -131,6 +143,8 @@ private:
   std::optional<AffineTensor> analyzeIntegerUncached(mlir::Value value);
   std::optional<AffineTensor> analyzeLoopCarried(mlir::BlockArgument argument,
                                                  bool isPointer);
+  std::optional<AffineTensor> analyzeIncrement(mlir::BlockArgument argument,
+                                               bool isPointer);
   std::optional<PointerAccess> analyzePointerUncached(mlir::Value pointer);
   std::optional<MaskBounds> analyzeComparison(mlir::Operation *compare);
   bool isLoopInvariant(const AffineTensor &tensor, mlir::scf::ForOp loop) const;

@@ -35,7 +35,7 @@ PASS_STAGES: tuple[tuple[str, str], ...] = (
     ("ttir", "builtin.module(mtia-drop-assumes, inline, canonicalize, cse, symbol-dce)"),
     ("tile", "builtin.module(mtia-convert-tt-to-tile, mtia-expand-combine-regions, canonicalize, "
               "cse)"),
-    ("dma", "builtin.module(mtia-lower-data-movement, canonicalize, cse)"),
+    ("dma", "builtin.module(mtia-lower-data-movement, remove-dead-values, canonicalize, cse)"),
 )
 
 

@@ -31,7 +31,7 @@ COMPILING = {
     "09_dtypes_dequant", "09b_int8_dot", "09c_fp8_cast", "10_control_flow",
     "10b_noinline_call", "11_transpose2d", "11b_copy2d", "11d_interleave_split", "12_math_funcs",
     "12b_libdevice_funcs", "12c_dropout", "12d_debug_ops", "13_flash_attn_fwd", "08_atomics",
-    "11c_shape_ops", "13b_flash_attn_fwd_causal", "06b_reductions_scan",
+    "11c_shape_ops", "13b_flash_attn_fwd_causal", "06b_reductions_scan", "03_matmul_leaky_relu",
 }
 
 LOCATED = re.compile(r"^[^\s:]+:\d+:\d+: error: ", re.M)

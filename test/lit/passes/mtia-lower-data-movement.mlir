@@ -240,3 +240,65 @@ tt.func @fifo_forward_buffers(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %y:
   tt.store %yp, %t : tensor<64x!tt.ptr<f32>>
   tt.return
 }
+
+// -----
+
+// Pointers a loop advances by one amount for all elements, starting from
+// offsets without structure (a modulo): the index tile is computed once,
+// before the loop, and each iteration gathers from the base advanced by the
+// iteration number times the increment.
+// CHECK-LABEL: tt.func @loop_carried_modulo_pointers
+// CHECK: %[[WRAPPED:.*]] = tile.binary remsi
+// CHECK: %[[WIDE:.*]] = tile.cast extsi %[[WRAPPED]] : !tile.tile<16xi32> -> !tile.tile<16xi64>
+// CHECK: cb.write_back %[[WIDE]], %[[TO_DMA:.*]][0]
+// CHECK: %[[INDICES:.*]] = cb.read_front %[[TO_DMA]][0]
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK:   %[[K:.*]] = arith.extsi %[[I]] : i32 to i64
+// CHECK:   %[[ELEMENTS:.*]] = arith.muli %[[K]], %{{.*}} : i64
+// CHECK:   %[[BASE:.*]] = tt.addptr %arg0, %[[ELEMENTS]] : !tt.ptr<f32>, i64
+// CHECK:   dma.gather %[[BASE]][%[[INDICES]]]
+// CHECK: }
+// CHECK: cb.pop_front %[[TO_DMA]], 1
+tt.func @loop_carried_modulo_pointers(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %m: i32, %n: i32, %y: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<16xf32>
+  %step = arith.constant dense<16> : tensor<16xi32>
+  %range = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %ms = tt.splat %m : i32 -> tensor<16xi32>
+  %wrapped = arith.remsi %range, %ms : tensor<16xi32>
+  %xs = tt.splat %x : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>
+  %init = tt.addptr %xs, %wrapped : tensor<16x!tt.ptr<f32>>, tensor<16xi32>
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%p = %init, %acc = %zero) -> (tensor<16x!tt.ptr<f32>>, tensor<16xf32>) : i32 {
+    %v = tt.load %p : tensor<16x!tt.ptr<f32>>
+    %sum = arith.addf %acc, %v : tensor<16xf32>
+    %next = tt.addptr %p, %step : tensor<16x!tt.ptr<f32>>, tensor<16xi32>
+    scf.yield %next, %sum : tensor<16x!tt.ptr<f32>>, tensor<16xf32>
+  }
+  %ys = tt.splat %y : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>
+  %yp = tt.addptr %ys, %range : tensor<16x!tt.ptr<f32>>, tensor<16xi32>
+  tt.store %yp, %r#1 : tensor<16x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// A mask with a lower bound has no strided window: the access gathers with
+// the mask computed as a tile.
+// CHECK-LABEL: tt.func @lower_bound_mask
+// CHECK: %[[MASK:.*]] = tile.cmpi sge
+// CHECK: cb.write_back %[[MASK]], %[[TO_DMA:.*]][0]
+// CHECK: %[[M:.*]] = cb.read_front %[[TO_DMA]][0] : !cb.cb<64xi32, pages = 2> view !tile.tile<64xi1>
+// CHECK: %[[I:.*]] = cb.read_front %[[TO_DMA]][1]
+// CHECK: dma.gather %{{.*}}[%[[I]]] mask %[[M]]
+tt.func @lower_bound_mask(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %lo: i32) {
+  %range = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %los = tt.splat %lo : i32 -> tensor<64xi32>
+  %mask = arith.cmpi sge, %range, %los : tensor<64xi32>
+  %base = tt.splat %x : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+  %p = tt.addptr %base, %range : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+  %v = tt.load %p, %mask : tensor<64x!tt.ptr<f32>>
+  %w = arith.addf %v, %v : tensor<64xf32>
+  tt.store %p, %w : tensor<64x!tt.ptr<f32>>
+  tt.return
+}
