@@ -41,26 +41,8 @@ def test_compile_then_simulate(tmp_path: Path) -> None:
         np.testing.assert_array_equal(outputs["out_ptr"].view(np.float32), x + y)
 
 
-#: A kernel calling a libdevice function (a Bessel function) that has no
-#: lowering, with the locations the Triton frontend prints.
-UNSUPPORTED_KERNEL = """
-module {
-  tt.func public @bessel(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
-    %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32> loc("bessel.py":4:30)
-    %s = tt.splat %x : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>> loc("bessel.py":5:22)
-    %p = tt.addptr %s, %r : tensor<16x!tt.ptr<f32>>, tensor<16xi32> loc("bessel.py":5:22)
-    %v = tt.load %p : tensor<16x!tt.ptr<f32>> loc("bessel.py":5:12)
-    %j = tt.extern_elementwise %v {libname = "", libpath = "", pure = true, symbol = "__nv_j0f"} : (tensor<16xf32>) -> tensor<16xf32> loc("bessel.py":6:16)
-    tt.store %p, %j : tensor<16x!tt.ptr<f32>> loc("bessel.py":7:4)
-    tt.return loc("bessel.py":7:4)
-  } loc("bessel.py":2:0)
-} loc("bessel.py":0:0)
-"""
-
-
 def test_unsupported_kernel_is_located(tmp_path: Path) -> None:
-    source = tmp_path / "bessel.ttir"
-    source.write_text(UNSUPPORTED_KERNEL)
+    source = Path(__file__).parent / "data" / "bessel.ttir"
     result = subprocess.run(
         [tool("mtia-compile"), str(source), "-o", str(tmp_path / "bessel.mtia")],
         capture_output=True, text=True)
