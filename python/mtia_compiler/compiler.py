@@ -28,7 +28,7 @@ from mtia_compiler.errors import CompilationError
 from mtia_compiler.passes import add_pipeline
 from mtia_compiler.program_stage import emit_program
 from mtia_compiler.sim import Result, Simulator, load_target
-from mtia_compiler.source import decode_diagnostics, new_context
+from mtia_compiler.source import compiler_context, decode_diagnostics
 
 #: The pass pipelines of the stages that transform IR, in order.
 PASS_STAGES: tuple[tuple[str, str], ...] = (
@@ -145,7 +145,7 @@ def compile(src: str | Path, target: str = "mtia-2i",  # noqa: A001 (Triton's na
     of the TTIR operations that cannot be compiled."""
     buffer, name = _read_source(src)
     target_description = load_target(target)
-    context = new_context()
+    context = compiler_context()
     asm: dict[str, Any] = {}
     with _mtia.SourceSession(context, buffer, name) as session:
         def fail() -> CompilationError:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -47,6 +48,20 @@ def new_context() -> ir.Context:
     being captured into Python exceptions."""
     context = ir.Context()
     context.emit_error_diagnostics = True
+    return context
+
+
+_compiler_contexts = threading.local()
+
+
+def compiler_context() -> ir.Context:
+    """The context `compile` works in: one per thread, made once, since
+    making a context with every registered dialect costs several
+    milliseconds. The modules of earlier compilations are independent of it;
+    only uniqued types and attributes accumulate."""
+    context = getattr(_compiler_contexts, "context", None)
+    if context is None:
+        context = _compiler_contexts.context = new_context()
     return context
 
 

@@ -4,6 +4,7 @@ tile_ops.py)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -71,10 +72,11 @@ class KernelEmitter(TileOpEmitter):
         self.target = target
         self.scalars = ScalarEmitter(self.b)
         self.values: dict[ir.Value, Value] = {}
-        self.roles: BufferRoles = resolve_buffer_roles(kernel)
-        self.homes = tile_homes(kernel, self.roles)
-        check_units(kernel, self.roles, self.homes)
-        self.plan: StoragePlan = StoragePlanner(kernel, self.roles, self.homes).plan()
+        self.ops = walk(kernel)
+        self.roles: BufferRoles = resolve_buffer_roles(self.ops)
+        self.homes = tile_homes(self.ops, self.roles)
+        check_units(self.ops, self.roles, self.homes)
+        self.plan: StoragePlan = StoragePlanner(kernel, self.ops, self.roles, self.homes).plan()
         self.scratch: dict[Unit, CB] = {}
         self.dpe_zeros: CB | None = None
         self.block_labels: dict[ir.Block, Label] = {}
@@ -117,7 +119,7 @@ class KernelEmitter(TileOpEmitter):
                                     "is not supported")
 
     def _declare_buffers(self) -> None:
-        for op in walk(self.kernel):
+        for op in self.ops:
             if op_name(op) != "cb.alloc":
                 continue
             buffer_type = CircularBufferType(op.results[0].type)
@@ -356,7 +358,7 @@ class KernelEmitter(TileOpEmitter):
 
     def _emit_op(self, op: ir.Operation) -> None:
         name = op_name(op)
-        handler = self._handlers().get(name)
+        handler = self._handlers.get(name)
         if handler is not None:
             handler(op)
         elif name in INT_BINARY or name in FLOAT_BINARY:
@@ -372,6 +374,7 @@ class KernelEmitter(TileOpEmitter):
         else:
             raise located_error(op, f"operation '{name}' is not supported by the program stage")
 
+    @functools.cached_property
     def _handlers(self) -> dict[str, Any]:
         return {
             "arith.constant": lambda op: self._bind(op, self.scalars.constant(op)),

@@ -27,7 +27,7 @@ from mtia_compiler import ir
 from mtia_compiler.sim.program import Unit
 
 from .common import TileInfo, is_tile, located_error, op_name
-from .units import TILE_OP_UNITS, BufferRoles, op_unit, walk
+from .units import TILE_OP_UNITS, BufferRoles, op_unit
 
 SLOT_ALIGNMENT = 8
 LOOP_OPS = ("scf.for", "scf.while")
@@ -121,6 +121,20 @@ class _Numbering:
                 self.region_last[block] = self.counter - 1
 
 
+class _BlockOps:
+    """The operations of blocks in order, with their positions, listed once
+    per block."""
+
+    def __init__(self) -> None:
+        self._blocks: dict[ir.Block, tuple[list[ir.Operation], dict[ir.Operation, int]]] = {}
+
+    def of(self, block: ir.Block) -> tuple[list[ir.Operation], dict[ir.Operation, int]]:
+        if block not in self._blocks:
+            ops = [child.operation for child in block.operations]
+            self._blocks[block] = ops, {op: index for index, op in enumerate(ops)}
+        return self._blocks[block]
+
+
 def _parent_op(block: ir.Block) -> ir.Operation:
     return block.region.owner.operation
 
@@ -146,9 +160,10 @@ def _def_block(value: ir.Value) -> ir.Block:
 class StoragePlanner:
     """Builds the StoragePlan of one kernel (see the module docstring)."""
 
-    def __init__(self, kernel: ir.Operation, roles: BufferRoles,
+    def __init__(self, kernel: ir.Operation, ops: list[ir.Operation], roles: BufferRoles,
                  homes: dict[ir.Value, Unit]) -> None:
         self.kernel = kernel
+        self.ops = ops
         self.roles = roles
         self.homes = homes
         self.numbering = _Numbering(kernel)
@@ -206,7 +221,7 @@ class StoragePlanner:
     # -- placement -------------------------------------------------------------
 
     def plan(self) -> StoragePlan:
-        ops = list(walk(self.kernel))
+        ops = self.ops
         for op in ops:
             if op_name(op) == "cb.read_front":
                 self.storage[op.results[0]] = PageStorage(op.operands[0], "front",
@@ -239,7 +254,7 @@ class StoragePlanner:
         temporaries = self._temporaries(ops)
         every_range = list(groups.values()) + [t for ts in temporaries.values() for t in ts]
         scratch_bytes = _assign_offsets(every_range)
-        return StoragePlan(self.storage, scratch_bytes, temporaries, list(copy_sites(self.kernel)))
+        return StoragePlan(self.storage, scratch_bytes, temporaries, list(copy_sites(ops)))
 
     def _carrying_ops(self, root: ir.Value,
                       groups: dict[ir.Value, ScratchStorage]) -> Iterator[ir.Operation]:
@@ -256,6 +271,7 @@ class StoragePlanner:
         """Places a tile whose only use is a write_back into the back page,
         when its defining op is in the write_back's block, after a reserve of
         that page and with no push or reserve of the buffer in between."""
+        block_ops = _BlockOps()
         for op in ops:
             if op_name(op) != "cb.write_back":
                 continue
@@ -265,19 +281,19 @@ class StoragePlanner:
             producer = value.owner.operation
             if op_name(producer) not in TILE_OP_UNITS or producer.block != op.block:
                 continue
-            if self._page_reserved_at(producer, op, buffer, page):
+            if self._page_reserved_at(producer, op, buffer, page, block_ops):
                 self.storage[value] = PageStorage(buffer, "back", page)
 
     @staticmethod
     def _page_reserved_at(producer: ir.Operation, write_back: ir.Operation,
-                          buffer: ir.Value, page: int) -> bool:
-        block_ops = [child.operation for child in producer.block.operations]
-        start, stop = block_ops.index(producer), block_ops.index(write_back)
-        for between in block_ops[start + 1:stop]:
+                          buffer: ir.Value, page: int, block_ops: _BlockOps) -> bool:
+        ops, position = block_ops.of(producer.block)
+        start, stop = position[producer], position[write_back]
+        for between in ops[start + 1:stop]:
             if op_name(between) in ("cb.reserve_back", "cb.push_back") and \
                     between.operands[0] == buffer:
                 return False
-        for before in reversed(block_ops[:start]):
+        for before in reversed(ops[:start]):
             if op_name(before) == "cb.push_back" and before.operands[0] == buffer:
                 return False
             if op_name(before) == "cb.reserve_back" and before.operands[0] == buffer:
@@ -413,7 +429,7 @@ def _pages(op: ir.Operation) -> int:
 
 
 def _terminator(block: ir.Block) -> ir.Operation:
-    return list(block.operations)[-1].operation
+    return block.operations[-1].operation
 
 
 def _where(value: ir.Value) -> ir.Operation:
@@ -423,10 +439,11 @@ def _where(value: ir.Value) -> ir.Operation:
     return value.owner.operation
 
 
-def copy_sites(kernel: ir.Operation) -> Iterator[CopySite]:
+def copy_sites(ops: list[ir.Operation]) -> Iterator[CopySite]:
     """Every point where a tile flows into the storage of another value or
-    of a write_back page (a copy unless the planner placed both together)."""
-    for op in walk(kernel):
+    of a write_back page (a copy unless the planner placed both together),
+    among a kernel's operations `ops`."""
+    for op in ops:
         name = op_name(op)
         if name == "scf.for":
             body = op.regions[0].blocks[0]
@@ -478,13 +495,14 @@ def branch_targets(op: ir.Operation) -> list[tuple[ir.Block, list[ir.Value]]]:
             (successors[1], operands[1 + true_count:])]
 
 
-def tile_homes(kernel: ir.Operation, roles: BufferRoles) -> dict[ir.Value, Unit]:
-    """The unit holding every tile value: the unit of its defining op, the
+def tile_homes(ops: list[ir.Operation], roles: BufferRoles) -> dict[ir.Value, Unit]:
+    """The unit holding every tile value of a kernel's operations `ops`: the
+    unit of its defining op, the
     consumer of the buffer a `cb.read_front` reads, or for loop-carried
     values, branch results and block arguments the unit of what flows in."""
     homes: dict[ir.Value, Unit] = {}
     pending: list[tuple[ir.Value, ir.Value]] = []
-    for op in walk(kernel):
+    for op in ops:
         name = op_name(op)
         for value in op.results:
             if not is_tile(value.type):
@@ -498,7 +516,7 @@ def tile_homes(kernel: ir.Operation, roles: BufferRoles) -> dict[ir.Value, Unit]
             elif name not in ("scf.for", "scf.while", "scf.if"):
                 raise located_error(op, f"'{name}' producing a tile is not supported by the "
                                     "program stage")
-    for site in copy_sites(kernel):
+    for site in copy_sites(ops):
         if isinstance(site.destination, PageStorage):
             continue
         pending.append((site.source, site.destination))
@@ -512,7 +530,7 @@ def tile_homes(kernel: ir.Operation, roles: BufferRoles) -> dict[ir.Value, Unit]
             if source in homes and destination not in homes:
                 homes[destination] = homes[source]
                 changed = True
-    for op in walk(kernel):
+    for op in ops:
         for value in _region_values(op):
             if is_tile(value.type) and value not in homes:
                 raise located_error(op, "cannot tell which unit holds a tile carried by "
@@ -531,11 +549,12 @@ def _region_values(op: ir.Operation) -> Iterator[ir.Value]:
             yield from block.arguments
 
 
-def check_units(kernel: ir.Operation, roles: BufferRoles, homes: dict[ir.Value, Unit]) -> None:
+def check_units(ops: list[ir.Operation], roles: BufferRoles,
+                homes: dict[ir.Value, Unit]) -> None:
     """Raises a located CompilationError where a unit reads a tile held by
     another unit (tiles cross units only through circular buffers), and where
     a tile flows into storage of another unit."""
-    for op in walk(kernel):
+    for op in ops:
         name = op_name(op)
         expected = op_unit(op)
         if name == "cb.write_back":
@@ -547,7 +566,7 @@ def check_units(kernel: ir.Operation, roles: BufferRoles, homes: dict[ir.Value, 
                 raise located_error(op, f"'{name}' runs on {expected.value} but reads a tile "
                                     f"held by {homes[value].value}; tiles must pass between "
                                     "units through a circular buffer")
-    for site in copy_sites(kernel):
+    for site in copy_sites(ops):
         if isinstance(site.destination, PageStorage):
             continue
         if homes[site.source] != homes[site.destination]:

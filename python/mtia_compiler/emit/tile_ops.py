@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -139,11 +140,12 @@ class TileOpEmitter:
     # -- dispatch -----------------------------------------------------------------
 
     def handles_tile_op(self, name: str) -> bool:
-        return name in self._tile_handlers()
+        return name in self._tile_handlers
 
     def emit_tile_op(self, op: ir.Operation) -> None:
-        self._tile_handlers()[op_name(op)](op)
+        self._tile_handlers[op_name(op)](op)
 
+    @functools.cached_property
     def _tile_handlers(self) -> dict[str, Callable[[ir.Operation], None]]:
         return {
             "cb.alloc": lambda op: None,

@@ -9,7 +9,6 @@ from the transfers that use it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from mtia_compiler import ir
@@ -54,13 +53,16 @@ def dma_unit(op: ir.Operation) -> Unit:
     return Unit.DMA_IN if op_name(op) in INBOUND_DMA_OPS else Unit.DMA_OUT
 
 
-def walk(region_holder: ir.Operation) -> Iterator[ir.Operation]:
-    """Yields the operations nested in `region_holder` in pre-order."""
-    for region in region_holder.regions:
-        for block in region.blocks:
-            for op in block.operations:
-                yield op.operation
-                yield from walk(op.operation)
+def walk(region_holder: ir.Operation) -> list[ir.Operation]:
+    """The operations nested in `region_holder`, in pre-order."""
+    ops: list[ir.Operation] = []
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        ops.append(op.operation)
+        return ir.WalkResult.ADVANCE
+
+    region_holder.operation.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return ops[1:]
 
 
 @dataclass
@@ -82,17 +84,18 @@ def _dma_side_of_users(value: ir.Value) -> set[Unit]:
     return sides
 
 
-def resolve_buffer_roles(kernel: ir.Operation) -> BufferRoles:
-    """Maps every `cb.alloc` of the kernel to its simulator producer and
+def resolve_buffer_roles(ops: list[ir.Operation]) -> BufferRoles:
+    """Maps every `cb.alloc` of a kernel (`ops`, its operations in pre-order)
+    to its simulator producer and
     consumer units, resolving `dma` endpoints by the transfers that fill
     (loads and gathers: dma.in; atomics returning old values: dma.out) or
     drain (stores, scatters and the tiles read by atomics: dma.out; masks
     and indices of loads and gathers: dma.in) the buffer."""
     roles = BufferRoles({}, {})
-    allocs = [op for op in walk(kernel) if op_name(op) == "cb.alloc"]
+    allocs = [op for op in ops if op_name(op) == "cb.alloc"]
     writers: dict[ir.Value, set[Unit]] = {op.results[0]: set() for op in allocs}
     readers: dict[ir.Value, set[Unit]] = {op.results[0]: set() for op in allocs}
-    for op in walk(kernel):
+    for op in ops:
         name = op_name(op)
         if name in ("dma.load", "dma.gather", "dma.atomic_rmw", "dma.atomic_cas"):
             buffer = _filled_buffer(op)
