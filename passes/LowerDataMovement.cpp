@@ -542,10 +542,14 @@ private:
     SmallVector<Value> bounds;
     bool aligned = false;
     /// Whether the choice between a strided and an indexed transfer is made
-    /// at run time, by the alignment of the rows.
+    /// at run time, by the alignment of the rows and the assumptions of the
+    /// pointer's structure.
     bool versioned = false;
     Value indices;
     Value mask;
+    /// For a pointer structured only under assumptions: the base and index
+    /// tile of its actual addresses, for when they do not hold.
+    Value unstructuredBase, unstructuredIndices;
   };
 
   /// Analyses the pointer and mask of an access and materializes, before
@@ -555,7 +559,8 @@ private:
   /// converting the address and mask computations to tile ops.
   FailureOr<StructuredAccess> analyzeAccess(Operation *op, Value pointer,
                                             Value mask, ArrayRef<int64_t> shape,
-                                            OpBuilder &builder) {
+                                            OpBuilder &builder,
+                                            bool mayVersion = true) {
     Location loc = op->getLoc();
     StructuredAccess result;
     result.pointer = analysis.analyzePointer(pointer);
@@ -574,26 +579,33 @@ private:
     int64_t elementBytes = getElementBytes(
         cast<tt::PointerType>(getElementTypeOrSelf(pointer.getType()))
             .getPointeeType());
+    bool assumed = result.pointer && !result.pointer->offsets.assumptions.empty();
     if (result.pointer) {
       result.base = result.pointer->base;
       bool structuredMask = !mask || bounds;
       result.aligned =
-          structuredMask &&
+          structuredMask && !assumed &&
           isProvablyAligned(analysis, *result.pointer, elementBytes);
       if (result.aligned)
         return result;
-      result.versioned =
-          structuredMask && mayBeAligned(*result.pointer, elementBytes);
-      if (result.versioned)
+      result.versioned = mayVersion && structuredMask &&
+                         mayBeAligned(*result.pointer, elementBytes);
+      if (result.versioned && !assumed)
         return result;
-      result.indices =
-          buildIndexTile(op, *result.pointer, shape, builder, result.base);
-    } else {
+      if (!assumed)
+        result.indices =
+            buildIndexTile(op, *result.pointer, shape, builder, result.base);
+    }
+    if (!result.pointer || assumed) {
       FailureOr<std::pair<Value, Value>> offsets =
           buildOffsetTile(op, pointer, builder);
       if (failed(offsets))
         return failure();
-      std::tie(result.base, result.indices) = *offsets;
+      std::tie(result.unstructuredBase, result.unstructuredIndices) = *offsets;
+      if (result.versioned)
+        return result;
+      result.base = result.unstructuredBase;
+      result.indices = result.unstructuredIndices;
     }
     if (mask && !bounds) {
       FailureOr<Value> maskTile = convertToTile(op, mask, builder);
@@ -869,17 +881,66 @@ private:
       function_ref<void(OpBuilder &)> strided,
       function_ref<void(OpBuilder &, const StructuredAccess &)> indexed) {
     Location loc = op->getLoc();
-    Value aligned =
-        buildAlignmentCondition(*access.pointer, elementBytes, builder, loc);
-    auto branch = scf::IfOp::create(builder, loc, TypeRange{}, aligned,
+    Value condition;
+    auto conjoin = [&](Value term) {
+      condition = condition
+                      ? arith::AndIOp::create(builder, loc, condition, term)
+                      : term;
+    };
+    if (!isProvablyAligned(analysis, *access.pointer, elementBytes))
+      conjoin(
+          buildAlignmentCondition(*access.pointer, elementBytes, builder, loc));
+    for (const RangeAssumption &assumption : access.pointer->offsets.assumptions)
+      conjoin(buildAssumptionCondition(assumption, builder, loc));
+    auto branch = scf::IfOp::create(builder, loc, TypeRange{}, condition,
                                     /*withElseRegion=*/true);
     OpBuilder thenBuilder = branch.getThenBodyBuilder();
     strided(thenBuilder);
     OpBuilder elseBuilder = branch.getElseBodyBuilder();
-    access.indices =
-        buildIndexTile(op, *access.pointer, shape, elseBuilder, access.base);
+    if (access.unstructuredIndices) {
+      access.base = access.unstructuredBase;
+      access.indices = access.unstructuredIndices;
+    } else {
+      access.indices =
+          buildIndexTile(op, *access.pointer, shape, elseBuilder, access.base);
+    }
     access.mask = buildBoundsMask(access.bounds, shape, elseBuilder, loc);
     indexed(elseBuilder, access);
+  }
+
+  /// Whether, at run time, every element of the affine tensor of
+  /// `assumption` lies in [0, bound): its smallest element is at least 0 and
+  /// its largest below the bound.
+  Value buildAssumptionCondition(const RangeAssumption &assumption,
+                                 OpBuilder &builder, Location loc) {
+    Type i64 = builder.getI64Type();
+    auto constant = [&](int64_t value) -> Value {
+      return arith::ConstantIntOp::create(builder, loc, i64, value);
+    };
+    Value smallest =
+        analysis.materialize(assumption.offset, builder, loc, i64);
+    Value largest = smallest;
+    for (auto [stride, size] :
+         llvm::zip_equal(assumption.strides, assumption.shape)) {
+      if (stride.isZero() || size == 1)
+        continue;
+      Value span = arith::MulIOp::create(
+          builder, loc, analysis.materialize(stride, builder, loc, i64),
+          constant(size - 1));
+      smallest = arith::AddIOp::create(
+          builder, loc, smallest,
+          arith::MinSIOp::create(builder, loc, span, constant(0)));
+      largest = arith::AddIOp::create(
+          builder, loc, largest,
+          arith::MaxSIOp::create(builder, loc, span, constant(0)));
+    }
+    Value bound = analysis.materialize(assumption.bound, builder, loc, i64);
+    return arith::AndIOp::create(
+        builder, loc,
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sge,
+                              smallest, constant(0)),
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
+                              largest, bound));
   }
 
   /// Moves the elements of `access` into a CB page and makes the tile read
@@ -1390,7 +1451,8 @@ private:
       tensorMask = Value();
     }
     FailureOr<StructuredAccess> access =
-        analyzeAccess(atomic, atomic.getPtr(), tensorMask, shape, builder);
+        analyzeAccess(atomic, atomic.getPtr(), tensorMask, shape, builder,
+                      /*mayVersion=*/false);
     if (failed(access))
       return failure();
     Value values = getTileOf(atomic.getVal(), tileType, builder, loc);

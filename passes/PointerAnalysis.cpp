@@ -101,19 +101,20 @@ static int64_t getRank(Value value) {
 }
 
 static AffineTensor uniform(LinearExpr offset, int64_t rank) {
-  return AffineTensor{std::move(offset), SmallVector<LinearExpr>(rank)};
+  return AffineTensor{std::move(offset), SmallVector<LinearExpr>(rank), {}};
 }
 
 static AffineTensor add(const AffineTensor &lhs, const AffineTensor &rhs) {
-  AffineTensor result{lhs.offset + rhs.offset, {}};
+  AffineTensor result{lhs.offset + rhs.offset, {}, lhs.assumptions};
   for (auto [l, r] : llvm::zip_equal(lhs.strides, rhs.strides))
     result.strides.push_back(l + r);
+  llvm::append_range(result.assumptions, rhs.assumptions);
   return result;
 }
 
 static AffineTensor scale(const AffineTensor &tensor,
                           const LinearExpr &factor) {
-  AffineTensor result{tensor.offset * factor, {}};
+  AffineTensor result{tensor.offset * factor, {}, tensor.assumptions};
   for (const LinearExpr &stride : tensor.strides)
     result.strides.push_back(stride * factor);
   return result;
@@ -227,11 +228,31 @@ PointerAnalysis::analyzeIntegerUncached(Value value) {
         return binary(
             [&](const AffineTensor &l,
                 const AffineTensor &r) -> std::optional<AffineTensor> {
-              if (r.isUniform())
-                return scale(l, r.offset);
-              if (l.isUniform())
-                return scale(r, l.offset);
-              return fail(mul, "a product of two index-dependent offsets");
+              if (!r.isUniform() && !l.isUniform())
+                return fail(mul, "a product of two index-dependent offsets");
+              AffineTensor product =
+                  r.isUniform() ? scale(l, r.offset) : scale(r, l.offset);
+              const AffineTensor &factor = r.isUniform() ? r : l;
+              llvm::append_range(product.assumptions, factor.assumptions);
+              return product;
+            });
+      })
+      .Case([&](arith::RemSIOp rem) -> std::optional<AffineTensor> {
+        // A scalar remainder is an opaque value of the control code.
+        if (rank == 0)
+          return asAtom();
+        return binary(
+            [&](const AffineTensor &l,
+                const AffineTensor &r) -> std::optional<AffineTensor> {
+              if (!r.isUniform())
+                return fail(rem, "a remainder by index-dependent divisors");
+              AffineTensor result = l;
+              llvm::append_range(result.assumptions, r.assumptions);
+              result.assumptions.push_back(
+                  RangeAssumption{l.offset, l.strides,
+                                  llvm::to_vector(getShape(rem.getLhs())),
+                                  r.offset});
+              return result;
             });
       })
       .Case<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp,
@@ -592,6 +613,10 @@ PointerAnalysis::analyzeComparison(Operation *compareOp) {
   std::optional<AffineTensor> rhs = analyzeInteger(compare.getRhs());
   if (!rhs)
     return std::nullopt;
+  // Bounds are static facts of the transfer; they cannot rest on
+  // assumptions checked at run time.
+  if (!lhs->assumptions.empty() || !rhs->assumptions.empty())
+    return fail(compare, "a mask comparison of offsets with a remainder");
   // Compare `difference = lhs - rhs` with zero.
   AffineTensor difference = add(*lhs, scale(*rhs, LinearExpr::constant(-1)));
   int64_t rank = difference.strides.size();

@@ -13,7 +13,9 @@
 // from memory, `arith.remsi`, `arith.select`, data-dependent masks) are
 // reported as unstructured, with the operation that breaks the structure, so
 // that the lowering can take the indexed (gather/scatter) path instead of
-// guessing.
+// guessing. A modulo `x % m` of affine offsets is structured under the
+// assumption that x stays in [0, m) (a RangeAssumption), which the lowering
+// checks at run time before it takes the strided path.
 //
 //===----------------------------------------------------------------------===//
 
@@ -69,10 +71,24 @@ private:
   llvm::SmallVector<std::pair<Monomial, int64_t>, 4> terms;
 };
 
-/// An integer tensor (or scalar, of rank 0) that is affine in its indices.
+/// A condition under which a tensor is affine: every element of the affine
+/// tensor `offset + sum_d strides[d] * i_d` over `shape` lies in
+/// `[0, bound)`. Then `x % bound` (`arith.remsi`) is `x` itself, which makes
+/// the wrapped offsets of Triton's matmul tutorial structured wherever the
+/// block does not cross the end of the matrix.
+struct RangeAssumption {
+  LinearExpr offset;
+  llvm::SmallVector<LinearExpr> strides;
+  llvm::SmallVector<int64_t> shape;
+  LinearExpr bound;
+};
+
+/// An integer tensor (or scalar, of rank 0) that is affine in its indices,
+/// provided its assumptions hold.
 struct AffineTensor {
   LinearExpr offset;
   llvm::SmallVector<LinearExpr> strides;
+  llvm::SmallVector<RangeAssumption, 0> assumptions;
 
   bool isUniform() const;
 };

@@ -40,6 +40,17 @@ void describePointer(PointerAnalysis &analysis, Value pointer, raw_ostream &os,
     analysis.print(s, os, state);
   });
   os << "]";
+  for (const RangeAssumption &assumption : access->offsets.assumptions) {
+    os << ", if ";
+    analysis.print(assumption.offset, os, state);
+    os << " + [";
+    llvm::interleaveComma(assumption.strides, os, [&](const LinearExpr &s) {
+      analysis.print(s, os, state);
+    });
+    os << "] * i in [0, ";
+    analysis.print(assumption.bound, os, state);
+    os << ")";
+  }
 }
 
 void describeMask(PointerAnalysis &analysis, Value mask, raw_ostream &os,

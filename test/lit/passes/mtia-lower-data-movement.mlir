@@ -302,3 +302,38 @@ tt.func @lower_bound_mask(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %lo: i3
   tt.store %p, %w : tensor<64x!tt.ptr<f32>>
   tt.return
 }
+
+// -----
+
+// Offsets wrapped by a modulo are their own remainder where the block stays
+// below the divisor: the transfer is strided then, and gathers the wrapped
+// offsets otherwise.
+// CHECK-LABEL: tt.func @wrapped_rows
+// CHECK: %[[WRAPPED:.*]] = tile.binary remsi
+// CHECK: %[[FIRST:.*]] = arith.muli %{{.*}}, %c64_i64 : i64
+// CHECK: %[[LAST:.*]] = arith.addi %[[FIRST]], %c63_i64 : i64
+// CHECK: %[[BELOW:.*]] = arith.cmpi slt, %[[LAST]], %{{.*}} : i64
+// CHECK: %[[ABOVE:.*]] = arith.cmpi sge, %[[FIRST]], %c0_i64 : i64
+// CHECK: %[[HOLDS:.*]] = arith.andi %[[ABOVE]], %[[BELOW]] : i1
+// CHECK: scf.if %[[HOLDS]] {
+// CHECK:   dma.load %arg0[%{{.*}}] strides [%c1] bounds [%c64]
+// CHECK: } else {
+// CHECK:   dma.gather %arg0[%{{.*}}] into
+// CHECK: }
+tt.func @wrapped_rows(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %m: i32 {tt.divisibility = 16 : i32}, %y: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+  %pid = tt.get_program_id x : i32
+  %c64 = arith.constant 64 : i32
+  %start = arith.muli %pid, %c64 : i32
+  %range = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %starts = tt.splat %start : i32 -> tensor<64xi32>
+  %rows = arith.addi %starts, %range : tensor<64xi32>
+  %ms = tt.splat %m : i32 -> tensor<64xi32>
+  %wrapped = arith.remsi %rows, %ms : tensor<64xi32>
+  %xs = tt.splat %x : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+  %xp = tt.addptr %xs, %wrapped : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+  %v = tt.load %xp : tensor<64x!tt.ptr<f32>>
+  %ys = tt.splat %y : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+  %yp = tt.addptr %ys, %rows : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+  tt.store %yp, %v : tensor<64x!tt.ptr<f32>>
+  tt.return
+}

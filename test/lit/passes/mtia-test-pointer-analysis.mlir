@@ -111,7 +111,9 @@ tt.func @loop_doubling(%x: !tt.ptr<f32>, %n: i32) {
 
 // -----
 
-// Offsets from memory, from a modulo, or from a select take the indexed path.
+// Offsets from memory or from a select take the indexed path; a modulo of
+// affine offsets is structured if they stay below the divisor, which the
+// lowering checks at run time.
 tt.func @unstructured(%x: !tt.ptr<f32>, %idx: !tt.ptr<i32>, %m: i32, %flag: i1) {
   %range = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
   %ib = tt.splat %idx : !tt.ptr<i32> -> tensor<64x!tt.ptr<i32>>
@@ -125,7 +127,7 @@ tt.func @unstructured(%x: !tt.ptr<f32>, %idx: !tt.ptr<i32>, %m: i32, %flag: i1) 
   %ms = tt.splat %m : i32 -> tensor<64xi32>
   %wrapped = arith.remsi %range, %ms : tensor<64xi32>
   %p2 = tt.addptr %base, %wrapped : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
-  // expected-remark @+1 {{unstructured pointer (offsets computed by 'arith.remsi'); no mask}}
+  // expected-remark @+1 {{base %arg0, offset 0, strides [1], if 0 + [1] * i in [0, %arg2); no mask}}
   %b = tt.load %p2 : tensor<64x!tt.ptr<f32>>
   %chosen = arith.select %flag, %range, %wrapped : tensor<64xi32>
   %p3 = tt.addptr %base, %chosen : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
@@ -221,5 +223,31 @@ tt.func @scalars(%x: !tt.ptr<f32>, %i: i32, %v: f32, %t: i1) {
   %old = tt.atomic_rmw fadd, acq_rel, gpu, %p, %v, %t : (!tt.ptr<f32>, f32, i1) -> f32
   // expected-remark @+1 {{base %arg0, offset %arg1, strides []; no mask}}
   tt.store %p, %s : !tt.ptr<f32>
+  tt.return
+}
+
+// -----
+
+// The modulo of Triton's matmul tutorial: rows wrap around the matrix.
+tt.func @wrapped_rows(%a: !tt.ptr<f16>, %m: i32, %pid: i32, %stride: i32) {
+  %c64 = arith.constant 64 : i32
+  %start = arith.muli %pid, %c64 : i32
+  %range = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %starts = tt.splat %start : i32 -> tensor<64xi32>
+  %rows = arith.addi %starts, %range : tensor<64xi32>
+  %ms = tt.splat %m : i32 -> tensor<64xi32>
+  %wrapped = arith.remsi %rows, %ms : tensor<64xi32>
+  %col = tt.expand_dims %wrapped {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %strides = tt.splat %stride : i32 -> tensor<64x1xi32>
+  %rowOffsets = arith.muli %col, %strides : tensor<64x1xi32>
+  %rowBroadcast = tt.broadcast %rowOffsets : tensor<64x1xi32> -> tensor<64x32xi32>
+  %k = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %kRow = tt.expand_dims %k {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %kBroadcast = tt.broadcast %kRow : tensor<1x32xi32> -> tensor<64x32xi32>
+  %offsets = arith.addi %rowBroadcast, %kBroadcast : tensor<64x32xi32>
+  %base = tt.splat %a : !tt.ptr<f16> -> tensor<64x32x!tt.ptr<f16>>
+  %p = tt.addptr %base, %offsets : tensor<64x32x!tt.ptr<f16>>, tensor<64x32xi32>
+  // expected-remark @+1 {{base %arg0, offset 64*%arg2*%arg3, strides [%arg3, 1], if 64*%arg2 + [1] * i in [0, %arg1); no mask}}
+  %v = tt.load %p : tensor<64x32x!tt.ptr<f16>>
   tt.return
 }
