@@ -1326,12 +1326,32 @@ private:
       buffer.getResult().setType(type);
       return;
     }
-    // Pops free pages in push order.
-    Operation *previousPop = nullptr;
-    for (Span &span : group) {
-      if (previousPop && span.pop->isBeforeInBlock(previousPop))
-        span.pop->moveAfter(previousPop);
-      previousPop = span.pop;
+    // Pops free pages in push order, and never while a tile read from a
+    // page behind them is in use: a page is addressed relative to the read
+    // pointer, so a pop would move the tiles held behind it. Such a pop
+    // moves after the last use of that tile. Pops only move later, so this
+    // reaches a fixed point.
+    SmallVector<Operation *> lastUses;
+    for (Span &span : group)
+      lastUses.push_back(findLastUse(span.read.getResult(), span.block));
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (auto [index, span] : llvm::enumerate(group)) {
+        Operation *pop = span.pop;
+        if (index > 0 && pop->isBeforeInBlock(group[index - 1].pop)) {
+          pop->moveAfter(group[index - 1].pop);
+          moved = true;
+        }
+        for (auto [behind, lastUse] :
+             llvm::zip_equal(group.drop_front(index + 1),
+                             ArrayRef(lastUses).drop_front(index + 1))) {
+          if (lastUse && behind.read->isBeforeInBlock(pop) &&
+              pop->isBeforeInBlock(lastUse)) {
+            pop->moveAfter(lastUse);
+            moved = true;
+          }
+        }
+      }
     }
     // Walking the block in order, a read finds its tile behind the pages
     // still held, and a reserve needs a page besides them.

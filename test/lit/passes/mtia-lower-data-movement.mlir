@@ -337,3 +337,33 @@ tt.func @wrapped_rows(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %m: i32 {tt
   tt.store %yp, %v : tensor<64x!tt.ptr<f32>>
   tt.return
 }
+
+// -----
+
+// A page is addressed relative to the read pointer, so the first page is not
+// freed while the tile behind it is still used: its pop waits until after the
+// last use of that tile.
+// CHECK-LABEL: tt.func @pops_wait_for_tiles_behind
+// CHECK: %[[FIRST:.*]] = cb.read_front %[[TO_MLU:.*]][0]
+// CHECK: %[[SECOND:.*]] = cb.read_front %[[TO_MLU]][1]
+// CHECK: tile.concat %[[FIRST]], %[[SECOND]]
+// CHECK-NOT: cb.pop_front %[[TO_MLU]]
+// CHECK: tile.concat %[[SECOND]], %[[SECOND]]
+// CHECK-NEXT: cb.pop_front %[[TO_MLU]], 1
+// CHECK-NEXT: cb.pop_front %[[TO_MLU]], 1
+tt.func @pops_wait_for_tiles_behind(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %y: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+  %range = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+  %xs = tt.splat %x : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+  %xp = tt.addptr %xs, %range : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+  %v = tt.load %xp : tensor<8x!tt.ptr<f32>>
+  %a = arith.addf %v, %v : tensor<8xf32>
+  %b = arith.mulf %v, %v : tensor<8xf32>
+  %ab = tt.cat %a, %b : tensor<8xf32> -> tensor<16xf32>
+  %bb = tt.cat %b, %b : tensor<8xf32> -> tensor<16xf32>
+  %s = arith.addf %ab, %bb : tensor<16xf32>
+  %range16 = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %ys = tt.splat %y : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>
+  %yp = tt.addptr %ys, %range16 : tensor<16x!tt.ptr<f32>>, tensor<16xi32>
+  tt.store %yp, %s : tensor<16x!tt.ptr<f32>>
+  tt.return
+}
