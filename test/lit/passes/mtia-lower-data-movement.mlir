@@ -344,7 +344,8 @@ tt.func @wrapped_rows(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %m: i32 {tt
 // freed while the tile behind it is still used: its pop waits until after the
 // last use of that tile.
 // CHECK-LABEL: tt.func @pops_wait_for_tiles_behind
-// CHECK: %[[FIRST:.*]] = cb.read_front %[[TO_MLU:.*]][0]
+// CHECK: %[[TO_MLU:.*]] = cb.alloc "forward{{[0-9]+}}", simd -> mlu : !cb.cb<8xf32, pages = 2>
+// CHECK: %[[FIRST:.*]] = cb.read_front %[[TO_MLU]][0]
 // CHECK: %[[SECOND:.*]] = cb.read_front %[[TO_MLU]][1]
 // CHECK: tile.concat %[[FIRST]], %[[SECOND]]
 // CHECK-NOT: cb.pop_front %[[TO_MLU]]
