@@ -34,6 +34,9 @@ nb::dict targetToDict(const TargetDesc &t) {
   d["sram_bytes"] = t.sram.bytes;
   d["sram_bytes_per_cycle"] = t.sramBytesPerCycle();
   d["sram_latency_cycles"] = t.sram.latencyCycles;
+  d["sram_cache_bytes"] = t.sramCache.bytes;
+  d["sram_cache_line_bytes"] = t.sramCache.lineBytes;
+  d["sram_cache_ways"] = t.sramCache.ways;
   d["dram_bytes"] = t.dram.bytes;
   d["dram_bytes_per_cycle"] = t.dramBytesPerCycle();
   d["dram_latency_cycles"] = t.dram.latencyCycles;
