@@ -134,9 +134,15 @@ nb::dict run(const TargetDesc &target, const Program &program,
   bytes["dram_write"] = result.dramWriteBytes;
   bytes["sram_read"] = result.sramReadBytes;
   bytes["sram_write"] = result.sramWriteBytes;
+  bytes["cache_read"] = result.cacheReadBytes;
   bytes["local"] = result.localBytes;
   bytes["reduce_network"] = result.reduceNetworkBytes;
   d["bytes"] = bytes;
+  nb::dict cache;
+  cache["hits"] = result.cacheHits;
+  cache["misses"] = result.cacheMisses;
+  cache["evictions"] = result.cacheEvictions;
+  d["cache"] = cache;
   d["output"] = result.output;
   d["trace"] = trace ? nb::object(nb::str(result.trace.c_str(),
                                           result.trace.size()))
