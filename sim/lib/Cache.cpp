@@ -137,30 +137,41 @@ void LastLevelCache::forEachLine(uint64_t firstSector, uint64_t count,
   }
 }
 
-CacheReadOutcome LastLevelCache::lookup(uint64_t firstSector, uint64_t count,
-                                        uint64_t start) {
+CacheReadOutcome
+LastLevelCache::read(uint64_t firstSector, uint64_t count, uint64_t start,
+                     llvm::function_ref<uint64_t(uint64_t)> fetch) {
   CacheReadOutcome outcome;
-  forEachLine(
-      firstSector, count,
-      [&](uint64_t line, uint64_t set, uint64_t offset, uint64_t inLine) {
-        const uint8_t resident = residentWay[line - firstLine];
-        if (resident == 0) {
-          outcome.missSectors += inLine;
-          return;
-        }
-        const uint64_t *fillTimes =
-            words + set * setWords + (resident - 1) * sectorsPerLine + offset;
-        for (uint64_t i = 0; i < inLine; ++i) {
-          if (fillTimes[i] == kAbsent) {
-            ++outcome.missSectors;
-            continue;
+  // A piece of the read with at most one line per set may look all its
+  // lines up before installing any, since none can evict another: pieces
+  // end where the lines wrap around the sets.
+  const uint64_t sweep = numSets * sectorsPerLine;
+  while (count > 0) {
+    const uint64_t piece = std::min(count, sweep - firstSector % sweep);
+    uint64_t missing = 0;
+    forEachLine(
+        firstSector, piece,
+        [&](uint64_t line, uint64_t set, uint64_t offset, uint64_t inLine) {
+          const uint8_t resident = residentWay[line - firstLine];
+          if (resident == 0) {
+            missing += inLine;
+            return;
           }
-          ++outcome.hitSectors;
-          if (fillTimes[i] > start)
-            outcome.inFlightUntil =
-                std::max(outcome.inFlightUntil, fillTimes[i]);
-        }
-      });
+          const uint64_t *fillTimes =
+              words + set * setWords + (resident - 1) * sectorsPerLine + offset;
+          for (uint64_t i = 0; i < inLine; ++i) {
+            if (fillTimes[i] == kAbsent)
+              ++missing;
+            else if (fillTimes[i] > start)
+              outcome.inFlightUntil =
+                  std::max(outcome.inFlightUntil, fillTimes[i]);
+          }
+        });
+    install(firstSector, piece, missing > 0 ? fetch(missing) : 0);
+    outcome.missSectors += missing;
+    outcome.hitSectors += piece - missing;
+    firstSector += piece;
+    count -= piece;
+  }
   hitCount += outcome.hitSectors;
   missCount += outcome.missSectors;
   return outcome;

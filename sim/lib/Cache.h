@@ -13,6 +13,8 @@
 #ifndef MTIA_SIM_CACHE_H
 #define MTIA_SIM_CACHE_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 #include <cstdint>
 #include <vector>
 
@@ -45,22 +47,34 @@ public:
   /// before any access.
   void cover(uint64_t begin, uint64_t end);
 
-  /// Looks up the sectors [firstSector, firstSector + count) (a sector's
-  /// number is its address divided by the sector size) for a read starting
-  /// at cycle `start`, and counts the hits and misses.
-  CacheReadOutcome lookup(uint64_t firstSector, uint64_t count, uint64_t start);
+  /// Reads the sectors [firstSector, firstSector + count) (a sector's
+  /// number is its address divided by the sector size) at cycle `start`:
+  /// marks their lines most recently used, installing absent lines in place
+  /// of their sets' least recently used ones, and installs absent sectors
+  /// as fills. `fetch(sectors)` requests that many absent sectors from DRAM
+  /// and returns the cycle at which they are in the SRAM; it is called once
+  /// per piece of the read with absent sectors (one piece unless the read
+  /// has more lines than the cache has sets).
+  CacheReadOutcome read(uint64_t firstSector, uint64_t count, uint64_t start,
+                        llvm::function_ref<uint64_t(uint64_t)> fetch);
 
-  /// Marks the lines of the sectors [firstSector, firstSector + count) most
-  /// recently used, installing absent lines in place of their sets' least
-  /// recently used ones, and gives the absent sectors `arrival`, the cycle
-  /// at which their data is in the SRAM. Present sectors keep their time.
-  void install(uint64_t firstSector, uint64_t count, uint64_t arrival);
+  /// Installs the sectors [firstSector, firstSector + count) written by a
+  /// write whose data is in the SRAM at cycle `arrival`, like a read does;
+  /// present sectors keep their time.
+  void write(uint64_t firstSector, uint64_t count, uint64_t arrival) {
+    install(firstSector, count, arrival);
+  }
 
   uint64_t hits() const { return hitCount; }
   uint64_t misses() const { return missCount; }
   uint64_t evictions() const { return evictionCount; }
 
 private:
+  /// Marks the lines of the sectors [firstSector, firstSector + count) most
+  /// recently used, installing absent lines, and gives absent sectors
+  /// `arrival`.
+  void install(uint64_t firstSector, uint64_t count, uint64_t arrival);
+
   /// Returns the fill times of the sectors of `line`, which lies in `set`,
   /// installing the line in place of the set's least recently used one if
   /// absent, and marks it most recently used.

@@ -418,31 +418,28 @@ uint64_t Machine::bookCachedTransfer(bool write, uint64_t start,
     memoryLatency = std::max(memoryLatency, dramLatency);
     dramWrite += bytes;
     const uint64_t finish = dram.book(start, static_cast<double>(bytes));
-    cache.install(firstSector, sectors, finish);
+    cache.write(firstSector, sectors, finish);
     return finish;
   }
   // Hits come from the SRAM, misses from DRAM; a hit whose fill is still in
   // flight is forwarded when the fill arrives.
-  const CacheReadOutcome outcome = cache.lookup(firstSector, sectors, start);
-  uint64_t finish = start, arrival = 0;
-  if (outcome.hitSectors > 0) {
-    memoryLatency =
-        std::max<uint64_t>(memoryLatency, target.sram.latencyCycles);
-    cacheFillArrival = std::max(cacheFillArrival, outcome.inFlightUntil);
-    finish =
-        sram.book(start, static_cast<double>(outcome.hitSectors * sectorBytes));
-  }
-  if (outcome.missSectors > 0) {
-    const uint64_t missBytes = outcome.missSectors * sectorBytes;
-    memoryLatency = std::max(memoryLatency, dramLatency);
-    dramRead += missBytes;
-    const uint64_t dramFinish =
-        dram.book(start, static_cast<double>(missBytes));
-    arrival = dramFinish + dramLatency;
-    finish = std::max(finish, dramFinish);
-  }
-  cache.install(firstSector, sectors, arrival);
-  return finish;
+  uint64_t finish = start;
+  const CacheReadOutcome outcome =
+      cache.read(firstSector, sectors, start, [&](uint64_t missSectors) {
+        const uint64_t missBytes = missSectors * sectorBytes;
+        memoryLatency = std::max(memoryLatency, dramLatency);
+        dramRead += missBytes;
+        const uint64_t dramFinish =
+            dram.book(start, static_cast<double>(missBytes));
+        finish = std::max(finish, dramFinish);
+        return dramFinish + dramLatency;
+      });
+  if (outcome.hitSectors == 0)
+    return finish;
+  const uint64_t hitBytes = outcome.hitSectors * sectorBytes;
+  memoryLatency = std::max<uint64_t>(memoryLatency, target.sram.latencyCycles);
+  cacheFillArrival = std::max(cacheFillArrival, outcome.inFlightUntil);
+  return std::max(finish, sram.book(start, static_cast<double>(hitBytes)));
 }
 
 void Machine::bind(const std::vector<LaunchArg> &launchArgs) {
