@@ -40,7 +40,7 @@ public:
   LastLevelCache(uint64_t cacheBytes, uint64_t lineBytes, uint64_t sectorBytes,
                  uint64_t ways);
 
-  bool enabled() const { return numSets != 0; }
+  bool enabled() const { return layout.numSets != 0; }
 
   /// Declares the addresses [begin, end) that accesses may touch and
   /// prepares the storage (which may throw std::bad_alloc); call it once,
@@ -65,6 +65,29 @@ public:
     install(firstSector, count, arrival);
   }
 
+  /// The cache's geometry and the launch's storage (public for the helpers
+  /// in Cache.cpp). Loops copy it into a local: their stores through byte
+  /// pointers could alias the members and force the compiler to reload
+  /// them.
+  struct Layout {
+    uint64_t numSets = 0, ways = 0, sectorsPerLine = 0;
+    /// The words of one set: per way its sectors' fill times; per way its
+    /// line; then bytes holding the number of ways filled, the most and the
+    /// least recently used way and, per way, the next older and the next
+    /// newer one.
+    uint64_t setWords = 0;
+    /// The set storage and the epoch that marks its sets as the launch's
+    /// (see Cache.cpp).
+    uint64_t *words = nullptr;
+    uint32_t *setEpochs = nullptr;
+    uint32_t epoch = 0;
+    /// Per line of the covered addresses, from `firstLine` on: 1 + the way
+    /// holding it, or 0 while absent. It spares lookups a search of the
+    /// set.
+    uint8_t *residentWay = nullptr;
+    uint64_t firstLine = 0;
+  };
+
   uint64_t hits() const { return hitCount; }
   uint64_t misses() const { return missCount; }
   uint64_t evictions() const { return evictionCount; }
@@ -75,35 +98,9 @@ private:
   /// `arrival`.
   void install(uint64_t firstSector, uint64_t count, uint64_t arrival);
 
-  /// Returns the fill times of the sectors of `line`, which lies in `set`,
-  /// installing the line in place of the set's least recently used one if
-  /// absent, and marks it most recently used.
-  uint64_t *sectorsOf(uint64_t line, uint64_t set);
-
-  /// Calls `visit(line, set, offset, count)` for the sectors [firstSector,
-  /// firstSector + count) line by line, with the offset in the line of the
-  /// first sector visited and the number of sectors visited.
-  template <typename Visit>
-  void forEachLine(uint64_t firstSector, uint64_t count, Visit visit);
-
-  uint64_t numSets = 0;
-  uint64_t ways = 0;
+  Layout layout;
   uint64_t lineBytes = 0;
-  uint64_t sectorsPerLine = 0;
-  /// The words of one set: per way its sectors' fill times; per way its
-  /// line; then bytes holding the number of ways filled, the most and the
-  /// least recently used way and, per way, the next older and the next
-  /// newer one.
-  uint64_t setWords = 0;
-  /// The launch's set storage and the epoch that marks its sets as the
-  /// launch's (see Cache.cpp).
-  uint64_t *words = nullptr;
-  uint32_t *setEpochs = nullptr;
-  uint32_t epoch = 0;
-  /// Per line of the covered addresses, from `firstLine` on: 1 + the way
-  /// holding it, or 0 while absent. It spares lookups a search of the set.
   std::vector<uint8_t> residentWay;
-  uint64_t firstLine = 0;
   uint64_t hitCount = 0, missCount = 0, evictionCount = 0;
 };
 
