@@ -7,12 +7,14 @@
 // fixed order until all finish, so results are deterministic; each agent
 // keeps its own clock and CB events carry timestamps, which yields dataflow
 // timing independent of the stepping order. Chip-wide DRAM and SRAM
-// bandwidth is shared through a bucketed booking calendar.
+// bandwidth is shared through a bucketed booking calendar; the SRAM's
+// hardware-cache part decides which DRAM transactions the SRAM serves.
 //
 //===----------------------------------------------------------------------===//
 
 #include "mtia/Simulator.h"
 
+#include "Cache.h"
 #include "Kernels.h"
 
 #include "llvm/Support/JSON.h"
@@ -191,7 +193,9 @@ public:
   Machine(const TargetDesc &target, const Program &program,
           const LaunchConfig &config)
       : target(target), program(program), config(config),
-        dram(target.dramBytesPerCycle()), sram(target.sramBytesPerCycle()) {}
+        dram(target.dramBytesPerCycle()), sram(target.sramBytesPerCycle()),
+        cache(target.sramCache.bytes, target.sramCache.lineBytes,
+              target.dmaTransactionBytes, target.sramCache.ways) {}
 
   void bind(const std::vector<LaunchArg> &args);
   void planLocalMemory();
@@ -215,8 +219,13 @@ private:
   const GlobalBuffer &checkedBuffer(uint64_t address, uint64_t bytes,
                                     const PEState &pe, const Command &cmd,
                                     const char *what);
+  /// Books `bytes` at `address` (a multiple of dma.transaction_bytes, which
+  /// `bytes` is too) of `buffer`, requested at `start`; returns when the
+  /// memory has moved them.
   uint64_t bookTransfer(const GlobalBuffer &buffer, bool write, uint64_t start,
-                        uint64_t bytes);
+                        uint64_t address, uint64_t bytes);
+  uint64_t bookCachedTransfer(bool write, uint64_t start, uint64_t address,
+                              uint64_t bytes);
 
   // Agents.
   bool stepControl(PEState &pe);
@@ -281,12 +290,16 @@ private:
   std::vector<int64_t> cbBases;
   int64_t localBytesNeeded = 0;
   BandwidthCalendar dram, sram;
+  LastLevelCache cache;
   uint64_t dramRead = 0, dramWrite = 0, sramRead = 0, sramWrite = 0;
   uint64_t localTraffic = 0;
   uint64_t reduceNetworkTraffic = 0;
   int64_t groupSize = 1;
   std::map<std::pair<int64_t, int64_t>, CrossReduce> crossReduces;
   uint64_t memoryLatency = 0; // Of the global memory the current DMA touched.
+  /// When the cache fills the current DMA read found in flight arrive in the
+  /// SRAM (0: none).
+  uint64_t cacheFillArrival = 0;
   uint64_t controlSteps = 0;
   uint64_t coreAtomics = 0; // amo instructions performed by all PEs.
   std::string output;
@@ -378,15 +391,55 @@ const GlobalBuffer &Machine::checkedBuffer(uint64_t address, uint64_t bytes,
 }
 
 uint64_t Machine::bookTransfer(const GlobalBuffer &buffer, bool write,
-                               uint64_t start, uint64_t bytes) {
+                               uint64_t start, uint64_t address,
+                               uint64_t bytes) {
   if (buffer.space == MemorySpace::Sram) {
     memoryLatency = std::max<uint64_t>(memoryLatency, target.sram.latencyCycles);
     (write ? sramWrite : sramRead) += bytes;
     return sram.book(start, static_cast<double>(bytes));
   }
+  if (cache.enabled())
+    return bookCachedTransfer(write, start, address, bytes);
   memoryLatency = std::max<uint64_t>(memoryLatency, target.dram.latencyCycles);
   (write ? dramWrite : dramRead) += bytes;
   return dram.book(start, static_cast<double>(bytes));
+}
+
+uint64_t Machine::bookCachedTransfer(bool write, uint64_t start,
+                                     uint64_t address, uint64_t bytes) {
+  const uint64_t sectorBytes = target.dmaTransactionBytes;
+  const uint64_t firstSector = address / sectorBytes;
+  const uint64_t sectors = bytes / sectorBytes;
+  const uint64_t dramLatency = target.dram.latencyCycles;
+  if (write) {
+    // Write-through with allocation: every byte goes on to DRAM, and the
+    // cache keeps the sectors for later reads from the time the write has
+    // passed.
+    memoryLatency = std::max(memoryLatency, dramLatency);
+    dramWrite += bytes;
+    const uint64_t finish = dram.book(start, static_cast<double>(bytes));
+    cache.write(firstSector, sectors, finish);
+    return finish;
+  }
+  // Hits come from the SRAM, misses from DRAM; a hit whose fill is still in
+  // flight is forwarded when the fill arrives.
+  uint64_t finish = start;
+  const CacheReadOutcome outcome =
+      cache.read(firstSector, sectors, start, [&](uint64_t missSectors) {
+        const uint64_t missBytes = missSectors * sectorBytes;
+        memoryLatency = std::max(memoryLatency, dramLatency);
+        dramRead += missBytes;
+        const uint64_t dramFinish =
+            dram.book(start, static_cast<double>(missBytes));
+        finish = std::max(finish, dramFinish);
+        return dramFinish + dramLatency;
+      });
+  if (outcome.hitSectors == 0)
+    return finish;
+  const uint64_t hitBytes = outcome.hitSectors * sectorBytes;
+  memoryLatency = std::max<uint64_t>(memoryLatency, target.sram.latencyCycles);
+  cacheFillArrival = std::max(cacheFillArrival, outcome.inFlightUntil);
+  return std::max(finish, sram.book(start, static_cast<double>(hitBytes)));
 }
 
 void Machine::bind(const std::vector<LaunchArg> &launchArgs) {
@@ -405,7 +458,8 @@ void Machine::bind(const std::vector<LaunchArg> &launchArgs) {
       throw failure;
     }
   }
-  uint64_t next = 0x10000000;
+  const uint64_t firstAddress = 0x10000000;
+  uint64_t next = firstAddress;
   uint64_t sramUsed = 0;
   for (size_t i = 0; i < launchArgs.size(); ++i) {
     const Param &param = program.params[i];
@@ -437,13 +491,17 @@ void Machine::bind(const std::vector<LaunchArg> &launchArgs) {
     paramValues.push_back(buffer.base);
     buffers.push_back(std::move(buffer));
   }
-  if (sramUsed > target.sram.bytes) {
-    failure.error.message = "the buffers placed in SRAM need " +
-                            std::to_string(sramUsed) + " bytes but " +
-                            target.name + " has " +
-                            std::to_string(target.sram.bytes);
+  if (sramUsed > target.sramScratchBytes()) {
+    failure.error.message =
+        "the buffers placed in SRAM need " + std::to_string(sramUsed) +
+        " bytes but " + target.name + " has " +
+        std::to_string(target.sramScratchBytes()) +
+        " (its SRAM's software-managed part; " +
+        std::to_string(target.sramCache.bytes) + " bytes are hardware cache)";
     throw failure;
   }
+  if (cache.enabled())
+    cache.cover(firstAddress, next);
   args = launchArgs;
 }
 
@@ -1040,7 +1098,7 @@ uint64_t Machine::runDmaStrided(PEState &pe, Unit unit, const Command &cmd,
       }
       uint64_t spanStart = runStart / granule * granule;
       uint64_t spanEnd = (runStart + runBytes + granule - 1) / granule * granule;
-      finish = std::max(finish, bookTransfer(buffer, !load, start,
+      finish = std::max(finish, bookTransfer(buffer, !load, start, spanStart,
                                              spanEnd - spanStart));
       transferred += spanEnd - spanStart;
       continue;
@@ -1069,7 +1127,9 @@ uint64_t Machine::runDmaStrided(PEState &pe, Unit unit, const Command &cmd,
         std::memcpy(element, host, esize);
       else
         std::memcpy(host, element, esize);
-      finish = std::max(finish, bookTransfer(buffer, !load, start, granule));
+      finish =
+          std::max(finish, bookTransfer(buffer, !load, start,
+                                        address / granule * granule, granule));
       transferred += granule;
     }
   }
@@ -1112,8 +1172,10 @@ uint64_t Machine::runDmaIndexed(PEState &pe, Unit unit, const Command &cmd,
       std::memcpy(element, host, esize);
     else
       std::memcpy(host, element, esize);
-    finish = std::max(finish, bookTransfer(buffer, !gather, start,
-                                           target.dmaTransactionBytes));
+    const uint64_t granule = target.dmaTransactionBytes;
+    finish =
+        std::max(finish, bookTransfer(buffer, !gather, start,
+                                      address / granule * granule, granule));
     transferred += target.dmaTransactionBytes;
   }
   localTraffic += transferred;
@@ -1194,9 +1256,11 @@ uint64_t Machine::runAtomic(PEState &pe, Unit unit, const Command &cmd,
     combineAtomic(fn, inst.type, previous, values + i * esize,
                   compares ? compares + i * esize : nullptr, host, pe, cmd);
     // A read-modify-write is a read and a write transaction.
-    bookTransfer(buffer, false, start, target.dmaTransactionBytes);
-    finish = std::max(finish, bookTransfer(buffer, true, start,
-                                           target.dmaTransactionBytes));
+    const uint64_t granule = target.dmaTransactionBytes;
+    const uint64_t transaction = address / granule * granule;
+    bookTransfer(buffer, false, start, transaction, granule);
+    finish = std::max(finish,
+                      bookTransfer(buffer, true, start, transaction, granule));
   }
   return finish;
 }
@@ -1466,6 +1530,7 @@ bool Machine::executeCommand(PEState &pe, Unit unit, UnitState &state,
     return executeCrossReduce(pe, state, cmd);
   uint64_t start = std::max(state.clock, cmd.issueTime);
   memoryLatency = 0;
+  cacheFillArrival = 0;
   switch (unit) {
   case Unit::DmaIn:
   case Unit::DmaOut: {
@@ -1474,10 +1539,13 @@ bool Machine::executeCommand(PEState &pe, Unit unit, UnitState &state,
                           ? runDmaStrided(pe, unit, cmd, start)
                           : runDmaIndexed(pe, unit, cmd, start);
     // The memory latency overlaps later transfers; it delays only the
-    // visibility of this one.
-    uint64_t latency = target.dmaLatencyCycles + memoryLatency;
-    complete(pe, unit, state, cmd, start, std::max<uint64_t>(finish - start, 1),
-             latency);
+    // visibility of this one, as do cache fills still in flight, whose data
+    // is forwarded as it arrives.
+    const uint64_t end = start + std::max<uint64_t>(finish - start, 1);
+    const uint64_t visible =
+        std::max(end + target.dmaLatencyCycles + memoryLatency,
+                 cacheFillArrival + target.dmaLatencyCycles);
+    complete(pe, unit, state, cmd, start, end - start, visible - end);
     // No later transfer of either queue starts before its clock (or, for
     // an empty queue, before the control core's next issue).
     uint64_t floor = UINT64_MAX;
@@ -1906,6 +1974,10 @@ void Machine::fillResult(SimResult &result) {
   result.dramWriteBytes = dramWrite;
   result.sramReadBytes = sramRead;
   result.sramWriteBytes = sramWrite;
+  result.cacheReadBytes = cache.hits() * target.dmaTransactionBytes;
+  result.cacheHits = cache.hits();
+  result.cacheMisses = cache.misses();
+  result.cacheEvictions = cache.evictions();
   result.localBytes = localTraffic;
   result.reduceNetworkBytes = reduceNetworkTraffic;
   result.output = std::move(output);

@@ -91,6 +91,28 @@ private:
   std::string firstError;
 };
 
+/// Checks that the cache part of the SRAM fits in it and divides into sets
+/// of whole lines of whole DMA transactions.
+std::string checkSramCache(const TargetDesc &target) {
+  const SramCacheDesc &cache = target.sramCache;
+  // The simulator numbers a set's ways with one byte.
+  if (cache.ways > 255)
+    return "field 'sram.cache_ways' must be at most 255";
+  if (cache.lineBytes % target.dmaTransactionBytes != 0)
+    return "field 'sram.cache_line_bytes' must be a multiple of "
+           "'dma.transaction_bytes' (" +
+           std::to_string(target.dmaTransactionBytes) + ")";
+  if (cache.bytes > target.sram.bytes)
+    return "field 'sram.cache_bytes' must be at most 'sram.bytes' (" +
+           std::to_string(target.sram.bytes) + ")";
+  const uint64_t setBytes = uint64_t(cache.lineBytes) * cache.ways;
+  if (cache.bytes % setBytes != 0)
+    return "field 'sram.cache_bytes' must be a multiple of "
+           "'sram.cache_line_bytes' x 'sram.cache_ways' (" +
+           std::to_string(setBytes) + ")";
+  return "";
+}
+
 } // namespace
 
 std::string mtia::parseTarget(std::string_view json, TargetDesc &target) {
@@ -112,6 +134,9 @@ std::string mtia::parseTarget(std::string_view json, TargetDesc &target) {
   reader.integer("sram", "bytes", target.sram.bytes);
   reader.number("sram", "bandwidth_gbps", target.sram.bandwidthGBps);
   reader.integer("sram", "latency_cycles", target.sram.latencyCycles, true);
+  reader.integer("sram", "cache_bytes", target.sramCache.bytes, true);
+  reader.integer("sram", "cache_line_bytes", target.sramCache.lineBytes);
+  reader.integer("sram", "cache_ways", target.sramCache.ways);
   reader.integer("dram", "bytes", target.dram.bytes);
   reader.number("dram", "bandwidth_gbps", target.dram.bandwidthGBps);
   reader.integer("dram", "latency_cycles", target.dram.latencyCycles, true);
@@ -152,7 +177,7 @@ std::string mtia::parseTarget(std::string_view json, TargetDesc &target) {
     return "field 'dma.max_rank' must be at most 4";
   if (target.sfuFraction > 1)
     return "field 'simd.sfu_fraction' must be at most 1";
-  return "";
+  return checkSramCache(target);
 }
 
 std::string mtia::loadTarget(const std::string &path, TargetDesc &target) {

@@ -34,6 +34,9 @@ nb::dict targetToDict(const TargetDesc &t) {
   d["sram_bytes"] = t.sram.bytes;
   d["sram_bytes_per_cycle"] = t.sramBytesPerCycle();
   d["sram_latency_cycles"] = t.sram.latencyCycles;
+  d["sram_cache_bytes"] = t.sramCache.bytes;
+  d["sram_cache_line_bytes"] = t.sramCache.lineBytes;
+  d["sram_cache_ways"] = t.sramCache.ways;
   d["dram_bytes"] = t.dram.bytes;
   d["dram_bytes_per_cycle"] = t.dramBytesPerCycle();
   d["dram_latency_cycles"] = t.dram.latencyCycles;
@@ -131,9 +134,15 @@ nb::dict run(const TargetDesc &target, const Program &program,
   bytes["dram_write"] = result.dramWriteBytes;
   bytes["sram_read"] = result.sramReadBytes;
   bytes["sram_write"] = result.sramWriteBytes;
+  bytes["cache_read"] = result.cacheReadBytes;
   bytes["local"] = result.localBytes;
   bytes["reduce_network"] = result.reduceNetworkBytes;
   d["bytes"] = bytes;
+  nb::dict cache;
+  cache["hits"] = result.cacheHits;
+  cache["misses"] = result.cacheMisses;
+  cache["evictions"] = result.cacheEvictions;
+  d["cache"] = cache;
   d["output"] = result.output;
   d["trace"] = trace ? nb::object(nb::str(result.trace.c_str(),
                                           result.trace.size()))

@@ -66,6 +66,7 @@ class Result:
     units: dict[str, dict[str, int]]
     pe_busy_cycles: list[dict[str, int]]
     bytes: dict[str, int]
+    cache: dict[str, int]
     output: str
     trace: str | None = field(default=None, repr=False)
 
@@ -152,6 +153,7 @@ class Simulator:
             units=raw["units"],
             pe_busy_cycles=raw["pe_busy_cycles"],
             bytes=raw["bytes"],
+            cache=raw["cache"],
             output=raw["output"],
             trace=raw["trace"],
         )

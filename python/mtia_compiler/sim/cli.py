@@ -100,7 +100,7 @@ def main(program: Path, inputs: Path | None, buffers: tuple[str, ...],
     if trace is not None and result.trace is not None:
         trace.write_text(result.trace)
     stats = {"cycles": result.cycles, "seconds": result.seconds, "units": result.units,
-             "bytes": result.bytes}
+             "bytes": result.bytes, "cache": result.cache}
     if as_json:
         click.echo(json.dumps(stats, indent=1))
         return
@@ -109,6 +109,7 @@ def main(program: Path, inputs: Path | None, buffers: tuple[str, ...],
         click.echo(f"  {unit:8s} busy {unit_stats['busy_cycles']:>12d} cycles, "
                    f"{unit_stats['instructions']} instructions")
     click.echo("bytes: " + ", ".join(f"{k} {v}" for k, v in result.bytes.items()))
+    click.echo("cache: " + ", ".join(f"{k} {v}" for k, v in result.cache.items()))
 
 
 if __name__ == "__main__":

@@ -59,7 +59,13 @@ struct SimResult {
   /// Busy cycles per PE and unit (numPEs x kNumUnits, row-major).
   std::vector<uint64_t> peBusyCycles;
   uint64_t dramReadBytes = 0, dramWriteBytes = 0;
-  uint64_t sramReadBytes = 0, sramWriteBytes = 0;
+  uint64_t sramReadBytes = 0, sramWriteBytes = 0; // Buffers placed in SRAM.
+  /// Bytes of DRAM buffers that reads took from the SRAM's hardware-cache
+  /// part instead of DRAM.
+  uint64_t cacheReadBytes = 0;
+  /// Read transactions (of dma.transaction_bytes) to DRAM buffers that the
+  /// cache served and that went on to DRAM, and lines it evicted.
+  uint64_t cacheHits = 0, cacheMisses = 0, cacheEvictions = 0;
   uint64_t localBytes = 0;
   uint64_t reduceNetworkBytes = 0; // Sent over the cross-PE reduce network.
   std::string output; // Text of print instructions, in a fixed order.

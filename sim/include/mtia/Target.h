@@ -23,6 +23,15 @@ struct GlobalMemoryDesc {
   uint32_t latencyCycles = 0;
 };
 
+/// The part of the on-chip SRAM that is a hardware cache in front of DRAM
+/// (a last-level cache); the rest is software-managed scratch for buffers
+/// placed in SRAM. Zero bytes means no cache.
+struct SramCacheDesc {
+  uint64_t bytes = 0;
+  uint32_t lineBytes = 0;
+  uint32_t ways = 0;
+};
+
 /// The machine description. Derived per-cycle rates are computed by the
 /// accessors below from the public figures stored in the file.
 struct TargetDesc {
@@ -35,6 +44,7 @@ struct TargetDesc {
   double localBandwidthGBps = 0;
 
   GlobalMemoryDesc sram;
+  SramCacheDesc sramCache;
   GlobalMemoryDesc dram;
 
   uint32_t dmaAlignmentBytes = 0;
@@ -72,6 +82,8 @@ struct TargetDesc {
   uint32_t commandQueueDepth = 0;
 
   uint32_t numPEs() const { return peRows * peCols; }
+  /// The SRAM bytes available to buffers placed in SRAM.
+  uint64_t sramScratchBytes() const { return sram.bytes - sramCache.bytes; }
   double localBytesPerCycle() const { return localBandwidthGBps / clockGHz; }
   double sramBytesPerCycle() const { return sram.bandwidthGBps / clockGHz; }
   double dramBytesPerCycle() const { return dram.bandwidthGBps / clockGHz; }

@@ -1,0 +1,210 @@
+//===- Cache.cpp - The SRAM's hardware-cache part -------------------------===//
+
+#include "Cache.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+
+using namespace mtia;
+
+namespace {
+
+/// The fill time of a sector that is not in the cache.
+constexpr uint64_t kAbsent = UINT64_MAX - 1;
+
+/// Set storage kept from launch to launch by each host thread, which runs
+/// one launch at a time: a full cache's storage is tens of megabytes, which
+/// fresh pages for every launch would cost more to fault in than the cache
+/// costs to simulate. A set belongs to the current launch only once its
+/// epoch is the launch's; until then it reads as empty, so no launch clears
+/// the storage.
+struct SetStorage {
+  uint64_t numSets = 0, setWords = 0;
+  std::unique_ptr<uint64_t[]> allocation;
+  uint64_t *words = nullptr; // The allocation from a host cache line on.
+  std::unique_ptr<uint32_t[]> setEpochs;
+  uint32_t epoch = 0;
+};
+
+thread_local SetStorage storage;
+
+/// Returns the fill times of the sectors of `line`, which lies in `set`,
+/// and marks the line most recently used. An absent line is `installed` in
+/// place of the set's least recently used one (counted in `evictions` if
+/// that held a line), and its fill times are left for the caller to set.
+uint64_t *touchLine(const LastLevelCache::Layout &l, uint64_t line,
+                    uint64_t set, bool &installed, uint64_t &evictions) {
+  uint64_t *fillTimes = l.words + set * l.setWords;
+  uint64_t *tags = fillTimes + l.ways * l.sectorsPerLine;
+  uint8_t *recency = reinterpret_cast<uint8_t *>(tags + l.ways);
+  uint8_t &filledWays = recency[0];
+  uint8_t &mostRecent = recency[1], &leastRecent = recency[2];
+  uint8_t *older = recency + 3, *newer = older + l.ways;
+  if (l.setEpochs[set] != l.epoch) {
+    l.setEpochs[set] = l.epoch;
+    filledWays = 0;
+  }
+  uint8_t &resident = l.residentWay[line - l.firstLine];
+  uint8_t way = resident - 1;
+  installed = resident == 0;
+  if (installed) {
+    if (filledWays < l.ways) {
+      // Fill the empty ways in order, each the newest in the recency list.
+      way = filledWays++;
+      if (way == 0)
+        leastRecent = way;
+      else
+        newer[mostRecent] = way;
+      older[way] = mostRecent;
+      mostRecent = way;
+    } else {
+      way = leastRecent;
+      l.residentWay[tags[way] - l.firstLine] = 0;
+      ++evictions;
+    }
+    tags[way] = line;
+    resident = way + 1;
+  }
+  if (way != mostRecent) {
+    // Unlink the way from the recency list and put it at the front.
+    const uint8_t newerWay = newer[way], olderWay = older[way];
+    older[newerWay] = olderWay;
+    if (way == leastRecent)
+      leastRecent = newerWay;
+    else
+      newer[olderWay] = newerWay;
+    newer[mostRecent] = way;
+    older[way] = mostRecent;
+    mostRecent = way;
+  }
+  return fillTimes + way * l.sectorsPerLine;
+}
+
+/// Calls `visit(line, set, offset, count)` for the sectors [firstSector,
+/// firstSector + count) line by line, with the offset in the line of the
+/// first sector visited and the number of sectors visited.
+template <typename Visit>
+void forEachLine(const LastLevelCache::Layout &l, uint64_t firstSector,
+                 uint64_t count, Visit visit) {
+  // Consecutive lines fall into consecutive sets, so only the first line
+  // needs divisions.
+  uint64_t line = firstSector / l.sectorsPerLine;
+  uint64_t set = line % l.numSets;
+  uint64_t offset = firstSector - line * l.sectorsPerLine;
+  while (count > 0) {
+    const uint64_t inLine = std::min(count, l.sectorsPerLine - offset);
+    visit(line, set, offset, inLine);
+    count -= inLine;
+    offset = 0;
+    ++line;
+    if (++set == l.numSets)
+      set = 0;
+  }
+}
+
+} // namespace
+
+LastLevelCache::LastLevelCache(uint64_t cacheBytes, uint64_t lineBytes,
+                               uint64_t sectorBytes, uint64_t ways)
+    : lineBytes(lineBytes) {
+  if (cacheBytes == 0)
+    return;
+  layout.numSets = cacheBytes / lineBytes / ways;
+  layout.ways = ways;
+  layout.sectorsPerLine = lineBytes / sectorBytes;
+  // Sets are whole host cache lines of eight words, so that a line's fill
+  // times, which start a set, never straddle two when they fit in one.
+  const uint64_t recencyWords = (3 + 2 * ways + 7) / 8;
+  layout.setWords =
+      (ways * (layout.sectorsPerLine + 1) + recencyWords + 7) / 8 * 8;
+}
+
+void LastLevelCache::cover(uint64_t begin, uint64_t end) {
+  const uint64_t numSets = layout.numSets, setWords = layout.setWords;
+  if (storage.numSets != numSets || storage.setWords != setWords) {
+    storage.numSets = numSets;
+    storage.setWords = setWords;
+    // Left uninitialised, so the host maps only the pages sets touch.
+    storage.allocation.reset(new uint64_t[numSets * setWords + 8]);
+    storage.words = reinterpret_cast<uint64_t *>(
+        (reinterpret_cast<uintptr_t>(storage.allocation.get()) + 63) &
+        ~uintptr_t(63));
+    storage.setEpochs.reset(new uint32_t[numSets]());
+    storage.epoch = 0;
+  }
+  if (++storage.epoch == 0) {
+    std::fill_n(storage.setEpochs.get(), numSets, 0);
+    storage.epoch = 1;
+  }
+  layout.words = storage.words;
+  layout.setEpochs = storage.setEpochs.get();
+  layout.epoch = storage.epoch;
+  layout.firstLine = begin / lineBytes;
+  residentWay.assign((end + lineBytes - 1) / lineBytes - layout.firstLine, 0);
+  layout.residentWay = residentWay.data();
+}
+
+CacheReadOutcome
+LastLevelCache::read(uint64_t firstSector, uint64_t count, uint64_t start,
+                     llvm::function_ref<uint64_t(uint64_t)> fetch) {
+  const Layout l = layout;
+  CacheReadOutcome outcome;
+  // A piece of the read with at most one line per set may look all its
+  // lines up before installing any, since none can evict another: pieces
+  // end where the lines wrap around the sets.
+  const uint64_t sweep = l.numSets * l.sectorsPerLine;
+  while (count > 0) {
+    const uint64_t piece = std::min(count, sweep - firstSector % sweep);
+    uint64_t missing = 0;
+    forEachLine(
+        l, firstSector, piece,
+        [&](uint64_t line, uint64_t set, uint64_t offset, uint64_t inLine) {
+          const uint8_t resident = l.residentWay[line - l.firstLine];
+          if (resident == 0) {
+            missing += inLine;
+            return;
+          }
+          const uint64_t *fillTimes = l.words + set * l.setWords +
+                                      (resident - 1) * l.sectorsPerLine +
+                                      offset;
+          for (uint64_t i = 0; i < inLine; ++i) {
+            if (fillTimes[i] == kAbsent)
+              ++missing;
+            else if (fillTimes[i] > start)
+              outcome.inFlightUntil =
+                  std::max(outcome.inFlightUntil, fillTimes[i]);
+          }
+        });
+    install(firstSector, piece, missing > 0 ? fetch(missing) : 0);
+    outcome.missSectors += missing;
+    outcome.hitSectors += piece - missing;
+    firstSector += piece;
+    count -= piece;
+  }
+  hitCount += outcome.hitSectors;
+  missCount += outcome.missSectors;
+  return outcome;
+}
+
+void LastLevelCache::install(uint64_t firstSector, uint64_t count,
+                             uint64_t arrival) {
+  const Layout l = layout;
+  uint64_t evictions = 0;
+  forEachLine(
+      l, firstSector, count,
+      [&](uint64_t line, uint64_t set, uint64_t offset, uint64_t inLine) {
+        bool installed;
+        uint64_t *fillTimes = touchLine(l, line, set, installed, evictions);
+        if (installed) {
+          // A new line holds only the sectors installed now.
+          for (uint64_t i = 0; i < l.sectorsPerLine; ++i)
+            fillTimes[i] = i - offset < inLine ? arrival : kAbsent;
+          return;
+        }
+        for (uint64_t i = offset; i < offset + inLine; ++i)
+          if (fillTimes[i] == kAbsent)
+            fillTimes[i] = arrival;
+      });
+  evictionCount += evictions;
+}
