@@ -37,8 +37,9 @@
 #include "llvm/ADT/SetVector.h"
 
 #include "llvm/ADT/MapVector.h"
-#include <functional>
 
+#include <algorithm>
+#include <functional>
 #include <numeric>
 
 namespace mtia {
@@ -57,6 +58,11 @@ constexpr int64_t kDMAAlignmentBytes = 32;
 /// Pages of the buffers of loads and stores: two, so that the DMA engine
 /// fills one page while the consumer works on the other.
 constexpr int64_t kTransferPages = 2;
+/// Loads in loops prefetch up to this many iterations ahead, so that the
+/// memory latency (hundreds of cycles) hides behind the compute of several
+/// iterations, within this many bytes of pages per buffer.
+constexpr int64_t kLoopLoadPages = 8;
+constexpr int64_t kLoopLoadBytes = 64 * 1024;
 /// Pages of a buffer between two units for one tile; buffers that carry
 /// several tiles at once get more (`shareBuffers`).
 constexpr int64_t kForwardPages = 1;
@@ -943,6 +949,17 @@ private:
                               largest, bound));
   }
 
+  /// The pages of the buffer of a load: more in a loop, where the DMA engine
+  /// runs ahead of the compute by as many iterations as there are pages.
+  static int64_t getLoadPages(Operation *op, tile::TileType pageType) {
+    if (!op->getParentOfType<scf::ForOp>() &&
+        !op->getParentOfType<scf::WhileOp>())
+      return kTransferPages;
+    int64_t fitting = kLoopLoadBytes / std::max<int64_t>(
+                                           pageType.getSizeInBytes(), 1);
+    return std::clamp(fitting, kTransferPages, kLoopLoadPages);
+  }
+
   /// Moves the elements of `access` into a CB page and makes the tile read
   /// from it replace the casts of the tensor `op` produced.
   void emitRead(Operation *op, const StructuredAccess &access, Value padding,
@@ -958,8 +975,8 @@ private:
           consumer = *unit;
           break;
         }
-    cb::AllocOp buffer =
-        allocate("load", pageType, tile::Unit::DMA, consumer, loc);
+    cb::AllocOp buffer = allocate("load", pageType, tile::Unit::DMA, consumer,
+                                  loc, getLoadPages(op, pageType));
     auto token = dma::TokenType::get(op->getContext());
     cb::ReserveBackOp::create(builder, loc, buffer, 1);
     auto strided = [&](OpBuilder &at) {

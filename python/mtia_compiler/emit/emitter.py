@@ -119,30 +119,61 @@ class KernelEmitter(TileOpEmitter):
                                     "is not supported")
 
     def _declare_buffers(self) -> None:
+        declared = []
         for op in self.ops:
             if op_name(op) != "cb.alloc":
                 continue
             buffer_type = CircularBufferType(op.results[0].type)
             page_bytes = _round_up(max(int(buffer_type.page_type.size_in_bytes), 1),
                                    PAGE_ALIGNMENT)
-            name = ir.StringAttr(op.attributes["name"]).value
-            result = op.results[0]
-            self.values[result] = Buffer(self.b.cb(name, page_bytes, int(buffer_type.num_pages)),
+            declared.append([op.results[0], ir.StringAttr(op.attributes["name"]).value,
+                             page_bytes, int(buffer_type.num_pages)])
+        scratch = [(unit, _round_up(size, PAGE_ALIGNMENT)) for unit, size in
+                   sorted(self.plan.scratch_bytes.items(), key=lambda item: item[0].value)]
+        dpe_zeros_bytes = self._plan_dpe_zeros()
+        extra = sum(size for _, size in scratch) + dpe_zeros_bytes
+        self._shed_prefetch_pages(declared, extra)
+        for result, name, page_bytes, pages in declared:
+            self.values[result] = Buffer(self.b.cb(name, page_bytes, pages),
                                          self.roles.producer[result], self.roles.consumer[result])
-        for unit, size in sorted(self.plan.scratch_bytes.items(), key=lambda item: item[0].value):
-            self.scratch[unit] = self.b.cb(f"scratch.{unit.value}",
-                                           _round_up(size, PAGE_ALIGNMENT), pages=1)
+        for unit, size in scratch:
+            self.scratch[unit] = self.b.cb(f"scratch.{unit.value}", size, pages=1)
+        if dpe_zeros_bytes:
+            self.dpe_zeros = self.b.cb("dpe.zeros", dpe_zeros_bytes, pages=1)
+
+    def _plan_dpe_zeros(self) -> int:
+        """The bytes of the page of zeros the DPE copies tiles with (0: none)."""
         dpe_copies = [site for site in self.plan.copy_sites
                       if self.plan.needs_copy(site) and self.homes[site.source] == Unit.DPE]
-        if dpe_copies:
-            shapes = [self.copy_matrix(site.source) for site in dpe_copies]
-            # +0.0 rows (also read as i8 zeros for integer copies), then -0.0 columns.
-            self.dpe_positive_zeros = max(max(shape) for shape in shapes)
-            self.dpe_negative_zeros = max(columns for _, columns in shapes)
-            self.dpe_negative_zeros_offset = _round_up(4 * self.dpe_positive_zeros, 8)
-            page_bytes = self.dpe_negative_zeros_offset + 4 * self.dpe_negative_zeros
-            self.dpe_zeros = self.b.cb("dpe.zeros", _round_up(page_bytes, PAGE_ALIGNMENT),
-                                       pages=1)
+        if not dpe_copies:
+            return 0
+        shapes = [self.copy_matrix(site.source) for site in dpe_copies]
+        # +0.0 rows (also read as i8 zeros for integer copies), then -0.0 columns.
+        self.dpe_positive_zeros = max(max(shape) for shape in shapes)
+        self.dpe_negative_zeros = max(columns for _, columns in shapes)
+        self.dpe_negative_zeros_offset = _round_up(4 * self.dpe_positive_zeros, 8)
+        page_bytes = self.dpe_negative_zeros_offset + 4 * self.dpe_negative_zeros
+        return _round_up(page_bytes, PAGE_ALIGNMENT)
+
+    def _shed_prefetch_pages(self, declared: list[list[Any]], extra: int) -> None:
+        """Takes pages from the buffers the DMA engine fills ahead of their
+        consumer (loads in loops prefetch several iterations ahead), largest
+        first, down to the two pages that still overlap transfer and compute,
+        while the plan does not fit the local memory. Only their depth
+        changes: one page per transfer is all a load needs."""
+        capacity = self.target.to_dict()["local_memory_bytes"]
+
+        def total() -> int:
+            return extra + sum(_round_up(pages * page_bytes, CB_ALIGNMENT)
+                               for _, _, page_bytes, pages in declared)
+
+        prefetching = [entry for entry in declared
+                       if self.roles.producer[entry[0]] == Unit.DMA_IN and entry[3] > 2]
+        while total() > capacity and prefetching:
+            deepest = max(prefetching, key=lambda entry: entry[2] * entry[3])
+            deepest[3] -= 1
+            if deepest[3] == 2:
+                prefetching.remove(deepest)
 
     def _check_local_memory(self) -> None:
         description = self.target.to_dict()

@@ -1,0 +1,84 @@
+"""Loads in loops prefetch through deep buffers; when the plan does not fit
+the local memory, the program stage takes pages from those buffers (and only
+from those) until it does."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from program_stage_support import TARGET, emit, rng, run
+
+from mtia_compiler.errors import CompilationError
+from mtia_compiler.sim.program import decode
+
+#: Sums 4 blocks of 1024 floats streamed through a load buffer of `pages`
+#: pages, next to two scratch tiles of `big` floats that take most of the
+#: local memory.
+SUM_OF_BLOCKS = """
+#loc = loc("prefetch.py":1:1)
+!block = !cb.cb<1024xf32, pages = {pages}>
+!out = !cb.cb<1024xf32, pages = 2>
+!tile = !tile.tile<1024xf32>
+module {{
+  tt.func public @sum_of_blocks(%x: !tt.ptr<f32> loc("x_ptr"(#loc)),
+                                %y: !tt.ptr<f32> loc("y_ptr"(#loc))) {{
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c1024 = arith.constant 1024 : index
+    %in = cb.alloc "blocks", dma -> simd : !block
+    %out = cb.alloc "out", simd -> dma : !out
+    %big = tile.constant dense<1.0> : tensor<{big}xf32> : !tile.tile<{big}xf32>
+    %zero = tile.constant dense<0.0> : tensor<1024xf32> : !tile
+    %total = scf.for %k = %c0 to %c4 step %c1 iter_args(%acc = %zero) -> (!tile) : index {{
+      %offset = arith.muli %k, %c1024 : index
+      cb.reserve_back %in, 1 : !block
+      %t = dma.load %x[%offset] strides [%c1] into %in[0] : !tt.ptr<f32>, !block
+      cb.push_back %in, 1 : !block
+      cb.wait_front %in, 1 : !block
+      %v = cb.read_front %in[0] : !block
+      %next = tile.binary addf %acc, %v : !tile
+      cb.pop_front %in, 1 : !block
+      scf.yield %next : !tile
+    }}
+    %twice = tile.binary addf %big, %big : !tile.tile<{big}xf32>
+    cb.reserve_back %out, 1 : !out
+    cb.write_back %total, %out[0] : !out
+    cb.push_back %out, 1 : !out
+    cb.wait_front %out, 1 : !out
+    %s = dma.store %out[0] to %y[%c0] strides [%c1] : !out, !tt.ptr<f32>
+    cb.pop_front %out, 1 : !out
+    tt.return
+  }}
+}}
+"""
+
+
+def buffer_pages(program: bytes) -> dict[str, int]:
+    return {cb["name"]: cb["pages"] for cb in decode(program)["cbs"]}
+
+
+def test_prefetch_keeps_its_depth_when_the_plan_fits() -> None:
+    program = emit(SUM_OF_BLOCKS.format(pages=8, big=1024))
+    assert buffer_pages(program)["blocks"] == 8
+
+
+def test_prefetch_pages_are_shed_until_the_plan_fits() -> None:
+    capacity = TARGET.to_dict()["local_memory_bytes"]
+    # The two scratch tiles of `big` floats leave about 40 KiB for the
+    # other tiles, the output buffer and fewer than 8 pages of the input.
+    big = (capacity - 40 * 1024) // 8
+    text = SUM_OF_BLOCKS.format(pages=8, big=big)
+    pages = buffer_pages(emit(text))
+    assert 2 <= pages["blocks"] < 8
+    assert pages["out"] == 2
+    x = rng().standard_normal(4096).astype(np.float32)
+    y = np.zeros(1024, np.float32)
+    run(text, [x, y])
+    np.testing.assert_allclose(y, x.reshape(4, 1024).sum(axis=0), rtol=1e-6)
+
+
+def test_a_plan_that_cannot_fit_is_still_an_error() -> None:
+    capacity = TARGET.to_dict()["local_memory_bytes"]
+    with pytest.raises(CompilationError, match="local-memory plan needs"):
+        emit(SUM_OF_BLOCKS.format(pages=8, big=capacity // 4))
