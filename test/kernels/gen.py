@@ -500,28 +500,23 @@ def c19_atomic_scatter(rng: np.random.Generator) -> Case:
     ivals = rng.integers(-50, 1000, n).astype(np.int32)
     sum0 = (rng.integers(-8, 9, nb) / 8.0).astype(np.float32)
     max0 = rng.integers(0, 500, nb).astype(np.int32)
-    min0 = np.zeros(nb, np.float32)
 
     def ref() -> dict[str, np.ndarray]:
-        s, mx, mn = sum0.astype(np.float64), max0.copy(), min0.copy()
+        s, mx = sum0.astype(np.float64), max0.copy()
         np.add.at(s, bins, vals.astype(np.float64))
         pos = ivals > 0
         np.maximum.at(mx, bins[pos], ivals[pos])
-        np.minimum.at(mn, bins, vals)
-        return {"sum": s.astype(np.float32), "max": mx, "min": mn}
+        return {"sum": s.astype(np.float32), "max": mx}
     return dict(
         name="19_atomic_scatter", kernel="atomic_scatter", grid=(cdiv(n, 256), 1, 1),
         args=dict(bin_ptr=Arr("bins", bins, "in"), val_ptr=Arr("vals", vals, "in"),
                   ival_ptr=Arr("ivals", ivals, "in"), sum_ptr=Arr("sum", sum0, "inout"),
-                  max_ptr=Arr("max", max0, "inout"), min_ptr=Arr("min", min0, "inout"), n=n,
-                  BLOCK=256),
-        ref=ref, tol={"sum": EXACT, "max": EXACT, "min": EXACT},
+                  max_ptr=Arr("max", max0, "inout"), n=n, BLOCK=256),
+        ref=ref, tol={"sum": EXACT, "max": EXACT},
         notes="Scatter to 16 bins from 1000 elements (many lanes of one block hit the same "
               "address): masked tensor tl.atomic_add of f32 (multiples of 1/8, so the sums are "
-              "exact in any order), tl.atomic_max of i32 with a data-dependent mask and "
-              "sem='relaxed', tl.atomic_min of f32 (which the frontend expands into "
-              "signed/unsigned integer atomics selected by the sign). All three buffers "
-              "accumulate onto their initial contents.")
+              "exact in any order) and tl.atomic_max of i32 with a data-dependent mask and "
+              "sem='relaxed'. Both buffers accumulate onto their initial contents.")
 
 
 @case
@@ -604,6 +599,50 @@ def c22_static_unroll_scalar(rng: np.random.Generator) -> Case:
               "`return` for the 2 programs past n_rows=10, and a scalar recurrence in fp16 (h = h "
               "* 0.5 + load(p), scalar f16 arith.mulf/addf) with a scalar pointer advanced by `p "
               "+= 1` in an scf.for from 1 to a runtime n_steps.")
+
+
+@case
+def c23_matmul_ptr_advance(rng: np.random.Generator) -> Case:
+    M, Nn, K = 100, 72, 80
+    a = rng.standard_normal((M, K), dtype=np.float32).astype(np.float16)
+    b = rng.standard_normal((K, Nn), dtype=np.float32).astype(np.float16)
+    return dict(
+        name="23_matmul_ptr_advance", kernel="matmul_ptr_advance",
+        grid=(cdiv(M, 32), cdiv(Nn, 32), 1),
+        args=dict(a_ptr=Arr("a", a, "in"), b_ptr=Arr("b", b, "in"),
+                  c_ptr=out("c", (M, Nn), "float16"), M=M, N=Nn, K=K, stride_am=K, stride_ak=1,
+                  stride_bk=Nn, stride_cm=Nn, BLOCK_M=32, BLOCK_N=32, BLOCK_K=32),
+        ref=lambda: {"c": N((T(a).float() @ T(b).float()).half())}, tol={"c": F16_MM},
+        notes="fp16 matmul in the most common hand-written form: masked M/N edges instead of `% "
+              "M`, a K loop of 3 steps (80 = 2*32 + 16, masked with K - k * BLOCK_K), `acc += "
+              "tl.dot(a, b)`, and pointer tensors carried through the scf.for: a_ptrs advanced by "
+              "a constant tensor (stride_ak=1 is specialised, so BLOCK_K * stride_ak folds to "
+              "dense<32>), b_ptrs by the runtime BLOCK_K * stride_bk.")
+
+
+@case
+def c24_atomic_float_minmax(rng: np.random.Generator) -> Case:
+    n, nb = 1000, 16
+    bins = rng.integers(0, nb, n).astype(np.int32)
+    vals = (rng.standard_normal(n) * 10).astype(np.float32)
+    min0 = np.zeros(nb, np.float32)
+    max0 = np.full(nb, -1.0, np.float32)
+
+    def ref() -> dict[str, np.ndarray]:
+        mn, mx = min0.copy(), max0.copy()
+        np.minimum.at(mn, bins, vals)
+        np.maximum.at(mx, bins, vals)
+        return {"min": mn, "max": mx}
+    return dict(
+        name="24_atomic_float_minmax", kernel="atomic_float_minmax", grid=(cdiv(n, 256), 1, 1),
+        args=dict(bin_ptr=Arr("bins", bins, "in"), val_ptr=Arr("vals", vals, "in"),
+                  min_ptr=Arr("min", min0, "inout"), max_ptr=Arr("max", max0, "inout"), n=n,
+                  BLOCK=256),
+        ref=ref, tol={"min": EXACT, "max": EXACT},
+        notes="f32 tl.atomic_min / tl.atomic_max of tensors (both signs) into 16 bins with "
+              "conflicting lanes. The frontend bitcasts the f32 pointers to i32 and emits, per "
+              "lane, a signed i32 max/min (values >= 0) or an unsigned umin/umax (values < 0) "
+              "selected by masks. min starts at 0.0, max at -1.0.")
 
 
 # ============================================================================ Inductor cases

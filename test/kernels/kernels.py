@@ -44,6 +44,31 @@ def matmul_grouped(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk
     tl.store(c_ptrs, c, mask=c_mask)
 
 
+# 23: the everyday matmul loop without `% M` wrap-around: masked M/N edges, pointer tensors
+# advanced in the K loop by a constant (`a_ptrs += BLOCK_K * stride_ak` with stride_ak == 1
+# specialised away) and by a runtime stride (`b_ptrs += BLOCK_K * stride_bk`).
+@triton.jit
+def matmul_ptr_advance(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_cm,
+                       BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    offs_k = tl.arange(0, BLOCK_K)
+    a_ptrs = a_ptr + offs_m[:, None] * stride_am + offs_k[None, :] * stride_ak
+    b_ptrs = b_ptr + offs_k[:, None] * stride_bk + offs_n[None, :]
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        k_left = K - k * BLOCK_K
+        a = tl.load(a_ptrs, mask=(offs_m[:, None] < M) & (offs_k[None, :] < k_left), other=0.0)
+        b = tl.load(b_ptrs, mask=(offs_k[:, None] < k_left) & (offs_n[None, :] < N), other=0.0)
+        acc += tl.dot(a, b)
+        a_ptrs += BLOCK_K * stride_ak
+        b_ptrs += BLOCK_K * stride_bk
+    c_ptrs = c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :]
+    tl.store(c_ptrs, acc.to(tl.float16), mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
+
+
 # 02: bf16 linear layer y = silu(x @ w^T + bias) with a 2-D grid, fp32 accumulation, the bias
 # added in fp32 and a bf16 store (the epilogue Inductor would fuse after addmm).
 @triton.jit
@@ -411,10 +436,10 @@ def sort_rows(x_ptr, k_ptr, asc_ptr, desc_ptr, ks_ptr, top_ptr, N: tl.constexpr,
 
 
 # 19: scatter with conflicting addresses inside a block: masked tensor tl.atomic_add (f32, values
-# are multiples of 1/8 so any order is exact), tensor atomic_max (i32) and atomic_min (f32) to
-# random bins; the returned old values are not used.
+# are multiples of 1/8 so any order is exact) and tensor atomic_max (i32, data-dependent mask,
+# relaxed) to random bins; the returned old values are not used.
 @triton.jit
-def atomic_scatter(bin_ptr, val_ptr, ival_ptr, sum_ptr, max_ptr, min_ptr, n, BLOCK: tl.constexpr):
+def atomic_scatter(bin_ptr, val_ptr, ival_ptr, sum_ptr, max_ptr, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < n
     b = tl.load(bin_ptr + offs, mask=mask, other=0)
@@ -422,7 +447,19 @@ def atomic_scatter(bin_ptr, val_ptr, ival_ptr, sum_ptr, max_ptr, min_ptr, n, BLO
     iv = tl.load(ival_ptr + offs, mask=mask, other=0)
     tl.atomic_add(sum_ptr + b, v, mask=mask)
     tl.atomic_max(max_ptr + b, iv, mask=mask & (iv > 0), sem="relaxed")
+
+
+# 24: f32 tl.atomic_min / tl.atomic_max of tensors with both signs: the frontend lowers them to
+# integer atomics on the bitcast pointer (signed max/min for non-negative values, unsigned min/max
+# for negative ones), selected per lane.
+@triton.jit
+def atomic_float_minmax(bin_ptr, val_ptr, min_ptr, max_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    b = tl.load(bin_ptr + offs, mask=mask, other=0)
+    v = tl.load(val_ptr + offs, mask=mask, other=0.0)
     tl.atomic_min(min_ptr + b, v, mask=mask)
+    tl.atomic_max(max_ptr + b, v, mask=mask)
 
 
 # ------------------------------------------------------------------------------ control flow
