@@ -34,6 +34,7 @@ import os
 import re
 import sys
 import tempfile
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -200,6 +201,18 @@ def _graphs() -> dict[str, Graph]:
             [("logits", (37, 100), "float32"), ("target", (37,), "int64")],
             {"triton_per_fused__log_softmax_nll_loss_forward_1": None},
         ),
+        "softmax_long": Graph(
+            "torch.softmax(x, -1)  (rows of 4500, looped; exp stored to the output, read back)",
+            lambda x: torch.softmax(x, -1),
+            [("x", (3, 4500), "float32")],
+            {"triton_red_fused__softmax_0": {"R0_BLOCK": 2048}},
+        ),
+        "dropout": Graph(
+            "torch.nn.functional.dropout(x, 0.25, training=True)  (seed loaded from a buffer)",
+            lambda x: F.dropout(x, 0.25, training=True),
+            [("x", (1000,), "float32")],
+            {"triton_poi_fused_native_dropout_0": None},
+        ),
     }
 
 
@@ -244,6 +257,7 @@ def install_fake_driver() -> None:
             return ty
 
     triton.runtime.driver.set_active(FakeDriver())
+    warnings.filterwarnings("ignore", message="Could not find an active CPU backend")
     cfg.cpu_backend = "triton"
     cfg.compile_threads = 1
     cfg.fx_graph_cache = False

@@ -645,6 +645,21 @@ def c24_atomic_float_minmax(rng: np.random.Generator) -> Case:
               "selected by masks. min starts at 0.0, max at -1.0.")
 
 
+@case
+def c25_softmax_store_reload(rng: np.random.Generator) -> Case:
+    R, C = 5, 1500
+    x = (rng.standard_normal((R, C), dtype=np.float32) * 3).astype(np.float32)
+    return dict(
+        name="25_softmax_store_reload", kernel="softmax_store_reload", grid=(R, 1, 1),
+        args=dict(x_ptr=Arr("x", x, "in"), y_ptr=out("y", (R, C)), n_cols=C, BLOCK=512),
+        ref=lambda: {"y": N(torch.softmax(T(x).double(), 1).float())}, tol={"y": (1e-4, 1e-6)},
+        notes="Softmax of 1500-long rows in three loops over 512-blocks (the last masked): max; "
+              "exp(x - max) stored to y while summed; y loaded back, scaled by 1/sum and stored "
+              "again. The third loop reads what the second wrote to global memory in the same "
+              "program, so stores must be complete (and not reordered after the loads) before the "
+              "reload. The pattern of Inductor's looped softmax (72), written with tl.max.")
+
+
 # ============================================================================ Inductor cases
 def launch_extent(spec: list[Any]) -> int:
     """Number of elements a recorded tensor argument spans from its pointer."""
@@ -717,7 +732,7 @@ def c52_ind_swiglu_bf16(rng: np.random.Generator) -> Case:
         "bf16 loads upcast to f32 (.to(tl.float32) on the load), silu as x / (1 + exp(-x)) with "
         "libdevice.exp, bf16 store (round to nearest even). Inductor keeps the product in fp32 "
         "(one rounding), so the reference is silu(a.float()) * g.float() rounded once. "
-        "" + LIBDEVICE, "torch")
+        + LIBDEVICE, "torch")
 
 
 @case
@@ -729,7 +744,7 @@ def c53_ind_softmax(rng: np.random.Generator) -> Case:
         lambda: {"out": N(torch.softmax(T(x), -1))}, {"out": (1e-4, 1e-6)},
         "Persistent reduction: one 1x1024 tile per row (781 valid), triton_helpers.max2 and "
         "tl.sum (tt.reduce), libdevice.exp; the output is in_out_ptr0, only written. "
-        "" + LIBDEVICE, "torch")
+        + LIBDEVICE, "torch")
 
 
 @case
@@ -997,6 +1012,36 @@ def c71_ind_cross_entropy(rng: np.random.Generator) -> Case:
         "ignored rows), tl.device_assert bounds check, an f32 tl.sum and an int64 tl.sum of the "
         "valid-row count, their quotient stored to a 0-d tensor (xnumel=1 constexpr). amax and "
         "lse (the first kernel's outputs) are computed with torch.")
+
+
+@case
+def c72_ind_softmax_long(rng: np.random.Generator) -> Case:
+    x = (rng.standard_normal((3, 4500), dtype=np.float32) * 2).astype(np.float32)
+    return inductor_case(
+        "72_ind_softmax_long", "triton_red_fused__softmax_0",
+        [out("out", (3, 4500)), Arr("x", x, "in")],
+        lambda: {"out": N(torch.softmax(T(x), -1))}, {"out": (1e-4, 1e-6)},
+        "Looped softmax over 4500-long rows with R0_BLOCK=2048 (3 iterations per loop): a max loop "
+        "(triton_helpers.maximum / max2), a loop that stores exp(x - max) into the output while "
+        "summing it, and a loop that loads those values back from the output and divides: a "
+        "store -> load dependence through global memory inside one program. " + LIBDEVICE, "torch")
+
+
+@case
+def c73_ind_dropout(rng: np.random.Generator) -> Case:
+    x = rng.standard_normal(1000, dtype=np.float32)
+    seed = np.array([-5238155146476016121], np.int64)
+
+    def ref() -> dict[str, np.ndarray]:
+        keep = G._philox_rand(int(seed[0]), np.arange(1000, dtype=np.int32)) > np.float32(0.25)
+        return {"out": np.where(keep, x * np.float32(4.0 / 3.0), np.float32(0)).astype(np.float32)}
+    return inductor_case(
+        "73_ind_dropout", "triton_poi_fused_native_dropout_0",
+        [out("out", 1000), Arr("seed", seed, "in"), Arr("x", x, "in")], ref, {"out": F32_EW},
+        "Inductor's dropout: the int64 seed is a scalar load from a seed buffer at a runtime "
+        "offset (load_seed_offset=0), tl.rand(seed, offset as uint32) is Philox 4x32-10 with a "
+        "64-bit key, keep = rand > 0.25, scaled by 1/(1-p). Cross-checked against the numpy "
+        "Philox of test/corpus/gen.py.")
 
 
 # ============================================================================ plumbing

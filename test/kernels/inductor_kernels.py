@@ -758,3 +758,85 @@ def triton_per_fused__log_softmax_nll_loss_forward_1(in_out_ptr0, in_ptr0, in_pt
     tl.store(in_out_ptr0 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp24, None)
 
 META['triton_per_fused__log_softmax_nll_loss_forward_1'] = {'graph': 'cross_entropy', 'signature': {'in_out_ptr0': '*fp32', 'in_ptr0': '*i64', 'in_ptr1': '*fp32', 'in_ptr2': '*fp32', 'in_ptr3': '*fp32', 'xnumel': 'constexpr', 'r0_numel': 'i32', 'XBLOCK': 'constexpr'}, 'constants': {'xnumel': 1, 'XBLOCK': 1}, 'attrs': {(0,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]]}, 'options': {'num_warps': 2, 'num_stages': 1, 'debug': True, 'sanitize_overflow': False, 'enable_fp_fusion': True}, 'grid_type': 'Grid1D', 'grid': [1, 1, 1], 'launch': [['tensor', [], [], 'float32', 0], ['tensor', [37], [1], 'int64', 0], ['tensor', [37, 100], [100, 1], 'float32', 0], ['tensor', [37, 1], [1, 37], 'float32', 0], ['tensor', [37, 1], [1, 37], 'float32', 0], 1, 37]}
+
+
+# ---- graph 'softmax_long': torch.softmax(x, -1)  (rows of 4500, looped; exp stored to the output, read back)
+#      inputs: x: float32[3, 4500]
+#      Inductor autotune configs: [{'XBLOCK': 1, 'R0_BLOCK': 8192}, {'XBLOCK': 1, 'R0_BLOCK': 2048}]; chosen: {'XBLOCK': 1, 'R0_BLOCK': 2048}
+
+@triton.jit
+def triton_red_fused__softmax_0(in_out_ptr0, in_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
+    xnumel = 3
+    r0_numel = 4500
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = xindex < xnumel
+    r0_base = tl.arange(0, R0_BLOCK)[None, :]
+    rbase = r0_base
+    x0 = xindex
+    _tmp2 = tl.full([XBLOCK, R0_BLOCK], float("-inf"), tl.float32)
+    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
+        r0_index = r0_offset + r0_base
+        r0_mask = r0_index < r0_numel
+        roffset = r0_offset
+        rindex = r0_index
+        r0_1 = r0_index
+        tmp0 = tl.load(in_ptr0 + (r0_1 + 4500*x0), r0_mask & xmask, eviction_policy='evict_last', other=0.0)
+        tmp1 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
+        tmp3 = triton_helpers.maximum(_tmp2, tmp1)
+        _tmp2 = tl.where(r0_mask & xmask, tmp3, _tmp2)
+    tmp2 = triton_helpers.max2(_tmp2, 1)[:, None]
+    _tmp8 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
+    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
+        r0_index = r0_offset + r0_base
+        r0_mask = r0_index < r0_numel
+        roffset = r0_offset
+        rindex = r0_index
+        r0_1 = r0_index
+        tmp4 = tl.load(in_ptr0 + (r0_1 + 4500*x0), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
+        tmp5 = tmp4 - tmp2
+        tmp6 = libdevice.exp(tmp5)
+        tmp7 = tl.broadcast_to(tmp6, [XBLOCK, R0_BLOCK])
+        tmp9 = _tmp8 + tmp7
+        _tmp8 = tl.where(r0_mask & xmask, tmp9, _tmp8)
+        tl.store(in_out_ptr0 + (r0_1 + 4500*x0), tmp6, r0_mask & xmask)
+    tmp8 = tl.sum(_tmp8, 1)[:, None]
+    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
+        r0_index = r0_offset + r0_base
+        r0_mask = r0_index < r0_numel
+        roffset = r0_offset
+        rindex = r0_index
+        r0_1 = r0_index
+        tmp10 = tl.load(in_out_ptr0 + (r0_1 + 4500*x0), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
+        tmp11 = (tmp10 / tmp8)
+        tl.store(in_out_ptr0 + (r0_1 + 4500*x0), tmp11, r0_mask & xmask)
+
+META['triton_red_fused__softmax_0'] = {'graph': 'softmax_long', 'signature': {'in_out_ptr0': '*fp32', 'in_ptr0': '*fp32', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr', 'R0_BLOCK': 'constexpr'}, 'constants': {'XBLOCK': 1, 'R0_BLOCK': 2048}, 'attrs': {(0,): [['tt.divisibility', 16]]}, 'options': {'num_warps': 16, 'num_stages': 1, 'debug': True, 'sanitize_overflow': False, 'enable_fp_fusion': True}, 'grid_type': 'Grid1D', 'grid': [3, 1, 1], 'launch': [['tensor', [3, 4500], [4500, 1], 'float32', 0], ['tensor', [3, 4500], [4500, 1], 'float32', 0], 3, 4500]}
+
+
+# ---- graph 'dropout': torch.nn.functional.dropout(x, 0.25, training=True)  (seed loaded from a buffer)
+#      inputs: x: float32[1000]
+#      Inductor autotune configs: [{'XBLOCK': 256}, {'XBLOCK': 128}]; chosen: {'XBLOCK': 256}
+
+@triton.jit
+def triton_poi_fused_native_dropout_0(in_out_ptr0, in_ptr0, in_ptr1, load_seed_offset, xnumel, XBLOCK : tl.constexpr):
+    xnumel = 1000
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xmask = xindex < xnumel
+    x0 = xindex
+    tmp6 = tl.load(in_ptr1 + (x0), xmask)
+    tmp0 = tl.load(in_ptr0 + load_seed_offset)
+    tmp1 = (x0).to(tl.int32)
+    tmp2 = tl.rand(tmp0, (tmp1).to(tl.uint32))
+    tmp3 = tl.full([1], 0.25, tl.float32)
+    tmp4 = tmp2 > tmp3
+    tmp5 = tmp4.to(tl.float32)
+    tmp7 = tmp5 * tmp6
+    tmp8 = tl.full([1], 1.3333333333333333, tl.float32)
+    tmp9 = tmp7 * tmp8
+    tl.store(in_out_ptr0 + (x0), tmp9, xmask)
+
+META['triton_poi_fused_native_dropout_0'] = {'graph': 'dropout', 'signature': {'in_out_ptr0': '*fp32', 'in_ptr0': '*i64', 'in_ptr1': '*fp32', 'load_seed_offset': 'i32', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'constants': {'XBLOCK': 256}, 'attrs': {(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]]}, 'options': {'num_warps': 4, 'num_stages': 1, 'debug': True, 'sanitize_overflow': False, 'enable_fp_fusion': True}, 'grid_type': 'Grid1D', 'grid': [4, 1, 1], 'launch': [['tensor', [1000], [1], 'float32', 0], ['tensor', [1], [1], 'int64', 0], ['tensor', [1000], [1], 'float32', 0], 0, 1000]}

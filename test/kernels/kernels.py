@@ -215,6 +215,33 @@ def online_softmax(x_ptr, y_ptr, n_cols, stride, BLOCK: tl.constexpr):
         tl.store(y_row + cols, tl.exp(x - m) * inv, mask=mask)
 
 
+# 25: a three-loop softmax that keeps its intermediate in the output buffer, as Inductor's looped
+# softmax does: exp(x - max) is stored to y in the second loop and loaded back from y in the
+# third (a store -> load dependence through global memory inside one program).
+@triton.jit
+def softmax_store_reload(x_ptr, y_ptr, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    x_row = x_ptr + row * n_cols
+    y_row = y_ptr + row * n_cols
+    m_acc = tl.full([BLOCK], float("-inf"), tl.float32)
+    for start in range(0, n_cols, BLOCK):
+        cols = start + tl.arange(0, BLOCK)
+        m_acc = tl.maximum(m_acc, tl.load(x_row + cols, mask=cols < n_cols, other=float("-inf")))
+    m = tl.max(m_acc, 0)
+    s_acc = tl.zeros([BLOCK], tl.float32)
+    for start in range(0, n_cols, BLOCK):
+        cols = start + tl.arange(0, BLOCK)
+        mask = cols < n_cols
+        e = tl.exp(tl.load(x_row + cols, mask=mask, other=float("-inf")) - m)
+        tl.store(y_row + cols, e, mask=mask)
+        s_acc += e
+    inv = 1.0 / tl.sum(s_acc, 0)
+    for start in range(0, n_cols, BLOCK):
+        cols = start + tl.arange(0, BLOCK)
+        mask = cols < n_cols
+        tl.store(y_row + cols, tl.load(y_row + cols, mask=mask, other=0.0) * inv, mask=mask)
+
+
 # 08: RMS norm of fp16 rows in two looped passes (sum of squares, then scale by rsqrt and the
 # fp16 weight); several rows per program through a row loop with a runtime step.
 @triton.jit

@@ -48,6 +48,7 @@ KNOWN_FAILING: dict[str, tuple[str, str]] = {
     "60_ind_argmax_long": ("compile", "two-operand tt.reduce (max_with_index)"),
     "62_ind_transpose_cat": ("compile", "strided dma.load of a transposed tile, stride 148 B"),
     "68_ind_where_clamp": ("compile", "tt.bitcast of a pointer tensor (bool load/store)"),
+    "72_ind_softmax_long": ("compile", "NaN-propagating max combine region (max2)"),
 }
 
 
