@@ -660,6 +660,24 @@ def c25_softmax_store_reload(rng: np.random.Generator) -> Case:
               "reload. The pattern of Inductor's looped softmax (72), written with tl.max.")
 
 
+@case
+def c26_matmul_a_colmajor(rng: np.random.Generator) -> Case:
+    M, Nn, K = 100, 72, 80
+    at = rng.standard_normal((K, M), dtype=np.float32).astype(np.float16)   # A = at.T
+    b = rng.standard_normal((K, Nn), dtype=np.float32).astype(np.float16)
+    return dict(
+        name="26_matmul_a_colmajor", kernel="matmul_a_colmajor",
+        grid=(cdiv(M, 32), cdiv(Nn, 32), 1),
+        args=dict(a_ptr=Arr("at", at, "in"), b_ptr=Arr("b", b, "in"),
+                  c_ptr=out("c", (M, Nn), "float16"), M=M, N=Nn, K=K, stride_am=1, stride_ak=M,
+                  stride_bk=Nn, stride_cm=Nn, BLOCK_M=32, BLOCK_N=32, BLOCK_K=32),
+        ref=lambda: {"c": N((T(at).float().T @ T(b).float()).half())}, tol={"c": F16_MM},
+        notes="23 with A passed as a transposed view (A = at.T, at[80, 100] row-major): "
+              "stride_am=1 is specialised away and stride_ak=100 is a runtime argument, so the A "
+              "tile is a strided (column-major) gather whose pointer tensor is carried through "
+              "the scf.for and advanced by BLOCK_K * stride_ak.")
+
+
 # ============================================================================ Inductor cases
 def launch_extent(spec: list[Any]) -> int:
     """Number of elements a recorded tensor argument spans from its pointer."""

@@ -41,6 +41,7 @@ KNOWN_FAILING: dict[str, tuple[str, str]] = {
     "22_static_unroll_scalar": ("compile", "scalar f16 arithmetic on the control core"),
     "23_matmul_ptr_advance": ("compile-unlocated", "pointer tensor advanced by a constant, K loop"),
     "24_atomic_float_minmax": ("compile", "tt.bitcast of a pointer tensor (f32 atomic_min/max)"),
+    "26_matmul_a_colmajor": ("compile", "loop-carried pointer tensor of a strided gather"),
     "53_ind_softmax": ("compile", "NaN-propagating max combine region (triton_helpers.max2)"),
     "54_ind_log_softmax_long": ("compile", "NaN-propagating max combine region (max2)"),
     "55_ind_layer_norm": ("compile", "three-operand tt.reduce (welford)"),
