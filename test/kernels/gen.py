@@ -7,7 +7,7 @@
     python gen.py --check-full-compile  # also compare with the whole triton.compile pipeline
 
 This is test/corpus/gen.py (imported, not copied) run over the case list below; see
-test/corpus/README.md for what it does. Five of its functions are replaced here:
+test/corpus/README.md for what it does. These of its globals are replaced (install()):
 
 * `jit_specialise`: hand-written kernels are specialised by Triton's binder exactly as the corpus
   does; the Inductor kernels get the signature, constexprs, `tt.divisibility` attributes and
@@ -16,7 +16,10 @@ test/corpus/README.md for what it does. Five of its functions are replaced here:
   does not assume graph inputs are aligned) and integers equal to 1 may stay in the signature;
 * `portable_locs`: also makes inductor_kernels.py and torch/_inductor paths relative;
 * `K` (the kernel namespace) holds the kernels of both modules; `CASES` is the list below;
-* `__file__`: the interpreter phase re-runs this script (not the corpus one) with --interp-worker.
+* `__file__`: the interpreter phase re-runs this script (not the corpus one) with --interp-worker;
+  there, the Inductor kernels' `libdevice` is replaced by `triton.language.math` (the interpreter
+  cannot run libdevice calls), so that their logic is cross-checked too; their expected outputs
+  come from torch.
 """
 
 from __future__ import annotations
