@@ -8,19 +8,15 @@ cases known to compile today are listed so that a regression shows.
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from pathlib import Path
 
 import pytest
-from corpus_data import CORPUS
+from corpus_data import CORPUS, load_run_case
 
 import mtia_compiler
 
-_spec = importlib.util.spec_from_file_location("run_case", CORPUS.parent / "run_case.py")
-assert _spec and _spec.loader
-run_case = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(run_case)
+run_case = load_run_case()
 
 CASES = sorted(path for path in CORPUS.iterdir() if (path / "case.json").exists())
 

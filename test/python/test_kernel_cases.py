@@ -1,0 +1,99 @@
+"""Every case of the second corpus (test/kernels: hand-written and TorchInductor kernels) through
+`compile` -> `run`, checked like the shared corpus (test_corpus_cases.py).
+
+A case must pass unless it is listed in KNOWN_FAILING with how it fails today:
+
+* "compile": `compile` raises a CompilationError located at a TTIR operation
+  (`file:line:col: error: `);
+* "compile-unlocated": the same, except that for kernel.ttir the diagnostic has no location
+  (`<unknown>: error: `: it points at an operation whose TTIR location is `loc(unknown)`);
+* "runtime": `run` raises a SimulationError;
+* "wrong": it runs, but an output is outside the case's tolerance.
+
+The list is exact: a listed case that passes, or fails in another way, is an error too, so that a
+fix or a regression shows; remove or update its entry.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from corpus_data import KERNEL_CASES, LOCATED, load_run_case
+
+import mtia_compiler
+
+run_case = load_run_case()
+
+CASES = sorted(path for path in KERNEL_CASES.iterdir() if (path / "case.json").exists())
+
+#: case -> (how it fails, why). Keep one line per case.
+KNOWN_FAILING: dict[str, tuple[str, str]] = {
+    "01_matmul_grouped": ("compile", "loop-carried pointer tensor (scf.for iter_arg), K loop"),
+    "06_dot3d_trans": ("compile", "3-D (batched) tt.dot"),
+    "14_casts": ("compile", "tt.bitcast of a pointer tensor (bool store: !tt.ptr<i1> -> i8)"),
+    "15_arg_reductions": ("compile", "two-operand tt.reduce (argmax/argmin, max with indices)"),
+    "16_user_reduce": ("compile", "two-operand tt.reduce (user logsumexp combine)"),
+    "17_scans": ("compile", "two-operand tt.scan (linear recurrence)"),
+    "18_sort_rows": ("compile", "tl.sort of 32 elements needs 34 circular buffers (limit 32)"),
+    "20_csr_row_sum": ("compile", "scalar tl.sum result consumed by control-core scalar code"),
+    "21_while_loops": ("compile", "scalar tl.max result in an scf.while condition"),
+    "22_static_unroll_scalar": ("compile", "scalar f16 arithmetic on the control core"),
+    "23_matmul_ptr_advance": ("compile-unlocated", "pointer tensor advanced by a constant, K loop"),
+    "24_atomic_float_minmax": ("compile", "tt.bitcast of a pointer tensor (f32 atomic_min/max)"),
+    "26_matmul_a_colmajor": ("compile", "loop-carried pointer tensor of a strided gather"),
+    "53_ind_softmax": ("compile", "NaN-propagating max combine region (triton_helpers.max2)"),
+    "54_ind_log_softmax_long": ("compile", "NaN-propagating max combine region (max2)"),
+    "55_ind_layer_norm": ("compile", "three-operand tt.reduce (welford)"),
+    "59_ind_max_dim": ("compile", "two-operand tt.reduce (max_with_index)"),
+    "60_ind_argmax_long": ("compile", "two-operand tt.reduce (max_with_index)"),
+    "62_ind_transpose_cat": ("compile", "strided dma.load of a transposed tile, stride 148 B"),
+    "68_ind_where_clamp": ("compile", "tt.bitcast of a pointer tensor (bool load/store)"),
+    "72_ind_softmax_long": ("compile", "NaN-propagating max combine region (max2)"),
+}
+
+
+def test_known_failing_names() -> None:
+    names = {path.name for path in CASES}
+    assert len(CASES) >= 40
+    assert set(KNOWN_FAILING) <= names, sorted(set(KNOWN_FAILING) - names)
+    kinds = ("compile", "compile-unlocated", "runtime", "wrong")
+    assert all(kind in kinds for kind, _ in KNOWN_FAILING.values())
+
+
+def _expect(name: str, kind: str, detail: str) -> None:
+    known = KNOWN_FAILING.get(name)
+    if known is None:
+        pytest.fail(f"{name} fails ({kind}): {detail}")
+    if known[0] != kind and (known[0], kind) != ("compile-unlocated", "compile"):
+        pytest.fail(f"{name} is listed as failing with {known[0]!r}, fails with {kind!r}: {detail}")
+
+
+@pytest.mark.parametrize("variant", ["kernel.ttir", "kernel.noloc.ttir"])
+@pytest.mark.parametrize("case_dir", CASES, ids=lambda path: path.name)
+def test_kernel_case(case_dir: Path, variant: str) -> None:
+    name = case_dir.name
+    case, data = run_case.load_case(str(case_dir))
+    try:
+        kernel = mtia_compiler.compile(case_dir / variant)
+    except mtia_compiler.CompilationError as error:
+        located = LOCATED.search(str(error)) is not None
+        if variant == "kernel.ttir" and KNOWN_FAILING.get(name, ("",))[0] == "compile-unlocated":
+            assert not located, f"{name}: the error is located now, list it as 'compile': {error}"
+            return
+        assert located, str(error)
+        _expect(name, "compile", str(error))
+        return
+    args, buffers = run_case.build_args(case, data)
+    try:
+        result = kernel.run(*args, grid=tuple(case["grid"]))
+    except mtia_compiler.SimulationError as error:
+        _expect(name, "runtime", str(error))
+        return
+    assert result.cycles > 0
+    reason = run_case.check(case, data, buffers)
+    if reason is not None:
+        _expect(name, "wrong", reason)
+        return
+    assert name not in KNOWN_FAILING, (
+        f"{name} passes now: remove it from KNOWN_FAILING ({KNOWN_FAILING[name][1]})")
