@@ -240,10 +240,10 @@ private:
 
 class DataMovementLowering {
 public:
-  explicit DataMovementLowering(tt::FuncOp function)
+  DataMovementLowering(tt::FuncOp function, int64_t maxBuffers)
       : function(function),
-        entry(&function.getBody().front(), function.getBody().front().begin()) {
-  }
+        entry(&function.getBody().front(), function.getBody().front().begin()),
+        maxBuffers(maxBuffers) {}
 
   LogicalResult run() {
     SmallVector<Operation *> accesses;
@@ -273,7 +273,110 @@ public:
     connectUnits();
     insertPops();
     shareBuffers();
+    orderMemoryAccesses();
     return success();
+  }
+
+  /// The kernel argument a scalar pointer is computed from (through
+  /// addptr, bitcast and the initial values of loop-carried pointers), or
+  /// null when it comes from elsewhere (a load, a select).
+  static Value getRootPointer(Value pointer) {
+    while (true) {
+      if (auto addPtr = pointer.getDefiningOp<tt::AddPtrOp>()) {
+        pointer = addPtr.getPtr();
+        continue;
+      }
+      if (auto bitcast = pointer.getDefiningOp<tt::BitcastOp>()) {
+        pointer = bitcast.getSrc();
+        continue;
+      }
+      auto argument = dyn_cast<BlockArgument>(pointer);
+      if (!argument)
+        return nullptr;
+      Operation *owner = argument.getOwner()->getParentOp();
+      if (auto loop = dyn_cast<scf::ForOp>(owner);
+          loop && argument.getArgNumber() > 0) {
+        pointer = loop.getInitArgs()[argument.getArgNumber() - 1];
+        continue;
+      }
+      return isa<tt::FuncOp>(owner) ? argument : nullptr;
+    }
+  }
+
+  /// Whether `writer` may run before `reader` in one program: it comes
+  /// first in program order, or a loop encloses both.
+  static bool mayPrecede(Operation *writer, Operation *reader) {
+    for (Operation *readerAncestor = reader; readerAncestor;
+         readerAncestor = readerAncestor->getParentOp()) {
+      Block *block = readerAncestor->getBlock();
+      if (!block)
+        return true;
+      Operation *writerAncestor = block->findAncestorOpInBlock(*writer);
+      if (!writerAncestor)
+        continue;
+      if (writerAncestor == readerAncestor ||
+          writerAncestor->isBeforeInBlock(readerAncestor))
+        return true;
+      for (Operation *enclosing = block->getParentOp(); enclosing;
+           enclosing = enclosing->getParentOp())
+        if (isa<scf::ForOp, scf::WhileOp>(enclosing))
+          return true;
+      return false;
+    }
+    return true;
+  }
+
+  /// Orders reads of global memory after the DMA writes (stores, scatters,
+  /// atomics) that may precede them in the program and touch the same
+  /// kernel argument (accesses through pointers of unknown origin alias
+  /// everything; distinct arguments are taken not to overlap). The DMA
+  /// engine's inbound and outbound queues run independently, and the control
+  /// core's scalar loads and stores bypass both, so such a read — a DMA
+  /// load or gather, or a scalar access of the control core — waits for the
+  /// transfers issued before it (`dma.wait` without tokens), as early as
+  /// possible: before the outermost loop or branch around it that contains
+  /// none of those writes.
+  void orderMemoryAccesses() {
+    SmallVector<std::pair<Operation *, Value>> writes, reads;
+    function.walk([&](Operation *op) {
+      if (auto store = dyn_cast<dma::StoreOp>(op))
+        writes.emplace_back(op, getRootPointer(store.getBase()));
+      else if (auto scatter = dyn_cast<dma::ScatterOp>(op))
+        writes.emplace_back(op, getRootPointer(scatter.getBase()));
+      else if (auto atomic = dyn_cast<dma::AtomicRMWOp>(op))
+        writes.emplace_back(op, getRootPointer(atomic.getBase()));
+      else if (auto cas = dyn_cast<dma::AtomicCASOp>(op))
+        writes.emplace_back(op, getRootPointer(cas.getBase()));
+      else if (auto load = dyn_cast<dma::LoadOp>(op))
+        reads.emplace_back(op, getRootPointer(load.getBase()));
+      else if (auto gather = dyn_cast<dma::GatherOp>(op))
+        reads.emplace_back(op, getRootPointer(gather.getBase()));
+      else if (isa<tt::LoadOp, tt::StoreOp, tt::AtomicRMWOp, tt::AtomicCASOp>(
+                   op))
+        reads.emplace_back(op, getRootPointer(op->getOperand(0)));
+    });
+    for (auto [reader, readRoot] : reads) {
+      SmallVector<Operation *> conflicts;
+      for (auto [writer, writeRoot] : writes)
+        if ((!readRoot || !writeRoot || readRoot == writeRoot) &&
+            mayPrecede(writer, reader))
+          conflicts.push_back(writer);
+      if (conflicts.empty())
+        continue;
+      Operation *at = reader;
+      for (Operation *parent = at->getParentOp();
+           parent && !isa<tt::FuncOp>(parent); parent = parent->getParentOp()) {
+        if (llvm::any_of(conflicts, [&](Operation *writer) {
+              return parent->isAncestor(writer);
+            }))
+          break;
+        at = parent;
+      }
+      if (isa_and_present<dma::WaitOp>(at->getPrevNode()))
+        continue;
+      OpBuilder builder(at);
+      dma::WaitOp::create(builder, reader->getLoc(), ValueRange{});
+    }
   }
 
   /// Removes the casts between tiles and tensors that the conversion of
@@ -1020,7 +1123,6 @@ private:
     if (!tileValue)
       return success();
     auto pageType = cast<tile::TileType>(tileValue.getType());
-    Location loc = store.getLoc();
     OpBuilder builder(store);
     FailureOr<StructuredAccess> access = analyzeAccess(
         store, store.getPtr(), store.getMask(), pageType.getShape(), builder);
@@ -1237,14 +1339,98 @@ private:
     Operation *first, *last;
     int dmaQueue;
     /// For a buffer between two units (one tile written by one, read by the
-    /// other): the push, the wait, the read and the pop of the tile.
+    /// other): its reserve, push, wait, read and pop, and the last operation
+    /// of the block that uses the tile read.
+    cb::ReserveBackOp reserve;
     cb::PushBackOp push;
     cb::WaitFrontOp wait;
     cb::ReadFrontOp read;
     cb::PopFrontOp pop;
+    Operation *lastUse = nullptr;
 
-    bool isForward() const { return push && wait && read && pop; }
+    bool isForward() const { return reserve && push && wait && read && pop; }
+    int64_t getPageBytes() {
+      return buffer.getType().getPageType().getSizeInBytes();
+    }
   };
+
+  /// A group of forward spans sharing one buffer: where their pops go and
+  /// what the buffer needs, computed on positions in the block.
+  struct FifoPlan {
+    /// Per span, in push order: the operation its pop moves after (none: it
+    /// stays), and the page its read finds the tile at.
+    SmallVector<Operation *> popAfter;
+    SmallVector<int64_t> readPage;
+    int64_t pages = 1;
+    int64_t pageBytes = 0;
+
+    int64_t getBytes() const { return pages * pageBytes; }
+  };
+
+  /// Pops free pages in push order, and never while a tile read from a page
+  /// behind them is in use: a page is addressed relative to the read
+  /// pointer, so a pop would move the tiles held behind it; such a pop moves
+  /// after the last use of that tile. Then a read finds its tile behind the
+  /// pages still held, and a reserve needs a page besides them.
+  FifoPlan planFifo(ArrayRef<Span> group) {
+    auto position = [&](Operation *op) -> double {
+      return static_cast<double>(blockPositions.lookup(op));
+    };
+    // Keys order the pops among the block's operations: an operation's
+    // position, plus a half to follow an operation, plus a little to follow
+    // another pop placed there. Keys only grow, so this reaches a fixed
+    // point.
+    constexpr double kAfter = 0.5, kNextPop = 1e-6;
+    size_t count = group.size();
+    FifoPlan plan;
+    plan.popAfter.assign(count, nullptr);
+    SmallVector<double> key;
+    for (const Span &span : group) {
+      key.push_back(position(span.pop));
+      plan.pageBytes = std::max(
+          plan.pageBytes, const_cast<Span &>(span).getPageBytes());
+    }
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (size_t j = 0; j < count; ++j) {
+        if (j > 0 && key[j] <= key[j - 1]) {
+          key[j] = key[j - 1] + kNextPop;
+          plan.popAfter[j] = group[j - 1].pop;
+          moved = true;
+        }
+        for (size_t i = j + 1; i < count; ++i) {
+          double lastUse = position(group[i].lastUse);
+          if (position(group[i].read) < key[j] && key[j] < lastUse) {
+            key[j] = lastUse + kAfter;
+            plan.popAfter[j] = group[i].lastUse;
+            moved = true;
+          }
+        }
+      }
+    }
+    // Sweep the block in order: 0 reserve, 1 push, 2 read, 3 pop.
+    SmallVector<std::tuple<double, int, size_t>> events;
+    for (auto [index, span] : llvm::enumerate(group)) {
+      events.emplace_back(position(span.reserve), 0, index);
+      events.emplace_back(position(span.push), 1, index);
+      events.emplace_back(position(span.read), 2, index);
+      events.emplace_back(key[index], 3, index);
+    }
+    llvm::sort(events);
+    plan.readPage.assign(count, 0);
+    int64_t pushed = 0, popped = 0;
+    for (auto [at, kind, index] : events) {
+      if (kind == 0)
+        plan.pages = std::max(plan.pages, pushed - popped + 1);
+      else if (kind == 1)
+        ++pushed;
+      else if (kind == 2)
+        plan.readPage[index] = static_cast<int64_t>(index) - popped;
+      else
+        ++popped;
+    }
+    return plan;
+  }
 
   /// Lets buffers of one producer and consumer carry their transfers one
   /// after another, which keeps the plan within the command processor's
@@ -1252,12 +1438,13 @@ private:
   ///
   /// A buffer between two compute units (or from one to the DMA engine)
   /// joins a first-in first-out group when its tile is pushed after, and
-  /// read after, every tile of the group: the group's pages are read in push
-  /// order, a pop that would free a page before an older one is delayed
-  /// until after that one, and the buffer gets as many pages as are ever
-  /// pushed and not yet popped at a reserve, plus one. Program order stays a
-  /// valid schedule, so the units cannot deadlock. Each page access views
-  /// the largest page of the group as its own tile.
+  /// read after, every tile of the group (see planFifo): the buffer gets as
+  /// many pages as are ever held at a reserve, plus one, and each page
+  /// access views the largest page of the group as its own tile. Program
+  /// order stays a valid schedule, so the units cannot deadlock. A span
+  /// joins a group only if that costs no more local memory than a buffer of
+  /// its own, unless the buffers would then exceed `maxBuffers`: then it
+  /// may cost more, up to a growing allowance.
   ///
   /// Buffers the DMA engine fills or drains share only with buffers of
   /// their page type (the transfer's shape is the page's), when the first
@@ -1265,8 +1452,7 @@ private:
   void shareBuffers() {
     SmallVector<Span> spans;
     function.walk([&](cb::AllocOp alloc) {
-      Span span{alloc,   nullptr, nullptr, nullptr, getDMAQueue(alloc),
-                nullptr, nullptr, nullptr, nullptr};
+      Span span{alloc, nullptr, nullptr, nullptr, getDMAQueue(alloc)};
       for (Operation *user : alloc->getUsers()) {
         if (span.block && user->getBlock() != span.block)
           return;
@@ -1290,10 +1476,15 @@ private:
         return found;
       };
       if (llvm::any_of(alloc->getUsers(), llvm::IsaPred<cb::WriteBackOp>)) {
+        span.reserve = onlyUser(cb::ReserveBackOp());
         span.push = onlyUser(cb::PushBackOp());
         span.wait = onlyUser(cb::WaitFrontOp());
         span.read = onlyUser(cb::ReadFrontOp());
         span.pop = onlyUser(cb::PopFrontOp());
+        if (span.read)
+          span.lastUse = findLastUse(span.read.getResult(), span.block);
+        if (!span.lastUse)
+          span.lastUse = span.read;
       }
       if (span.block)
         spans.push_back(span);
@@ -1302,97 +1493,95 @@ private:
       return a.block == b.block ? a.first->isBeforeInBlock(b.first)
                                 : a.block < b.block;
     });
-    // Each group is its first span's buffer and the spans that join it, in
-    // push order.
+    for (const Span &span : spans)
+      if (!blockPositions.count(&span.block->front()))
+        for (auto [index, op] : llvm::enumerate(*span.block))
+          blockPositions[&op] = index;
+    // Growing allowances of extra bytes a join may cost, until the buffers
+    // fit the command processor.
+    const int64_t allowances[] = {0, 16 * 1024, 64 * 1024,
+                                  std::numeric_limits<int64_t>::max() / 4};
     SmallVector<SmallVector<Span>> groups;
-    for (Span &span : spans) {
-      auto joins = [&](SmallVector<Span> &group) {
+    for (int64_t allowance : allowances) {
+      groups = groupSpans(spans, allowance);
+      if (static_cast<int64_t>(groups.size()) <= maxBuffers)
+        break;
+    }
+    for (SmallVector<Span> &group : groups)
+      mergeGroup(group);
+  }
+
+  /// Groups `spans` (see shareBuffers), each join costing at most
+  /// `allowance` more bytes than a buffer of the span's own.
+  SmallVector<SmallVector<Span>> groupSpans(ArrayRef<Span> spans,
+                                            int64_t allowance) {
+    SmallVector<SmallVector<Span>> groups;
+    SmallVector<int64_t> groupBytes;
+    for (const Span &candidate : spans) {
+      Span span = candidate;
+      bool joined = false;
+      for (auto [group, bytes] : llvm::zip_equal(groups, groupBytes)) {
         Span &head = group.front(), &tail = group.back();
         if (tail.block != span.block ||
             head.buffer.getProducer() != span.buffer.getProducer() ||
             head.buffer.getConsumer() != span.buffer.getConsumer() ||
             head.dmaQueue != span.dmaQueue)
-          return false;
-        if (head.isForward() && span.isForward())
-          return tail.push->isBeforeInBlock(span.push) &&
-                 tail.read->isBeforeInBlock(span.read);
-        return !head.isForward() && !span.isForward() &&
-               head.buffer.getType() == span.buffer.getType() &&
-               tail.last->isBeforeInBlock(span.first);
-      };
-      auto *group = llvm::find_if(groups, joins);
-      if (group == groups.end())
-        groups.push_back({span});
-      else
-        group->push_back(span);
+          continue;
+        if (!head.isForward() || !span.isForward()) {
+          if (head.isForward() || span.isForward() ||
+              head.buffer.getType() != span.buffer.getType() ||
+              !tail.last->isBeforeInBlock(span.first))
+            continue;
+          group.push_back(span);
+          joined = true;
+          break;
+        }
+        if (!tail.push->isBeforeInBlock(span.push) ||
+            !tail.read->isBeforeInBlock(span.read))
+          continue;
+        group.push_back(span);
+        int64_t joinedBytes = planFifo(group).getBytes();
+        if (joinedBytes - bytes <= span.getPageBytes() + allowance) {
+          bytes = joinedBytes;
+          joined = true;
+          break;
+        }
+        group.pop_back();
+      }
+      if (joined)
+        continue;
+      groups.push_back({span});
+      groupBytes.push_back(span.isForward() ? planFifo(groups.back()).getBytes()
+                                            : 0);
     }
-    for (SmallVector<Span> &group : groups)
-      mergeGroup(group);
+    return groups;
   }
 
   /// Makes the buffers of `group` one: the first span's.
   void mergeGroup(MutableArrayRef<Span> group) {
     cb::AllocOp buffer = group.front().buffer;
     cb::CircularBufferType type = buffer.getType();
+    std::optional<FifoPlan> plan;
+    if (group.front().isForward())
+      plan = planFifo(group);
     for (Span &span : group.drop_front()) {
       type = getLargerPages(type, span.buffer.getType());
       span.buffer.getResult().replaceAllUsesWith(buffer.getResult());
       span.buffer.erase();
     }
-    if (!group.front().isForward()) {
+    if (!plan) {
       buffer.getResult().setType(type);
       return;
     }
-    // Pops free pages in push order, and never while a tile read from a
-    // page behind them is in use: a page is addressed relative to the read
-    // pointer, so a pop would move the tiles held behind it. Such a pop
-    // moves after the last use of that tile. Pops only move later, so this
-    // reaches a fixed point.
-    SmallVector<Operation *> lastUses;
-    for (Span &span : group)
-      lastUses.push_back(findLastUse(span.read.getResult(), span.block));
-    for (bool moved = true; moved;) {
-      moved = false;
-      for (auto [index, span] : llvm::enumerate(group)) {
-        Operation *pop = span.pop;
-        if (index > 0 && pop->isBeforeInBlock(group[index - 1].pop)) {
-          pop->moveAfter(group[index - 1].pop);
-          moved = true;
-        }
-        for (auto [behind, lastUse] :
-             llvm::zip_equal(group.drop_front(index + 1),
-                             ArrayRef(lastUses).drop_front(index + 1))) {
-          if (lastUse && behind.read->isBeforeInBlock(pop) &&
-              pop->isBeforeInBlock(lastUse)) {
-            pop->moveAfter(lastUse);
-            moved = true;
-          }
-        }
-      }
-    }
-    // Walking the block in order, a read finds its tile behind the pages
-    // still held, and a reserve needs a page besides them.
-    DenseMap<Operation *, Span *> spanOfRead;
-    for (Span &span : group)
-      spanOfRead[span.read] = &span;
-    int64_t pushed = 0, popped = 0, pages = 1;
-    for (Operation &op : *group.front().block) {
-      if (!llvm::is_contained(op.getOperands(), buffer.getResult()))
-        continue;
-      if (isa<cb::ReserveBackOp>(op))
-        pages = std::max(pages, pushed - popped + 1);
-      else if (isa<cb::PushBackOp>(op))
-        ++pushed;
-      else if (isa<cb::PopFrontOp>(op))
-        ++popped;
-      else if (Span *span = spanOfRead.lookup(&op)) {
-        int64_t page = (span - group.data()) - popped;
-        span->read.setPage(page);
-        span->wait.setPages(page + 1);
-      }
+    for (auto [span, after, page] :
+         llvm::zip_equal(group, plan->popAfter, plan->readPage)) {
+      if (after)
+        span.pop->moveAfter(after);
+      span.read.setPage(page);
+      span.wait.setPages(page + 1);
     }
     buffer.getResult().setType(
-        cb::CircularBufferType::get(type.getPageType(), pages));
+        cb::CircularBufferType::get(type.getPageType(), plan->pages));
   }
 
   static cb::CircularBufferType getLargerPages(cb::CircularBufferType a,
@@ -1588,13 +1777,19 @@ private:
   TileTypeConverter converter;
   SmallVector<cb::ReadFrontOp> pendingPops;
   unsigned buffers = 0;
+  /// The buffers `shareBuffers` aims to stay within.
+  int64_t maxBuffers;
+  /// The positions of the operations in the blocks of shared buffers.
+  DenseMap<Operation *, int64_t> blockPositions;
 };
 
 struct LowerDataMovementPass
     : public mtia::impl::LowerDataMovementBase<LowerDataMovementPass> {
+  using LowerDataMovementBase::LowerDataMovementBase;
+
   void runOnOperation() override {
-    WalkResult result = getOperation().walk([](tt::FuncOp function) {
-      if (failed(DataMovementLowering(function).run()))
+    WalkResult result = getOperation().walk([&](tt::FuncOp function) {
+      if (failed(DataMovementLowering(function, maxBuffers).run()))
         return WalkResult::interrupt();
       return WalkResult::advance();
     });

@@ -89,7 +89,14 @@ def LowerDataMovement : Pass<"mtia-lower-data-movement", "::mlir::ModuleOp"> {
     another. Buffers of loads and stores have two pages, so loads in loops
     overlap compute; the tiles one unit passes to another in a block share
     one first-in first-out buffer with as many pages as they need at once.
+    Buffers share when that costs no local memory; when the buffers would
+    exceed `max-buffers` they share at a growing cost in memory.
   }];
+  let options = [
+    Option<"maxBuffers", "max-buffers", "int64_t", /*default=*/"27",
+           "circular buffers the lowering aims to stay within (the command "
+           "processor's, less those the program stage adds)">,
+  ];
   let dependentDialects = ["::mtia::cb::CBDialect", "::mtia::dma::DMADialect",
                            "::mtia::tile::TileDialect",
                            "::mlir::arith::ArithDialect"];

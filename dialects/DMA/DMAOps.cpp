@@ -233,8 +233,4 @@ int64_t AtomicCASOp::getPageIndex() { return getPage().value_or(0); }
 // Completion
 //===----------------------------------------------------------------------===//
 
-LogicalResult WaitOp::verify() {
-  if (getTokens().empty())
-    return emitOpError("needs at least one token");
-  return success();
-}
+

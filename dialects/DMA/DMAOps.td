@@ -181,9 +181,13 @@ def DMA_AtomicCASOp : DMA_TransferOp<"atomic_cas", [AllTypesMatch<["compare", "v
 
 def DMA_WaitOp : DMA_Op<"wait"> {
   let summary = "block the control code until transfers complete";
+  let description = [{
+    `dma.wait %t0, %t1` blocks until the transfers of the tokens complete;
+    `dma.wait` without tokens until every transfer issued before it does
+    (a fence, which orders reads after earlier writes of other queues).
+  }];
   let arguments = (ins Variadic<DMA_TokenType>:$tokens);
-  let assemblyFormat = "$tokens attr-dict";
-  let hasVerifier = 1;
+  let assemblyFormat = "($tokens^)? attr-dict";
 }
 
 #endif // MTIA_DIALECT_DMA_DMAOPS_TD

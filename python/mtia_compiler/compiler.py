@@ -27,16 +27,29 @@ from mtia_compiler import transforms as _transforms  # noqa: F401 (registers pas
 from mtia_compiler.errors import CompilationError
 from mtia_compiler.passes import add_pipeline
 from mtia_compiler.program_stage import emit_program
-from mtia_compiler.sim import Result, Simulator, load_target
+from mtia_compiler.sim import Result, Simulator, Target, load_target
 from mtia_compiler.source import compiler_context, decode_diagnostics
 
-#: The pass pipelines of the stages that transform IR, in order.
-PASS_STAGES: tuple[tuple[str, str], ...] = (
-    ("ttir", "builtin.module(mtia-drop-assumes, inline, canonicalize, cse, symbol-dce)"),
-    ("tile", "builtin.module(mtia-convert-tt-to-tile, mtia-expand-combine-regions, canonicalize, "
-              "cse)"),
-    ("dma", "builtin.module(mtia-lower-data-movement, remove-dead-values, canonicalize, cse)"),
-)
+#: Circular buffers the program stage adds to the data-movement stage's: a
+#: scratch buffer for each compute unit and the DPE's page of zeros.
+PROGRAM_STAGE_BUFFERS = 5
+
+
+def pass_stages(target: Target) -> tuple[tuple[str, str], ...]:
+    """The pass pipelines of the stages that transform IR, in order, for
+    `target`."""
+    max_buffers = target.to_dict()["circular_buffers"] - PROGRAM_STAGE_BUFFERS
+    return (
+        ("ttir", "builtin.module(mtia-drop-assumes, inline, canonicalize, cse, symbol-dce)"),
+        ("tile", "builtin.module(mtia-convert-tt-to-tile, mtia-expand-combine-regions, "
+                 "canonicalize, cse)"),
+        ("dma", f"builtin.module(mtia-lower-data-movement{{max-buffers={max_buffers}}}, "
+                "remove-dead-values, canonicalize, cse)"),
+    )
+
+
+#: The stages for the default target, mtia-2i.
+PASS_STAGES = pass_stages(load_target("mtia-2i"))
 
 
 @dataclass(frozen=True)
@@ -138,13 +151,15 @@ def _read_source(src: str | Path) -> tuple[bytes, str]:
 
 
 def compile(src: str | Path, target: str = "mtia-2i",  # noqa: A001 (Triton's name)
-            stages: Sequence[tuple[str, str]] = PASS_STAGES) -> CompiledKernel:
+            stages: Sequence[tuple[str, str]] | None = None) -> CompiledKernel:
     """Compiles TTIR (a path to a `.ttir` file, or its text) for `target`.
 
     Raises `mtia_compiler.CompilationError` with `file:line:col` locations
     of the TTIR operations that cannot be compiled."""
     buffer, name = _read_source(src)
     target_description = load_target(target)
+    if stages is None:
+        stages = pass_stages(target_description)
     context = compiler_context()
     asm: dict[str, Any] = {}
     with _mtia.SourceSession(context, buffer, name) as session:

@@ -286,11 +286,13 @@ tt.func @loop_carried_modulo_pointers(%x: !tt.ptr<f32> {tt.divisibility = 16 : i
 
 // A mask with a lower bound has no strided window: the access gathers with
 // the mask computed as a tile.
+// (The mask and the indices travel in buffers of their own: sharing one
+// would need two pages of the larger tile, more than the two buffers.)
 // CHECK-LABEL: tt.func @lower_bound_mask
 // CHECK: %[[MASK:.*]] = tile.cmpi sge
-// CHECK: cb.write_back %[[MASK]], %[[TO_DMA:.*]][0]
-// CHECK: %[[M:.*]] = cb.read_front %[[TO_DMA]][0] : !cb.cb<64xi32, pages = 2> view !tile.tile<64xi1>
-// CHECK: %[[I:.*]] = cb.read_front %[[TO_DMA]][1]
+// CHECK: cb.write_back %[[MASK]], %[[MASK_BUFFER:.*]][0] : !cb.cb<64xi1, pages = 1>
+// CHECK: %[[M:.*]] = cb.read_front %[[MASK_BUFFER]][0]
+// CHECK: %[[I:.*]] = cb.read_front %{{.*}}[0] : !cb.cb<64xi32, pages = 1>
 // CHECK: dma.gather %{{.*}}[%[[I]]] mask %[[M]]
 tt.func @lower_bound_mask(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %lo: i32) {
   %range = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
@@ -367,5 +369,40 @@ tt.func @pops_wait_for_tiles_behind(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32
   %ys = tt.splat %y : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>
   %yp = tt.addptr %ys, %range16 : tensor<16x!tt.ptr<f32>>, tensor<16xi32>
   tt.store %yp, %s : tensor<16x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// Reads wait for the DMA writes to their argument that may come before
+// them: before the loop when the write precedes it, in the loop when a
+// write of an earlier iteration may.
+// CHECK-LABEL: tt.func @reload_after_store
+// CHECK: dma.store %{{.*}} to %arg1
+// CHECK-NEXT: cb.pop_front
+// CHECK-NEXT: dma.wait{{$}}
+// CHECK-NEXT: scf.for
+// CHECK-NOT: dma.wait
+// CHECK: dma.load %arg1
+// CHECK: dma.wait{{$}}
+// CHECK-NEXT: dma.load %arg0
+// CHECK: dma.store %{{.*}} to %arg0
+tt.func @reload_after_store(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %y: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %range = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %xs = tt.splat %x : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+  %xp = tt.addptr %xs, %range : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+  %ys = tt.splat %y : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+  %yp = tt.addptr %ys, %range : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+  %v = tt.load %xp : tensor<64x!tt.ptr<f32>>
+  %w = arith.addf %v, %v : tensor<64xf32>
+  tt.store %yp, %w : tensor<64x!tt.ptr<f32>>
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %again = tt.load %yp : tensor<64x!tt.ptr<f32>>
+    %other = tt.load %xp : tensor<64x!tt.ptr<f32>>
+    %sum = arith.addf %again, %other : tensor<64xf32>
+    tt.store %xp, %sum : tensor<64x!tt.ptr<f32>>
+  }
   tt.return
 }

@@ -2,14 +2,6 @@
 
 // One case per verifier rule of the dma dialect.
 
-tt.func @wait_nothing() {
-  // expected-error @+1 {{needs at least one token}}
-  dma.wait
-  tt.return
-}
-
-// -----
-
 tt.func @load_page_out_of_range(%x: !tt.ptr<f32>, %o: index, %s: index, %cb: !cb.cb<64xf32, pages = 2>) {
   // expected-error @+1 {{page 2 is out of range for a circular buffer of 2 pages}}
   %t = dma.load %x[%o] strides [%s] into %cb[2] : !tt.ptr<f32>, !cb.cb<64xf32, pages = 2>

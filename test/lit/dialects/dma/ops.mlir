@@ -31,6 +31,9 @@ tt.func @strided(%x: !tt.ptr<f32>, %out: !tt.ptr<f16>, %offset: index, %n: index
   %t3 = dma.store %o[0] to %out[%offset] strides [%stride, %c1] bounds [%rows, %n] mask %m : !cb.cb<64x32xf16, pages = 1>, !tt.ptr<f16>
   // CHECK: dma.wait %[[T0]], %{{.*}}, %{{.*}}, %[[T3]]
   dma.wait %t0, %t1, %t2, %t3
+  // A wait without tokens waits for every transfer issued before it.
+  // CHECK-NEXT: dma.wait{{$}}
+  dma.wait
   tt.return
 }
 
