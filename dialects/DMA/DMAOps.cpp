@@ -51,8 +51,11 @@ static LogicalResult verifyAlignedIfConstant(Operation *op, Value elements,
 }
 
 /// Checks the window of a strided transfer: one stride per page dimension,
-/// no bounds or one per dimension, and the static alignment rule. A
-/// constant unit stride makes its dimension contiguous and is exempt.
+/// no bounds or one per dimension, and the static alignment rule, which
+/// applies to contiguous rows (an innermost stride of the constant 1): then
+/// the offset and the other constant strides must keep every row aligned. A
+/// row of another stride moves element by element, which has no alignment
+/// rule.
 static LogicalResult verifyStridedWindow(Operation *op, CircularBufferType cb,
                                          Value offset, ValueRange strides,
                                          ValueRange bounds) {
@@ -68,13 +71,13 @@ static LogicalResult verifyStridedWindow(Operation *op, CircularBufferType cb,
   if (!bounds.empty() && static_cast<int64_t>(bounds.size()) != rank)
     return op->emitOpError("expects no bounds or one per page dimension (")
            << rank << "), got " << bounds.size();
+  if (!matchPattern(strides.back(), m_One()))
+    return success();
   int64_t elementBytes =
       mtia::tile::getElementSizeInBytes(page.getElementType());
   if (failed(verifyAlignedIfConstant(op, offset, elementBytes, "offset")))
     return failure();
-  for (auto [dim, stride] : llvm::enumerate(strides)) {
-    if (matchPattern(stride, m_One()))
-      continue;
+  for (auto [dim, stride] : llvm::enumerate(strides.drop_back())) {
     if (failed(verifyAlignedIfConstant(
             op, stride, elementBytes, ("stride " + Twine(dim)).str())))
       return failure();

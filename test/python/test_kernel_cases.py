@@ -35,7 +35,6 @@ KNOWN_FAILING: dict[str, tuple[str, str]] = {
     "21_while_loops": ("compile", "scalar tl.max result in an scf.while condition"),
     "22_static_unroll_scalar": ("compile", "scalar f16 arithmetic on the control core"),
     "24_atomic_float_minmax": ("compile", "tt.bitcast of a pointer tensor (f32 atomic_min/max)"),
-    "62_ind_transpose_cat": ("compile", "strided dma.load of a transposed tile, stride 148 B"),
     "68_ind_where_clamp": ("compile", "tt.bitcast of a pointer tensor (bool load/store)"),
 }
 

@@ -9,6 +9,20 @@ tt.func @types(%t: !dma.token) {
 }
 
 // Vector add's data movement: bounded loads with padding, a bounded store.
+// A transposed window: rows of stride 37 move element by element, so their
+// starts need no alignment.
+// CHECK-LABEL: tt.func @transposed
+// CHECK: dma.load %{{.*}}[%{{.*}}] strides [%{{.*}}, %{{.*}}] into
+tt.func @transposed(%x: !tt.ptr<f32>) {
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c37 = arith.constant 37 : index
+  %in = cb.alloc "x", dma -> simd : !cb.cb<32x32xf32, pages = 2>
+  cb.reserve_back %in, 1 : !cb.cb<32x32xf32, pages = 2>
+  %t = dma.load %x[%c3] strides [%c1, %c37] into %in[0] : !tt.ptr<f32>, !cb.cb<32x32xf32, pages = 2>
+  tt.return
+}
+
 // CHECK-LABEL: tt.func @strided
 tt.func @strided(%x: !tt.ptr<f32>, %out: !tt.ptr<f16>, %offset: index, %n: index, %rows: index,
                  %stride: index, %m: !tile.tile<64x32xi1>) {
