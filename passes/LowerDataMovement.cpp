@@ -690,7 +690,7 @@ private:
             .getPointeeType());
     bool assumed = result.pointer && !result.pointer->offsets.assumptions.empty();
     if (result.pointer) {
-      result.base = result.pointer->base;
+      result.base = castBase(result.pointer->base, pointer, builder, loc);
       bool structuredMask = !mask || bounds;
       result.aligned =
           structuredMask && !assumed &&
@@ -711,6 +711,8 @@ private:
       if (failed(offsets))
         return failure();
       std::tie(result.unstructuredBase, result.unstructuredIndices) = *offsets;
+      result.unstructuredBase =
+          castBase(result.unstructuredBase, pointer, builder, loc);
       if (result.versioned)
         return result;
       result.base = result.unstructuredBase;
@@ -725,6 +727,16 @@ private:
       result.mask = buildBoundsMask(result.bounds, shape, builder, loc);
     }
     return result;
+  }
+
+  /// `base` as a pointer to the elements `pointer` points to (the analyses
+  /// see through bitcasts between pointers to elements of one size).
+  static Value castBase(Value base, Value pointer, OpBuilder &builder,
+                        Location loc) {
+    auto type = cast<tt::PointerType>(getElementTypeOrSelf(pointer.getType()));
+    if (base.getType() == type)
+      return base;
+    return tt::BitcastOp::create(builder, loc, type, base);
   }
 
   /// The scalar pointer a tensor of pointers is splat from, and the tensor
@@ -778,6 +790,11 @@ private:
           inner->first,
           Value(arith::AddIOp::create(builder, loc, inner->second, offset)));
     }
+    // Pointers reinterpreted as pointers to elements of the same size keep
+    // their offsets (the access casts the base).
+    if (auto bitcast = dyn_cast_if_present<tt::BitcastOp>(def);
+        bitcast && getPointeeBytes(bitcast.getSrc()) == getPointeeBytes(pointer))
+      return buildOffsetTensor(op, bitcast.getSrc(), builder);
     if (isa_and_present<tt::BroadcastOp, tt::ExpandDimsOp, tt::TransOp>(def)) {
       auto inner = buildOffsetTensor(op, def->getOperand(0), builder);
       if (failed(inner))

@@ -138,6 +138,14 @@ static SmallVector<T> permute(const SmallVector<T> &values,
       llvm::map_range(order, [&](int32_t dim) { return values[dim]; }));
 }
 
+/// The bytes of the elements a pointer or tensor of pointers points to
+/// (booleans take a byte).
+int64_t mtia::getPointeeBytes(Value pointer) {
+  Type pointee = cast<tt::PointerType>(getElementTypeOrSelf(pointer.getType()))
+                     .getPointeeType();
+  return llvm::divideCeil(pointee.getIntOrFloatBitWidth(), 8);
+}
+
 static ArrayRef<int64_t> getShape(Value value) {
   return cast<RankedTensorType>(value.getType()).getShape();
 }
@@ -492,6 +500,17 @@ PointerAnalysis::analyzePointerUncached(Value pointer) {
         broadcastStrides(src->offsets, getShape(broadcast.getSrc()),
                          getShape(broadcast.getResult()));
         return src;
+      })
+      .Case([&](tt::BitcastOp bitcast) -> std::optional<PointerAccess> {
+        // Pointers reinterpreted as pointers to elements of the same size
+        // (bool buffers as i8, floats as integers for atomics) keep their
+        // offsets; the access casts the base.
+        if (rank == 0)
+          return PointerAccess{pointer, uniform(LinearExpr(), 0)};
+        if (getPointeeBytes(bitcast.getSrc()) != getPointeeBytes(pointer))
+          return fail(bitcast, "a bitcast of pointers to elements of another "
+                               "size");
+        return analyzePointer(bitcast.getSrc());
       })
       .Default([&](Operation *other) -> std::optional<PointerAccess> {
         // A scalar pointer from anywhere else (a load, a select, ...) is the

@@ -125,6 +125,10 @@ struct Unstructured {
   std::string reason;
 };
 
+/// The bytes of the elements a pointer or tensor of pointers points to
+/// (booleans take a byte).
+int64_t getPointeeBytes(mlir::Value pointer);
+
 class PointerAnalysis {
 public:
   /// Analyzes a pointer or tensor of pointers.

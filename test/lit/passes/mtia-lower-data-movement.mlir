@@ -406,3 +406,25 @@ tt.func @reload_after_store(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %y: !
   }
   tt.return
 }
+
+// -----
+
+// A store through pointers reinterpreted as pointers to i8 (the frontend
+// stores booleans as bytes) moves through the base cast likewise.
+// CHECK-LABEL: tt.func @bool_store
+// CHECK: %[[BYTES:.*]] = tt.bitcast %arg1 : !tt.ptr<i1> -> !tt.ptr<i8>
+// CHECK: dma.store %{{.*}}[0] to %[[BYTES]][%{{.*}}] strides [%{{.*}}] bounds [%{{.*}}] : !cb.cb<64xi8, pages = 2>, !tt.ptr<i8>
+tt.func @bool_store(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %flags: !tt.ptr<i1> {tt.divisibility = 16 : i32}) {
+  %range = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %xs = tt.splat %x : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+  %xp = tt.addptr %xs, %range : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+  %v = tt.load %xp : tensor<64x!tt.ptr<f32>>
+  %zero = arith.constant dense<0.0> : tensor<64xf32>
+  %positive = arith.cmpf ogt, %v, %zero : tensor<64xf32>
+  %bytes = arith.extui %positive : tensor<64xi1> to tensor<64xi8>
+  %fs = tt.splat %flags : !tt.ptr<i1> -> tensor<64x!tt.ptr<i1>>
+  %fp = tt.addptr %fs, %range : tensor<64x!tt.ptr<i1>>, tensor<64xi32>
+  %fb = tt.bitcast %fp : tensor<64x!tt.ptr<i1>> -> tensor<64x!tt.ptr<i8>>
+  tt.store %fb, %bytes : tensor<64x!tt.ptr<i8>>
+  tt.return
+}

@@ -251,3 +251,22 @@ tt.func @wrapped_rows(%a: !tt.ptr<f16>, %m: i32, %pid: i32, %stride: i32) {
   %v = tt.load %p : tensor<64x32x!tt.ptr<f16>>
   tt.return
 }
+
+// -----
+
+// Pointers reinterpreted as pointers to elements of the same size keep their
+// structure (a bool buffer stored as i8); other sizes have none.
+tt.func @bitcast_pointers(%b: !tt.ptr<i1>, %f: !tt.ptr<f32>) {
+  %range = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %bs = tt.splat %b : !tt.ptr<i1> -> tensor<64x!tt.ptr<i1>>
+  %bp = tt.addptr %bs, %range : tensor<64x!tt.ptr<i1>>, tensor<64xi32>
+  %bytes = tt.bitcast %bp : tensor<64x!tt.ptr<i1>> -> tensor<64x!tt.ptr<i8>>
+  // expected-remark @+1 {{base %arg0, offset 0, strides [1]; no mask}}
+  %v = tt.load %bytes : tensor<64x!tt.ptr<i8>>
+  %fs = tt.splat %f : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+  %fp = tt.addptr %fs, %range : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+  %halves = tt.bitcast %fp : tensor<64x!tt.ptr<f32>> -> tensor<64x!tt.ptr<f16>>
+  // expected-remark @+1 {{unstructured pointer (a bitcast of pointers to elements of another size); no mask}}
+  %h = tt.load %halves : tensor<64x!tt.ptr<f16>>
+  tt.return
+}
