@@ -809,10 +809,6 @@ LogicalResult checkSupported(ModuleOp module) {
     supported = false;
   };
   module.walk([&](Operation *op) {
-    if (auto dot = dyn_cast<tt::DotOp>(op);
-        dot && cast<RankedTensorType>(dot.getA().getType()).getRank() != 2)
-      return unsupported(op, "batched (3-d) dot products are not supported "
-                             "on the dot-product engine");
     if (auto call = dyn_cast<tt::ExternElementwiseOp>(op);
         call && !getExternLowering(call))
       return unsupported(op, "calls '" + call.getSymbol() + "' with " +

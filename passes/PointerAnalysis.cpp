@@ -584,8 +584,10 @@ std::optional<MaskBounds> PointerAnalysis::analyzeMask(Value mask) {
         std::optional<MaskBounds> src = analyzeMask(expand.getSrc());
         if (!src)
           return std::nullopt;
-        src->lowers.insert(src->lowers.begin() + expand.getAxis(), {});
-        src->uppers.insert(src->uppers.begin() + expand.getAxis(), {});
+        src->lowers.insert(src->lowers.begin() + expand.getAxis(),
+                           SmallVector<LinearExpr>());
+        src->uppers.insert(src->uppers.begin() + expand.getAxis(),
+                           SmallVector<LinearExpr>());
         return src;
       })
       .Case([&](tt::TransOp trans) -> std::optional<MaskBounds> {

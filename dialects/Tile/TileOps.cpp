@@ -101,12 +101,21 @@ LogicalResult MatmulOp::verify() {
   TileType lhs = getLhs().getType();
   TileType rhs = getRhs().getType();
   TileType acc = getAcc().getType();
-  if (lhs.getRank() != 2 || rhs.getRank() != 2 || acc.getRank() != 2)
-    return emitOpError("operands must be rank-2 tiles");
-  if (lhs.getDimSize(1) != rhs.getDimSize(0) ||
-      lhs.getDimSize(0) != acc.getDimSize(0) ||
-      rhs.getDimSize(1) != acc.getDimSize(1))
-    return emitOpError("shapes must be M×K, K×N and M×N, got ")
+  int64_t rank = lhs.getRank();
+  if ((rank != 2 && rank != 3) || rhs.getRank() != rank ||
+      acc.getRank() != rank)
+    return emitOpError("operands must be rank-2 tiles, or rank-3 tiles of "
+                       "one batch size");
+  // The last two dimensions multiply; a leading one counts the batches.
+  auto dim = [](TileType type, int64_t fromEnd) {
+    return type.getDimSize(type.getRank() - fromEnd);
+  };
+  bool batchesMatch =
+      rank == 2 || (lhs.getDimSize(0) == rhs.getDimSize(0) &&
+                    lhs.getDimSize(0) == acc.getDimSize(0));
+  if (!batchesMatch || dim(lhs, 1) != dim(rhs, 2) ||
+      dim(lhs, 2) != dim(acc, 2) || dim(rhs, 1) != dim(acc, 1))
+    return emitOpError("shapes must be [B×]M×K, [B×]K×N and [B×]M×N, got ")
            << lhs << ", " << rhs << " and " << acc;
   Type inputType = lhs.getElementType();
   if (rhs.getElementType() != inputType)

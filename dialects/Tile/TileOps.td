@@ -53,7 +53,8 @@ def Tile_MatmulOp : Tile_UnitOp<"matmul", "DPE", [Pure, AllTypesMatch<["acc", "r
   let summary = "matrix multiply-accumulate on the dot-product engine";
   let description = [{
     `%d = tile.matmul %a, %b, %c` computes `d = a × b + c` for `a: M×K`,
-    `b: K×N` and `c, d: M×N`. Operands are f16, bf16 or f32 with an f32
+    `b: K×N` and `c, d: M×N`, or batch by batch for rank-3 tiles of one
+    leading batch size (Triton's 3-d `tt.dot`). Operands are f16, bf16 or f32 with an f32
     accumulator, or i8 with an i32 accumulator; products are exact and summed
     in the accumulator type. The DPE keeps one operand cached and streams the
     other from local memory in its native tile shape; any M, N and K are

@@ -166,3 +166,14 @@ tt.func @shapes(%x: tensor<32xf32>) {
   tt.print "lo" {hex = false, isSigned = array<i32: 0>} : %lo : tensor<32xf32>
   tt.return
 }
+
+// -----
+
+// A 3-d dot multiplies batch by batch on the DPE.
+// CHECK-LABEL: tt.func @batched_dot
+// CHECK: tile.matmul %{{.*}}, %{{.*}}, %{{.*}} : !tile.tile<2x4x8xf16>, !tile.tile<2x8x4xf16> -> !tile.tile<2x4x4xf32>
+tt.func @batched_dot(%a: tensor<2x4x8xf16>, %b: tensor<2x8x4xf16>, %c: tensor<2x4x4xf32>) {
+  %0 = tt.dot %a, %b, %c : tensor<2x4x8xf16> * tensor<2x8x4xf16> -> tensor<2x4x4xf32>
+  tt.print "" {hex = false, isSigned = array<i32: 0>} : %0 : tensor<2x4x4xf32>
+  tt.return
+}

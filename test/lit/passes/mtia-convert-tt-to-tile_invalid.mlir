@@ -9,11 +9,3 @@ tt.func @unsupported_libdevice(%x: tensor<8xf32>) {
   tt.return
 }
 
-// -----
-
-tt.func @batched_dot(%a: tensor<2x4x8xf16>, %b: tensor<2x8x4xf16>, %c: tensor<2x4x4xf32>) {
-  // expected-error @+1 {{batched (3-d) dot products are not supported on the dot-product engine}}
-  %0 = tt.dot %a, %b, %c : tensor<2x4x8xf16> * tensor<2x8x4xf16> -> tensor<2x4x4xf32>
-  tt.print "" {hex = false, isSigned = array<i32: 0>} : %0 : tensor<2x4x4xf32>
-  tt.return
-}

@@ -270,3 +270,24 @@ tt.func @bitcast_pointers(%b: !tt.ptr<i1>, %f: !tt.ptr<f32>) {
   %h = tt.load %halves : tensor<64x!tt.ptr<f16>>
   tt.return
 }
+
+// -----
+
+// Masks expanded themselves (`mask[:, None]`, `mask[None, :]`) gain an
+// unbounded dimension, also as their last one.
+tt.func @expanded_masks(%x: !tt.ptr<f32>, %m: i32, %n: i32) {
+  %rows = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+  %ms = tt.splat %m : i32 -> tensor<8xi32>
+  %rowMask = arith.cmpi slt, %rows, %ms : tensor<8xi32>
+  %ns = tt.splat %n : i32 -> tensor<8xi32>
+  %colMask = arith.cmpi slt, %rows, %ns : tensor<8xi32>
+  %r = tt.expand_dims %rowMask {axis = 1 : i32} : tensor<8xi1> -> tensor<8x1xi1>
+  %c = tt.expand_dims %colMask {axis = 0 : i32} : tensor<8xi1> -> tensor<1x8xi1>
+  %rb = tt.broadcast %r : tensor<8x1xi1> -> tensor<8x8xi1>
+  %cb = tt.broadcast %c : tensor<1x8xi1> -> tensor<8x8xi1>
+  %mask = arith.andi %rb, %cb : tensor<8x8xi1>
+  %base = tt.splat %x : !tt.ptr<f32> -> tensor<8x8x!tt.ptr<f32>>
+  // expected-remark @+1 {{base %arg0, offset 0, strides [0, 0]; mask d0 < %arg1 and d1 < %arg2}}
+  %v = tt.load %base, %mask : tensor<8x8x!tt.ptr<f32>>
+  tt.return
+}

@@ -38,15 +38,23 @@ tt.func @order_default(%a: !tile.tile<4x4xf32, order = [1, 0]>) {
 // -----
 
 tt.func @matmul_rank(%a: !tile.tile<64xf16>, %b: !tile.tile<64x32xf16>, %c: !tile.tile<64x32xf32>) {
-  // expected-error @+1 {{operands must be rank-2 tiles}}
+  // expected-error @+1 {{operands must be rank-2 tiles, or rank-3 tiles of one batch size}}
   %0 = tile.matmul %a, %b, %c : !tile.tile<64xf16>, !tile.tile<64x32xf16> -> !tile.tile<64x32xf32>
   tt.return
 }
 
 // -----
 
+tt.func @matmul_batches(%a: !tile.tile<2x64x16xf16>, %b: !tile.tile<3x16x32xf16>, %c: !tile.tile<2x64x32xf32>) {
+  // expected-error @+1 {{shapes must be [B×]M×K, [B×]K×N and [B×]M×N, got}}
+  %0 = tile.matmul %a, %b, %c : !tile.tile<2x64x16xf16>, !tile.tile<3x16x32xf16> -> !tile.tile<2x64x32xf32>
+  tt.return
+}
+
+// -----
+
 tt.func @matmul_shapes(%a: !tile.tile<64x16xf16>, %b: !tile.tile<32x64xf16>, %c: !tile.tile<64x64xf32>) {
-  // expected-error @+1 {{shapes must be M×K, K×N and M×N}}
+  // expected-error @+1 {{shapes must be [B×]M×K, [B×]K×N and [B×]M×N}}
   %0 = tile.matmul %a, %b, %c : !tile.tile<64x16xf16>, !tile.tile<32x64xf16> -> !tile.tile<64x64xf32>
   tt.return
 }
