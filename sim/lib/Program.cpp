@@ -174,7 +174,11 @@ private:
       }
       return operand;
     }
-    if (std::optional<int64_t> number = value.getAsInteger()) {
+    // JSON reads -0.0 as the integer 0 too; it must stay a negative zero.
+    std::optional<double> asDouble = value.getAsNumber();
+    bool negativeZero = asDouble && *asDouble == 0 && std::signbit(*asDouble);
+    std::optional<int64_t> number = value.getAsInteger();
+    if (number && !negativeZero) {
       operand.intImm = *number;
       operand.floatImm = static_cast<double>(*number);
       return operand;

@@ -148,11 +148,12 @@ class KernelEmitter(TileOpEmitter):
         if not dpe_copies:
             return 0
         shapes = [self.copy_matrix(site.source) for site in dpe_copies]
-        # +0.0 rows (also read as i8 zeros for integer copies), then -0.0 columns.
+        # +0.0 rows (read as bf16 zeros, or i8 zeros for integer copies),
+        # then bf16 -0.0 columns.
         self.dpe_positive_zeros = max(max(shape) for shape in shapes)
         self.dpe_negative_zeros = max(columns for _, columns in shapes)
         self.dpe_negative_zeros_offset = _round_up(4 * self.dpe_positive_zeros, 8)
-        page_bytes = self.dpe_negative_zeros_offset + 4 * self.dpe_negative_zeros
+        page_bytes = self.dpe_negative_zeros_offset + 2 * self.dpe_negative_zeros
         return _round_up(page_bytes, PAGE_ALIGNMENT)
 
     def _shed_prefetch_pages(self, declared: list[list[Any]], extra: int) -> None:
@@ -201,7 +202,7 @@ class KernelEmitter(TileOpEmitter):
             zeros = self.dpe_zeros
             self.b.reserve(Unit.SIMD, zeros)
             self.b.simd_fill("f32", zeros.back(), self.dpe_positive_zeros, 0.0)
-            self.b.simd_fill("f32", zeros.back(offset=self.dpe_negative_zeros_offset),
+            self.b.simd_fill("bf16", zeros.back(offset=self.dpe_negative_zeros_offset),
                              self.dpe_negative_zeros, -0.0)
             self.b.push(Unit.SIMD, zeros)
             self.b.wait(Unit.DPE, zeros)

@@ -114,7 +114,8 @@ class TileOpEmitter:
     def copy_tile(self, source: ir.Value, destination: Storage, where: ir.Operation) -> None:
         """Copies a tile into other storage on the unit that holds it, bit for
         bit: SIMD and RE move it as integers of the element's width, the MLU
-        copies it, and the DPE adds `+0 × -0` products to it."""
+        copies it, and the DPE adds `+0 × -0` products to it (which keep
+        every value, -0 included)."""
         info = TileInfo.of(source.type, where)
         unit = self.homes[source]
         src, dst = self.slot(source), self.storage_slot(destination)
@@ -129,8 +130,9 @@ class TileOpEmitter:
             rows, columns = self.copy_matrix(source)
             zeros = self.dpe_zeros
             if info.dtype == "f32":
+                # bf16 zeros: the DPE's full rate, and products just as exact.
                 self.b.mma(zeros.front(), zeros.front(offset=self.dpe_negative_zeros_offset),
-                           dst, rows, columns, 1, "f32", "f32", acc=src)
+                           dst, rows, columns, 1, "bf16", "f32", acc=src)
             else:
                 self.b.mma(zeros.front(), zeros.front(), dst, rows, columns, 1, "i8", "i32",
                            acc=src)

@@ -71,3 +71,16 @@ def test_k_loop_matmul_with_a_cb_fed_accumulator() -> None:
     result = run(MATMUL, [a, b, c])
     np.testing.assert_allclose(c, a.astype(np.float64) @ b, rtol=1e-5, atol=1e-5)
     assert result.units["dpe"]["instructions"] >= 4
+
+
+def test_dpe_copies_keep_negative_zero() -> None:
+    """With no iterations, the accumulator only passes through the DPE's
+    copies into and out of the loop's storage (`acc + (+0) × (-0)` in bf16):
+    -0.0 must come out as -0.0."""
+    text = MATMUL.replace("dense<0.0>", "dense<-0.0>").replace(
+        "%steps = arith.constant 4", "%steps = arith.constant 0")
+    a = np.ones((32, 64), dtype=np.float32)
+    b = np.ones((64, 32), dtype=np.float32)
+    c = np.ones((32, 32), dtype=np.float32)
+    run(text, [a, b, c])
+    assert (c.view(np.uint32) == 0x80000000).all()
