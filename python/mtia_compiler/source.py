@@ -58,10 +58,12 @@ def compiler_context() -> ir.Context:
     """The context `compile` works in: one per thread, made once, since
     making a context with every registered dialect costs several
     milliseconds. The modules of earlier compilations are independent of it;
-    only uniqued types and attributes accumulate."""
+    only uniqued types and attributes accumulate. A kernel is one function,
+    so the passes gain nothing from running on several threads."""
     context = getattr(_compiler_contexts, "context", None)
     if context is None:
         context = _compiler_contexts.context = new_context()
+        context.enable_multithreading(False)
     return context
 
 
