@@ -335,39 +335,53 @@ public:
   /// load or gather, or a scalar access of the control core — waits for the
   /// transfers issued before it (`dma.wait` without tokens), as early as
   /// possible: before the outermost loop or branch around it that contains
-  /// none of those writes.
+  /// none of those writes. A scalar store or atomic of the control core
+  /// waits for earlier DMA reads of its argument too.
   void orderMemoryAccesses() {
-    SmallVector<std::pair<Operation *, Value>> writes, reads;
+    // Each access: the operation, its root pointer, and whether it writes.
+    struct Access {
+      Operation *op;
+      Value root;
+      bool writes;
+    };
+    SmallVector<Access> transfers, ordered;
     function.walk([&](Operation *op) {
       if (auto store = dyn_cast<dma::StoreOp>(op))
-        writes.emplace_back(op, getRootPointer(store.getBase()));
+        transfers.push_back({op, getRootPointer(store.getBase()), true});
       else if (auto scatter = dyn_cast<dma::ScatterOp>(op))
-        writes.emplace_back(op, getRootPointer(scatter.getBase()));
+        transfers.push_back({op, getRootPointer(scatter.getBase()), true});
       else if (auto atomic = dyn_cast<dma::AtomicRMWOp>(op))
-        writes.emplace_back(op, getRootPointer(atomic.getBase()));
+        transfers.push_back({op, getRootPointer(atomic.getBase()), true});
       else if (auto cas = dyn_cast<dma::AtomicCASOp>(op))
-        writes.emplace_back(op, getRootPointer(cas.getBase()));
+        transfers.push_back({op, getRootPointer(cas.getBase()), true});
       else if (auto load = dyn_cast<dma::LoadOp>(op))
-        reads.emplace_back(op, getRootPointer(load.getBase()));
+        transfers.push_back({op, getRootPointer(load.getBase()), false});
       else if (auto gather = dyn_cast<dma::GatherOp>(op))
-        reads.emplace_back(op, getRootPointer(gather.getBase()));
+        transfers.push_back({op, getRootPointer(gather.getBase()), false});
       else if (isa<tt::LoadOp, tt::StoreOp, tt::AtomicRMWOp, tt::AtomicCASOp>(
                    op))
-        reads.emplace_back(op, getRootPointer(op->getOperand(0)));
+        ordered.push_back(
+            {op, getRootPointer(op->getOperand(0)), !isa<tt::LoadOp>(op)});
     });
-    for (auto [reader, readRoot] : reads) {
+    // DMA reads wait for DMA writes; the control core's accesses also for
+    // DMA reads when they write.
+    for (const Access &transfer : transfers)
+      if (!transfer.writes)
+        ordered.push_back(transfer);
+    for (const Access &access : ordered) {
       SmallVector<Operation *> conflicts;
-      for (auto [writer, writeRoot] : writes)
-        if ((!readRoot || !writeRoot || readRoot == writeRoot) &&
-            mayPrecede(writer, reader))
-          conflicts.push_back(writer);
+      for (const Access &transfer : transfers)
+        if ((transfer.writes || access.writes) &&
+            (!access.root || !transfer.root || access.root == transfer.root) &&
+            mayPrecede(transfer.op, access.op))
+          conflicts.push_back(transfer.op);
       if (conflicts.empty())
         continue;
-      Operation *at = reader;
+      Operation *at = access.op;
       for (Operation *parent = at->getParentOp();
            parent && !isa<tt::FuncOp>(parent); parent = parent->getParentOp()) {
-        if (llvm::any_of(conflicts, [&](Operation *writer) {
-              return parent->isAncestor(writer);
+        if (llvm::any_of(conflicts, [&](Operation *transfer) {
+              return parent->isAncestor(transfer);
             }))
           break;
         at = parent;
@@ -375,7 +389,7 @@ public:
       if (isa_and_present<dma::WaitOp>(at->getPrevNode()))
         continue;
       OpBuilder builder(at);
-      dma::WaitOp::create(builder, reader->getLoc(), ValueRange{});
+      dma::WaitOp::create(builder, access.op->getLoc(), ValueRange{});
     }
   }
 

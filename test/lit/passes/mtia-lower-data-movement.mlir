@@ -428,3 +428,24 @@ tt.func @bool_store(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %flags: !tt.p
   tt.store %fb, %bytes : tensor<64x!tt.ptr<i8>>
   tt.return
 }
+
+// -----
+
+// A scalar store of the control core waits for an earlier DMA read of its
+// argument, which it would otherwise overtake.
+// CHECK-LABEL: tt.func @scalar_store_after_load
+// CHECK: dma.load %arg0
+// CHECK: dma.wait{{$}}
+// CHECK-NEXT: tt.store %arg0, %arg2
+// CHECK-NOT: dma.wait
+tt.func @scalar_store_after_load(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %y: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %v: f32) {
+  %range = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %xs = tt.splat %x : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+  %xp = tt.addptr %xs, %range : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+  %a = tt.load %xp : tensor<64x!tt.ptr<f32>>
+  tt.store %x, %v : !tt.ptr<f32>
+  %ys = tt.splat %y : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+  %yp = tt.addptr %ys, %range : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+  tt.store %yp, %a : tensor<64x!tt.ptr<f32>>
+  tt.return
+}
