@@ -90,6 +90,77 @@ std::optional<tile::CombineKind> mtia::getSingleCombineKind(Region &region) {
       .Default([](Operation *) { return std::nullopt; });
 }
 
+namespace {
+
+/// Returns the combine kind of a region that selects the larger or smaller
+/// of its two arguments: `select(x > y, x, y)` for integers and, for floats,
+/// the NaN-propagating `select(x > y || x != x, x, y)` of TorchInductor's
+/// `triton_helpers.maximum`/`minimum` (equal to `maximumf`/`minimumf` but
+/// for the sign of a zero result).
+std::optional<tile::CombineKind> getSelectCombineKind(Region &region) {
+  Block &block = region.front();
+  if (block.getNumArguments() != 2)
+    return std::nullopt;
+  Value a = block.getArgument(0), b = block.getArgument(1);
+  auto select = dyn_cast_if_present<arith::SelectOp>(
+      block.getTerminator()->getNumOperands() == 1
+          ? block.getTerminator()->getOperand(0).getDefiningOp()
+          : nullptr);
+  if (!select || select->getBlock() != &block)
+    return std::nullopt;
+  Value chosen = select.getTrueValue(), other = select.getFalseValue();
+  if (!((chosen == a && other == b) || (chosen == b && other == a)))
+    return std::nullopt;
+  // The comparison must prefer `chosen` over `other`.
+  auto comparesChosen = [&](Operation *op) {
+    return op && op->getNumOperands() == 2 && op->getOperand(0) == chosen &&
+           op->getOperand(1) == other;
+  };
+  Operation *condition = select.getCondition().getDefiningOp();
+  if (auto compare = dyn_cast_if_present<arith::CmpIOp>(condition)) {
+    if (!comparesChosen(compare) ||
+        std::distance(block.begin(), block.end()) != 3)
+      return std::nullopt;
+    switch (compare.getPredicate()) {
+    case arith::CmpIPredicate::sgt:
+    case arith::CmpIPredicate::sge:
+      return tile::CombineKind::MaxSI;
+    case arith::CmpIPredicate::slt:
+    case arith::CmpIPredicate::sle:
+      return tile::CombineKind::MinSI;
+    case arith::CmpIPredicate::ugt:
+    case arith::CmpIPredicate::uge:
+      return tile::CombineKind::MaxUI;
+    case arith::CmpIPredicate::ult:
+    case arith::CmpIPredicate::ule:
+      return tile::CombineKind::MinUI;
+    default:
+      return std::nullopt;
+    }
+  }
+  auto either = dyn_cast_if_present<arith::OrIOp>(condition);
+  if (!either || std::distance(block.begin(), block.end()) != 5)
+    return std::nullopt;
+  auto order = either.getLhs().getDefiningOp<arith::CmpFOp>();
+  auto isNaN = either.getRhs().getDefiningOp<arith::CmpFOp>();
+  if (order && isNaN && order.getPredicate() == arith::CmpFPredicate::UNE)
+    std::swap(order, isNaN);
+  if (!order || !isNaN || !comparesChosen(order) ||
+      isNaN.getPredicate() != arith::CmpFPredicate::UNE ||
+      isNaN.getLhs() != chosen || isNaN.getRhs() != chosen)
+    return std::nullopt;
+  switch (order.getPredicate()) {
+  case arith::CmpFPredicate::OGT:
+    return tile::CombineKind::MaximumF;
+  case arith::CmpFPredicate::OLT:
+    return tile::CombineKind::MinimumF;
+  default:
+    return std::nullopt;
+  }
+}
+
+} // namespace
+
 mtia::TileTypeConverter::TileTypeConverter() {
   addConversion([](Type type) { return type; });
   addConversion([](RankedTensorType type) -> Type {
@@ -686,8 +757,11 @@ struct ReducePattern : public OpConversionPattern<tt::ReduceOp> {
     for (Value src : op.getSrcs())
       tileTypes.push_back(getReducedTileType(src.getType(), axis));
     if (op.getSrcs().size() == 1) {
-      if (std::optional<tile::CombineKind> kind =
-              getSingleCombineKind(op.getCombineOp())) {
+      std::optional<tile::CombineKind> kind =
+          getSingleCombineKind(op.getCombineOp());
+      if (!kind)
+        kind = getSelectCombineKind(op.getCombineOp());
+      if (kind) {
         Value reduced =
             tile::ReduceOp::create(rewriter, op.getLoc(), tileTypes.front(),
                                    *kind, adaptor.getSrcs().front(), axis);

@@ -177,3 +177,39 @@ tt.func @batched_dot(%a: tensor<2x4x8xf16>, %b: tensor<2x8x4xf16>, %c: tensor<2x
   tt.print "" {hex = false, isSigned = array<i32: 0>} : %0 : tensor<2x4x4xf32>
   tt.return
 }
+
+// -----
+
+// TorchInductor's NaN-propagating maximum (`triton_helpers.max2`) and an
+// integer minimum written as compare and select reduce by kind; a select
+// that prefers the other argument does not.
+// CHECK-LABEL: tt.func @select_combiners
+// CHECK: tile.reduce maximumf %{{.*}} axis = 1
+// CHECK: tile.reduce minsi %{{.*}} axis = 0
+// CHECK: tile.reduce_region
+tt.func @select_combiners(%x: tensor<4x8xf32>, %i: tensor<8xi32>) {
+  %max = "tt.reduce"(%x) <{axis = 1 : i32}> ({
+  ^bb0(%a: f32, %b: f32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    %nan = arith.cmpf une, %a, %a : f32
+    %pick = arith.ori %gt, %nan : i1
+    %r = arith.select %pick, %a, %b : f32
+    tt.reduce.return %r : f32
+  }) : (tensor<4x8xf32>) -> tensor<4xf32>
+  tt.print "" {hex = false, isSigned = array<i32: 0>} : %max : tensor<4xf32>
+  %min = "tt.reduce"(%i) <{axis = 0 : i32}> ({
+  ^bb0(%a: i32, %b: i32):
+    %lt = arith.cmpi slt, %a, %b : i32
+    %r = arith.select %lt, %a, %b : i32
+    tt.reduce.return %r : i32
+  }) : (tensor<8xi32>) -> i32
+  tt.print "" {hex = false, isSigned = array<i32: 1>} : %min : i32
+  %odd = "tt.reduce"(%i) <{axis = 0 : i32}> ({
+  ^bb0(%a: i32, %b: i32):
+    %lt = arith.cmpi slt, %a, %b : i32
+    %r = arith.select %lt, %b, %a : i32
+    tt.reduce.return %r : i32
+  }) : (tensor<8xi32>) -> i32
+  tt.print "" {hex = false, isSigned = array<i32: 1>} : %odd : i32
+  tt.return
+}
