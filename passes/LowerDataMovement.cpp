@@ -274,7 +274,40 @@ public:
     insertPops();
     shareBuffers();
     orderMemoryAccesses();
+    releaseLoopCarriedPointers();
     return success();
+  }
+
+  /// Loops still carry the tensors of pointers of the accesses lowered here,
+  /// though nothing reads them any more: each iteration yields the argument
+  /// advanced by pure operations used by nothing else. Such an argument now
+  /// yields itself, which lets canonicalization drop it and the advance.
+  void releaseLoopCarriedPointers() {
+    function.walk([&](scf::ForOp loop) {
+      auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+      for (auto [argument, result, yielded] :
+           llvm::zip_equal(loop.getRegionIterArgs(), loop.getResults(),
+                           yield->getOpOperands())) {
+        if (!isa<tt::PointerType>(getElementTypeOrSelf(argument.getType())) ||
+            !result.use_empty() || !onlyAdvances(argument, yielded))
+          continue;
+        yielded.set(argument);
+      }
+    });
+  }
+
+  /// Whether every use of `value` is a pure operation whose only use leads,
+  /// the same way, to `yielded`.
+  static bool onlyAdvances(Value value, OpOperand &yielded) {
+    for (OpOperand &use : value.getUses()) {
+      if (&use == &yielded)
+        continue;
+      Operation *user = use.getOwner();
+      if (!isPure(user) || user->getNumResults() != 1 ||
+          !onlyAdvances(user->getResult(0), yielded))
+        return false;
+    }
+    return true;
   }
 
   /// The kernel argument a scalar pointer is computed from (through

@@ -253,7 +253,8 @@ tt.func @fifo_forward_buffers(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %y:
 // CHECK: %[[WIDE:.*]] = tile.cast extsi %[[WRAPPED]] : !tile.tile<16xi32> -> !tile.tile<16xi64>
 // CHECK: cb.write_back %[[WIDE]], %[[TO_DMA:.*]][0]
 // CHECK: %[[INDICES:.*]] = cb.read_front %[[TO_DMA]][0]
-// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// The loop no longer carries the pointers.
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{[^,]*}}) -> (!tile.tile<16xf32>)
 // CHECK:   %[[K:.*]] = arith.extsi %[[I]] : i32 to i64
 // CHECK:   %[[ELEMENTS:.*]] = arith.muli %[[K]], %{{.*}} : i64
 // CHECK:   %[[BASE:.*]] = tt.addptr %arg0, %[[ELEMENTS]] : !tt.ptr<f32>, i64
