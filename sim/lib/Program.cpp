@@ -313,7 +313,7 @@ private:
 void ProgramParser::parseCBOp(Inst &inst, const Object &object) {
   std::string unit = string(object, "unit");
   bool found = false;
-  for (unsigned i = 1; i < kNumUnits; ++i) {
+  for (unsigned i = 0; i < kNumUnits; ++i) {
     if (unit == kUnitNames[i]) {
       inst.unit = static_cast<Unit>(i);
       found = true;
@@ -321,8 +321,15 @@ void ProgramParser::parseCBOp(Inst &inst, const Object &object) {
   }
   if (!found)
     fail("field 'unit' must name a unit (dma.in, dma.out, dpe, simd, re, "
-         "mlu), not '" +
+         "mlu) or the control core (ctl), not '" +
          unit + "'");
+  // The control core reads local memory (ldl) but never writes it, so it
+  // can only be the consumer of a CB.
+  if (inst.unit == Unit::Ctl &&
+      (inst.op == Op::CbReserve || inst.op == Op::CbPush))
+    fail(std::string(opName(inst.op)) +
+         " cannot name the control core: it does not write local memory, "
+         "so it is never a CB's producer");
   inst.cb = static_cast<int32_t>(
       integer(object, "cb", 0, int64_t(program.cbs.size()) - 1));
   inst.count = integer(object, "n", 1, int64_t(1) << 20);
@@ -470,6 +477,30 @@ void ProgramParser::parseCtl(Inst &inst, const Object &object) {
       inst.srcB = isFloat(inst.type) ? floatReg(object, "v")
                                      : intReg(object, "v");
     return;
+  case Op::Ldl: {
+    inst.type = dtype(object, "t");
+    inst.dst =
+        isFloat(inst.type) ? floatReg(object, "d") : intReg(object, "d");
+    inst.slots.push_back(slot(object, "src"));
+    if (inst.slots[0].back)
+      fail("field 'src' must be a front slot: the control core reads only "
+           "pages it waited for");
+    IntOperand index;
+    if (const Value *value = object.get("i"))
+      index = intOperand(*value, "i");
+    // An immediate index is checked against the page here, a register when
+    // the instruction executes.
+    const int64_t pageBytes = program.cbs[inst.slots[0].cb].pageBytes;
+    if (!index.isReg) {
+      if (index.value < 0 || index.value >= pageBytes)
+        fail("field 'i' = " + std::to_string(index.value) +
+             " is not an element index of the page");
+      checkFits(inst.slots[0], (index.value + 1) * dtypeSize(inst.type),
+                "the element");
+    }
+    inst.ints.push_back(index);
+    return;
+  }
   case Op::Amo: {
     inst.fn = named(object, "fn", table(kAtomicNames));
     inst.type = dtype(object, "t");
