@@ -139,6 +139,16 @@ private:
     return type;
   }
 
+  /// The float type `t` (default f32) of a control-core float operation or
+  /// conversion: operands and results are rounded to it.
+  DType scalarFloatType(const Object &object) {
+    DType type = object.get("t") ? dtype(object, "t") : DType::F32;
+    if (type != DType::F16 && type != DType::BF16 && type != DType::F32 &&
+        type != DType::F64)
+      fail("field 't' must be f16, bf16, f32 or f64");
+    return type;
+  }
+
   int32_t intReg(const Object &object, const char *key) {
     return static_cast<int32_t>(
         integer(object, key, 0, int64_t(program.numIntRegs) - 1));
@@ -405,9 +415,7 @@ void ProgramParser::parseCtl(Inst &inst, const Object &object) {
       inst.fn = named(object, "pred", table(kPredNames));
     if (inst.op == Op::FCmp && inst.fn < static_cast<uint8_t>(Pred::Oeq))
       fail("field 'pred' must be a float predicate");
-    inst.type = object.get("t") ? dtype(object, "t") : DType::F32;
-    if (inst.type != DType::F32 && inst.type != DType::F64)
-      fail("field 't' must be f32 or f64");
+    inst.type = scalarFloatType(object);
     if (inst.op == Op::FOp &&
         !binaryFnSupports(static_cast<BinaryFn>(inst.fn), inst.type))
       fail("the function does not apply to floats");
@@ -423,9 +431,7 @@ void ProgramParser::parseCtl(Inst &inst, const Object &object) {
   case Op::IToF:
     inst.dst = floatReg(object, "d");
     inst.srcA = intReg(object, "a");
-    inst.type = object.get("t") ? dtype(object, "t") : DType::F32;
-    if (inst.type != DType::F32 && inst.type != DType::F64)
-      fail("field 't' must be f32 or f64");
+    inst.type = scalarFloatType(object);
     inst.isSigned = boolean(object, "signed", true);
     return;
   case Op::FToI:

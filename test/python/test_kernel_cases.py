@@ -31,7 +31,6 @@ CASES = sorted(path for path in KERNEL_CASES.iterdir() if (path / "case.json").e
 KNOWN_FAILING: dict[str, tuple[str, str]] = {
     "06_dot3d_trans": ("compile", "3-D (batched) tt.dot"),
     "14_casts": ("compile", "tt.bitcast of a pointer tensor (bool store: !tt.ptr<i1> -> i8)"),
-    "22_static_unroll_scalar": ("compile", "scalar f16 arithmetic on the control core"),
     "24_atomic_float_minmax": ("compile", "tt.bitcast of a pointer tensor (f32 atomic_min/max)"),
     "62_ind_transpose_cat": ("compile", "strided dma.load of a transposed tile, stride 148 B"),
     "68_ind_where_clamp": ("compile", "tt.bitcast of a pointer tensor (bool load/store)"),

@@ -89,7 +89,8 @@ class Reg:
 
 @dataclass(frozen=True)
 class FReg:
-    """A float register of the control core (holds f32 or f64 values)."""
+    """A float register of the control core: a double, holding the f16, bf16,
+    f32 or f64 value that the instruction writing it rounded to its type."""
 
     index: int
 
@@ -321,6 +322,8 @@ class ProgramBuilder:
 
     def fop(self, fn: str, a: FReg, b: FReg, dtype: str = "f32",
             dst: FReg | None = None) -> FReg:
+        """Scalar float ``fn`` in ``dtype`` (f16, bf16, f32 or f64): the
+        operands and the result are rounded to it."""
         d = self._float_dst(dst)
         self._emit("fop", fn=fn, t=dtype, d=d.index, a=a.index, b=b.index)
         return d
