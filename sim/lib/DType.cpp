@@ -263,8 +263,23 @@ int64_t saturatingFloatToInt(double value, unsigned bits, bool isSigned) {
   return static_cast<int64_t>(static_cast<uint64_t>(truncated));
 }
 
-/// Integer to float with a single rounding: through float for f32 (exact
-/// RNE from the integer), through double otherwise.
+/// The magnitude rounded to 53 significant bits with rounding to odd: bits
+/// shifted out set the last kept bit. The result is exact in a double, and
+/// rounding it to a format of at most 51 significant bits gives the
+/// correctly rounded magnitude (no double rounding).
+double roundToOddDouble(uint64_t magnitude) {
+  int shift = 0;
+  while ((magnitude >> shift) >= (uint64_t(1) << 53))
+    ++shift;
+  uint64_t kept = magnitude >> shift;
+  if ((kept << shift) != magnitude)
+    kept |= 1;
+  return std::ldexp(static_cast<double>(kept), shift);
+}
+
+/// Integer to float with a single rounding: directly for f32 and f64 (exact
+/// RNE from the integer), through a rounded-to-odd double for the narrower
+/// formats.
 void storeIntAsFloat(DType to, uint8_t *dst, int64_t value, bool isSigned) {
   if (to == DType::F32) {
     float narrow = isSigned ? static_cast<float>(value)
@@ -272,9 +287,18 @@ void storeIntAsFloat(DType to, uint8_t *dst, int64_t value, bool isSigned) {
     std::memcpy(dst, &narrow, 4);
     return;
   }
-  double wide = isSigned ? static_cast<double>(value)
-                         : static_cast<double>(static_cast<uint64_t>(value));
-  storeFloat(to, dst, wide);
+  if (to == DType::F64) {
+    double wide = isSigned ? static_cast<double>(value)
+                           : static_cast<double>(static_cast<uint64_t>(value));
+    std::memcpy(dst, &wide, 8);
+    return;
+  }
+  const bool negative = isSigned && value < 0;
+  const uint64_t magnitude =
+      negative ? uint64_t(0) - static_cast<uint64_t>(value)
+               : static_cast<uint64_t>(value);
+  const double odd = roundToOddDouble(magnitude);
+  storeFloat(to, dst, negative ? -odd : odd);
 }
 
 } // namespace

@@ -139,6 +139,16 @@ private:
     return type;
   }
 
+  /// The float type `t` (default f32) of a control-core float operation or
+  /// conversion: operands and results are rounded to it.
+  DType scalarFloatType(const Object &object) {
+    DType type = object.get("t") ? dtype(object, "t") : DType::F32;
+    if (type != DType::F16 && type != DType::BF16 && type != DType::F32 &&
+        type != DType::F64)
+      fail("field 't' must be f16, bf16, f32 or f64");
+    return type;
+  }
+
   int32_t intReg(const Object &object, const char *key) {
     return static_cast<int32_t>(
         integer(object, key, 0, int64_t(program.numIntRegs) - 1));
@@ -317,7 +327,7 @@ private:
 void ProgramParser::parseCBOp(Inst &inst, const Object &object) {
   std::string unit = string(object, "unit");
   bool found = false;
-  for (unsigned i = 1; i < kNumUnits; ++i) {
+  for (unsigned i = 0; i < kNumUnits; ++i) {
     if (unit == kUnitNames[i]) {
       inst.unit = static_cast<Unit>(i);
       found = true;
@@ -325,8 +335,15 @@ void ProgramParser::parseCBOp(Inst &inst, const Object &object) {
   }
   if (!found)
     fail("field 'unit' must name a unit (dma.in, dma.out, dpe, simd, re, "
-         "mlu), not '" +
+         "mlu) or the control core (ctl), not '" +
          unit + "'");
+  // The control core reads local memory (ldl) but never writes it, so it
+  // can only be the consumer of a CB.
+  if (inst.unit == Unit::Ctl &&
+      (inst.op == Op::CbReserve || inst.op == Op::CbPush))
+    fail(std::string(opName(inst.op)) +
+         " cannot name the control core: it does not write local memory, "
+         "so it is never a CB's producer");
   inst.cb = static_cast<int32_t>(
       integer(object, "cb", 0, int64_t(program.cbs.size()) - 1));
   inst.count = integer(object, "n", 1, int64_t(1) << 20);
@@ -402,9 +419,7 @@ void ProgramParser::parseCtl(Inst &inst, const Object &object) {
       inst.fn = named(object, "pred", table(kPredNames));
     if (inst.op == Op::FCmp && inst.fn < static_cast<uint8_t>(Pred::Oeq))
       fail("field 'pred' must be a float predicate");
-    inst.type = object.get("t") ? dtype(object, "t") : DType::F32;
-    if (inst.type != DType::F32 && inst.type != DType::F64)
-      fail("field 't' must be f32 or f64");
+    inst.type = scalarFloatType(object);
     if (inst.op == Op::FOp &&
         !binaryFnSupports(static_cast<BinaryFn>(inst.fn), inst.type))
       fail("the function does not apply to floats");
@@ -420,9 +435,7 @@ void ProgramParser::parseCtl(Inst &inst, const Object &object) {
   case Op::IToF:
     inst.dst = floatReg(object, "d");
     inst.srcA = intReg(object, "a");
-    inst.type = object.get("t") ? dtype(object, "t") : DType::F32;
-    if (inst.type != DType::F32 && inst.type != DType::F64)
-      fail("field 't' must be f32 or f64");
+    inst.type = scalarFloatType(object);
     inst.isSigned = boolean(object, "signed", true);
     return;
   case Op::FToI:
@@ -474,6 +487,30 @@ void ProgramParser::parseCtl(Inst &inst, const Object &object) {
       inst.srcB = isFloat(inst.type) ? floatReg(object, "v")
                                      : intReg(object, "v");
     return;
+  case Op::Ldl: {
+    inst.type = dtype(object, "t");
+    inst.dst =
+        isFloat(inst.type) ? floatReg(object, "d") : intReg(object, "d");
+    inst.slots.push_back(slot(object, "src"));
+    if (inst.slots[0].back)
+      fail("field 'src' must be a front slot: the control core reads only "
+           "pages it waited for");
+    IntOperand index;
+    if (const Value *value = object.get("i"))
+      index = intOperand(*value, "i");
+    // An immediate index is checked against the page here, a register when
+    // the instruction executes.
+    const int64_t pageBytes = program.cbs[inst.slots[0].cb].pageBytes;
+    if (!index.isReg) {
+      if (index.value < 0 || index.value >= pageBytes)
+        fail("field 'i' = " + std::to_string(index.value) +
+             " is not an element index of the page");
+      checkFits(inst.slots[0], (index.value + 1) * dtypeSize(inst.type),
+                "the element");
+    }
+    inst.ints.push_back(index);
+    return;
+  }
   case Op::Amo: {
     inst.fn = named(object, "fn", table(kAtomicNames));
     inst.type = dtype(object, "t");

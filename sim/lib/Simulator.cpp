@@ -235,8 +235,17 @@ private:
   void executeScalar(PEState &pe, const Inst &inst);
   bool executeCommand(PEState &pe, Unit unit, UnitState &state,
                       const Command &cmd);
-  bool executeCBOp(PEState &pe, Unit unit, UnitState &state,
-                   const Command &cmd);
+  /// Executes a CB operation of `unit` (a unit or the control core) whose
+  /// clock is `clock` and whose started work completes at `readyTime`;
+  /// returns false, saying why in `blockedOn`, while it must wait.
+  bool executeCBOp(PEState &pe, Unit unit, const Command &cmd,
+                   uint64_t &clock, uint64_t readyTime,
+                   std::string &blockedOn);
+  /// The control core's current instruction as a command, for diagnostics
+  /// and for the CB operations it executes itself.
+  Command coreCommand(const PEState &pe) const;
+  /// Reads one element of a page the control core waited for (ldl).
+  void loadLocal(PEState &pe, const Inst &inst);
 
   // Units.
   uint8_t *resolve(PEState &pe, Unit unit, const SlotRef &ref,
@@ -683,6 +692,40 @@ void Machine::executeScalar(PEState &pe, const Inst &inst) {
   }
 }
 
+Command Machine::coreCommand(const PEState &pe) const {
+  Command here;
+  here.inst = &program.code[pe.pc];
+  here.index = pe.pc;
+  here.pid = pe.pid;
+  here.issueTime = pe.ctlClock;
+  return here;
+}
+
+void Machine::loadLocal(PEState &pe, const Inst &inst) {
+  const Command here = coreCommand(pe);
+  const SlotRef &ref = inst.slots[0];
+  const uint8_t *tile = resolve(pe, Unit::Ctl, ref, here);
+  const int64_t index = inst.ints[0].isReg ? pe.iregs[inst.ints[0].value]
+                                           : inst.ints[0].value;
+  const unsigned size = dtypeSize(inst.type);
+  const CBDesc &desc = program.cbs[ref.cb];
+  const int64_t elements = (desc.pageBytes - ref.offset) / size;
+  if (index < 0 || index >= elements)
+    abortAt("out_of_bounds",
+            "ldl reads element " + std::to_string(index) + " of " +
+                dtypeName(inst.type) + " at offset " +
+                std::to_string(ref.offset) + " of a page of CB '" + desc.name +
+                "', which holds " + std::to_string(elements) +
+                " such elements there",
+            pe, here);
+  const uint8_t *element = tile + index * size;
+  if (isFloat(inst.type))
+    pe.fregs[inst.dst] = loadFloat(inst.type, element);
+  else
+    pe.iregs[inst.dst] = loadInt(inst.type, element);
+  localTraffic += size;
+}
+
 bool Machine::stepControl(PEState &pe) {
   bool progressed = false;
   pe.ctlBlockedOn.clear();
@@ -694,13 +737,9 @@ bool Machine::stepControl(PEState &pe) {
       progressed = true;
       continue;
     }
-    if (++controlSteps > (uint64_t(1) << 34)) {
-      Command none;
-      none.pid = pe.pid;
-      none.index = pe.pc;
+    if (++controlSteps > (uint64_t(1) << 34))
       abortAt("timeout", "the control code ran for more than 2^34 steps", pe,
-              none);
-    }
+              coreCommand(pe));
     const Inst &inst = program.code[pe.pc];
     if (inst.unit != Unit::Ctl) {
       UnitState &state = pe.units[static_cast<int>(inst.unit)];
@@ -745,9 +784,7 @@ bool Machine::stepControl(PEState &pe) {
       break;
     }
     case Op::Amo: {
-      Command here;
-      here.pid = pe.pid;
-      here.index = pe.pc;
+      const Command here = coreCommand(pe);
       // Release: the PE's earlier stores and atomics complete first.
       if (inst.release) {
         uint64_t done = pe.ctlClock;
@@ -814,9 +851,7 @@ bool Machine::stepControl(PEState &pe) {
     case Op::St: {
       uint64_t address = static_cast<uint64_t>(pe.iregs[inst.srcA]);
       unsigned size = dtypeSize(inst.type);
-      Command here;
-      here.pid = pe.pid;
-      here.index = pe.pc;
+      const Command here = coreCommand(pe);
       const GlobalBuffer &buffer =
           checkedBuffer(address, size, pe, here,
                         inst.op == Op::Ld ? "scalar load" : "scalar store");
@@ -840,6 +875,22 @@ bool Machine::stepControl(PEState &pe) {
       ++pe.pc;
       break;
     }
+    case Op::CbWait:
+    case Op::CbPop:
+      // The control core is the consumer of this CB: it blocks until the
+      // pages are pushed, and its reads are complete when it pops.
+      if (!executeCBOp(pe, Unit::Ctl, coreCommand(pe), pe.ctlClock,
+                       pe.ctlClock, pe.ctlBlockedOn)) {
+        --controlSteps;
+        return progressed;
+      }
+      ++pe.pc;
+      break;
+    case Op::Ldl:
+      loadLocal(pe, inst);
+      pe.ctlClock += target.controlLocalMemoryLatencyCycles;
+      ++pe.pc;
+      break;
     case Op::Print: {
       std::string line = "pid (" + std::to_string(pe.pid[0]) + ", " +
                          std::to_string(pe.pid[1]) + ", " +
@@ -861,12 +912,9 @@ bool Machine::stepControl(PEState &pe) {
       break;
     }
     case Op::Assert:
-      if (pe.iregs[inst.srcC] == 0) {
-        Command here;
-        here.pid = pe.pid;
-        here.index = pe.pc;
-        abortAt("assert", "assertion failed: " + inst.text, pe, here);
-      }
+      if (pe.iregs[inst.srcC] == 0)
+        abortAt("assert", "assertion failed: " + inst.text, pe,
+                coreCommand(pe));
       ++pe.pc;
       break;
     default:
@@ -916,8 +964,9 @@ const uint8_t *Machine::resolveInput(PEState &pe, Unit unit,
   return buffer.data();
 }
 
-bool Machine::executeCBOp(PEState &pe, Unit unit, UnitState &state,
-                          const Command &cmd) {
+bool Machine::executeCBOp(PEState &pe, Unit unit, const Command &cmd,
+                          uint64_t &clock, uint64_t readyTime,
+                          std::string &blockedOn) {
   const Inst &inst = *cmd.inst;
   const CBDesc &desc = program.cbs[inst.cb];
   CBState &cb = pe.cbs[inst.cb];
@@ -939,18 +988,17 @@ bool Machine::executeCBOp(PEState &pe, Unit unit, UnitState &state,
                 " pages exceeds the capacity of CB '" + desc.name + "' (" +
                 std::to_string(desc.pages) + " pages)",
             pe, cmd);
-  uint64_t now = std::max(state.clock, cmd.issueTime);
+  uint64_t now = std::max(clock, cmd.issueTime);
   switch (inst.op) {
   case Op::CbReserve: {
     int64_t free = desc.pages - (cb.pushed - cb.popped);
     if (free < n) {
-      state.blockedOn = "reserve(" + std::to_string(n) + ") on CB '" +
-                        desc.name + "': " + std::to_string(free) +
-                        " pages free";
+      blockedOn = "reserve(" + std::to_string(n) + ") on CB '" + desc.name +
+                  "': " + std::to_string(free) + " pages free";
       return false;
     }
     uint64_t freedAt = cb.popTime[(cb.pushed + n - 1) % desc.pages];
-    state.clock = std::max(now, freedAt);
+    clock = std::max(now, freedAt);
     cb.reserved = std::max(cb.reserved, n);
     return true;
   }
@@ -961,7 +1009,7 @@ bool Machine::executeCBOp(PEState &pe, Unit unit, UnitState &state,
                   "' without reserving: " + std::to_string(cb.reserved) +
                   " pages reserved",
               pe, cmd);
-    uint64_t at = std::max(now, state.readyTime);
+    uint64_t at = std::max(now, readyTime);
     for (int64_t i = 0; i < n; ++i)
       cb.pushTime[(cb.pushed + i) % desc.pages] = at;
     cb.pushed += n;
@@ -971,13 +1019,12 @@ bool Machine::executeCBOp(PEState &pe, Unit unit, UnitState &state,
   case Op::CbWait: {
     int64_t available = cb.pushed - cb.popped;
     if (available < n) {
-      state.blockedOn = "wait(" + std::to_string(n) + ") on CB '" + desc.name +
-                        "': " + std::to_string(available) +
-                        " pages available";
+      blockedOn = "wait(" + std::to_string(n) + ") on CB '" + desc.name +
+                  "': " + std::to_string(available) + " pages available";
       return false;
     }
     uint64_t readyAt = cb.pushTime[(cb.popped + n - 1) % desc.pages];
-    state.clock = std::max(now, readyAt);
+    clock = std::max(now, readyAt);
     cb.waited = std::max(cb.waited, n);
     return true;
   }
@@ -988,7 +1035,7 @@ bool Machine::executeCBOp(PEState &pe, Unit unit, UnitState &state,
                   "' without waiting: " + std::to_string(cb.waited) +
                   " pages waited for",
               pe, cmd);
-    uint64_t at = std::max(now, state.readyTime);
+    uint64_t at = std::max(now, readyTime);
     for (int64_t i = 0; i < n; ++i)
       cb.popTime[(cb.popped + i) % desc.pages] = at;
     cb.popped += n;
@@ -1525,7 +1572,8 @@ bool Machine::executeCommand(PEState &pe, Unit unit, UnitState &state,
                              const Command &cmd) {
   const Inst &inst = *cmd.inst;
   if (inst.op >= Op::CbReserve && inst.op <= Op::CbPop)
-    return executeCBOp(pe, unit, state, cmd);
+    return executeCBOp(pe, unit, cmd, state.clock, state.readyTime,
+                       state.blockedOn);
   if (inst.op == Op::ReXReduce)
     return executeCrossReduce(pe, state, cmd);
   uint64_t start = std::max(state.clock, cmd.issueTime);

@@ -168,6 +168,8 @@ std::string mtia::parseTarget(std::string_view json, TargetDesc &target) {
   reader.integer("control", "issue_cycles", target.controlIssueCycles);
   reader.integer("control", "scalar_memory_latency_cycles",
                  target.scalarMemoryLatencyCycles, true);
+  reader.integer("control", "local_memory_latency_cycles",
+                 target.controlLocalMemoryLatencyCycles, true);
   reader.integer("command_processor", "circular_buffers",
                  target.numCircularBuffers);
   reader.integer("command_processor", "queue_depth", target.commandQueueDepth);

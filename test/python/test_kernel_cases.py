@@ -29,9 +29,6 @@ CASES = sorted(path for path in KERNEL_CASES.iterdir() if (path / "case.json").e
 
 #: case -> (how it fails, why). Keep one line per case.
 KNOWN_FAILING: dict[str, tuple[str, str]] = {
-    "20_csr_row_sum": ("compile", "scalar tl.sum result consumed by control-core scalar code"),
-    "21_while_loops": ("compile", "scalar tl.max result in an scf.while condition"),
-    "22_static_unroll_scalar": ("compile", "scalar f16 arithmetic on the control core"),
 }
 
 

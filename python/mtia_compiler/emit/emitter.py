@@ -112,8 +112,11 @@ class KernelEmitter(TileOpEmitter):
                 self.values[argument] = IntScalar(self.b.param(self.b.param_int(name)), width)
             elif isinstance(value_type, ir.FloatType):
                 dtype = float_dtype(value_type, where)
-                self.values[argument] = FloatScalar(self.b.fparam(self.b.param_float(name)),
-                                                    dtype)
+                reg = self.b.fparam(self.b.param_float(name))
+                if dtype in ("f16", "bf16", "f32"):
+                    # The host passes a double: the kernel sees it rounded to its type.
+                    reg = self.scalars.round_to(reg, dtype, where)
+                self.values[argument] = FloatScalar(reg, dtype)
             else:
                 raise located_error(location, f"kernel argument '{name}' of type {value_type} "
                                     "is not supported")

@@ -199,12 +199,13 @@ class ScalarEmitter:
         dtype = float_dtype(result_type, op)
         if name == "arith.extf" or dtype == source.dtype:
             return FloatScalar(source.reg, dtype)
-        if dtype != "f32":
-            raise located_error(op, f"truncating a scalar to {dtype} is not supported: the "
-                                "control core rounds only to f32 and f64")
-        # Adding -0.0 is exact; computing in f32 rounds the double once.
-        return FloatScalar(self.b.fop("add", source.reg, self.b.fconst(-0.0), dtype="f32"),
-                           "f32")
+        return FloatScalar(self.round_to(source.reg, dtype, op), dtype)
+
+    def round_to(self, reg: FReg, dtype: str, where: ir.Operation) -> FReg:
+        """`reg` rounded once to `dtype` (to nearest even): adding -0.0 is
+        exact, and computing in `dtype` rounds the operand."""
+        return self.b.fop("add", reg, self.b.fconst(-0.0),
+                          dtype=arithmetic_dtype(dtype, where))
 
 
 def float_dtype(value_type: ir.Type, where: ir.Operation) -> str:
@@ -215,10 +216,11 @@ def float_dtype(value_type: ir.Type, where: ir.Operation) -> str:
 
 
 def arithmetic_dtype(dtype: str, where: ir.Operation) -> str:
-    """The control core computes in f32 and f64 only."""
-    if dtype not in ("f32", "f64"):
+    """The control core computes in f16, bf16, f32 and f64, rounding every
+    result to the type (the fp8 types have no scalar arithmetic)."""
+    if dtype not in ("f16", "bf16", "f32", "f64"):
         raise located_error(where, f"scalar {dtype} arithmetic is not supported: the control "
-                            "core computes in f32 and f64 only")
+                            "core computes in f16, bf16, f32 and f64 only")
     return dtype
 
 

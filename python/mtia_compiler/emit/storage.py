@@ -232,6 +232,11 @@ class StoragePlanner:
                           if value not in self.storage]
         groups: dict[ir.Value, ScratchStorage] = {}
         for value in scratch_values:
+            if self.homes[value] == Unit.CTL:
+                raise located_error(_where(value), "the control core holds tiles only in the "
+                                    "pages of the circular buffers it consumes, not in "
+                                    "storage of their own (a loop-carried tile or a branch "
+                                    "result)")
             root = self._find(value)
             info = TileInfo.of(value.type, _where(value))
             size = _aligned(info.size_bytes)
@@ -511,8 +516,6 @@ def tile_homes(ops: list[ir.Operation], roles: BufferRoles) -> dict[ir.Value, Un
                 homes[value] = roles.consumer[op.operands[0]]
             elif name in TILE_OP_UNITS:
                 homes[value] = TILE_OP_UNITS[name]
-            elif name == "tile.extract":
-                continue
             elif name not in ("scf.for", "scf.while", "scf.if"):
                 raise located_error(op, f"'{name}' producing a tile is not supported by the "
                                     "program stage")

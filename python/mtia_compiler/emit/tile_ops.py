@@ -9,9 +9,10 @@ from dataclasses import replace
 from mtia_compiler import ir
 from mtia_compiler.dialects import dma, tile
 from mtia_compiler.dialects.cb import CircularBufferType
-from mtia_compiler.sim.program import CB, DTYPE_BYTES, ProgramBuilder, Reg, Slot, Unit
+from mtia_compiler.sim.program import CB, DTYPE_BYTES, FReg, ProgramBuilder, Reg, Slot, Unit
 
 from .common import TileInfo, integer_dtype_of_width, located_error, op_name
+from .scalars import integer_width
 from .storage import CopySite, PageStorage, Storage, StoragePlan
 from .units import segments
 from .values import Buffer, FloatScalar, IntScalar, PointerScalar, Scalar, Token, Value
@@ -306,8 +307,29 @@ class TileOpEmitter:
             self.b.simd_select(info.dtype, destination, mask, element, destination, info.count)
 
     def _extract(self, op: ir.Operation) -> None:
-        raise located_error(op, "tile.extract is not supported: the simulator's control core "
-                            "cannot read local memory")
+        """The control core reads the element from the page it waited for
+        (`ldl`), at a constant element index when every index is constant."""
+        source = TileInfo.of(op.operands[0].type, op)
+        offset = 0
+        dynamic: Reg | None = None
+        for index, stride in zip(list(op.operands)[1:], source.strides, strict=True):
+            constant = _constant_int(index)
+            if constant is not None:
+                offset += constant * stride
+                continue
+            term = self.b.mul(self.int_scalar(index, op).reg, stride)
+            dynamic = term if dynamic is None else self.b.add(dynamic, term)
+        position: Reg | int = offset
+        if dynamic is not None:
+            position = self.b.add(dynamic, offset) if offset else dynamic
+        loaded = self.b.load_local(self.slot(op.operands[0]), source.dtype, position)
+        result = op.results[0]
+        if isinstance(loaded, FReg):
+            self.values[result] = FloatScalar(loaded, source.dtype)
+        else:
+            width = integer_width(result.type)
+            assert width is not None, "tile.extract yields an integer or a float"
+            self.values[result] = IntScalar(loaded, width)
 
     # -- DPE ------------------------------------------------------------------------
 
@@ -537,6 +559,13 @@ class TileOpEmitter:
 
 def _offset(slot: Slot, delta: int) -> Slot:
     return replace(slot, offset=slot.offset + delta)
+
+
+def _constant_int(value: ir.Value) -> int | None:
+    """The value of an integer or index `arith.constant`, else None."""
+    if isinstance(value, ir.BlockArgument) or op_name(value.owner) != "arith.constant":
+        return None
+    return ir.IntegerAttr(value.owner.attributes["value"]).value
 
 
 def _int_attr(op: ir.Operation, key: str) -> int:

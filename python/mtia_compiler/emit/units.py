@@ -4,7 +4,8 @@ The table mirrors the `UnitOpInterface` of the tile dialect
 (dialects/Tile/TileOps.td). The DMA engine of the dialects is two units in
 the simulator: `dma.in` issues loads and gathers, `dma.out` stores, scatters
 and atomics; the side a circular buffer's `dma` endpoint stands for follows
-from the transfers that use it.
+from the transfers that use it. The control core (`core` in the dialects)
+consumes the buffers whose tiles `tile.extract` reads into registers.
 """
 
 from __future__ import annotations
@@ -26,14 +27,16 @@ TILE_OP_UNITS = {
         "reduce", "reduce_region", "scan", "arg_reduce", "cross_pe_reduce", "histogram")},
     **{f"tile.{name}": Unit.MLU for name in (
         "transpose", "convert_layout", "reshape", "broadcast", "slice", "concat", "gather")},
+    "tile.extract": Unit.CTL,
 }
-"""The unit of every tile operation that computes on a unit (tile.extract runs
-on the control core and is handled apart)."""
+"""The agent that executes every tile operation: a unit, or for tile.extract
+(which reads an element into a register) the control core."""
 
 INBOUND_DMA_OPS = ("dma.load", "dma.gather")
 OUTBOUND_DMA_OPS = ("dma.store", "dma.scatter", "dma.atomic_rmw", "dma.atomic_cas")
 
-_DIALECT_UNITS = {"dpe": Unit.DPE, "simd": Unit.SIMD, "reduce": Unit.RE, "mlu": Unit.MLU}
+_DIALECT_UNITS = {"dpe": Unit.DPE, "simd": Unit.SIMD, "reduce": Unit.RE, "mlu": Unit.MLU,
+                  "core": Unit.CTL}
 
 
 def segments(op: ir.Operation) -> list[list[ir.Value]]:
@@ -112,10 +115,10 @@ def resolve_buffer_roles(ops: list[ir.Operation]) -> BufferRoles:
         for key, table, sides in (("producer", roles.producer, writers[buffer]),
                                   ("consumer", roles.consumer, readers[buffer])):
             declared = str(tile.Unit(ir.IntegerAttr(alloc.attributes[key]).value))
-            if declared == "core":
+            if declared == "core" and key == "producer":
                 raise located_error(alloc, f"circular buffer {_name(alloc)} has the control "
-                                    f"core as its {key}, which cannot access local memory "
-                                    "in the simulator")
+                                    "core as its producer, but the control core never "
+                                    "writes local memory")
             if declared != "dma":
                 table[buffer] = _DIALECT_UNITS[declared]
                 continue

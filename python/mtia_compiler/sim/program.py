@@ -13,7 +13,9 @@ tile-granular instructions to the units of its PE:
 
 Units synchronise only through circular buffers (CBs): a producer unit
 ``reserve``s pages, writes them (``CB.back()`` slots) and ``push``es them; the
-consumer unit ``wait``s, reads (``CB.front()`` slots) and ``pop``s.
+consumer unit ``wait``s, reads (``CB.front()`` slots) and ``pop``s. The control
+core can be a consumer too: it waits itself (blocking until the pages are
+pushed), reads elements into registers (``load_local``) and pops.
 
 Example (one program adds two 1024-element f32 blocks)::
 
@@ -61,7 +63,10 @@ DTYPE_BYTES = {
 
 
 class Unit(str, Enum):
-    """The units a control core issues to."""
+    """The agents of a PE that move CB pointers: the units the control core
+    issues to, and the control core itself (``CTL``), which can only consume
+    a CB (it reads pages with :meth:`ProgramBuilder.load_local` and never
+    writes local memory)."""
 
     DMA_IN = "dma.in"
     DMA_OUT = "dma.out"
@@ -69,6 +74,7 @@ class Unit(str, Enum):
     SIMD = "simd"
     RE = "re"
     MLU = "mlu"
+    CTL = "ctl"
 
 
 @dataclass(frozen=True)
@@ -83,7 +89,8 @@ class Reg:
 
 @dataclass(frozen=True)
 class FReg:
-    """A float register of the control core (holds f32 or f64 values)."""
+    """A float register of the control core: a double, holding the f16, bf16,
+    f32 or f64 value that the instruction writing it rounded to its type."""
 
     index: int
 
@@ -315,6 +322,8 @@ class ProgramBuilder:
 
     def fop(self, fn: str, a: FReg, b: FReg, dtype: str = "f32",
             dst: FReg | None = None) -> FReg:
+        """Scalar float ``fn`` in ``dtype`` (f16, bf16, f32 or f64): the
+        operands and the result are rounded to it."""
         d = self._float_dst(dst)
         self._emit("fop", fn=fn, t=dtype, d=d.index, a=a.index, b=b.index)
         return d
@@ -378,6 +387,15 @@ class ProgramBuilder:
         """One element from global memory through the control core."""
         d: Reg | FReg = self.freg() if dtype.startswith(("f", "bf")) else self.ireg()
         self._emit("ld", d=d.index, addr=addr.index, t=_dtype(dtype))
+        return d
+
+    def load_local(self, src: Slot, dtype: str, index: IntArg = 0) -> Reg | FReg:
+        """Element ``index`` of the ``dtype`` tile at ``src`` (a front slot of
+        a CB the control core waited for, see :meth:`wait`) into a register:
+        a float register for float types, else an integer register
+        (sign-extended; i1 is 0 or 1)."""
+        d: Reg | FReg = self.freg() if dtype.startswith(("f", "bf")) else self.ireg()
+        self._emit("ldl", d=d.index, src=src.encode(), t=_dtype(dtype), i=_int_arg(index))
         return d
 
     def store_scalar(self, addr: Reg, value: Reg | FReg, dtype: str) -> None:
@@ -460,11 +478,13 @@ class ProgramBuilder:
         self._emit("cb.push", unit=Unit(unit).value, cb=cb.index, n=n)
 
     def wait(self, unit: Unit, cb: CB, n: int = 1) -> None:
-        """``unit`` (the CB's consumer) waits for ``n`` pushed pages."""
+        """``unit`` (the CB's consumer) waits for ``n`` pushed pages; with
+        ``Unit.CTL`` the control core itself blocks until they are pushed."""
         self._emit("cb.wait", unit=Unit(unit).value, cb=cb.index, n=n)
 
     def pop(self, unit: Unit, cb: CB, n: int = 1) -> None:
-        """Frees ``n`` waited-for pages once the unit's reads complete."""
+        """Frees ``n`` waited-for pages once the unit's reads complete (the
+        control core's reads are complete when it pops)."""
         self._emit("cb.pop", unit=Unit(unit).value, cb=cb.index, n=n)
 
     # -- DMA ------------------------------------------------------------------

@@ -51,6 +51,7 @@ const char *unitName(Unit unit);
   X(FParam, "fparam", Ctl)                                                     \
   X(Ld, "ld", Ctl)                                                             \
   X(St, "st", Ctl)                                                             \
+  X(Ldl, "ldl", Ctl)                                                           \
   X(Jmp, "jmp", Ctl)                                                           \
   X(Bz, "bz", Ctl)                                                             \
   X(Bnz, "bnz", Ctl)                                                           \
@@ -208,7 +209,8 @@ struct Inst {
   int32_t root = -1;
 
   // Unit operands.
-  std::vector<IntOperand> ints;      // Resolved at issue (see Command).
+  std::vector<IntOperand> ints;      // Resolved at issue (see Command); the
+                                     // element index of ldl when it runs.
   std::vector<ScalarOperand> scalars; // Resolved at issue.
   std::vector<SlotRef> slots;
   std::vector<SimdInput> inputs;

@@ -77,6 +77,8 @@ struct TargetDesc {
   uint32_t controlCyclesPerInstruction = 0;
   uint32_t controlIssueCycles = 0;
   uint32_t scalarMemoryLatencyCycles = 0;
+  /// What a control-core read of the PE's local memory (ldl) costs.
+  uint32_t controlLocalMemoryLatencyCycles = 0;
 
   uint32_t numCircularBuffers = 0;
   uint32_t commandQueueDepth = 0;

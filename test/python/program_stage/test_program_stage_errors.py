@@ -75,6 +75,7 @@ module {
 """
 
 
-def test_reading_a_tile_element_into_the_control_core_is_refused() -> None:
-    with pytest.raises(CompilationError, match=r"^extract.py:2:8: error: tile.extract"):
+def test_the_control_core_reads_only_tiles_passed_to_it_in_a_buffer() -> None:
+    with pytest.raises(CompilationError, match=r"^extract.py:2:8: error: 'tile.extract' runs "
+                                               r"on ctl but reads a tile held by simd"):
         emit(EXTRACT)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 import pytest
 from conftest import page_bytes, run_tile
+from half_reference import BF16, bf16_values
 from test_simd import bf16_rne
 
 from mtia_compiler.sim import Simulator
@@ -97,6 +100,16 @@ def test_integer_casts_bit_exact(rng: np.random.Generator) -> None:
     np.testing.assert_array_equal(cast(big, "i64", "f32", np.float32), big.astype(np.float32))
     f = np.array([1e10, -1e10, np.nan, -2.7, 2.7, 2**31 - 128], dtype=np.float32)
     assert list(cast(f, "f32", "i32", np.int32)) == [2**31 - 1, -2**31, 0, -2, 2, 2**31 - 128]
+
+
+def test_wide_integers_round_once_to_narrow_floats(rng: np.random.Generator) -> None:
+    """i64 -> bf16 rounds the integer itself: through a double (53 bits)
+    2^60 + 2^52 + 1 would become the midpoint 2^60 + 2^52 and round down."""
+    big = rng.integers(-2**63, 2**63, N, dtype=np.int64, endpoint=False)
+    big[:3] = [2**60 + 2**52 + 1, -(2**60 + 2**52 + 1), 2**60 + 2**52]
+    got = bf16_values(cast(big, "i64", "bf16", np.uint16))
+    np.testing.assert_array_equal(got, [BF16.round(Fraction(int(v))) for v in big])
+    assert got[:3].tolist() == [2.0**60 + 2.0**53, -(2.0**60 + 2.0**53), 2.0**60]
 
 
 def mma_kernel(m: int, n: int, k: int, dtype: str, acc_dtype: str, steps: int) -> bytes:
