@@ -739,12 +739,14 @@ private:
     if (result.pointer) {
       result.base = castBase(result.pointer->base, pointer, builder, loc);
       bool structuredMask = !mask || bounds;
+      // A single element (a rank-0 tile) has no window: it is scattered.
+      bool windowed = !shape.empty();
       result.aligned =
-          structuredMask && !assumed &&
+          windowed && structuredMask && !assumed &&
           isProvablyAligned(analysis, *result.pointer, elementBytes);
       if (result.aligned)
         return result;
-      result.versioned = mayVersion && structuredMask &&
+      result.versioned = windowed && mayVersion && structuredMask &&
                          mayBeAligned(*result.pointer, elementBytes);
       if (result.versioned && !assumed)
         return result;

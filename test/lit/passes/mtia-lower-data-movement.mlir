@@ -450,3 +450,27 @@ tt.func @scalar_store_after_load(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, 
   tt.store %yp, %a : tensor<64x!tt.ptr<f32>>
   tt.return
 }
+
+// -----
+
+// A scalar computed from a reduction (a rank-0 tile) is stored by an
+// indexed transfer of its one element: it has no window.
+// CHECK-LABEL: tt.func @store_reduced_flag
+// CHECK: tile.reduce maxnumf
+// CHECK-NOT: dma.store
+// CHECK: dma.scatter %{{.*}}[0] to %{{.*}}[%{{.*}}] : !cb.cb<i8, pages = 2>, !tt.ptr<i8>, !tile.tile<i32>
+tt.func @store_reduced_flag(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<i8> {tt.divisibility = 16 : i32}, %limit: f32) {
+  %range = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %xs = tt.splat %x : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+  %xp = tt.addptr %xs, %range : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+  %v = tt.load %xp : tensor<64x!tt.ptr<f32>>
+  %m = "tt.reduce"(%v) <{axis = 0 : i32}> ({
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.maxnumf %a, %b : f32
+    tt.reduce.return %r : f32
+  }) : (tensor<64xf32>) -> f32
+  %over = arith.cmpf ogt, %m, %limit : f32
+  %flag = arith.extui %over : i1 to i8
+  tt.store %out, %flag : !tt.ptr<i8>
+  tt.return
+}
