@@ -1274,8 +1274,13 @@ private:
   /// The block of a descriptor at `indices`: element offset
   /// sum_d indices[d] * strides[d], the descriptor's strides, and bounds
   /// that drop what lies past the tensor's shape (read as zero).
+  /// The access of a descriptor's block at `indices`, moving a tile of
+  /// `shape`: the block's shape, or that shape without leading dimensions of
+  /// size 1 (Triton drops them from the loaded tensor), which then only place
+  /// the tile.
   FailureOr<StructuredAccess> analyzeDescriptorAccess(Operation *op, Value desc,
                                                       ValueRange indices,
+                                                      ArrayRef<int64_t> shape,
                                                       OpBuilder &builder) {
     FailureOr<Descriptor> descriptor = getDescriptor(op, desc);
     if (failed(descriptor))
@@ -1283,26 +1288,51 @@ private:
     Location loc = op->getLoc();
     RankedTensorType block =
         cast<tt::TensorDescType>(desc.getType()).getBlockType();
+    int64_t dropped = block.getRank() - static_cast<int64_t>(shape.size());
+    ArrayRef<int64_t> blockShape = block.getShape();
+    if (dropped < 0 || blockShape.drop_front(dropped) != shape ||
+        llvm::any_of(blockShape.take_front(dropped),
+                     [](int64_t size) { return size != 1; }))
+      return op->emitError("the tensor of this access reshapes the "
+                           "descriptor's block, which the DMA lowering does "
+                           "not support"),
+             failure();
     StructuredAccess access;
     access.base = descriptor->base;
     PointerAccess pointer{descriptor->base, AffineTensor{}};
     Type index = builder.getIndexType();
+    Value dropsInside;
     for (auto [dim, position] : llvm::enumerate(indices)) {
       LinearExpr stride = analysis.analyzeScalar(descriptor->strides[dim]);
       pointer.offsets.offset =
           pointer.offsets.offset + analysis.analyzeScalar(position) * stride;
-      pointer.offsets.strides.push_back(stride);
       Value remaining = arith::SubIOp::create(
           builder, loc,
           arith::IndexCastOp::create(builder, loc, index,
                                      descriptor->shape[dim]),
           arith::IndexCastOp::create(builder, loc, index, position));
+      if (static_cast<int64_t>(dim) < dropped) {
+        // A dropped dimension only decides whether the block is inside.
+        Value inside = arith::CmpIOp::create(
+            builder, loc, arith::CmpIPredicate::sgt, remaining,
+            indexConstant(builder, loc, 0));
+        dropsInside =
+            dropsInside ? arith::AndIOp::create(builder, loc, dropsInside, inside)
+                        : inside;
+        continue;
+      }
+      pointer.offsets.strides.push_back(stride);
       Value bound = arith::MinSIOp::create(
           builder, loc, remaining,
           indexConstant(builder, loc, block.getDimSize(dim)));
       access.bounds.push_back(arith::MaxSIOp::create(
           builder, loc, bound, indexConstant(builder, loc, 0)));
     }
+    if (dropsInside)
+      access.bounds.front() =
+          arith::SelectOp::create(builder, loc, dropsInside,
+                                  access.bounds.front(),
+                                  indexConstant(builder, loc, 0));
     int64_t elementBytes = getElementBytes(block.getElementType());
     access.aligned = isProvablyAligned(analysis, pointer, elementBytes);
     access.versioned = !access.aligned;
@@ -1323,8 +1353,9 @@ private:
       casts.push_back(toTile);
     }
     OpBuilder builder(load);
-    FailureOr<StructuredAccess> access = analyzeDescriptorAccess(
-        load, load.getDesc(), load.getIndices(), builder);
+    FailureOr<StructuredAccess> access =
+        analyzeDescriptorAccess(load, load.getDesc(), load.getIndices(),
+                                resultType.getShape(), builder);
     if (failed(access))
       return failure();
     // Out of bounds, a descriptor reads zero.
@@ -1342,7 +1373,8 @@ private:
       return store.emitError("the stored block was not computed as a tile");
     OpBuilder builder(store);
     FailureOr<StructuredAccess> access = analyzeDescriptorAccess(
-        store, store.getDesc(), store.getIndices(), builder);
+        store, store.getDesc(), store.getIndices(),
+        cast<RankedTensorType>(store.getSrc().getType()).getShape(), builder);
     if (failed(access))
       return failure();
     emitWrite(store, *access, toTensor.getInputs().front(), builder);

@@ -474,3 +474,25 @@ tt.func @store_reduced_flag(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out:
   tt.store %out, %flag : !tt.ptr<i8>
   tt.return
 }
+
+// -----
+
+// A descriptor load may drop the block's leading dimensions of size 1: they
+// only place the tile and decide whether it is inside the tensor.
+// CHECK-LABEL: tt.func @descriptor_drops_unit_dims
+// CHECK: %[[INSIDE:.*]] = arith.cmpi sgt, %{{.*}}, %c0 : index
+// CHECK: %[[ROWS:.*]] = arith.select %[[INSIDE]], %{{.*}}, %c0 : index
+// CHECK: dma.load %arg0[%{{.*}}] strides [%c16, %c1] bounds [%[[ROWS]], %{{.*}}] padding %{{.*}} into %{{.*}}[0] : !tt.ptr<f16>, !cb.cb<16x16xf16, pages = 2>
+// CHECK: dma.store %{{.*}}[0] to %arg0[%{{.*}}] strides [%c256, %c16, %c1]
+tt.func @descriptor_drops_unit_dims(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %batches: i32, %m: i32, %b: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i64
+  %c16 = arith.constant 16 : i64
+  %c256 = arith.constant 256 : i64
+  %desc = tt.make_tensor_descriptor %a, [%batches, %m, %m], [%c256, %c16, %c1] : <f16>, <1x16x16xf16>
+  %v = tt.descriptor_load %desc[%b, %c0, %c0] : !tt.tensordesc<1x16x16xf16> -> tensor<16x16xf16>
+  %w = arith.addf %v, %v : tensor<16x16xf16>
+  %e = tt.expand_dims %w {axis = 0 : i32} : tensor<16x16xf16> -> tensor<1x16x16xf16>
+  tt.descriptor_store %desc[%b, %c0, %c0], %e : !tt.tensordesc<1x16x16xf16>, tensor<1x16x16xf16>
+  tt.return
+}
