@@ -248,8 +248,8 @@ public:
   LogicalResult run() {
     SmallVector<Operation *> accesses;
     function.walk([&](Operation *op) {
-      if (isa<tt::LoadOp, tt::StoreOp, tt::AtomicRMWOp, tt::DescriptorLoadOp,
-              tt::DescriptorStoreOp>(op))
+      if (isa<tt::LoadOp, tt::StoreOp, tt::AtomicRMWOp, tt::AtomicCASOp,
+              tt::DescriptorLoadOp, tt::DescriptorStoreOp>(op))
         accesses.push_back(op);
     });
     for (Operation *op : accesses) {
@@ -262,6 +262,8 @@ public:
         result = lowerDescriptorLoad(load);
       else if (auto store = dyn_cast<tt::DescriptorStoreOp>(op))
         result = lowerDescriptorStore(store);
+      else if (auto cas = dyn_cast<tt::AtomicCASOp>(op))
+        result = lowerAtomicCAS(cas);
       else
         result = lowerAtomic(cast<tt::AtomicRMWOp>(op));
       if (failed(result))
@@ -1756,10 +1758,11 @@ private:
   /// An atomic read-modify-write becomes an indexed atomic of the DMA
   /// engine: the values and the element offsets are tiles.
   LogicalResult lowerAtomic(tt::AtomicRMWOp atomic) {
-    if (!atomic.getResult().use_empty())
-      return atomic.emitError("using the values an atomic read is not "
-                              "supported by the DMA lowering yet");
     Type valueType = atomic.getVal().getType();
+    // A scalar atomic whose old value is used runs on the control core,
+    // which waits for that value.
+    if (!isa<RankedTensorType>(valueType) && !atomic.getResult().use_empty())
+      return success();
     SmallVector<int64_t> shape;
     if (auto tensorType = dyn_cast<RankedTensorType>(valueType))
       shape.assign(tensorType.getShape().begin(), tensorType.getShape().end());
@@ -1799,16 +1802,99 @@ private:
                      .getResult()
                : condition;
     }
+    cb::AllocOp oldValues = reserveOldValues(atomic, tileType, builder);
     dma::AtomicRMWOp::create(
         builder, loc, dma::TokenType::get(atomic.getContext()),
         getAtomicKind(atomic.getAtomicRmwOp()), getMemoryOrder(atomic.getSem()),
         getMemoryScope(atomic.getScope()), base, indices, values, mask,
-        /*cb=*/Value(), /*page=*/IntegerAttr());
+        oldValues ? oldValues.getResult() : Value(),
+        oldValues ? builder.getI64IntegerAttr(0) : IntegerAttr());
+    consumeOldValues(atomic, oldValues, builder);
     Operation *valueSource = atomic.getVal().getDefiningOp();
     atomic.erase();
     if (valueSource && valueSource->use_empty() &&
         isa<UnrealizedConversionCastOp, tile::ExtractOp>(valueSource))
       valueSource->erase();
+    return success();
+  }
+
+  /// The buffer a tensor atomic writes the values it read into, reserved,
+  /// when they are used; null otherwise.
+  cb::AllocOp reserveOldValues(Operation *atomic, tile::TileType tileType,
+                               OpBuilder &builder) {
+    Value result = atomic->getResult(0);
+    if (result.use_empty())
+      return nullptr;
+    tile::Unit consumer = tile::Unit::SIMD;
+    for (OpOperand &use : result.getUses())
+      if (auto toTile = dyn_cast<UnrealizedConversionCastOp>(use.getOwner()))
+        for (OpOperand &tileUse : toTile->getUses())
+          if (std::optional<tile::Unit> unit = units.getUser(tileUse)) {
+            consumer = *unit;
+            break;
+          }
+    cb::AllocOp buffer = allocate("atomic", tileType, tile::Unit::DMA,
+                                  consumer, atomic->getLoc());
+    cb::ReserveBackOp::create(builder, atomic->getLoc(), buffer, 1);
+    return buffer;
+  }
+
+  /// Publishes the values an atomic read into `buffer` (if any) and makes
+  /// the tile read from it replace the atomic's result.
+  void consumeOldValues(Operation *atomic, cb::AllocOp buffer,
+                        OpBuilder &builder) {
+    if (!buffer)
+      return;
+    Location loc = atomic->getLoc();
+    cb::PushBackOp::create(builder, loc, buffer, 1);
+    Value result = atomic->getResult(0);
+    consume(buffer, builder, loc, [&](Value tileValue) {
+      for (OpOperand &use : llvm::make_early_inc_range(result.getUses())) {
+        auto toTile = dyn_cast<UnrealizedConversionCastOp>(use.getOwner());
+        if (toTile && toTile.getResult(0).getType() == tileValue.getType()) {
+          toTile.getResult(0).replaceAllUsesWith(tileValue);
+          toTile.erase();
+          continue;
+        }
+        // Addressing, stores of the tensor as it is: a tensor view.
+        use.set(UnrealizedConversionCastOp::create(builder, loc,
+                                                   result.getType(), tileValue)
+                    .getResult(0));
+      }
+    });
+  }
+
+  /// A compare-and-swap of a tensor becomes an indexed atomic of the DMA
+  /// engine; a scalar one runs on the control core.
+  LogicalResult lowerAtomicCAS(tt::AtomicCASOp atomic) {
+    auto tensorType = dyn_cast<RankedTensorType>(atomic.getVal().getType());
+    if (!tensorType)
+      return success();
+    auto tileType = tile::TileType::get(tensorType.getShape(),
+                                        tensorType.getElementType());
+    Location loc = atomic.getLoc();
+    OpBuilder builder(atomic);
+    FailureOr<StructuredAccess> access =
+        analyzeAccess(atomic, atomic.getPtr(), Value(), tensorType.getShape(),
+                      builder, /*mayVersion=*/false);
+    if (failed(access))
+      return failure();
+    Value indices = access->indices
+                        ? access->indices
+                        : buildIndexTile(atomic, *access->pointer,
+                                         tensorType.getShape(), builder,
+                                         access->base);
+    Value compare = getTileOf(atomic.getCmp(), tileType, builder, loc);
+    Value value = getTileOf(atomic.getVal(), tileType, builder, loc);
+    cb::AllocOp oldValues = reserveOldValues(atomic, tileType, builder);
+    dma::AtomicCASOp::create(
+        builder, loc, dma::TokenType::get(atomic.getContext()),
+        getMemoryOrder(atomic.getSem()), getMemoryScope(atomic.getScope()),
+        access->base, indices, compare, value,
+        oldValues ? oldValues.getResult() : Value(),
+        oldValues ? builder.getI64IntegerAttr(0) : IntegerAttr());
+    consumeOldValues(atomic, oldValues, builder);
+    atomic.erase();
     return success();
   }
 

@@ -34,7 +34,7 @@ from .storage import (
     check_units,
     tile_homes,
 )
-from .tile_ops import TileOpEmitter
+from .tile_ops import ATOMICS, TileOpEmitter
 from .units import BufferRoles, resolve_buffer_roles, segments, walk
 from .values import Buffer, FloatScalar, IntScalar, PointerScalar, Scalar, Value
 
@@ -60,6 +60,9 @@ def _visibility(op: ir.Operation) -> str:
 
 #: tt.MemSemantic values (dialects/TT/TTAttrs.td) by their program-format names.
 MEMORY_SEMANTICS = {1: "relaxed", 2: "acquire", 3: "release", 4: "acq_rel"}
+#: tt.RMWOp values (dialects/TT/TTAttrs.td) by their names.
+RMW_KINDS = {1: "and", 2: "or", 3: "xor", 4: "add", 5: "fadd", 6: "max", 7: "min", 8: "umax",
+             9: "umin", 10: "exch"}
 
 
 class KernelEmitter(TileOpEmitter):
@@ -427,6 +430,7 @@ class KernelEmitter(TileOpEmitter):
             "tt.load": self._emit_load,
             "tt.store": self._emit_store,
             "tt.atomic_cas": self._emit_atomic_cas,
+            "tt.atomic_rmw": self._emit_atomic_rmw,
             "tt.print": self._emit_print,
             "tt.assert": self._emit_assert,
             "tt.return": self._emit_return,
@@ -545,6 +549,22 @@ class KernelEmitter(TileOpEmitter):
         sem = MEMORY_SEMANTICS[ir.IntegerAttr(op.attributes["sem"]).value]
         old = self.b.atomic_scalar("cas", address.reg, value.reg, address.dtype, sem,
                                    cmp=compare.reg)
+        self._bind(op, _scalar_of(old, op.results[0].type, op))
+
+    def _emit_atomic_rmw(self, op: ir.Operation) -> None:
+        """A scalar read-modify-write whose old value is used runs on the
+        control core (``amo``), under its mask."""
+        if is_tile(op.results[0].type):
+            raise located_error(op, "tt.atomic_rmw of a tile must be lowered to DMA before the "
+                                "program stage")
+        operands = list(op.operands)
+        address = self.pointer(operands[0], op)
+        value = self.scalar(operands[1], op)
+        mask = self.int_scalar(operands[2], op).reg if len(operands) > 2 else None
+        kind = RMW_KINDS[ir.IntegerAttr(op.attributes["atomic_rmw_op"]).value]
+        sem = MEMORY_SEMANTICS[ir.IntegerAttr(op.attributes["sem"]).value]
+        old = self.b.atomic_scalar(ATOMICS[kind], address.reg, value.reg, address.dtype, sem,
+                                   mask=mask)
         self._bind(op, _scalar_of(old, op.results[0].type, op))
 
     def _emit_print(self, op: ir.Operation) -> None:

@@ -496,3 +496,34 @@ tt.func @descriptor_drops_unit_dims(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32
   tt.descriptor_store %desc[%b, %c0, %c0], %e : !tt.tensordesc<1x16x16xf16>, tensor<1x16x16xf16>
   tt.return
 }
+
+// -----
+
+// Atomics whose old values are used deliver them through a buffer the DMA
+// engine fills; a scalar one is left to the control core, which waits for
+// its value.
+// CHECK-LABEL: tt.func @atomics_read_old_values
+// CHECK-DAG: %[[RMW_OLD:.*]] = cb.alloc "atomic{{[0-9]+}}", dma -> simd : !cb.cb<64xi32, pages = 2>
+// CHECK-DAG: %[[CAS_OLD:.*]] = cb.alloc "atomic{{[0-9]+}}", dma -> simd : !cb.cb<64xi32, pages = 2>
+// CHECK: cb.reserve_back %[[RMW_OLD]], 1
+// CHECK: dma.atomic_rmw max, acq_rel, chip %{{.*}}[%{{.*}}], %{{.*}} into %[[RMW_OLD]][0]
+// CHECK-NEXT: cb.push_back %[[RMW_OLD]], 1
+// CHECK: %[[OLD:.*]] = cb.read_front %[[RMW_OLD]][0]
+// CHECK: dma.atomic_cas acq_rel, chip %{{.*}}[%{{.*}}], %{{.*}}, %{{.*}} into %[[CAS_OLD]][0]
+// CHECK: %[[TICKET:.*]] = tt.atomic_rmw add, acq_rel, gpu, %arg2, %{{.*}} : (!tt.ptr<i32>, i32) -> i32
+// CHECK: tt.store %arg1, %[[TICKET]]
+tt.func @atomics_read_old_values(%x: !tt.ptr<i32> {tt.divisibility = 16 : i32}, %y: !tt.ptr<i32> {tt.divisibility = 16 : i32}, %counter: !tt.ptr<i32>) {
+  %range = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %xs = tt.splat %x : !tt.ptr<i32> -> tensor<64x!tt.ptr<i32>>
+  %xp = tt.addptr %xs, %range : tensor<64x!tt.ptr<i32>>, tensor<64xi32>
+  %old = tt.atomic_rmw max, acq_rel, gpu, %xp, %range : (tensor<64x!tt.ptr<i32>>, tensor<64xi32>) -> tensor<64xi32>
+  %seen = tt.atomic_cas acq_rel, gpu, %xp, %old, %range : (tensor<64x!tt.ptr<i32>>, tensor<64xi32>, tensor<64xi32>) -> tensor<64xi32>
+  %sum = arith.addi %old, %seen : tensor<64xi32>
+  %ys = tt.splat %y : !tt.ptr<i32> -> tensor<64x!tt.ptr<i32>>
+  %yp = tt.addptr %ys, %range : tensor<64x!tt.ptr<i32>>, tensor<64xi32>
+  tt.store %yp, %sum : tensor<64x!tt.ptr<i32>>
+  %c1 = arith.constant 1 : i32
+  %ticket = tt.atomic_rmw add, acq_rel, gpu, %counter, %c1 : (!tt.ptr<i32>, i32) -> i32
+  tt.store %y, %ticket : !tt.ptr<i32>
+  tt.return
+}
