@@ -52,6 +52,7 @@ class Graph:
     args: list[tuple[str, tuple[int, ...], str]]  # (name, shape, torch dtype name)
     keep: dict[str, dict[str, int] | None] = field(default_factory=dict)
     # kernel name -> config kwargs to pick (None: Inductor's first config)
+    dynamic: bool = False  # torch.compile(dynamic=True): sizes become runtime arguments (ks0, ...)
 
 
 def _graphs() -> dict[str, Graph]:
@@ -68,6 +69,9 @@ def _graphs() -> dict[str, Graph]:
 
     def casts(x: torch.Tensor, h: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         return (x * h.float()).to(torch.bfloat16), (x * 8.0).to(torch.int32)
+
+    def activations(x: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        return F.gelu(x, approximate="tanh"), F.silu(x), F.leaky_relu(x, 0.02), F.softplus(x)
 
     return {
         "bias_gelu": Graph(
@@ -213,6 +217,283 @@ def _graphs() -> dict[str, Graph]:
             [("x", (1000,), "float32")],
             {"triton_poi_fused_native_dropout_0": None},
         ),
+        # ---- third batch (cases 74-113)
+        "bn_hardswish_4d": Graph(
+            "hardswish(batch_norm(x, running_mean, running_var, w, b, training=False))  "
+            "(inference batch norm on NCHW: per-channel vectors indexed by (i // 63) % 5)",
+            lambda x, rm, rv, w, b: F.hardswish(F.batch_norm(x, rm, rv, w, b, training=False)),
+            [
+                ("x", (2, 5, 7, 9), "float32"),
+                ("rm", (5,), "float32"),
+                ("rv", (5,), "float32"),
+                ("w", (5,), "float32"),
+                ("b", (5,), "float32"),
+            ],
+            {"triton_poi_fused__native_batch_norm_legit_no_training_hardswish_0": None},
+        ),
+        "activations": Graph(
+            "gelu(x, approximate='tanh'), silu(x), leaky_relu(x, 0.02), softplus(x)  "
+            "(four outputs)",
+            activations,
+            [("x", (7, 143), "float32")],
+            {"triton_poi_fused_gelu_leaky_relu_silu_softplus_0": None},
+        ),
+        "where_pow_rsqrt": Graph(
+            "torch.where(x > 0, x ** 3, 0.5).clamp_min(0.1).rsqrt() + x.abs() ** 0.7",
+            lambda x: torch.where(x > 0, x.pow(3), 0.5).clamp_min(0.1).rsqrt() + x.abs().pow(0.7),
+            [("x", (1000,), "float32")],
+            {
+                "triton_poi_fused_abs_add_clamp_min_gt_pow_rsqrt_scalar_tensor_where_0": {
+                    "XBLOCK": 128
+                },
+            },
+        ),
+        "sigmoid_half": Graph(
+            "sigmoid(x) * y.half(), sigmoid(y)  (x fp16, y bf16: fp16 and bf16 outputs)",
+            lambda x, y: (torch.sigmoid(x) * y.half(), torch.sigmoid(y)),
+            [("x", (33, 65), "float16"), ("y", (33, 65), "bfloat16")],
+            {"triton_poi_fused__to_copy_mul_sigmoid_0": None},
+        ),
+        "logsumexp": Graph(
+            "torch.logsumexp(x, 1)  (45-long rows, 8 rows per program)",
+            lambda x: torch.logsumexp(x, 1),
+            [("x", (100, 45), "float32")],
+            {"triton_per_fused_logsumexp_0": {"XBLOCK": 8}},
+        ),
+        "amax_amin": Graph(
+            "x.amax(dim=(0, 2)), x.amin(dim=(0, 2))  (reduction over an outer and an inner dim)",
+            lambda x: (x.amax(dim=(0, 2)), x.amin(dim=(0, 2))),
+            [("x", (4, 33, 45), "float32")],
+            {"triton_per_fused_amax_amin_0": None},
+        ),
+        "instance_std": Graph(
+            "(x - x.mean((2, 3), keepdim=True)) / x.std((2, 3), keepdim=True)  (NCHW)",
+            lambda x: (x - x.mean((2, 3), keepdim=True)) / x.std((2, 3), keepdim=True),
+            [("x", (2, 3, 7, 9), "float32")],
+            {"triton_per_fused_div_mean_std_sub_0": {"XBLOCK": 8}},
+        ),
+        "group_norm": Graph(
+            "torch.nn.functional.group_norm(x, 3, w, b)  (the statistics kernel: 6 groups of 70)",
+            lambda x, w, b: F.group_norm(x, 3, w, b),
+            [("x", (2, 6, 5, 7), "float32"), ("w", (6,), "float32"), ("b", (6,), "float32")],
+            {"triton_per_fused_native_group_norm_0": {"XBLOCK": 8}},
+        ),
+        "embedding_bag": Graph(
+            "embedding(idx, w).sum(1)  (an embedding bag of 5 indices per row: 5 gathers unrolled)",
+            lambda i, w: F.embedding(i, w).sum(1),
+            [("idx", (9, 5), "int64"), ("w", (50, 33), "float32")],
+            {"triton_poi_fused_embedding_sum_0": {"XBLOCK": 128}},
+        ),
+        "index_select": Graph(
+            "torch.index_select(x, 1, idx) * 3  (gather along the inner dim)",
+            lambda x, i: torch.index_select(x, 1, i) * 3.0,
+            [("x", (7, 100), "float32"), ("idx", (33,), "int64")],
+            {"triton_poi_fused_index_select_mul_0": None},
+        ),
+        "index_put_2d": Graph(
+            "x.index_put((i, j), v, accumulate=True)  (x[i, j] += v with repeated (i, j): atomics)",
+            lambda x, i, j, v: x.index_put((i, j), v, accumulate=True),
+            [
+                ("x", (50, 7), "float32"),
+                ("i", (33,), "int64"),
+                ("j", (33,), "int64"),
+                ("v", (33,), "float32"),
+            ],
+            {"triton_poi_fused_index_put_1": None},
+        ),
+        "cumsum_dim0": Graph(
+            "(x * 0.5).cumsum(0)  (scan along the outer dim: strided tiles, 32 columns per "
+            "program)",
+            lambda x: (x * 0.5).cumsum(0),
+            [("x", (33, 45), "float32")],
+            {"triton_per_fused_cumsum_mul_0": None},
+        ),
+        "argmin_short": Graph(
+            "x.argmin(1)  (rows of 7: Inductor unrolls the comparisons, NaN-aware, into a "
+            "pointwise kernel)",
+            lambda x: x.argmin(1),
+            [("x", (100, 7), "float32")],
+            {"triton_poi_fused_argmin_0": None},
+        ),
+        "transpose12": Graph(
+            "x.transpose(1, 2).contiguous() + 1  (3-D, 2-D tiles with YBLOCK)",
+            lambda x: x.transpose(1, 2).contiguous() + 1.0,
+            [("x", (3, 33, 45), "float32")],
+            {"triton_poi_fused_add_clone_transpose_0": None},
+        ),
+        "cat3": Graph(
+            "torch.cat([a, b * 2, c], 1)  (one kernel per input, each writing a column range of "
+            "the [7, 18] result through an offset pointer)",
+            lambda a, b, c: torch.cat([a, b * 2, c], 1),
+            [("a", (7, 5), "float32"), ("b", (7, 12), "float32"), ("c", (7, 1), "float32")],
+            {"triton_poi_fused_mul_1": None},
+        ),
+        "slice_flip_pad": Graph(
+            "F.pad(x[:, ::2].flip(1), (1, 2, 0, 1), value=-1)  (step slice, flip, constant pad)",
+            lambda x: F.pad(x[:, ::2].flip(1), (1, 2, 0, 1), value=-1.0),
+            [("x", (7, 33), "float32")],
+            {"triton_poi_fused_constant_pad_nd_flip_slice_0": None},
+        ),
+        "repeat_expand": Graph(
+            "x.repeat(2, 3) + y.expand(14, 33)",
+            lambda x, y: x.repeat(2, 3) + y.expand(14, 33),
+            [("x", (7, 11), "float32"), ("y", (1, 33), "float32")],
+            {"triton_poi_fused_add_expand_repeat_0": None},
+        ),
+        "int8_dequant": Graph(
+            "(q.float() - zero[:, None].float()) * scale[:, None]  "
+            "(int8 values, int32 zero points)",
+            lambda q, z, s: (q.float() - z[:, None].float()) * s[:, None],
+            [("q", (33, 65), "int8"), ("zero", (33,), "int32"), ("scale", (33,), "float32")],
+            {"triton_poi_fused__to_copy_mul_sub_unsqueeze_0": None},
+        ),
+        "sort_dim0": Graph(
+            "torch.sort(x.abs(), dim=0, descending=True, stable=True)  (sort along the outer "
+            "dim, ties broken by index)",
+            lambda x: torch.sort(x.abs(), dim=0, descending=True, stable=True),
+            [("x", (12, 9), "float32")],
+            {"triton_per_fused_abs_sort_0": {"XBLOCK": 8}},
+        ),
+        "col_norm": Graph(
+            "(x - x.mean(0)) / (x.std(0) + 1e-5)  (column normalisation: four kernels, all kept)",
+            lambda x: (x - x.mean(0)) / (x.std(0) + 1e-5),
+            [("x", (350, 33), "float32")],
+            {
+                "triton_red_fused_mean_std_0": None,
+                "triton_per_fused_mean_1": None,
+                "triton_red_fused_std_2": None,
+                "triton_poi_fused_add_div_mean_std_sub_3": None,
+            },
+        ),
+        "int64_rowsum": Graph(
+            "x.sum(1), (x > 0).sum(1), x.amax(1)  on int64 values beyond the int32 range",
+            lambda x: (x.sum(1), (x > 0).sum(1), x.amax(1)),
+            [("x", (7, 45), "int64")],
+            {"triton_per_fused_amax_gt_sum_0": {"XBLOCK": 8}},
+        ),
+        "int_divmod": Graph(
+            "floor division, remainder, trunc division, fmod, >> 3 and ^ of int32 tensors "
+            "(Python vs C semantics on negative values)",
+            lambda a, b: (
+                torch.div(a, b, rounding_mode="floor"),
+                torch.remainder(a, b),
+                torch.div(a, b, rounding_mode="trunc"),
+                torch.fmod(a, b),
+                a >> 3,
+                a ^ b,
+            ),
+            [("a", (1000,), "int32"), ("b", (1000,), "int32")],
+            {"triton_poi_fused___rshift___bitwise_xor_div_fmod_remainder_0": None},
+        ),
+        "float_rounding": Graph(
+            "round, trunc, sign * floor, frac, remainder, fmod of float32 tensors",
+            lambda x, y: (
+                torch.round(x),
+                torch.trunc(x),
+                torch.sign(x) * x.floor(),
+                torch.frac(x),
+                torch.remainder(x, y),
+                torch.fmod(x, y),
+            ),
+            [("x", (1000,), "float32"), ("y", (1000,), "float32")],
+            {"triton_poi_fused_floor_fmod_frac_mul_remainder_round_sign_trunc_0": None},
+        ),
+        "f64_dot": Graph(
+            "(x.double() * w).sum(-1)  (float32 input, float64 weights and result)",
+            lambda x, w: (x.double() * w).sum(-1),
+            [("x", (33, 45), "float32"), ("w", (45,), "float64")],
+            {"triton_per_fused__to_copy_mul_sum_0": {"XBLOCK": 8}},
+        ),
+        "upsample_bilinear": Graph(
+            "F.interpolate(x, scale_factor=2, mode='bilinear')  (source indices computed in "
+            "float and converted to int)",
+            lambda x: F.interpolate(x, scale_factor=2, mode="bilinear", align_corners=False),
+            [("x", (1, 3, 7, 9), "float32")],
+            {"triton_poi_fused__to_copy__unsafe_index_add_arange_clamp_mul_sub_view_0": None},
+        ),
+        "max_pool": Graph(
+            "F.max_pool2d(x, 3, stride=2, padding=1, return_indices=True)",
+            lambda x: F.max_pool2d(x, 3, stride=2, padding=1, return_indices=True),
+            [("x", (2, 3, 9, 11), "float32")],
+            {"triton_poi_fused_max_pool2d_with_indices_0": None},
+        ),
+        "avg_pool": Graph(
+            "F.avg_pool2d(x, 3, stride=2, padding=1, count_include_pad=False)",
+            lambda x: F.avg_pool2d(x, 3, stride=2, padding=1, count_include_pad=False),
+            [("x", (2, 3, 9, 11), "float32")],
+            {"triton_poi_fused_avg_pool2d_0": None},
+        ),
+        "bucketize": Graph(
+            "torch.bucketize(x, boundaries)  (triton_helpers.bucketize_binary_search)",
+            lambda x, b: torch.bucketize(x, b),
+            [("x", (1000,), "float32"), ("boundaries", (17,), "float32")],
+            {"triton_poi_fused_bucketize_0": None},
+        ),
+        "u8_normalize": Graph(
+            "((img.float() / 255) - mean[:, None, None]) / std[:, None, None], img.int() * 3 + "
+            "(img >> 4)  (uint8 image input)",
+            lambda img, m, s: (
+                ((img.float() / 255) - m[:, None, None]) / s[:, None, None],
+                img.to(torch.int32) * 3 + (img >> 4).to(torch.int32),
+            ),
+            [("img", (3, 17, 19), "uint8"), ("mean", (3,), "float32"), ("std", (3,), "float32")],
+            {"triton_poi_fused___rshift____to_copy_add_div_mul_sub_unsqueeze_0": None},
+        ),
+        "cumsum_long": Graph(
+            "x.cumsum(-1) on rows of 5000  (looped scan: the carry between blocks is kept in "
+            "registers)",
+            lambda x: x.cumsum(-1),
+            [("x", (3, 5000), "float32")],
+            {"triton_red_fused_cumsum_0": None},
+        ),
+        "roll": Graph(
+            "torch.roll(x, 5, 1) * 2  (wrap-around index (28 + x0) % 33)",
+            lambda x: torch.roll(x, 5, 1) * 2,
+            [("x", (7, 33), "float32")],
+            {"triton_poi_fused_mul_roll_0": None},
+        ),
+        "repeat_interleave": Graph(
+            "torch.repeat_interleave(x, 3, dim=1) + 1  (every element read 3 times: x2 // 3)",
+            lambda x: torch.repeat_interleave(x, 3, dim=1) + 1,
+            [("x", (7, 11), "float32")],
+            {"triton_poi_fused_add_clone_expand_unsqueeze_view_0": None},
+        ),
+        "pixel_shuffle": Graph(
+            "F.pixel_shuffle(x, 2) + 1  (nested // 2 and % 2 in the source address)",
+            lambda x: F.pixel_shuffle(x, 2) + 1,
+            [("x", (1, 8, 5, 7), "float32")],
+            {"triton_poi_fused_add_pixel_shuffle_0": None},
+        ),
+        "unfold_sum": Graph(
+            "x.unfold(1, 4, 3).sum(-1)  (overlapping windows of 4 with step 3)",
+            lambda x: x.unfold(1, 4, 3).sum(-1),
+            [("x", (5, 40), "float32")],
+            {"triton_poi_fused_sum_unfold_0": None},
+        ),
+        "dyn_bias_silu": Graph(
+            "silu(x * 2 + b) compiled with dynamic=True  (x0 = xindex % ks0, ks0 a runtime "
+            "argument)",
+            lambda x, b: F.silu(x * 2 + b),
+            [("x", (37, 45), "float32"), ("b", (45,), "float32")],
+            {"triton_poi_fused_add_mul_silu_0": None},
+            dynamic=True,
+        ),
+        "dyn_softmax": Graph(
+            "torch.softmax(x * 0.5, -1) compiled with dynamic=True  (looped, runtime row length "
+            "and stride)",
+            lambda x: torch.softmax(x * 0.5, -1),
+            [("x", (13, 100), "float32")],
+            {"triton_red_fused__softmax_abs_all_amax_eq_mul_ne_sub_0": None},
+            dynamic=True,
+        ),
+        "dyn_permute": Graph(
+            "x.permute(0, 2, 1).contiguous() * 2 compiled with dynamic=True  (2-D tiles, runtime "
+            "sizes in the index math)",
+            lambda x: x.permute(0, 2, 1).contiguous() * 2,
+            [("x", (3, 33, 45), "float32")],
+            {"triton_poi_fused_clone_mul_permute_0": None},
+            dynamic=True,
+        ),
     }
 
 
@@ -321,7 +602,7 @@ def capture(graph: Graph) -> dict[str, dict[str, Any]]:
             if dtype == "int64":
                 t = torch.zeros(shape, dtype=torch.int64)
             inputs.append(t.to(getattr(torch, dtype)))
-        torch.compile(graph.fn)(*inputs)
+        torch.compile(graph.fn, dynamic=True if graph.dynamic else None)(*inputs)
     finally:
         th.CachingAutotuner.precompile, th.CachingAutotuner.run = saved
     return records
@@ -375,7 +656,7 @@ META = {}
 
 
 def render(
-    graph_name: str, graph: Graph, name: str, record: dict[str, Any], helpers: set[str]
+    graph_name: str, graph: Graph, name: str, record: dict[str, Any], helpers: dict[str, str]
 ) -> str:
     funcs = jit_functions(record["module_file"])
     kernel_src = funcs.pop(name)
@@ -399,8 +680,12 @@ def render(
     for helper, src in funcs.items():
         if not re.search(rf"\b{re.escape(helper)}\b", kernel_src):
             continue
-        assert helper not in helpers, f"helper {helper} defined twice"
-        helpers.add(helper)
+        if helper in helpers:
+            # already written for an earlier kernel (e.g. the scan combine of 61 and 85): the
+            # module keeps the first definition, which must be the same function
+            assert helpers[helper] == src, f"helper {helper} defined twice, differently"
+            continue
+        helpers[helper] = src
         parts.append(src)
     parts.append(kernel_src)
     meta = dict(
@@ -429,7 +714,7 @@ def main() -> int:
         os.environ["TRITON_CACHE_DIR"] = os.path.join(tmp, "triton")
         install_fake_driver()
         out = [HEADER]
-        helpers: set[str] = set()
+        helpers: dict[str, str] = {}
         names: set[str] = set()
         for graph_name, graph in _graphs().items():
             if a.only and graph_name not in a.only:

@@ -13,13 +13,14 @@ test/corpus/README.md for what it does. These of its globals are replaced (insta
   does; the Inductor kernels get the signature, constexprs, `tt.divisibility` attributes and
   compile options Inductor itself passed to `triton.compile` (recorded in inductor_kernels.META);
 * `build_params`: for the Inductor kernels, pointers need not carry tt.divisibility (Inductor
-  does not assume graph inputs are aligned) and integers equal to 1 may stay in the signature;
+  does not assume graph inputs are aligned), integers equal to 1 may stay in the signature and
+  scalar types are Inductor's (the sizes of dynamic-shape kernels are i64);
 * `portable_locs`: also makes inductor_kernels.py and torch/_inductor paths relative;
 * `K` (the kernel namespace) holds the kernels of both modules; `CASES` is the list below;
 * `__file__`: the interpreter phase re-runs this script (not the corpus one) with --interp-worker;
-  there, the Inductor kernels' `libdevice` is replaced by `triton.language.math` (the interpreter
-  cannot run libdevice calls), so that their logic is cross-checked too; their expected outputs
-  come from torch.
+  there, the Inductor kernels' `libdevice` is replaced by `triton.language.math` plus short tl
+  stand-ins for what it lacks (`_shim_*`; the interpreter cannot run libdevice calls), so that
+  their logic is cross-checked too; their expected outputs come from torch.
 """
 
 from __future__ import annotations
@@ -60,6 +61,8 @@ assert G.K is kernels
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
+import triton  # noqa: E402
+import triton.language as tl  # noqa: E402
 
 Arr, out, cdiv, T, N = G.Arr, G.out, G.cdiv, G.T, G.N
 EXACT, F32_EW, F16_EW, F16_MM = G.EXACT, G.F32_EW, G.F16_EW, G.F16_MM
@@ -681,6 +684,422 @@ def c26_matmul_a_colmajor(rng: np.random.Generator) -> Case:
               "the scf.for and advanced by BLOCK_K * stride_ak.")
 
 
+@case
+def c27_attn_fwd_prefix_f16(rng: np.random.Generator) -> Case:
+    B, H, NQ, NKV, D = 2, 2, 37, 50, 32
+    q = rng.standard_normal((B * H, NQ, D), dtype=np.float32).astype(np.float16)
+    k = rng.standard_normal((B * H, NKV, D), dtype=np.float32).astype(np.float16)
+    v = rng.standard_normal((B * H, NKV, D), dtype=np.float32).astype(np.float16)
+    kvlen = np.array([NKV, 41], np.int32)
+    scale = 1.0 / np.sqrt(D)
+
+    def ref() -> dict[str, np.ndarray]:
+        s = T(q).double() @ T(k).double().transpose(1, 2) * scale        # [BH, NQ, NKV]
+        i = torch.arange(NQ)[:, None] + (NKV - NQ)
+        j = torch.arange(NKV)[None, :]
+        lens = T(kvlen).long().repeat_interleave(H)[:, None, None]
+        s = s.masked_fill(~((j <= i)[None] & (j[None] < lens)), float("-inf"))
+        return {"o": N((torch.softmax(s, -1) @ T(v).double()).half()),
+                "lse": N(torch.logsumexp(s, -1).float())}
+    return dict(
+        name="27_attn_fwd_prefix_f16", kernel="attn_fwd_prefix_f16",
+        grid=(cdiv(NQ, 16), B * H, 1),
+        args=dict(q_ptr=Arr("q", q, "in"), k_ptr=Arr("k", k, "in"), v_ptr=Arr("v", v, "in"),
+                  kvlen_ptr=Arr("kvlen", kvlen, "in"), o_ptr=out("o", (B * H, NQ, D), "float16"),
+                  lse_ptr=out("lse", (B * H, NQ)), sm_scale=float(scale), H=H, N_Q=NQ, N_KV=NKV,
+                  stride_qh=NQ * D, stride_kh=NKV * D, HEAD_DIM=D, BLOCK_M=16, BLOCK_N=32),
+        ref=ref, tol={"o": F16_MM, "lse": (1e-5, 1e-5)},
+        notes="Attention forward for 2 batches x 2 heads, 37 queries against 50 keys, head dim 32, "
+              "fp16: Q tile [16, 32], K loaded as [32, 32] rows and tl.trans'posed for "
+              "tl.dot(q, k^T), online softmax in base e over a KV loop of 2 steps (the second "
+              "masked: 50 = 32 + 18), p cast to fp16 for tl.dot(p, v, acc). Masks by tl.where: "
+              "bottom-right causal (key j visible to query i iff j <= i + 13) and a per-batch key "
+              "length loaded from memory (50 and 41), so some rows see -inf in a whole block; "
+              "K / V rows masked with offs_n[:, None] < N_KV; "
+              "m - -inf guarded with tl.where. Stores O (fp16) and the row log-sum-exp (f32). "
+              "Grid (3, 4): the last query block has 5 valid rows.")
+
+
+@case
+def c28_layer_norm_bwd(rng: np.random.Generator) -> Case:
+    R, C = 37, 100
+    x = (rng.standard_normal((R, C), dtype=np.float32) * 2 + 0.5).astype(np.float32)
+    dy = rng.standard_normal((R, C), dtype=np.float32)
+    w = (rng.random(C, dtype=np.float32) + 0.5).astype(np.float32)
+    mean = x.astype(np.float64).mean(1).astype(np.float32)
+    rstd = (1 / np.sqrt(x.astype(np.float64).var(1) + 1e-5)).astype(np.float32)
+
+    def ref() -> dict[str, np.ndarray]:
+        xd, dyd, wd = x.astype(np.float64), dy.astype(np.float64), w.astype(np.float64)
+        xhat = (xd - mean[:, None]) * rstd[:, None]
+        wdy = wd * dyd
+        c1 = (xhat * wdy).mean(1, keepdims=True)
+        c2 = wdy.mean(1, keepdims=True)
+        f = np.float32
+        return {"dx": ((wdy - (xhat * c1 + c2)) * rstd[:, None]).astype(f),
+                "dw": (dyd * xhat).sum(0).astype(f), "db": dyd.sum(0).astype(f)}
+    return dict(
+        name="28_layer_norm_bwd", kernel="layer_norm_bwd", grid=(5, 1, 1),
+        args=dict(x_ptr=Arr("x", x, "in"), dy_ptr=Arr("dy", dy, "in"), w_ptr=Arr("w", w, "in"),
+                  mean_ptr=Arr("mean", mean, "in"), rstd_ptr=Arr("rstd", rstd, "in"),
+                  dx_ptr=out("dx", (R, C)), dw_ptr=Arr("dw", np.zeros(C, np.float32), "inout"),
+                  db_ptr=Arr("db", np.zeros(C, np.float32), "inout"), n_rows=R, N=C,
+                  BLOCK_N=128),
+        ref=ref, tol={"dx": (1e-5, 1e-5), "dw": (1e-4, 1e-5), "db": (1e-4, 1e-5)},
+        notes="Layer-norm backward over 37 rows of 100 (block 128): 5 programs each take rows pid, "
+              "pid + 5, ... (scf.for with a tl.num_programs step), reload the saved mean / rstd "
+              "as scalars, compute dx with two row reductions (tl.sum) and accumulate dy * x_hat "
+              "and dy in [128] registers across their rows; at the end every program "
+              "tl.atomic_add's its partial dw / db into the same 100 floats (5 adders per "
+              "address; dw and db start at 0). f32 atomics in any order: tolerance 1e-4.")
+
+
+@case
+def c29_segmented_scan(rng: np.random.Generator) -> Case:
+    R, C = 5, 200
+    flags = (rng.random((R, C)) < 0.08).astype(np.int32)
+    flags[:, 0] = 1
+    flags[2, :] = 0
+    flags[2, 0] = 1                     # one row is a single segment
+    x = rng.standard_normal((R, C), dtype=np.float32)
+    a = rng.uniform(0.9, 0.99, (R, C)).astype(np.float32)
+
+    def ref() -> dict[str, np.ndarray]:
+        seg = np.zeros((R, C))
+        ret = np.zeros((R, C))
+        for r in range(R):
+            acc = 0.0
+            for t in range(C):
+                acc = float(x[r, t]) if flags[r, t] else acc + float(x[r, t])
+                seg[r, t] = acc
+            h = 0.0
+            for t in range(C - 1, -1, -1):
+                h = float(a[r, t]) * h + float(x[r, t])
+                ret[r, t] = h
+        return {"seg": seg.astype(np.float32), "ret": ret.astype(np.float32)}
+    return dict(
+        name="29_segmented_scan", kernel="segmented_scan", grid=(R, 1, 1),
+        args=dict(flag_ptr=Arr("flags", flags, "in"), x_ptr=Arr("x", x, "in"),
+                  a_ptr=Arr("a", a, "in"), seg_ptr=out("seg", (R, C)), ret_ptr=out("ret", (R, C)),
+                  n=C, BLOCK=256),
+        ref=ref, tol={"seg": (1e-4, 1e-5), "ret": (1e-4, 1e-5)},
+        notes="Two tl.associative_scan's with user combine functions over rows of 200 in a 256 "
+              "block (masked lanes: flag 1, x 0, a 1): a segmented sum, combine (f1, v1), (f2, v2) "
+              "-> (f1 | f2, where(f2 != 0, v2, v1 + v2)) on (i32 flag, f32 value) pairs, ~8% "
+              "segment starts (row 2 is one segment); and a reverse=True affine scan (a1*a2, "
+              "b1*a2 + b2), i.e. the discounted return h_t = a_t * h_{t+1} + x_t, a in [0.9, "
+              "0.99].")
+
+
+@case
+def c30_matmul_splitk_atomic(rng: np.random.Generator) -> Case:
+    M, Nn, K, SPLIT = 45, 40, 200, 3
+    a = rng.integers(-3, 4, (M, K)).astype(np.float16)
+    b = rng.integers(-3, 4, (K, Nn)).astype(np.float16)
+    return dict(
+        name="30_matmul_splitk_atomic", kernel="matmul_splitk_atomic",
+        grid=(cdiv(M, 32) * cdiv(Nn, 32), SPLIT, 1),
+        args=dict(a_ptr=Arr("a", a, "in"), b_ptr=Arr("b", b, "in"),
+                  c_ptr=Arr("c", np.zeros((M, Nn), np.float32), "inout"), M=M, N=Nn, K=K,
+                  BLOCK_M=32, BLOCK_N=32, BLOCK_K=32, SPLIT_K=SPLIT),
+        ref=lambda: {"c": (a.astype(np.float64) @ b.astype(np.float64)).astype(np.float32)},
+        tol={"c": EXACT},
+        notes="Split-K fp16 matmul [45, 200] x [200, 40]: grid (4 output tiles, 3 K splits); "
+              "split s runs the K blocks s, s + 3, ... (scf.for from pid_k * 32 to 200 step 96: "
+              "3, 2 and 2 iterations; the block at 192 is masked, 200 = 6*32 + 8), and every "
+              "split tl.atomic_add's its fp32 [32, 32] partial tile (masked M/N edges) into C, "
+              "which starts at 0. Integer-valued inputs in [-3, 3]: all sums are exact.")
+
+
+@case
+def c31_desc_bmm_swizzle(rng: np.random.Generator) -> Case:
+    B, M, Nn, K = 2, 40, 48, 56
+    a = rng.standard_normal((B, M, K), dtype=np.float32).astype(np.float16)
+    b = rng.standard_normal((B, K, Nn), dtype=np.float32).astype(np.float16)
+    return dict(
+        name="31_desc_bmm_swizzle", kernel="desc_bmm_swizzle",
+        grid=(cdiv(M, 16), cdiv(Nn, 16), B),
+        args=dict(a_ptr=Arr("a", a, "in"), b_ptr=Arr("b", b, "in"), c_ptr=out("c", (B, M, Nn)),
+                  M=M, N=Nn, K=K, BLOCK_M=16, BLOCK_N=16, BLOCK_K=16, GROUP=2),
+        ref=lambda: {"c": (a.astype(np.float64) @ b.astype(np.float64)).astype(np.float32)},
+        tol={"c": (1e-4, 1e-4)},
+        notes="Batched fp16 matmul through 3-D device-side tensor descriptors (shape [B, M, K], "
+              "strides [M*K, K, 1], block [1, 16, 16]) whose loads are reshaped to [16, 16] for "
+              "tl.dot and whose fp32 result is reshaped to [1, 16, 16] for the descriptor "
+              "store; batch = program_id(2), the (m, n) tile of the 3x3 program grid remapped by "
+              "tl.swizzle2d(..., GROUP=2); the descriptor's batch extent is tl.num_programs(2). "
+              "M=40 leaves a partial last row block (zero-padded on load, clipped on store), "
+              "K=56 a partial last K block.")
+
+
+@case
+def c32_alibi_causal_softmax(rng: np.random.Generator) -> Case:
+    B, H, Tn = 2, 3, 45
+    s = (rng.standard_normal((B, H, Tn, Tn), dtype=np.float32) * 4).astype(np.float16)
+    slope = np.array([2.0 ** (-8.0 * (h + 1) / H) for h in range(H)], np.float32)
+    scale = 0.125
+
+    def ref() -> dict[str, np.ndarray]:
+        i = torch.arange(Tn)[:, None]
+        j = torch.arange(Tn)[None, :]
+        z = T(s).double() * scale - T(slope).double()[None, :, None, None] * (i - j)
+        z = z.masked_fill(j > i, float("-inf"))
+        return {"p": N(torch.softmax(z, -1).half())}
+    return dict(
+        name="32_alibi_causal_softmax", kernel="alibi_causal_softmax",
+        grid=(cdiv(Tn, 8), B * H, 1),
+        args=dict(s_ptr=Arr("s", s, "in"), slope_ptr=Arr("slope", slope, "in"),
+                  p_ptr=out("p", (B, H, Tn, Tn), "float16"), H=H, T=Tn, scale=scale,
+                  BLOCK_R=8, BLOCK_T=64),
+        ref=ref, tol={"p": F16_EW},
+        notes="Softmax of fp16 attention scores [2, 3, 45, 45] with an ALiBi bias -slope[h] * (i "
+              "- j) (slope loaded per head, h = program_id(1) % H) and a causal mask built with "
+              "tl.where(cols <= rows, ..., -inf) from row / column index tensors; 8 rows per "
+              "program in a [8, 64] tile (both dims masked, 6x6 grid), fp16 output (exact zeros "
+              "above the diagonal).")
+
+
+@case
+def c33_masked_bag_gather(rng: np.random.Generator) -> Case:
+    NB, L, V, D = 9, 13, 60, 72
+    idx = rng.integers(0, V, (NB, L)).astype(np.int32)
+    idx[rng.random((NB, L)) < 0.25] = -1
+    idx[4] = -1                         # an empty bag
+    wt = rng.standard_normal((NB, L), dtype=np.float32)
+    table = rng.standard_normal((V, D), dtype=np.float32)
+
+    def ref() -> dict[str, np.ndarray]:
+        valid = (idx >= 0)[:, :, None]
+        g = np.where(valid, table[np.maximum(idx, 0)], 0.0).astype(np.float64)
+        return {"out": (g * wt[:, :, None].astype(np.float64)).sum(1).astype(np.float32)}
+    return dict(
+        name="33_masked_bag_gather", kernel="masked_bag_gather", grid=(NB, cdiv(D, 32), 1),
+        args=dict(idx_ptr=Arr("idx", idx, "in"), wt_ptr=Arr("wt", wt, "in"),
+                  table_ptr=Arr("table", table, "in"), out_ptr=out("out", (NB, D)), L=L, D=D,
+                  BLOCK_L=16, BLOCK_D=32),
+        ref=ref, tol={"out": (1e-5, 1e-5)},
+        notes="Weighted embedding bag: 9 bags of 13 int32 indices (-1 = padding, ~25%; bag 4 "
+              "all padding), loaded with a mask (other=-1); the [16, 32] tile of table rows is "
+              "gathered with tl.load(table + idx[:, None] * 72 + cols) masked by idx >= 0 and the "
+              "column bound (72 in 3 blocks of 32), weighted and reduced over the bag (tl.sum "
+              "axis 0). The empty bag stores zeros.")
+
+
+@case
+def c34_moe_scale_early_return(rng: np.random.Generator) -> Case:
+    E, NT, D = 5, 32, 40
+    counts = np.array([7, 0, 19, 3, 0], np.int32)
+    offsets = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int32)
+    tok = rng.permutation(NT)[:counts.sum()].astype(np.int32)        # 3 tokens dropped
+    gate = rng.random(counts.sum(), dtype=np.float32)
+    escale = (rng.random(E, dtype=np.float32) + 0.5).astype(np.float32)
+    x = rng.standard_normal((NT, D), dtype=np.float32)
+
+    def ref() -> dict[str, np.ndarray]:
+        o = G.sentinel("float32", (NT, D))
+        for e in range(E):
+            for s in range(offsets[e], offsets[e] + counts[e]):
+                o[tok[s]] = x[tok[s]] * (gate[s] * escale[e])
+        return {"out": o}
+    return dict(
+        name="34_moe_scale_early_return", kernel="moe_scale_early_return",
+        grid=(E, cdiv(int(counts.max()), 8), 1),
+        args=dict(count_ptr=Arr("counts", counts, "in"), offset_ptr=Arr("offsets", offsets, "in"),
+                  tok_ptr=Arr("tok", tok, "in"), gate_ptr=Arr("gate", gate, "in"),
+                  escale_ptr=Arr("escale", escale, "in"), x_ptr=Arr("x", x, "in"),
+                  out_ptr=out("out", (NT, D)), D=D, BLOCK_T=8, BLOCK_D=64),
+        ref=ref, tol={"out": F32_EW},
+        notes="Mixture-of-experts style kernel on a (5 experts, 3 token blocks of 8) grid: the "
+              "token count of expert e is a scalar load; `if count == 0: return` (experts 1 and "
+              "4) and `if t0 >= count: return` (blocks past the count) are early returns on "
+              "loaded values; the rest load the expert's slice of the sorted token ids (start "
+              "offset loaded too), gather x rows [8, 64] (40 valid columns) through them, scale "
+              "by gate * expert scale and scatter the rows back to their token positions. 29 "
+              "of 32 tokens are routed; the other 3 rows must keep the sentinel.")
+
+
+def _philox4(seed: int, offs: np.ndarray) -> tuple[np.ndarray, ...]:
+    """numpy Philox 4x32-10 of tl.randint4x(seed, offs) for i32 offsets: (c0, c1, c2, c3)."""
+    M = np.uint64(0xFFFFFFFF)
+    c0 = offs.astype(np.int64).astype(np.uint64) & M
+    c1, c2, c3 = np.zeros_like(c0), np.zeros_like(c0), np.zeros_like(c0)
+    s = np.uint64(seed & 0xFFFFFFFFFFFFFFFF)
+    k0 = np.full_like(c0, s & M)
+    k1 = np.full_like(c0, (s >> np.uint64(32)) & M)
+    A, B = np.uint64(0xD2511F53), np.uint64(0xCD9E8D57)
+    for _ in range(10):
+        p_b, p_a = B * c2, A * c0
+        c0, c2, c1, c3 = (((p_b >> np.uint64(32)) ^ c1 ^ k0) & M,
+                          ((p_a >> np.uint64(32)) ^ c3 ^ k1) & M, p_b & M, p_a & M)
+        k0 = (k0 + np.uint64(0x9E3779B9)) & M
+        k1 = (k1 + np.uint64(0xBB67AE85)) & M
+    return tuple(c.astype(np.uint32) for c in (c0, c1, c2, c3))
+
+
+def _uniform(u: np.ndarray) -> np.ndarray:
+    r = u.view(np.int32)
+    return np.where(r < 0, ~r, r).astype(np.float32) * np.float32(4.6566127342e-10)
+
+
+@case
+def c35_hash_and_philox(rng: np.random.Generator) -> Case:
+    n, seed = 1000, 20240607
+    x = rng.integers(-2 ** 31, 2 ** 31, n, dtype=np.int64).astype(np.int32)
+    x[:4] = [0, -1, 2 ** 31 - 1, -(2 ** 31)]
+
+    def ref() -> dict[str, np.ndarray]:
+        u32 = np.uint32
+        with np.errstate(over="ignore"):
+            h = (x.astype(np.int64) * 1103515245 + 12345).astype(np.uint64).astype(u32)
+            h = h.view(np.int32)
+            h = h ^ (h >> np.int32(16))
+            u = h.view(u32)
+            u = (u ^ (u >> u32(13))) * u32(0x5BD1E995)
+            u = u ^ (u >> u32(15))
+            hout = u.view(np.int32) ^ (x << np.int32(7))
+        ux = x.view(u32)
+        uq = (ux // u32(1000003)).view(np.int32)
+        ur = (ux % u32(7919) + (ux > u32(3000000000)).astype(u32) * u32(10000)).view(np.int32)
+        offs = np.arange(n, dtype=np.int32)
+        c0 = _philox4(seed, offs)[0]
+        n0, n1, _, _ = _philox4(seed + 1, offs)
+        u1 = np.maximum(np.float32(1e-7), _uniform(n0)).astype(np.float64)
+        u2 = _uniform(n1).astype(np.float64)
+        rn = np.sqrt(-2.0 * np.log(u1)) * np.cos(6.283185307179586 * u2)
+        return {"h": hout, "uq": uq, "ur": ur, "ri": c0.view(np.int32), "ru": _uniform(c0),
+                "rn": rn.astype(np.float32)}
+    return dict(
+        name="35_hash_and_philox", kernel="hash_and_philox", grid=(cdiv(n, 256), 1, 1),
+        args=dict(x_ptr=Arr("x", x, "in"), h_ptr=out("h", n, "int32"), uq_ptr=out("uq", n, "int32"),
+                  ur_ptr=out("ur", n, "int32"), ri_ptr=out("ri", n, "int32"),
+                  ru_ptr=out("ru", n), rn_ptr=out("rn", n), n=n, seed=seed, BLOCK=256),
+        ref=ref, tol={"h": EXACT, "uq": EXACT, "ur": EXACT, "ri": EXACT, "ru": EXACT,
+                      "rn": (1e-5, 1e-5)},
+        notes="Integer hashing on the full int32 range (including 0, -1, INT_MAX, INT_MIN) with "
+              "wrapping arithmetic: x * 1103515245 + 12345 (an LCG step that overflows), h ^ (h >> "
+              "16) (arithmetic shift), on the uint32 view u ^ (u >> 13) (logical shift), a "
+              "wrapping uint32 multiply by 0x5BD1E995, u ^ (u >> 15), xor with x << 7; on the "
+              "uint32 view of x: // 1000003 and % 7919 (arith.divui / remui) and an unsigned "
+              "comparison with 3000000000 (> INT_MAX). Then "
+              "Philox 4x32-10 from a runtime i32 seed: tl.randint (raw uint32 word, stored "
+              "bitcast to i32), tl.rand (uniform f32) and tl.randn(seed + 1) (Box-Muller: log, "
+              "sqrt, cos). Cross-checked against numpy re-implementations.")
+
+
+@case
+def c36_reshape_permute_trans(rng: np.random.Generator) -> Case:
+    x = rng.standard_normal(512, dtype=np.float32)
+
+    def ref() -> dict[str, np.ndarray]:
+        a = x.reshape(8, 4, 16) + np.arange(16, dtype=np.float32) * np.float32(0.5)
+        p = a.transpose(2, 0, 1) * (np.arange(4, dtype=np.float32) + 1)
+        m = p.reshape(16, 32).T - np.arange(32, dtype=np.float32)[:, None]
+        return {"y": np.ascontiguousarray(m), "r": p.astype(np.float64).sum(2).astype(np.float32),
+                "z": np.ascontiguousarray(a.transpose(1, 0, 2))}
+    return dict(
+        name="36_reshape_permute_trans", kernel="reshape_permute_trans", grid=(1, 1, 1),
+        args=dict(x_ptr=Arr("x", x, "in"), y_ptr=out("y", (32, 16)), r_ptr=out("r", (16, 8)),
+                  z_ptr=out("z", (4, 8, 16))),
+        ref=ref, tol={"y": F32_EW, "r": (1e-5, 1e-5), "z": F32_EW},
+        notes="Register shape manipulation on one [512] block: tl.reshape to [8, 4, 16], + "
+              "0.5 * (last index), tl.permute (2, 0, 1) to [16, 8, 4], * (last index + 1), "
+              "tl.sum over the last (permuted) axis -> r[16, 8]; tl.reshape to [16, 32] and "
+              "tl.trans to [32, 16], - (row index) -> y; and the 3-D tl.trans(a, 1, 0, 2) -> "
+              "z[4, 8, 16]. No masks; the position-dependent terms make every layout error "
+              "visible.")
+
+
+@case
+def c37_rope_split_join(rng: np.random.Generator) -> Case:
+    Tn, HALF, P = 37, 32, 100
+    x = rng.standard_normal((Tn, 2 * HALF), dtype=np.float32).astype(np.float16)
+    pos = rng.integers(0, P, Tn).astype(np.int32)
+    inv = 1.0 / (10000.0 ** (np.arange(HALF) / HALF))
+    ang = np.arange(P)[:, None] * inv[None, :]
+    cos, sin = np.cos(ang).astype(np.float32), np.sin(ang).astype(np.float32)
+
+    def ref() -> dict[str, np.ndarray]:
+        xd = x.astype(np.float64)
+        xe, xo = xd[:, 0::2], xd[:, 1::2]
+        c, s = cos[pos].astype(np.float64), sin[pos].astype(np.float64)
+        ye, yo = xe * c - xo * s, xe * s + xo * c
+        y = np.stack([ye, yo], -1).reshape(Tn, 2 * HALF)
+        ys = np.stack([yo, ye], -1).reshape(Tn, 2 * HALF)
+        return {"y": y.astype(np.float16), "ys": ys.astype(np.float16)}
+    return dict(
+        name="37_rope_split_join", kernel="rope_split_join", grid=(cdiv(Tn, 16), 1, 1),
+        args=dict(x_ptr=Arr("x", x, "in"), pos_ptr=Arr("pos", pos, "in"),
+                  cos_ptr=Arr("cos", cos, "in"), sin_ptr=Arr("sin", sin, "in"),
+                  y_ptr=out("y", (Tn, 2 * HALF), "float16"),
+                  ys_ptr=out("ys", (Tn, 2 * HALF), "float16"), T=Tn, HALF=HALF, BLOCK_T=16),
+        ref=ref, tol={"y": F16_EW, "ys": F16_EW},
+        notes="Rotary embedding on interleaved pairs: a [16, 64] fp16 tile (37 tokens, the last "
+              "block masked) upcast, tl.reshape'd to [16, 32, 2] and tl.split into the even / "
+              "odd halves [16, 32]; cos / sin rows [100, 32] gathered through a loaded int32 "
+              "position id per token; the rotated halves put back with tl.join + tl.reshape "
+              "(y) and with tl.interleave(y_odd, y_even) (ys, the pairs swapped); fp16 stores.")
+
+
+@case
+def c38_atomic_old_values(rng: np.random.Generator) -> Case:
+    n, BLOCK = 1000, 256
+    npad = cdiv(n, BLOCK) * BLOCK
+    acc = (rng.integers(-64, 65, n) / 8.0).astype(np.float32)
+    x = (rng.integers(-64, 65, n) / 8.0).astype(np.float32)
+    m = rng.integers(-300, 301, n).astype(np.int32)
+    flag = rng.integers(0, 3, npad).astype(np.int32)
+    xchg = rng.integers(-1000, 1000, n).astype(np.int32)
+    bits = rng.integers(-2 ** 31, 2 ** 31, 3 * n, dtype=np.int64).astype(np.int32)
+
+    def ref() -> dict[str, np.ndarray]:
+        offs = np.arange(npad, dtype=np.int32)
+        xm = (x * np.float32(100)).astype(np.int32)
+        old_f = np.stack([acc * np.float32(2), m.astype(np.float32)], 1)
+        new_flag = np.where(flag == offs % 3, offs + 100, flag).astype(np.int32)
+        b = (bits[:n] + bits[n:2 * n] + bits[2 * n:]).astype(np.int32)   # the three old values
+        new_bits = np.concatenate([bits[:n] & 0x0FF0, bits[n:2 * n] | 0x1001,
+                                   bits[2 * n:] ^ offs[:n]]).astype(np.int32)
+        return {"acc": (acc + x).astype(np.float32), "m": np.maximum(m, xm),
+                "flag": new_flag, "xchg": flag[:n].copy(), "bits": new_bits,
+                "old_f": old_f.astype(np.float32),
+                "old_i": np.stack([flag[:n], xchg, b], 1).astype(np.int32)}
+    return dict(
+        name="38_atomic_old_values", kernel="atomic_old_values", grid=(cdiv(n, BLOCK), 1, 1),
+        args=dict(acc_ptr=Arr("acc", acc, "inout"), x_ptr=Arr("x", x, "in"),
+                  m_ptr=Arr("m", m, "inout"), flag_ptr=Arr("flag", flag, "inout"),
+                  xchg_ptr=Arr("xchg", xchg, "inout"), bits_ptr=Arr("bits", bits, "inout"),
+                  old_f_ptr=out("old_f", (n, 2)), old_i_ptr=out("old_i", (n, 3), "int32"), n=n,
+                  BLOCK=BLOCK),
+        ref=ref, tol={k: EXACT for k in ("acc", "m", "flag", "xchg", "bits", "old_f", "old_i")},
+        notes="Atomics whose returned old values are used: per element (distinct addresses, so "
+              "the results are deterministic) tl.atomic_add of f32 (multiples of 1/8, exact), "
+              "tl.atomic_max of i32, tl.atomic_cas(flag, offs % 3, offs + 100) without a mask "
+              "(about a third of the compares succeed; the flag buffer has room for the 24 "
+              "lanes past n), tl.atomic_xchg storing the cas result, tl.atomic_and / or / xor on "
+              "three i32 regions whose old values are summed (wrapping). The old values are "
+              "stored (old_f: 2 * old acc and old max as f32, old_i: old flag, old xchg, sum of "
+              "the three old bit words) and every atomically updated buffer is checked too.")
+
+
+@case
+def c39_matmul_block128(rng: np.random.Generator) -> Case:
+    M, Nn, K = 200, 136, 96
+    a = rng.standard_normal((M, K), dtype=np.float32).astype(np.float16)
+    b = rng.standard_normal((K, Nn), dtype=np.float32).astype(np.float16)
+    return dict(
+        name="39_matmul_block128", kernel="matmul_block128",
+        grid=(cdiv(M, 128) * cdiv(Nn, 128), 1, 1),
+        args=dict(a_ptr=Arr("a", a, "in"), b_ptr=Arr("b", b, "in"),
+                  c_ptr=out("c", (M, Nn), "float16"), M=M, N=Nn, K=K, BLOCK_M=128,
+                  BLOCK_N=128, BLOCK_K=64, GROUP_M=8),
+        ref=lambda: {"c": N((T(a).float() @ T(b).float()).half())}, tol={"c": F16_MM},
+        notes="The tutorial fp16 matmul with the block sizes of its autotune configs and of most "
+              "real matmul kernels: 128x128 output tiles (an fp32 accumulator of 64 KiB), "
+              "BLOCK_K=64 (two 16 KiB fp16 operand tiles per step), GROUP_M=8 grouped ordering "
+              "(2x2 tiles, all partial: M=200, N=136), K=96 in 2 steps (the second half "
+              "masked), pointer tensors advanced in the loop.")
+
+
 # ============================================================================ Inductor cases
 def launch_extent(spec: list[Any]) -> int:
     """Number of elements a recorded tensor argument spans from its pointer."""
@@ -727,6 +1146,10 @@ def inductor_case(name: str, kernel: str, arrays: list[Any],
 LIBDEVICE = ("Expected from torch eager: the Triton interpreter cannot run libdevice calls "
              "(tt.extern_elementwise); the cross-check ran the interpreter with tl.erf / tl.exp / "
              "tl.rsqrt in place of libdevice.")
+LIBDEVICE_MORE = ("Expected from torch eager: the Triton interpreter cannot run libdevice calls "
+                  "(tt.extern_elementwise); the cross-check ran the interpreter with tl.math "
+                  "functions and short tl expressions (gen.py's _shim_*: tanh, log1p, pow, trunc, "
+                  "nearbyint, fmod, signbit) in place of libdevice.")
 
 
 @case
@@ -1065,6 +1488,687 @@ def c73_ind_dropout(rng: np.random.Generator) -> Case:
         "Philox of test/corpus/gen.py.")
 
 
+@case
+def c74_ind_bn_hardswish_4d(rng: np.random.Generator) -> Case:
+    x = (rng.standard_normal((2, 5, 7, 9), dtype=np.float32) * 2).astype(np.float32)
+    x[0, 1, 2, 3] = np.nan
+    x[1, 4, 6, 8] = -np.inf
+    rm = rng.standard_normal(5, dtype=np.float32)
+    rv = (rng.random(5, dtype=np.float32) + 0.25).astype(np.float32)
+    w = rng.standard_normal(5, dtype=np.float32)
+    b = rng.standard_normal(5, dtype=np.float32)
+    return inductor_case(
+        "74_ind_bn_hardswish_4d",
+        "triton_poi_fused__native_batch_norm_legit_no_training_hardswish_0",
+        [out("out", (2, 5, 7, 9)), Arr("x", x, "in"), Arr("rm", rm, "in"), Arr("rv", rv, "in"),
+         Arr("w", w, "in"), Arr("b", b, "in")],
+        lambda: {"out": N(F.hardswish(F.batch_norm(T(x), T(rm), T(rv), T(w), T(b))))},
+        {"out": (1e-5, 1e-5)},
+        "Inference batch norm + hardswish on an NCHW [2, 5, 7, 9] tensor flattened to 630 "
+        "elements: the four per-channel vectors are loaded at (xindex // 63) % 5 (broadcast "
+        "through index math over a 4-D shape), 1 / tl.sqrt_rn(var + eps), hardswish as x * "
+        "min(max(x + 3, 0), 6) / 6 with triton_helpers.maximum / minimum, which keep NaN "
+        "through tl.where(a > b | a != a, a, b) (one input is NaN, one -inf); the output is "
+        "in_out_ptr0 (only written).")
+
+
+@case
+def c75_ind_activations(rng: np.random.Generator) -> Case:
+    x = (rng.standard_normal((7, 143), dtype=np.float32) * 3).astype(np.float32)
+    x.flat[:6] = [25.0, -30.0, 20.5, 19.5, 0.0, -0.0]
+
+    def ref() -> dict[str, np.ndarray]:
+        xt = T(x)
+        return {"gelu": N(F.gelu(xt, approximate="tanh")), "silu": N(F.silu(xt)),
+                "leaky": N(F.leaky_relu(xt, 0.02)), "softplus": N(F.softplus(xt))}
+    return inductor_case(
+        "75_ind_activations", "triton_poi_fused_gelu_leaky_relu_silu_softplus_0",
+        [Arr("x", x, "in"), out("gelu", (7, 143)), out("silu", (7, 143)), out("leaky", (7, 143)),
+         out("softplus", (7, 143))],
+        ref, {k: (1e-5, 1e-5) for k in ("gelu", "silu", "leaky", "softplus")},
+        "Four activations of one input (1001 elements, 4 programs of 256) stored to four "
+        "outputs: gelu(approximate='tanh') with libdevice.tanh, silu with libdevice.exp, "
+        "leaky_relu(0.02) with tl.where, softplus as where(x > 20, x, libdevice.log1p("
+        "libdevice.exp(x))) (inputs include 25, 20.5, 19.5, -30, +-0). " + LIBDEVICE_MORE,
+        "torch")
+
+
+@case
+def c76_ind_where_pow_rsqrt(rng: np.random.Generator) -> Case:
+    x = (rng.standard_normal(1000, dtype=np.float32) * 2).astype(np.float32)
+    x[:3] = [0.0, -0.0, 1.0]
+    return inductor_case(
+        "76_ind_where_pow_rsqrt",
+        "triton_poi_fused_abs_add_clamp_min_gt_pow_rsqrt_scalar_tensor_where_0",
+        [Arr("x", x, "in"), out("out", 1000)],
+        lambda: {"out": N(torch.where(T(x) > 0, T(x).pow(3), 0.5).clamp_min(0.1).rsqrt()
+                          + T(x).abs().pow(0.7))},
+        {"out": (1e-5, 1e-5)},
+        "torch.where with a scalar other (x > 0 ? x*x*x : 0.5), clamp_min(0.1) as "
+        "triton_helpers.maximum, libdevice.rsqrt, |x| ** 0.7 as libdevice.pow (also at x = +-0); "
+        "XBLOCK=128, 8 programs. " + LIBDEVICE_MORE, "torch")
+
+
+@case
+def c77_ind_sigmoid_half(rng: np.random.Generator) -> Case:
+    x = (rng.standard_normal((33, 65), dtype=np.float32) * 3).astype(np.float16)
+    y = bf16(rng.standard_normal((33, 65), dtype=np.float32) * 3)
+
+    def ref() -> dict[str, np.ndarray]:
+        xf, yf = T(x).float(), tbf(y).float()
+        return {"o16": N((torch.sigmoid(xf) * yf).half()), "obf": bf_bits(torch.sigmoid(yf))}
+    return inductor_case(
+        "77_ind_sigmoid_half", "triton_poi_fused__to_copy_mul_sigmoid_0",
+        [Arr("x", x, "in"), Arr("y", y, "in", "bfloat16"), out("o16", (33, 65), "float16"),
+         out("obf", (33, 65), "bfloat16")],
+        ref, {"o16": F16_EW, "obf": BF16_EW},
+        "Mixed half precisions in one kernel: an fp16 and a bf16 input upcast on load, "
+        "tl.sigmoid in f32, sigmoid(x) * y stored as fp16 and sigmoid(y) stored as bf16 (round "
+        "to nearest even), 2145 elements. Expected from torch on the f32 values rounded once "
+        "(the interpreter truncates f32 -> bf16).", "torch")
+
+
+@case
+def c78_ind_logsumexp(rng: np.random.Generator) -> Case:
+    x = (rng.standard_normal((100, 45), dtype=np.float32) * 3).astype(np.float32)
+    x[3] = -np.inf                       # a fully masked row: logsumexp = -inf
+    x[7, :40] = -np.inf
+    x[50, 17] = np.nan                   # NaN row: max2 keeps it, the result is NaN
+    return inductor_case(
+        "78_ind_logsumexp", "triton_per_fused_logsumexp_0",
+        [out("out", 100), Arr("x", x, "in")],
+        lambda: {"out": N(torch.logsumexp(T(x), 1))}, {"out": (1e-5, 1e-5)},
+        "logsumexp over rows of 45 with 8 rows per program ([8, 64] tiles, XBLOCK=8, 13 programs, "
+        "the last one masked): max2, the |max| == inf guard (tl.where to 0), libdevice.exp, "
+        "tl.sum, tl_math.log; row 3 is all -inf (result -inf), row 7 mostly -inf, row 50 "
+        "holds a NaN (result NaN). "
+        + LIBDEVICE, "torch")
+
+
+@case
+def c79_ind_amax_amin(rng: np.random.Generator) -> Case:
+    x = rng.standard_normal((4, 33, 45), dtype=np.float32)
+    x[2, 5, 40] = np.nan                 # amax[5] = amin[5] = NaN (torch propagates NaN)
+    x[0, 9, :] = np.inf
+    return inductor_case(
+        "79_ind_amax_amin", "triton_per_fused_amax_amin_0",
+        [Arr("x", x, "in"), out("amax", 33), out("amin", 33)],
+        lambda: {"amax": N(T(x).amax((0, 2))), "amin": N(T(x).amin((0, 2)))},
+        {"amax": EXACT, "amin": EXACT},
+        "amax and amin over dims (0, 2) of [4, 33, 45]: one program per middle index, the 180 "
+        "reduced elements decomposed as r0 % 45 and r0 // 45 (address r0_1 + 45*x0 + 1485*r0_2: a "
+        "gather of 4 strided rows into one [1, 256] tile), max2 and min2 on the same tile "
+        "(NaN-propagating combine regions: index 5 has a NaN, index 9 has a row of +inf).")
+
+
+@case
+def c80_ind_instance_std(rng: np.random.Generator) -> Case:
+    x = (rng.standard_normal((2, 3, 7, 9), dtype=np.float32) * 2 + 1).astype(np.float32)
+
+    def ref() -> dict[str, np.ndarray]:
+        xd = T(x).double()
+        return {"out": N(((xd - xd.mean((2, 3), keepdim=True))
+                          / xd.std((2, 3), keepdim=True)).float())}
+    return inductor_case(
+        "80_ind_instance_std", "triton_per_fused_div_mean_std_sub_0",
+        [Arr("x", x, "in"), out("out", (2, 3, 7, 9))], ref, {"out": (1e-5, 1e-5)},
+        "(x - mean) / std over the two inner dims of NCHW with keepdim: 6 rows of 63 all in one "
+        "program ([8, 64] tile: XBLOCK=8 with 2 masked rows, 1 masked column), two tl.sum "
+        "reductions (mean, then squared deviations / 62), tl.sqrt_rn, division broadcast back "
+        "over the row.")
+
+
+@case
+def c81_ind_group_norm_stats(rng: np.random.Generator) -> Case:
+    x = (rng.standard_normal((2, 6, 5, 7), dtype=np.float32) + 0.5).astype(np.float32)
+
+    def ref() -> dict[str, np.ndarray]:
+        g = x.astype(np.float64).reshape(6, 70)
+        m = g.mean(1)
+        return {"mean": m.astype(np.float32),
+                "m2": ((g - m[:, None]) ** 2).sum(1).astype(np.float32)}
+    return inductor_case(
+        "81_ind_group_norm_stats", "triton_per_fused_native_group_norm_0",
+        [out("mean", 6), Arr("x", x, "in"), out("m2", 6)], ref,
+        {"mean": (1e-5, 1e-5), "m2": (1e-4, 1e-5)},
+        "Statistics kernel of group_norm(x[2, 6, 5, 7], 3 groups): 6 groups of 70 contiguous "
+        "elements in one [8, 128] tile (XBLOCK=8), mean = sum / 70 stored through in_out_ptr0, "
+        "and the sum of squared deviations (the M2 the next kernel turns into rstd) to "
+        "out_ptr0; both outputs are [2, 3, 1, 1] buffers with strides (3, 1, 6, 6).")
+
+
+@case
+def c82_ind_embedding_bag(rng: np.random.Generator) -> Case:
+    idx = rng.integers(0, 50, (9, 5)).astype(np.int64)
+    w = rng.standard_normal((50, 33), dtype=np.float32)
+    return inductor_case(
+        "82_ind_embedding_bag", "triton_poi_fused_embedding_sum_0",
+        [Arr("idx", idx, "in"), Arr("w", w, "in"), out("out", (9, 33))],
+        lambda: {"out": N(F.embedding(T(idx), T(w)).sum(1))}, {"out": F32_EW},
+        "embedding(idx[9, 5], w[50, 33]).sum(1): the bag of 5 is unrolled into 5 int64 index "
+        "loads (5*x1 + k), 5 tl.device_assert bounds checks (tt.assert) and 5 gathers "
+        "x0 + 33*idx, summed; 297 outputs with XBLOCK=128.")
+
+
+@case
+def c83_ind_index_select(rng: np.random.Generator) -> Case:
+    x = rng.standard_normal((7, 100), dtype=np.float32)
+    idx = rng.integers(-100, 100, 33).astype(np.int64)
+    return inductor_case(
+        "83_ind_index_select", "triton_poi_fused_index_select_mul_0",
+        [Arr("idx", idx, "in"), Arr("x", x, "in"), out("out", (7, 33))],
+        lambda: {"out": (x[:, idx] * np.float32(3)).astype(np.float32)}, {"out": F32_EW},
+        "index_select(x, 1, idx) * 3: a gather along the inner dimension, idx loaded at xindex "
+        "% 33 (int64), Inductor's negative-index wrap tl.where(i < 0, i + 100, i) (about half "
+        "the indices are negative here: the kernel accepts them, the wrap makes them valid), "
+        "tl.device_assert, load at tmp4 + 100*x1.")
+
+
+@case
+def c84_ind_index_put_2d(rng: np.random.Generator) -> Case:
+    x = (rng.integers(-16, 17, (50, 7)) / 8.0).astype(np.float32)
+    i = rng.integers(0, 10, 33).astype(np.int64)          # few rows: many repeated (i, j)
+    j = rng.integers(-7, 7, 33).astype(np.int64)
+    v = (rng.integers(-16, 17, 33) / 8.0).astype(np.float32)
+
+    def ref() -> dict[str, np.ndarray]:
+        o = x.astype(np.float64).copy()
+        np.add.at(o, (i, j % 7), v.astype(np.float64))
+        return {"out": o.astype(np.float32)}
+    return inductor_case(
+        "84_ind_index_put_2d", "triton_poi_fused_index_put_1",
+        [Arr("i", i, "in"), Arr("j", j, "in"), Arr("v", v, "in"), Arr("out", x, "inout")], ref,
+        {"out": EXACT},
+        "x.index_put((i, j), v, accumulate=True): two gathered int64 indices, each wrapped "
+        "(negative j) and bounds-checked, combined into the address tmp10 + 7*tmp4 of a "
+        "tl.atomic_add (relaxed) of 33 values into x[50, 7] with repeated (i, j) pairs; out "
+        "starts as a copy of x (what the preceding copy kernel leaves); multiples of 1/8, so "
+        "the sums are exact in any order.")
+
+
+@case
+def c85_ind_cumsum_dim0(rng: np.random.Generator) -> Case:
+    x = rng.standard_normal((33, 45), dtype=np.float32)
+    return inductor_case(
+        "85_ind_cumsum_dim0", "triton_per_fused_cumsum_mul_0",
+        [Arr("x", x, "in"), out("out", (33, 45))],
+        lambda: {"out": N((T(x).double() * 0.5).cumsum(0).float())}, {"out": (1e-4, 1e-5)},
+        "(x * 0.5).cumsum(0): a scan along the outer dimension. Each program takes 32 columns "
+        "(XBLOCK=32, 2 programs, 13 masked in the second) and scans a [32, 64] tile along axis 1 "
+        "whose elements are 45 apart in memory (x0 + 45*r0_1: transposed loads and stores), "
+        "tl.associative_scan with the Inductor combine helper shared with 61.")
+
+
+@case
+def c86_ind_argmin_short(rng: np.random.Generator) -> Case:
+    x = (rng.integers(-4, 5, (100, 7)) * 0.5).astype(np.float32)     # many ties
+    x[5, 3] = np.nan
+    x[9, 0] = np.nan
+    x[9, 4] = np.nan
+    x[12] = np.inf
+    return inductor_case(
+        "86_ind_argmin_short", "triton_poi_fused_argmin_0",
+        [Arr("x", x, "in"), out("idx", 100, "int64")],
+        lambda: {"idx": N(T(x).argmin(1))}, {"idx": EXACT},
+        "argmin over rows of 7: Inductor unrolls it into a pointwise kernel (one program, "
+        "XBLOCK=128, 100 rows) of 7 strided loads (7*x0 + k) and a chain of NaN-aware compares "
+        "on i1 values (x != x, i1 > i1, |, &), tie-breaks on int64 indices, tl.where on f32 and "
+        "int64; ties (half-integers in [-2, 2]), NaNs (the first NaN wins) and a row of +inf.")
+
+
+@case
+def c87_ind_transpose12(rng: np.random.Generator) -> Case:
+    x = rng.standard_normal((3, 33, 45), dtype=np.float32)
+    return inductor_case(
+        "87_ind_transpose12", "triton_poi_fused_add_clone_transpose_0",
+        [Arr("x", x, "in"), out("out", (3, 45, 33))],
+        lambda: {"out": (x.transpose(0, 2, 1) + np.float32(1)).astype(np.float32)},
+        {"out": F32_EW},
+        "x.transpose(1, 2).contiguous() + 1 for x[3, 33, 45]: a Grid2D kernel with YBLOCK=32 "
+        "(program_id(1)) over ynumel=135 (= 3*45, decomposed y0 = y % 45, y1 = y // 45) and "
+        "XBLOCK=32 over xnumel=33, [32, 32] tiles read with address y0 + 45*x2 + 1485*y1 "
+        "(stride 45 along x) and written contiguously along x.")
+
+
+@case
+def c88_ind_cat_offset(rng: np.random.Generator) -> Case:
+    b = rng.standard_normal((7, 12), dtype=np.float32)
+    ext = 1 + 6 * 18 + 11                 # the out view [7, 12] with strides (18, 1)
+
+    def ref() -> dict[str, np.ndarray]:
+        o = G.sentinel("float32", ext)
+        for r in range(7):
+            o[r * 18:r * 18 + 12] = b[r] * np.float32(2)
+        return {"out": o}
+    return inductor_case(
+        "88_ind_cat_offset", "triton_poi_fused_mul_1",
+        [Arr("b", b, "in"), out("out", ext)], ref, {"out": EXACT},
+        "Second kernel of torch.cat([a, b * 2, c], 1) -> [7, 18]: writes b * 2 into columns 5..16 "
+        "through a view pointer at storage offset 5 of the cat buffer (so out_ptr0 has no "
+        "tt.divisibility: it is 20 bytes past an aligned allocation); store address x0 + 18*x1 "
+        "with x0 = xindex % 12, x1 = xindex // 12. The buffer here is the 120 floats the view "
+        "spans from its pointer; the gaps (the other inputs' columns) keep the sentinel.")
+
+
+@case
+def c89_ind_slice_flip_pad(rng: np.random.Generator) -> Case:
+    x = rng.standard_normal((7, 33), dtype=np.float32)
+    return inductor_case(
+        "89_ind_slice_flip_pad", "triton_poi_fused_constant_pad_nd_flip_slice_0",
+        [Arr("x", x, "in"), out("out", (8, 20))],
+        lambda: {"out": N(F.pad(T(x)[:, ::2].flip(1), (1, 2, 0, 1), value=-1.0))},
+        {"out": EXACT},
+        "F.pad(x[:, ::2].flip(1), (1, 2, 0, 1), value=-1): the source address 34 - 2*x0 + 33*x1 "
+        "runs backwards with stride -2; the padding is a load mask built from i64 comparisons "
+        "of the i32-converted indices (x1 < 7, 0 <= x0 - 1 < 17) with other=-1.0.")
+
+
+@case
+def c90_ind_repeat_expand(rng: np.random.Generator) -> Case:
+    x = rng.standard_normal((7, 11), dtype=np.float32)
+    y = rng.standard_normal((1, 33), dtype=np.float32)
+    return inductor_case(
+        "90_ind_repeat_expand", "triton_poi_fused_add_expand_repeat_0",
+        [Arr("x", x, "in"), Arr("y", y, "in"), out("out", (14, 33))],
+        lambda: {"out": (np.tile(x, (2, 3)) + y).astype(np.float32)}, {"out": F32_EW},
+        "x.repeat(2, 3) + y.expand(14, 33): the repeat is nested modulo index math "
+        "11*(x1 % 7) + (x0 % 11) with x0 = xindex % 33, x1 = xindex // 33; the expanded row "
+        "is loaded at x0.")
+
+
+@case
+def c91_ind_int8_dequant(rng: np.random.Generator) -> Case:
+    q = rng.integers(-128, 128, (33, 65)).astype(np.int8)
+    z = rng.integers(-20, 21, 33).astype(np.int32)
+    s = (rng.random(33, dtype=np.float32) * 0.05).astype(np.float32)
+    return inductor_case(
+        "91_ind_int8_dequant", "triton_poi_fused__to_copy_mul_sub_unsqueeze_0",
+        [Arr("q", q, "in"), Arr("zero", z, "in"), Arr("scale", s, "in"), out("out", (33, 65))],
+        lambda: {"out": ((q.astype(np.float32) - z[:, None].astype(np.float32))
+                         * s[:, None]).astype(np.float32)},
+        {"out": F32_EW},
+        "Per-row dequantisation (q.float() - zero.float()) * scale of int8 values (full range "
+        "-128..127) with int32 zero points and f32 scales indexed by xindex // 65: sitofp of i8 "
+        "and i32, an i8 load from an unaligned pointer.")
+
+
+@case
+def c92_ind_sort_dim0(rng: np.random.Generator) -> Case:
+    x = (rng.integers(-6, 7, (12, 9)) * 0.5).astype(np.float32)      # |x| has many ties
+
+    def ref() -> dict[str, np.ndarray]:
+        v, i = torch.sort(T(x).abs(), dim=0, descending=True, stable=True)
+        return {"vals": N(v), "idx": N(i.to(torch.int16))}
+    return inductor_case(
+        "92_ind_sort_dim0", "triton_per_fused_abs_sort_0",
+        [Arr("x", x, "in"), out("vals", (12, 9)), out("idx", (12, 9), "int16")], ref,
+        {"vals": EXACT, "idx": EXACT},
+        "torch.sort(x.abs(), dim=0, descending=True, stable=True) on [12, 9]: sort_with_index "
+        "along the outer dimension of [8, 16] tiles (XBLOCK=8 columns, 2 programs, 12 of 16 "
+        "rows valid) read and written with stride 9, stable on heavy ties (|x| in {0, 0.5, ..., "
+        "3}), descending; int16 indices (the next kernel widens them to int64).")
+
+
+def _col_norm_data(rng: np.random.Generator) -> np.ndarray:
+    return (rng.standard_normal((350, 33), dtype=np.float32) * 2 + 1).astype(np.float32)
+
+
+def _col_chunks(v: np.ndarray) -> np.ndarray:
+    """[350, 33] -> the [3, 33] sums over the row chunks 0..116, 117..233, 234..349 (float64)."""
+    return np.stack([v[k * 117:(k + 1) * 117].astype(np.float64).sum(0) for k in range(3)])
+
+
+COL_NORM = ("Kernel {k} of 4 of (x - x.mean(0)) / (x.std(0) + 1e-5) for x[350, 33] (all four "
+            "kernels of the graph are cases 93-96). ")
+
+
+@case
+def c93_ind_col_norm_sum(rng: np.random.Generator) -> Case:
+    x = _col_norm_data(rng)
+
+    def ref() -> dict[str, np.ndarray]:
+        p = _col_chunks(x).astype(np.float32).reshape(99)
+        return {"sum_a": p, "sum_b": p}
+    return inductor_case(
+        "93_ind_col_norm_sum", "triton_red_fused_mean_std_0",
+        [Arr("x", x, "in"), out("sum_a", 99), out("sum_b", 99)], ref,
+        {"sum_a": (1e-5, 1e-5), "sum_b": (1e-5, 1e-5)},
+        COL_NORM.format(k=1) + "Split column sums: 99 outputs (33 columns x 3 row chunks of 117, "
+        "x0 = xindex % 33, x1 = xindex // 33) with XBLOCK=2, R0_BLOCK=64 ([2, 64] tiles, 2 loop "
+        "iterations, 50 programs); loads at x0 + 33*r0 + 3861*x1 masked by the loop mask and by "
+        "the row bound r0 + 117*x1 < 350 (the last chunk has 116 rows); the same partial sums are "
+        "stored to two buffers (the mean's and the std's, both [33, 3] with strides (1, 33)).")
+
+
+@case
+def c94_ind_col_norm_mean(rng: np.random.Generator) -> Case:
+    x = _col_norm_data(rng)
+    part = _col_chunks(x).astype(np.float32)
+    return inductor_case(
+        "94_ind_col_norm_mean", "triton_per_fused_mean_1",
+        [Arr("part", part.reshape(99), "in"), out("colsum", 33)],
+        lambda: {"colsum": part.astype(np.float64).sum(0).astype(np.float32)},
+        {"colsum": (1e-5, 1e-5)},
+        COL_NORM.format(k=2) + "Sums the 3 partial sums of each column (per reduction, XBLOCK=64 "
+        "columns in one program, 33 valid, R0_BLOCK=8 with 3 valid; loads x0 + 33*r0_1). Inductor "
+        "launches it three times; this is the first launch.")
+
+
+@case
+def c95_ind_col_norm_sqdev(rng: np.random.Generator) -> Case:
+    x = _col_norm_data(rng)
+    colsum = x.astype(np.float64).sum(0).astype(np.float32)
+
+    def ref() -> dict[str, np.ndarray]:
+        d = (x - (colsum / np.float32(350))).astype(np.float64) ** 2
+        return {"part": _col_chunks(d).astype(np.float32).reshape(99)}
+    return inductor_case(
+        "95_ind_col_norm_sqdev", "triton_red_fused_std_2",
+        [Arr("x", x, "in"), Arr("colsum", colsum.reshape(1, 33), "in"), out("part", 99)], ref,
+        {"part": (1e-4, 1e-5)},
+        COL_NORM.format(k=3) + "Split sums of squared deviations: like 93, plus a second load of "
+        "the column sum at tl.broadcast_to(x0, [XBLOCK, R0_BLOCK]) under the same masks, the "
+        "deviation zeroed with tl.where(row in bounds, d*d, 0) before the accumulation.")
+
+
+@case
+def c96_ind_col_norm_apply(rng: np.random.Generator) -> Case:
+    x = _col_norm_data(rng)
+    colsum = x.astype(np.float64).sum(0).astype(np.float32)
+    sq = ((x.astype(np.float64) - x.astype(np.float64).mean(0)) ** 2).sum(0).astype(np.float32)
+
+    def ref() -> dict[str, np.ndarray]:
+        xd = x.astype(np.float64)
+        m = colsum.astype(np.float64) / 350
+        sd = np.sqrt(sq.astype(np.float64) / 349)
+        return {"out": ((xd - m) / (sd + 1e-5)).astype(np.float32)}
+    return inductor_case(
+        "96_ind_col_norm_apply", "triton_poi_fused_add_div_mean_std_sub_3",
+        [Arr("x", x, "in"), Arr("colsum", colsum, "in"), Arr("sqsum", sq, "in"),
+         out("out", (350, 33))], ref, {"out": (1e-5, 1e-5)},
+        COL_NORM.format(k=4) + "Pointwise normalisation of 11550 elements (46 programs of 256): "
+        "the per-column sums loaded at xindex % 33, / 350, / 349, tl.sqrt_rn, + 1e-5, division.")
+
+
+@case
+def c97_ind_int64_rowsum(rng: np.random.Generator) -> Case:
+    x = rng.integers(-2 ** 40, 2 ** 40, (7, 45), dtype=np.int64)
+    x[x % 5 == 0] = 0
+    x[3] = -(rng.integers(1, 2 ** 50, 45, dtype=np.int64))       # all negative: amax < 0
+    x[5, :] = 2 ** 46                                            # the sum needs 52 bits
+
+    def ref() -> dict[str, np.ndarray]:
+        xt = T(x)
+        return {"sum": N(xt.sum(1)), "npos": N((xt > 0).sum(1)), "amax": N(xt.amax(1))}
+    return inductor_case(
+        "97_ind_int64_rowsum", "triton_per_fused_amax_gt_sum_0",
+        [Arr("x", x, "in"), out("sum", 7, "int64"), out("npos", 7, "int64"),
+         out("amax", 7, "int64")], ref, {"sum": EXACT, "npos": EXACT, "amax": EXACT},
+        "int64 reductions over rows of 45 ([8, 64] tile, XBLOCK=8, one program, 7 rows): tl.sum "
+        "of int64 values up to 2^50 (row sums need 52 bits), tl.sum of (x > 0) widened to int64, "
+        "max2 of int64 with the masked lanes at INT64_MIN (-9223372036854775808); row 3 is "
+        "all negative. Any 32-bit truncation shows.")
+
+
+@case
+def c98_ind_int_divmod(rng: np.random.Generator) -> Case:
+    a = rng.integers(-1000000, 1000001, 1000).astype(np.int32)
+    a[:4] = [2 ** 31 - 1, -(2 ** 31) + 1, -7, 7]
+    b = rng.integers(-50, 51, 1000).astype(np.int32)
+    b[b == 0] = -3
+    b[:4] = [-2, 3, 2, -2]
+
+    def ref() -> dict[str, np.ndarray]:
+        at, bt = T(a), T(b)
+        return {"floordiv": N(torch.div(at, bt, rounding_mode="floor")),
+                "remainder": N(torch.remainder(at, bt)),
+                "truncdiv": N(torch.div(at, bt, rounding_mode="trunc")),
+                "fmod": N(torch.fmod(at, bt)), "xor": N(at ^ bt), "shr": N(at >> 3)}
+    keys = ("floordiv", "remainder", "truncdiv", "fmod", "xor", "shr")
+    return inductor_case(
+        "98_ind_int_divmod", "triton_poi_fused___rshift___bitwise_xor_div_fmod_remainder_0",
+        [Arr("a", a, "in"), Arr("b", b, "in")] + [out(k, 1000, "int32") for k in keys], ref,
+        {k: EXACT for k in keys},
+        "int32 division family on signed values (both signs, |a| up to 2^31 - 1, b in [-50, 50] "
+        "without 0): Python floor division built by Inductor from // on non-negative operands "
+        "with ~ (bitwise not) for negative ones, remainder as C % corrected by the sign test "
+        "(tmp1 < 0 on the i32 path of `libdevice.signbit(...) if dtype is tl.float32 else ...`), "
+        "trunc division as arith.divsi, fmod as arith.remsi, ^ and an arithmetic >> 3.")
+
+
+@case
+def c99_ind_float_rounding(rng: np.random.Generator) -> Case:
+    x = (rng.standard_normal(1000, dtype=np.float32) * 10).astype(np.float32)
+    x[:12] = [0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 0.0, -0.0, 3.0, -3.0, 1e7 + 1, -0.49999997]
+    y = (rng.standard_normal(1000, dtype=np.float32) * 3).astype(np.float32)
+    y[np.abs(y) < 0.1] = 0.75
+
+    def ref() -> dict[str, np.ndarray]:
+        xt = T(x)
+        r = np.fmod(x, y)
+        r = np.where((r != 0) & ((r < 0) != (y < 0)), r + y, r).astype(np.float32)
+        return {"round": N(torch.round(xt)), "trunc": N(torch.trunc(xt)),
+                "signfloor": N(torch.sign(xt) * xt.floor()), "frac": N(torch.frac(xt)),
+                "remainder": r, "fmod": np.fmod(x, y).astype(np.float32)}
+    keys = ("round", "trunc", "signfloor", "frac", "remainder", "fmod")
+    return inductor_case(
+        "99_ind_float_rounding",
+        "triton_poi_fused_floor_fmod_frac_mul_remainder_round_sign_trunc_0",
+        [Arr("x", x, "in"), Arr("y", y, "in")] + [out(k, 1000) for k in keys], ref,
+        {k: EXACT for k in keys},
+        "Float rounding family: torch.round as libdevice.nearbyint (ties to even: 0.5, 1.5, "
+        "2.5, -0.5, ...), libdevice.trunc, sign as (0 < x) - (x < 0) in int8 converted back, "
+        "libdevice.floor, frac = x - trunc(x), remainder as the f32 `%` (arith.remf, C fmod) "
+        "corrected by the sign test, libdevice.fmod. The remainder's expected values come from "
+        "numpy fmod + the same correction (what the kernel computes; torch's own float "
+        "remainder rounds differently). " + LIBDEVICE_MORE, "torch")
+
+
+@case
+def c100_ind_f64_dot(rng: np.random.Generator) -> Case:
+    x = rng.standard_normal((33, 45), dtype=np.float32)
+    w = rng.standard_normal(45) * (1 + 1e-9 * rng.standard_normal(45))
+    return inductor_case(
+        "100_ind_f64_dot", "triton_per_fused__to_copy_mul_sum_0",
+        [Arr("x", x, "in"), Arr("w", w, "in"), out("out", 33, "float64")],
+        lambda: {"out": x.astype(np.float64) @ w}, {"out": (1e-12, 1e-12)},
+        "float64 arithmetic: f32 values widened to f64 (arith.extf), multiplied by f64 weights "
+        "(whose low bits matter) and summed in f64 (tl.sum) over rows of 45, XBLOCK=8 rows per "
+        "program; f64 loads and stores. The tolerance 1e-12 exposes any f32 evaluation.")
+
+
+@case
+def c101_ind_upsample_bilinear(rng: np.random.Generator) -> Case:
+    x = rng.standard_normal((1, 3, 7, 9), dtype=np.float32)
+    return inductor_case(
+        "101_ind_upsample_bilinear",
+        "triton_poi_fused__to_copy__unsafe_index_add_arange_clamp_mul_sub_view_0",
+        [Arr("x", x, "in"), out("out", (1, 3, 14, 18))],
+        lambda: {"out": N(F.interpolate(T(x), scale_factor=2, mode="bilinear",
+                                        align_corners=False))},
+        {"out": (1e-5, 1e-6)},
+        "Bilinear 2x upsampling [1, 3, 7, 9] -> [1, 3, 14, 18]: the source coordinates are "
+        "computed in f32 from the output index ((i + 0.5) * 0.5 - 0.5, clamped at 0), converted "
+        "to int32 (fptosi) and used in the addresses of 4 gathers (clamped with int64 minimum), "
+        "the fractional parts weight the lerps.")
+
+
+@case
+def c102_ind_max_pool(rng: np.random.Generator) -> Case:
+    x = rng.standard_normal((2, 3, 9, 11), dtype=np.float32)
+    x[1, 2, 4, 4] = np.nan
+
+    def ref() -> dict[str, np.ndarray]:
+        v, i = F.max_pool2d(T(x), 3, stride=2, padding=1, return_indices=True)
+        return {"vals": N(v), "idx": N(i)}
+    return inductor_case(
+        "102_ind_max_pool", "triton_poi_fused_max_pool2d_with_indices_0",
+        [Arr("x", x, "in"), out("vals", (2, 3, 5, 6)), out("idx", (2, 3, 5, 6), "int64")], ref,
+        {"vals": EXACT, "idx": EXACT},
+        "max_pool2d(3, stride 2, padding 1) with indices: 9 window loads at -12 + 2*x0 + 22*x1 + "
+        "99*x2 + (row, col offsets) masked by the padding bounds (other=-inf; negative offsets "
+        "at the top-left border), triton_helpers.maximum chain and a NaN-aware arg chain "
+        "producing the window position, turned into the int64 flat input index; one NaN in the "
+        "input (propagated with its index).")
+
+
+@case
+def c103_ind_avg_pool(rng: np.random.Generator) -> Case:
+    x = rng.standard_normal((2, 3, 9, 11), dtype=np.float32)
+    return inductor_case(
+        "103_ind_avg_pool", "triton_poi_fused_avg_pool2d_0",
+        [Arr("x", x, "in"), out("out", (2, 3, 5, 6))],
+        lambda: {"out": N(F.avg_pool2d(T(x), 3, stride=2, padding=1, count_include_pad=False))},
+        {"out": (1e-5, 1e-6)},
+        "avg_pool2d(3, stride 2, padding 1, count_include_pad=False): 9 masked window loads "
+        "(other=0) summed, divided by the number of in-bounds elements, which Inductor computes "
+        "as a product of clamped extents written with integer multiplications by comparisons "
+        "((a) * ((a) >= (b)) + ...) converted to int32 and then f32.")
+
+
+@case
+def c104_ind_bucketize(rng: np.random.Generator) -> Case:
+    bnd = np.sort(rng.standard_normal(17).astype(np.float32) * 2)
+    x = (rng.standard_normal(1000, dtype=np.float32) * 3).astype(np.float32)
+    x[:17] = bnd                                  # values equal to a boundary
+    x[17:19] = [-100.0, 100.0]
+    return inductor_case(
+        "104_ind_bucketize", "triton_poi_fused_bucketize_0",
+        [Arr("x", x, "in"), Arr("boundaries", bnd, "in"), out("out", 1000, "int64")],
+        lambda: {"out": N(torch.bucketize(T(x), T(bnd)))}, {"out": EXACT},
+        "torch.bucketize(x, boundaries[17]): triton_helpers.bucketize_binary_search, a binary "
+        "search: `while full_range > 1` is an scf.while on a scalar i32 counter (18, 9, 5, 3, 2: "
+        "5 iterations) carrying the int64 low / high tensors, each iteration a masked gather "
+        "tl.load(boundaries + mid) at data-dependent int64 indices and tl.where updates; values "
+        "equal to boundaries and beyond both ends.")
+
+
+@case
+def c105_ind_roll(rng: np.random.Generator) -> Case:
+    x = rng.standard_normal((7, 33), dtype=np.float32)
+    return inductor_case(
+        "105_ind_roll", "triton_poi_fused_mul_roll_0",
+        [Arr("x", x, "in"), out("out", (7, 33))],
+        lambda: {"out": (np.roll(x, 5, 1) * np.float32(2)).astype(np.float32)}, {"out": EXACT},
+        "torch.roll(x, 5, 1) * 2: the source address 33*x1 + (28 + x0) % 33 wraps around inside "
+        "every row (x0 = xindex % 33, x1 = xindex // 33): the [256] tile reads 7 rows, each in two "
+        "contiguous pieces, one program.")
+
+
+@case
+def c106_ind_repeat_interleave(rng: np.random.Generator) -> Case:
+    x = rng.standard_normal((7, 11), dtype=np.float32)
+    return inductor_case(
+        "106_ind_repeat_interleave", "triton_poi_fused_add_clone_expand_unsqueeze_view_0",
+        [Arr("x", x, "in"), out("out", (7, 33))],
+        lambda: {"out": (np.repeat(x, 3, 1) + np.float32(1)).astype(np.float32)}, {"out": EXACT},
+        "torch.repeat_interleave(x, 3, dim=1) + 1: every input element is read by 3 consecutive "
+        "lanes (address xindex // 3), 231 outputs in one program of 256.")
+
+
+@case
+def c107_ind_pixel_shuffle(rng: np.random.Generator) -> Case:
+    x = rng.standard_normal((1, 8, 5, 7), dtype=np.float32)
+    return inductor_case(
+        "107_ind_pixel_shuffle", "triton_poi_fused_add_pixel_shuffle_0",
+        [Arr("x", x, "in"), out("out", (1, 2, 10, 14))],
+        lambda: {"out": N(F.pixel_shuffle(T(x), 2) + 1)}, {"out": EXACT},
+        "pixel_shuffle(x[1, 8, 5, 7], 2) + 1: the source address 7*(x1 // 2) + 35*(x0 % 2) + "
+        "70*(x1 % 2) + 140*x2 + x0 // 2 nests // 2 and % 2 of the decomposed output index "
+        "(x0 = xindex % 14, x1 = (xindex // 14) % 10); 280 outputs in 2 programs.")
+
+
+@case
+def c108_ind_unfold_sum(rng: np.random.Generator) -> Case:
+    x = rng.standard_normal((5, 40), dtype=np.float32)
+
+    def ref() -> dict[str, np.ndarray]:
+        w = np.stack([x[:, 3 * i:3 * i + 4] for i in range(13)], 1).astype(np.float64)
+        return {"out": w.sum(-1).astype(np.float32)}
+    return inductor_case(
+        "108_ind_unfold_sum", "triton_poi_fused_sum_unfold_0",
+        [Arr("x", x, "in"), out("out", (5, 13))], ref, {"out": F32_EW},
+        "x.unfold(1, 4, 3).sum(-1): overlapping windows of 4 with step 3, unrolled into 4 loads "
+        "at 3*x0 + 40*x1 + k (a stride-3 gather: 12 bytes between lanes) summed.")
+
+
+@case
+def c109_ind_dyn_bias_silu(rng: np.random.Generator) -> Case:
+    x = rng.standard_normal((37, 45), dtype=np.float32)
+    b = rng.standard_normal(45, dtype=np.float32)
+    return inductor_case(
+        "109_ind_dyn_bias_silu", "triton_poi_fused_add_mul_silu_0",
+        [Arr("x", x, "in"), Arr("b", b, "in"), out("out", (37, 45))],
+        lambda: {"out": N(F.silu(T(x) * 2 + T(b)))}, {"out": (1e-5, 1e-5)},
+        "A dynamic-shape kernel (torch.compile(dynamic=True)): the sizes are runtime arguments, "
+        "ks0 = 45 an i64 and xnumel = 1665 an i32 (not baked into the body); the bias is loaded "
+        "at xindex % ks0 (a remainder by a runtime i64 value). " + LIBDEVICE, "torch")
+
+
+@case
+def c110_ind_dyn_softmax(rng: np.random.Generator) -> Case:
+    x = (rng.standard_normal((13, 100), dtype=np.float32) * 3).astype(np.float32)
+    return inductor_case(
+        "110_ind_dyn_softmax", "triton_red_fused__softmax_abs_all_amax_eq_mul_ne_sub_0",
+        [out("out", (13, 100)), Arr("x", x, "in")],
+        lambda: {"out": N(torch.softmax(T(x) * 0.5, -1))}, {"out": (1e-5, 1e-6)},
+        "softmax(x * 0.5) compiled with dynamic=True: a looped reduction (XBLOCK=2, R0_BLOCK=128) "
+        "whose row length r0_numel=100 and row stride ks0=100 (i64) are runtime arguments (loads "
+        "at r0_1 + ks0*x0); the first loop also tracks whether any x*0.5 is non-finite "
+        "(triton_helpers.any of an i1 -> i8 tile) to pick between two max-subtraction forms; the "
+        "second loop stores exp to the output, the third reloads and divides. " + LIBDEVICE,
+        "torch")
+
+
+@case
+def c111_ind_dyn_permute(rng: np.random.Generator) -> Case:
+    x = rng.standard_normal((3, 33, 45), dtype=np.float32)
+    return inductor_case(
+        "111_ind_dyn_permute", "triton_poi_fused_clone_mul_permute_0",
+        [Arr("x", x, "in"), out("out", (3, 45, 33))],
+        lambda: {"out": (x.transpose(0, 2, 1) * np.float32(2)).astype(np.float32)},
+        {"out": EXACT},
+        "x.permute(0, 2, 1).contiguous() * 2 compiled with dynamic=True: 2-D tiles (YBLOCK = "
+        "XBLOCK = 32) whose index math uses the runtime i64 sizes ks0 = 45 and ks1 = 33: y0 = y % "
+        "ks0, y1 = y // ks0, load at y0 + ks0*x2 + ks0*ks1*y1, store at x2 + ks1*y3.")
+
+
+@case
+def c112_ind_u8_normalize(rng: np.random.Generator) -> Case:
+    img = rng.integers(0, 256, (3, 17, 19)).astype(np.uint8)
+    img.flat[:4] = [0, 255, 128, 127]
+    m = np.array([0.485, 0.456, 0.406], np.float32)
+    s = np.array([0.229, 0.224, 0.225], np.float32)
+
+    def ref() -> dict[str, np.ndarray]:
+        it = T(img)
+        return {"norm": N(((it.float() / 255) - T(m)[:, None, None]) / T(s)[:, None, None]),
+                "ints": N(it.to(torch.int32) * 3 + (it >> 4).to(torch.int32))}
+    return inductor_case(
+        "112_ind_u8_normalize", "triton_poi_fused___rshift____to_copy_add_div_mul_sub_unsqueeze_0",
+        [Arr("img", img, "in"), Arr("mean", m, "in"), Arr("std", s, "in"),
+         out("norm", (3, 17, 19)), out("ints", (3, 17, 19), "int32")], ref,
+        {"norm": F32_EW, "ints": EXACT},
+        "Image preprocessing on a uint8 input (values 0..255, !tt.ptr<i8> in the TTIR): "
+        "unsigned conversions uint8 -> f32 (arith.uitofp) and uint8 -> i32 (arith.extui), a "
+        "logical shift of the uint8 values (arith.shrui by a uint8 constant), per-channel mean "
+        "/ std at xindex // 323.")
+
+
+@case
+def c113_ind_cumsum_long(rng: np.random.Generator) -> Case:
+    x = rng.standard_normal((3, 5000), dtype=np.float32)
+    return inductor_case(
+        "113_ind_cumsum_long", "triton_red_fused_cumsum_0",
+        [Arr("x", x, "in"), out("out", (3, 5000))],
+        lambda: {"out": N(T(x).double().cumsum(-1).float())}, {"out": (1e-4, 1e-4)},
+        "cumsum over rows of 5000 as a looped scan (XBLOCK=1, R0_BLOCK=2048, 3 iterations): each "
+        "block is scanned with tl.associative_scan, its last element extracted with "
+        "triton_helpers.select_one (a reduction of where(rbase == RBLOCK - 1)), and the running "
+        "carry (initialised to NaN, replaced on the first iteration through tl.where(roffset > 0, "
+        "...) on the loop's induction variable) added to the next blocks.")
+
+
 # ============================================================================ plumbing
 def inductor_meta(fn: Any) -> dict[str, Any] | None:
     name = getattr(fn, "__name__", None)
@@ -1092,6 +2196,7 @@ def build_params(fn: Any, args: dict[str, Any], constexprs: dict[tuple[int, ...]
     if inductor_meta(fn) is None:
         return _orig_build_params(fn, args, constexprs, sig_named, sig_noloc)
     const = {fn.arg_names[k[0]] for k in constexprs}
+    meta_sig = inductor_meta(fn)["signature"]
     params: list[dict[str, Any]] = []
     for pname in fn.arg_names:
         if pname in const:
@@ -1101,7 +2206,9 @@ def build_params(fn: Any, args: dict[str, Any], constexprs: dict[tuple[int, ...]
             params.append(dict(name=pname, kind="array", npz_key=v.key, dtype=v.dtype,
                                shape=list(v.data.shape), role=v.role))
         else:
-            params.append(dict(name=pname, kind="scalar", dtype=G.ttir_type_of_scalar(v), value=v))
+            # the scalar's type is Inductor's (sizes of dynamic-shape kernels are i64)
+            dtype = {"i32": "i32", "i64": "i64", "fp32": "f32"}[meta_sig[pname]]
+            params.append(dict(name=pname, kind="scalar", dtype=dtype, value=v))
     assert len(params) == len(sig_named) == len(sig_noloc), (len(params), len(sig_named))
     for p, s, s0 in zip(params, sig_named, sig_noloc, strict=True):
         assert s["type"] == s0["type"] and s["divisibility"] == s0["divisibility"], (s, s0)
@@ -1133,13 +2240,68 @@ def install() -> None:
     G.__doc__ = __doc__
 
 
+# Stand-ins for the libdevice functions tl.math lacks (tanh, log1p, pow, ...), used by the
+# interpreter run only (shim_libdevice); accurate to a few f32 ulps, enough for the cross-check.
+# @triton.jit functions stay unannotated (annotations change how Triton specialises them).
+@triton.jit
+def _shim_tanh(x):  # noqa: ANN001, ANN202
+    return 2.0 * tl.sigmoid(2.0 * x) - 1.0
+
+
+@triton.jit
+def _shim_log1p(x):  # noqa: ANN001, ANN202
+    return tl.log(1.0 + x)
+
+
+@triton.jit
+def _shim_pow(x, y):  # noqa: ANN001, ANN202
+    return tl.exp2(y * tl.log2(x))
+
+
+@triton.jit
+def _shim_floor(x):  # noqa: ANN001, ANN202
+    return tl.floor(x)
+
+
+@triton.jit
+def _shim_trunc(x):  # noqa: ANN001, ANN202
+    return tl.where(x < 0, tl.ceil(x), tl.floor(x))
+
+
+@triton.jit
+def _shim_nearbyint(x):  # noqa: ANN001, ANN202
+    r = tl.floor(x + 0.5)
+    tie_to_odd = ((r - x) == 0.5) & ((r - 2.0 * tl.floor(r * 0.5)) != 0.0)
+    return tl.where(tl.abs(x) >= 8388608.0, x, tl.where(tie_to_odd, r - 1.0, r))  # 2^23: integral
+
+
+@triton.jit
+def _shim_fmod(x, y):  # noqa: ANN001, ANN202
+    return x % y             # the interpreter's float % is C fmod (np.fmod)
+
+
+@triton.jit
+def _shim_signbit(x):  # noqa: ANN001, ANN202
+    return (x.to(tl.int32, bitcast=True) < 0).to(tl.int32)
+
+
+class _LibdeviceShim:
+    """`libdevice` for the interpreter: tl.math's erf / exp / rsqrt, looked up at call time (the
+    interpreter patches tl.math while a kernel runs), and the stand-ins above."""
+
+    extra = {"tanh": _shim_tanh, "log1p": _shim_log1p, "pow": _shim_pow, "trunc": _shim_trunc,
+             "nearbyint": _shim_nearbyint, "fmod": _shim_fmod, "signbit": _shim_signbit,
+             "floor": _shim_floor}
+
+    def __getattr__(self, name: str) -> Any:
+        return self.extra[name] if name in self.extra else getattr(tl.math, name)
+
+
 def shim_libdevice() -> None:
     """The interpreter cannot run libdevice calls (tt.extern_elementwise). For the interpreter run
     only, the Inductor kernels' `libdevice` is replaced by triton.language's own functions, so their
     logic is still cross-checked against torch (their expected outputs then come from torch)."""
-    import triton.language as tl
-
-    IK.libdevice = tl.math      # has erf, exp, rsqrt; the interpreter patches it like tl
+    IK.libdevice = _LibdeviceShim()
 
 
 if __name__ == "__main__":

@@ -573,3 +573,353 @@ def static_unroll_scalar(x_ptr, h_ptr, out_ptr, hout_ptr, n_rows, stride, n_step
         p += 1
         h = h * 0.5 + tl.load(p)
     tl.store(hout_ptr + row, h)
+
+
+# ============================================================================== third batch (27-37)
+
+
+# 27: fused attention forward in the form of real varlen / prefix-LM kernels: fp16 Q/K/V with
+# head dim 32, BLOCK_M=16, BLOCK_N=32, K loaded as [BLOCK_N, D] rows and transposed with tl.trans,
+# an online softmax in base e over a KV loop, a bottom-right aligned causal mask (query i sees keys
+# j <= i + N_KV - N_Q) and a per-batch key length loaded from memory, both applied with tl.where;
+# the log-sum-exp of every row is stored too (what the backward pass needs).
+@triton.jit
+def attn_fwd_prefix_f16(q_ptr, k_ptr, v_ptr, kvlen_ptr, o_ptr, lse_ptr, sm_scale, H, N_Q, N_KV,
+                        stride_qh, stride_kh, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr,
+                        BLOCK_N: tl.constexpr):
+    pid_m = tl.program_id(0)
+    bh = tl.program_id(1)
+    b = bh // H
+    kv_len = tl.load(kvlen_ptr + b)
+    offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_d = tl.arange(0, HEAD_DIM)
+    q = tl.load(q_ptr + bh * stride_qh + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
+                mask=offs_m[:, None] < N_Q, other=0.0)
+    m_i = tl.full([BLOCK_M], float("-inf"), tl.float32)
+    l_i = tl.zeros([BLOCK_M], tl.float32)
+    acc = tl.zeros([BLOCK_M, HEAD_DIM], tl.float32)
+    q_pos = offs_m + (N_KV - N_Q)
+    for start_n in range(0, N_KV, BLOCK_N):
+        offs_n = start_n + tl.arange(0, BLOCK_N)
+        k = tl.load(k_ptr + bh * stride_kh + offs_n[:, None] * HEAD_DIM + offs_d[None, :],
+                    mask=offs_n[:, None] < N_KV, other=0.0)
+        s = tl.dot(q, tl.trans(k)) * sm_scale
+        keep = (offs_n[None, :] <= q_pos[:, None]) & (offs_n[None, :] < kv_len)
+        s = tl.where(keep, s, float("-inf"))
+        m_new = tl.maximum(m_i, tl.max(s, 1))
+        m_safe = tl.where(m_new == float("-inf"), 0.0, m_new)
+        p = tl.exp(s - m_safe[:, None])
+        alpha = tl.exp(m_i - m_safe)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        v = tl.load(v_ptr + bh * stride_kh + offs_n[:, None] * HEAD_DIM + offs_d[None, :],
+                    mask=offs_n[:, None] < N_KV, other=0.0)
+        acc = acc * alpha[:, None]
+        acc = tl.dot(p.to(tl.float16), v, acc)
+        m_i = m_new
+    acc = acc / l_i[:, None]
+    tl.store(o_ptr + bh * stride_qh + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
+             acc.to(tl.float16), mask=offs_m[:, None] < N_Q)
+    tl.store(lse_ptr + bh * N_Q + offs_m, m_i + tl.log(l_i), mask=offs_m < N_Q)
+
+
+# 28: layer-norm backward (dx and the partial sums of dw / db): each program walks a strided set of
+# rows, recomputes x_hat from the saved mean / rstd, writes dx, keeps per-column partial sums of
+# dy * x_hat and dy in registers and finally adds them into dw / db with tl.atomic_add (several
+# programs add to the same columns).
+@triton.jit
+def layer_norm_bwd(x_ptr, dy_ptr, w_ptr, mean_ptr, rstd_ptr, dx_ptr, dw_ptr, db_ptr, n_rows,
+                   N, BLOCK_N: tl.constexpr):
+    pid = tl.program_id(0)
+    cols = tl.arange(0, BLOCK_N)
+    cmask = cols < N
+    w = tl.load(w_ptr + cols, mask=cmask, other=0.0)
+    dw_acc = tl.zeros([BLOCK_N], tl.float32)
+    db_acc = tl.zeros([BLOCK_N], tl.float32)
+    for row in range(pid, n_rows, tl.num_programs(0)):
+        x = tl.load(x_ptr + row * N + cols, mask=cmask, other=0.0)
+        dy = tl.load(dy_ptr + row * N + cols, mask=cmask, other=0.0)
+        mean = tl.load(mean_ptr + row)
+        rstd = tl.load(rstd_ptr + row)
+        xhat = tl.where(cmask, (x - mean) * rstd, 0.0)
+        wdy = w * dy
+        c1 = tl.sum(xhat * wdy, axis=0) / N
+        c2 = tl.sum(wdy, axis=0) / N
+        dx = (wdy - (xhat * c1 + c2)) * rstd
+        tl.store(dx_ptr + row * N + cols, dx, mask=cmask)
+        dw_acc += dy * xhat
+        db_acc += dy
+    tl.atomic_add(dw_ptr + cols, dw_acc, mask=cmask)
+    tl.atomic_add(db_ptr + cols, db_acc, mask=cmask)
+
+
+@triton.jit
+def _segsum_combine(f1, v1, f2, v2):
+    return f1 | f2, tl.where(f2 != 0, v2, v1 + v2)
+
+
+@triton.jit
+def _affine_combine(a1, b1, a2, b2):
+    return a1 * a2, b1 * a2 + b2
+
+
+# 29: tl.associative_scan with user combine functions on rows of 200 (block 256): a segmented
+# cumulative sum over (segment-start flag, value) pairs (the combine restarts at a flag), and a
+# reverse first-order linear recurrence h_t = a_t * h_{t+1} + x_t (the (a, b) affine combine run
+# right to left, as in a discounted return).
+@triton.jit
+def segmented_scan(flag_ptr, x_ptr, a_ptr, seg_ptr, ret_ptr, n, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n
+    f = tl.load(flag_ptr + row * n + offs, mask=mask, other=1)
+    x = tl.load(x_ptr + row * n + offs, mask=mask, other=0.0)
+    a = tl.load(a_ptr + row * n + offs, mask=mask, other=1.0)
+    _, seg = tl.associative_scan((f, x), 0, _segsum_combine)
+    tl.store(seg_ptr + row * n + offs, seg, mask=mask)
+    _, ret = tl.associative_scan((a, x), 0, _affine_combine, reverse=True)
+    tl.store(ret_ptr + row * n + offs, ret, mask=mask)
+
+
+# 30: split-K matmul: program_id(1) picks every SPLIT_K-th K block (the interleaved split of the
+# Triton split-K kernels), the fp32 partial products are accumulated into C with tl.atomic_add;
+# masked M / N edges and a K tail.
+@triton.jit
+def matmul_splitk_atomic(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr,
+                         BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, SPLIT_K: tl.constexpr):
+    pid = tl.program_id(0)
+    pid_k = tl.program_id(1)
+    num_pid_n = tl.cdiv(N, BLOCK_N)
+    pid_m = pid // num_pid_n
+    pid_n = pid % num_pid_n
+    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    rk = tl.arange(0, BLOCK_K)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k0 in range(pid_k * BLOCK_K, K, BLOCK_K * SPLIT_K):
+        kk = k0 + rk
+        a = tl.load(a_ptr + rm[:, None] * K + kk[None, :],
+                    mask=(rm[:, None] < M) & (kk[None, :] < K), other=0.0)
+        b = tl.load(b_ptr + kk[:, None] * N + rn[None, :],
+                    mask=(kk[:, None] < K) & (rn[None, :] < N), other=0.0)
+        acc += tl.dot(a, b)
+    tl.atomic_add(c_ptr + rm[:, None] * N + rn[None, :], acc,
+                  mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+# 31: batched matmul through 3-D device-side tensor descriptors ([B, M, K] with [1, BM, BK]
+# blocks, reshaped to 2-D for tl.dot and back to 3-D for the store) with the tile order remapped
+# by tl.swizzle2d on a 2-D program_id grid; fp16 in, fp32 out.
+@triton.jit
+def desc_bmm_swizzle(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                     BLOCK_K: tl.constexpr, GROUP: tl.constexpr):
+    pid_m0 = tl.program_id(0)
+    pid_n0 = tl.program_id(1)
+    bat = tl.program_id(2)
+    pid_m, pid_n = tl.swizzle2d(pid_m0, pid_n0, tl.num_programs(0), tl.num_programs(1), GROUP)
+    B = tl.num_programs(2)
+    a_desc = tl.make_tensor_descriptor(a_ptr, shape=[B, M, K], strides=[M * K, K, 1],
+                                       block_shape=[1, BLOCK_M, BLOCK_K])
+    b_desc = tl.make_tensor_descriptor(b_ptr, shape=[B, K, N], strides=[K * N, N, 1],
+                                       block_shape=[1, BLOCK_K, BLOCK_N])
+    c_desc = tl.make_tensor_descriptor(c_ptr, shape=[B, M, N], strides=[M * N, N, 1],
+                                       block_shape=[1, BLOCK_M, BLOCK_N])
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, K, BLOCK_K):
+        a = a_desc.load([bat, pid_m * BLOCK_M, k]).reshape(BLOCK_M, BLOCK_K)
+        b = b_desc.load([bat, k, pid_n * BLOCK_N]).reshape(BLOCK_K, BLOCK_N)
+        acc = tl.dot(a, b, acc)
+    c_desc.store([bat, pid_m * BLOCK_M, pid_n * BLOCK_N], acc.reshape(1, BLOCK_M, BLOCK_N))
+
+
+# 32: attention-score softmax with an ALiBi bias and a causal mask built with tl.where from row and
+# column indices: scores[b, h, i, :] (fp16) -> softmax(scores * scale - slope[h] * (i - j)) over
+# j <= i, fp16 probabilities; BLOCK_R rows per program on a 2-D grid.
+@triton.jit
+def alibi_causal_softmax(s_ptr, slope_ptr, p_ptr, H, T, scale, BLOCK_R: tl.constexpr,
+                         BLOCK_T: tl.constexpr):
+    pid_r = tl.program_id(0)
+    bh = tl.program_id(1)
+    h = bh % H
+    slope = tl.load(slope_ptr + h)
+    rows = pid_r * BLOCK_R + tl.arange(0, BLOCK_R)
+    cols = tl.arange(0, BLOCK_T)
+    inb = (rows[:, None] < T) & (cols[None, :] < T)
+    offs = bh * T * T + rows[:, None] * T + cols[None, :]
+    s = tl.load(s_ptr + offs, mask=inb, other=0.0).to(tl.float32)
+    dist = (rows[:, None] - cols[None, :]).to(tl.float32)
+    z = tl.where(cols[None, :] <= rows[:, None], s * scale - slope * dist, float("-inf"))
+    z = z - tl.max(z, axis=1)[:, None]
+    e = tl.exp(z)
+    p = e / tl.sum(e, axis=1)[:, None]
+    tl.store(p_ptr + offs, p.to(tl.float16), mask=inb)
+
+
+# 33: a weighted embedding bag through loaded, masked indices: idx[b, j] (int32, -1 = padding) is
+# loaded with a mask, the table rows are gathered with tl.load(table + idx * D + cols) masked by
+# idx >= 0, weighted and summed over the bag (tl.sum over axis 0 of a [BLOCK_L, BLOCK_D] tile).
+@triton.jit
+def masked_bag_gather(idx_ptr, wt_ptr, table_ptr, out_ptr, L, D, BLOCK_L: tl.constexpr,
+                      BLOCK_D: tl.constexpr):
+    bag = tl.program_id(0)
+    pid_d = tl.program_id(1)
+    j = tl.arange(0, BLOCK_L)
+    cols = pid_d * BLOCK_D + tl.arange(0, BLOCK_D)
+    jmask = j < L
+    idx = tl.load(idx_ptr + bag * L + j, mask=jmask, other=-1)
+    wt = tl.load(wt_ptr + bag * L + j, mask=jmask, other=0.0)
+    valid = (idx >= 0)[:, None] & (cols[None, :] < D)
+    rows = tl.load(table_ptr + idx[:, None].to(tl.int64) * D + cols[None, :], mask=valid,
+                   other=0.0)
+    tl.store(out_ptr + bag * D + cols, tl.sum(rows * wt[:, None], axis=0), mask=cols < D)
+
+
+# 34: a mixture-of-experts style gather-scale-scatter with early returns on loaded scalars: the
+# program (expert e, token block t) returns at once when expert e received no tokens, or when its
+# block starts past the expert's token count; the rest gather token rows through a sorted token id
+# list and scatter the scaled rows back.
+@triton.jit
+def moe_scale_early_return(count_ptr, offset_ptr, tok_ptr, gate_ptr, escale_ptr, x_ptr, out_ptr,
+                           D, BLOCK_T: tl.constexpr, BLOCK_D: tl.constexpr):
+    e = tl.program_id(0)
+    t0 = tl.program_id(1) * BLOCK_T
+    count = tl.load(count_ptr + e)
+    if count == 0:
+        return
+    if t0 >= count:
+        return
+    start = tl.load(offset_ptr + e)
+    escale = tl.load(escale_ptr + e)
+    t = t0 + tl.arange(0, BLOCK_T)
+    tmask = t < count
+    tok = tl.load(tok_ptr + start + t, mask=tmask, other=0)
+    g = tl.load(gate_ptr + start + t, mask=tmask, other=0.0) * escale
+    cols = tl.arange(0, BLOCK_D)
+    m2 = tmask[:, None] & (cols[None, :] < D)
+    x = tl.load(x_ptr + tok[:, None] * D + cols[None, :], mask=m2, other=0.0)
+    tl.store(out_ptr + tok[:, None] * D + cols[None, :], x * g[:, None], mask=m2)
+
+
+# 35: integer hashing with wrapping int32 arithmetic (an LCG step x * 1103515245 + 12345, xor
+# shifts, a logical shift on the uint32 view, a murmur-style finaliser), unsigned division,
+# remainder and comparison on the uint32 view, and Philox random numbers:
+# tl.randint (raw uint32), tl.rand (uniform), tl.randn (normal, Box-Muller) from a runtime seed.
+@triton.jit
+def hash_and_philox(x_ptr, h_ptr, uq_ptr, ur_ptr, ri_ptr, ru_ptr, rn_ptr, n, seed,
+                    BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask, other=0)
+    h = x * 1103515245 + 12345
+    h = h ^ (h >> 16)
+    u = h.to(tl.uint32, bitcast=True)
+    u = (u ^ (u >> 13)) * 0x5BD1E995
+    u = u ^ (u >> 15)
+    tl.store(h_ptr + offs, u.to(tl.int32, bitcast=True) ^ (x << 7), mask=mask)
+    ux = x.to(tl.uint32, bitcast=True)
+    tl.store(uq_ptr + offs, (ux // 1000003).to(tl.int32, bitcast=True), mask=mask)
+    tl.store(ur_ptr + offs, (ux % 7919 + (ux > 3000000000).to(tl.uint32) * 10000).to(tl.int32),
+             mask=mask)
+    r = tl.randint(seed, offs)
+    tl.store(ri_ptr + offs, r.to(tl.int32, bitcast=True), mask=mask)
+    tl.store(ru_ptr + offs, tl.rand(seed, offs), mask=mask)
+    tl.store(rn_ptr + offs, tl.randn(seed + 1, offs), mask=mask)
+
+
+# 36: shape manipulation in registers: a [512] block reshaped to [8, 4, 16], tl.permute'd to
+# [16, 8, 4], reshaped to [16, 32] and tl.trans'posed to [32, 16]; position-dependent arithmetic
+# between the steps (so any layout mistake shows), a reduction over a permuted axis and a 3-D
+# tl.trans with explicit dims.
+@triton.jit
+def reshape_permute_trans(x_ptr, y_ptr, r_ptr, z_ptr):
+    offs = tl.arange(0, 512)
+    x = tl.load(x_ptr + offs)
+    a = tl.reshape(x, (8, 4, 16))
+    i16 = tl.arange(0, 16)
+    a = a + i16[None, None, :].to(tl.float32) * 0.5
+    p = tl.permute(a, (2, 0, 1))                                        # [16, 8, 4]
+    p = p * (tl.arange(0, 4)[None, None, :] + 1).to(tl.float32)
+    tl.store(r_ptr + tl.arange(0, 16)[:, None] * 8 + tl.arange(0, 8)[None, :], tl.sum(p, axis=2))
+    m = tl.trans(tl.reshape(p, (16, 32)))                               # [32, 16]
+    m = m - tl.arange(0, 32)[:, None].to(tl.float32)
+    tl.store(y_ptr + tl.arange(0, 32)[:, None] * 16 + tl.arange(0, 16)[None, :], m)
+    t3 = tl.trans(a, 1, 0, 2)                                           # [4, 8, 16]
+    tl.store(z_ptr + tl.arange(0, 4)[:, None, None] * 128 + tl.arange(0, 8)[None, :, None] * 16
+             + tl.arange(0, 16)[None, None, :], t3)
+
+
+# 37: rotary position embedding on interleaved (even, odd) pairs: a [BLOCK_T, D] fp16 tile is
+# reshaped to [BLOCK_T, D/2, 2] and tl.split into the pair halves, rotated by cos / sin, put back
+# together with tl.join + reshape; a second output stores tl.interleave(y_odd, y_even) (the pairs
+# swapped). Rows of the position table are selected by a position id loaded per token.
+@triton.jit
+def rope_split_join(x_ptr, pos_ptr, cos_ptr, sin_ptr, y_ptr, ys_ptr, T, HALF: tl.constexpr,
+                    BLOCK_T: tl.constexpr):
+    t = tl.program_id(0) * BLOCK_T + tl.arange(0, BLOCK_T)
+    tmask = t < T
+    D: tl.constexpr = 2 * HALF
+    dcol = tl.arange(0, D)
+    x = tl.load(x_ptr + t[:, None] * D + dcol[None, :], mask=tmask[:, None], other=0.0)
+    x = x.to(tl.float32)
+    pos = tl.load(pos_ptr + t, mask=tmask, other=0)
+    hcol = tl.arange(0, HALF)
+    c = tl.load(cos_ptr + pos[:, None] * HALF + hcol[None, :], mask=tmask[:, None], other=1.0)
+    s = tl.load(sin_ptr + pos[:, None] * HALF + hcol[None, :], mask=tmask[:, None], other=0.0)
+    x_even, x_odd = tl.split(tl.reshape(x, (BLOCK_T, HALF, 2)))
+    y_even = x_even * c - x_odd * s
+    y_odd = x_even * s + x_odd * c
+    y = tl.reshape(tl.join(y_even, y_odd), (BLOCK_T, D))
+    tl.store(y_ptr + t[:, None] * D + dcol[None, :], y.to(tl.float16), mask=tmask[:, None])
+    ys = tl.interleave(y_odd, y_even)
+    tl.store(ys_ptr + t[:, None] * D + dcol[None, :], ys.to(tl.float16), mask=tmask[:, None])
+
+
+# 38: the values atomics return: tl.atomic_add (f32), tl.atomic_max (i32), tl.atomic_cas,
+# tl.atomic_xchg, tl.atomic_and / or / xor (i32) on distinct addresses (each touched by one lane of
+# one program, so the old values are deterministic); the old values are stored and reused.
+@triton.jit
+def atomic_old_values(acc_ptr, x_ptr, m_ptr, flag_ptr, xchg_ptr, bits_ptr, old_f_ptr, old_i_ptr,
+                      n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    old_acc = tl.atomic_add(acc_ptr + offs, x, mask=mask)
+    old_m = tl.atomic_max(m_ptr + offs, (x * 100.0).to(tl.int32), mask=mask)
+    tl.store(old_f_ptr + offs * 2, old_acc * 2.0, mask=mask)
+    tl.store(old_f_ptr + offs * 2 + 1, old_m.to(tl.float32), mask=mask)
+    old_flag = tl.atomic_cas(flag_ptr + offs, offs % 3, offs + 100)   # no mask: flag has room
+    old_x = tl.atomic_xchg(xchg_ptr + offs, old_flag, mask=mask)
+    b = tl.atomic_and(bits_ptr + offs, 0x0FF0, mask=mask)
+    b = b + tl.atomic_or(bits_ptr + n + offs, 0x1001, mask=mask)
+    b = b + tl.atomic_xor(bits_ptr + 2 * n + offs, offs, mask=mask)
+    tl.store(old_i_ptr + offs * 3, old_flag, mask=mask)
+    tl.store(old_i_ptr + offs * 3 + 1, old_x, mask=mask)
+    tl.store(old_i_ptr + offs * 3 + 2, b, mask=mask)
+
+
+# 39: the tutorial matmul with the block sizes its autotune configs (and most real matmul kernels)
+# use: 128x128 output tiles, BLOCK_K=64, GROUP_M=8, fp16 in, fp32 accumulate, fp16 out.
+@triton.jit
+def matmul_block128(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                    BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr):
+    pid = tl.program_id(0)
+    num_pid_m = tl.cdiv(M, BLOCK_M)
+    num_pid_n = tl.cdiv(N, BLOCK_N)
+    group = GROUP_M * num_pid_n
+    first_m = (pid // group) * GROUP_M
+    group_m = min(num_pid_m - first_m, GROUP_M)
+    pid_m = first_m + (pid % group) % group_m
+    pid_n = (pid % group) // group_m
+    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    rk = tl.arange(0, BLOCK_K)
+    a_ptrs = a_ptr + rm[:, None] * K + rk[None, :]
+    b_ptrs = b_ptr + rk[:, None] * N + rn[None, :]
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (rk[None, :] < K - k * BLOCK_K), other=0.0)
+        b = tl.load(b_ptrs, mask=(rk[:, None] < K - k * BLOCK_K) & (rn[None, :] < N), other=0.0)
+        acc = tl.dot(a, b, acc)
+        a_ptrs += BLOCK_K
+        b_ptrs += BLOCK_K * N
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(tl.float16),
+             mask=(rm[:, None] < M) & (rn[None, :] < N))
