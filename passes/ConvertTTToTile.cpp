@@ -431,11 +431,15 @@ struct FpToFpPattern : public OpConversionPattern<tt::FpToFpOp> {
   }
 };
 
-/// How a libdevice function maps onto the SIMD engine.
+/// How a libdevice function maps onto the SIMD engine: one special
+/// function, unary or binary kind, `fma`, or a classification of floats
+/// (`isnan`, `isinf`, `signbit`) that yields an i32 0 or 1.
 struct ExternLowering {
   std::optional<tile::SpecialFunction> function;
   std::optional<tile::BinaryKind> binary;
   std::optional<tile::UnaryKind> unary;
+  bool fma = false;
+  StringRef classification;
 };
 
 /// The lowering of `tt.extern_elementwise` calling `symbol` — a libdevice
@@ -445,40 +449,68 @@ std::optional<ExternLowering> getExternLowering(tt::ExternElementwiseOp op) {
   StringRef name = op.getSymbol();
   if (!name.consume_front("__nv_") && !name.consume_front("mtia_"))
     return std::nullopt;
-  // libdevice suffixes the f32 functions with `f`.
-  if (getElementTypeOrSelf(op.getType()).isF32() && name.ends_with("f") &&
-      name != "erf")
+  // libdevice suffixes the functions of f32 operands with `f`.
+  if (!op.getSrcs().empty() &&
+      getElementTypeOrSelf(op.getSrcs().front().getType()).isF32() &&
+      name.ends_with("f") && name != "erf")
     name = name.drop_back();
   ExternLowering lowering;
   size_t numOperands = op.getSrcs().size();
+  using SF = tile::SpecialFunction;
   if (numOperands == 1) {
-    lowering.function =
-        llvm::StringSwitch<std::optional<tile::SpecialFunction>>(name)
-            .Case("exp", tile::SpecialFunction::Exp)
-            .Case("exp2", tile::SpecialFunction::Exp2)
-            .Case("log", tile::SpecialFunction::Log)
-            .Case("log2", tile::SpecialFunction::Log2)
-            .Case("sqrt", tile::SpecialFunction::Sqrt)
-            .Case("rsqrt", tile::SpecialFunction::Rsqrt)
-            .Case("sin", tile::SpecialFunction::Sin)
-            .Case("cos", tile::SpecialFunction::Cos)
-            .Case("tanh", tile::SpecialFunction::Tanh)
-            .Case("erf", tile::SpecialFunction::Erf)
-            .Default(std::nullopt);
+    lowering.function = llvm::StringSwitch<std::optional<SF>>(name)
+                            .Case("exp", SF::Exp)
+                            .Case("exp2", SF::Exp2)
+                            .Case("expm1", SF::Expm1)
+                            .Case("log", SF::Log)
+                            .Case("log2", SF::Log2)
+                            .Case("log10", SF::Log10)
+                            .Case("log1p", SF::Log1p)
+                            .Cases({"sqrt", "sqrt_rn"}, SF::Sqrt)
+                            .Case("rsqrt", SF::Rsqrt)
+                            .Case("rcp", SF::Recip)
+                            .Case("sin", SF::Sin)
+                            .Case("cos", SF::Cos)
+                            .Case("tan", SF::Tan)
+                            .Case("asin", SF::Asin)
+                            .Case("acos", SF::Acos)
+                            .Case("atan", SF::Atan)
+                            .Case("sinh", SF::Sinh)
+                            .Case("cosh", SF::Cosh)
+                            .Case("tanh", SF::Tanh)
+                            .Case("asinh", SF::Asinh)
+                            .Case("acosh", SF::Acosh)
+                            .Case("atanh", SF::Atanh)
+                            .Case("erf", SF::Erf)
+                            .Case("erfc", SF::Erfc)
+                            .Case("cbrt", SF::Cbrt)
+                            .Default(std::nullopt);
     lowering.unary = llvm::StringSwitch<std::optional<tile::UnaryKind>>(name)
                          .Case("fabs", tile::UnaryKind::AbsF)
                          .Case("floor", tile::UnaryKind::Floor)
                          .Case("ceil", tile::UnaryKind::Ceil)
+                         .Case("trunc", tile::UnaryKind::Trunc)
+                         .Case("round", tile::UnaryKind::Round)
+                         .Cases({"rint", "nearbyint"}, tile::UnaryKind::RoundEven)
                          .Default(std::nullopt);
+    if (name == "isnan" || name == "isinf" || name == "signbit")
+      lowering.classification = name;
   } else if (numOperands == 2) {
-    lowering.binary = llvm::StringSwitch<std::optional<tile::BinaryKind>>(name)
-                          .Case("pow", tile::BinaryKind::PowF)
-                          .Case("fmax", tile::BinaryKind::MaxNumF)
-                          .Case("fmin", tile::BinaryKind::MinNumF)
-                          .Case("fmod", tile::BinaryKind::RemF)
-                          .Default(std::nullopt);
+    lowering.binary =
+        llvm::StringSwitch<std::optional<tile::BinaryKind>>(name)
+            .Case("pow", tile::BinaryKind::PowF)
+            .Case("fmax", tile::BinaryKind::MaxNumF)
+            .Case("fmin", tile::BinaryKind::MinNumF)
+            .Case("fmod", tile::BinaryKind::RemF)
+            .Case("atan2", tile::BinaryKind::Atan2F)
+            .Case("copysign", tile::BinaryKind::CopySignF)
+            .Cases({"div_rn", "fdiv_rn", "fdivide"}, tile::BinaryKind::DivF)
+            .Default(std::nullopt);
+  } else if (numOperands == 3) {
+    lowering.fma = name == "fma" || name == "fma_rn";
   }
-  if (!lowering.function && !lowering.binary && !lowering.unary)
+  if (!lowering.function && !lowering.binary && !lowering.unary &&
+      !lowering.fma && lowering.classification.empty())
     return std::nullopt;
   return lowering;
 }
@@ -486,15 +518,73 @@ std::optional<ExternLowering> getExternLowering(tt::ExternElementwiseOp op) {
 struct ExternElementwisePattern
     : public OpConversionPattern<tt::ExternElementwiseOp> {
   using OpConversionPattern::OpConversionPattern;
+
+  /// `isnan`, `isinf` or `signbit` of the float tile `x`, as the integer
+  /// tile `type` of 0s and 1s.
+  static Value classify(Operation *op, StringRef classification, Value x,
+                        tile::TileType type, OpBuilder &builder) {
+    Location loc = op->getLoc();
+    auto source = cast<tile::TileType>(x.getType());
+    Type floatType = source.getElementType();
+    tile::TileType flags = source.withElementType(builder.getI1Type());
+    auto castTo = [&](tile::CastKind kind, Type to, Value value) -> Value {
+      return tile::CastOp::create(
+          builder, loc, type.withElementType(to),
+          tile::CastKindAttr::get(builder.getContext(), kind), value,
+          tile::RoundingModeAttr());
+    };
+    Value flag;
+    if (classification == "isnan") {
+      flag = tile::CmpFOp::create(builder, loc, flags,
+                                  tile::CmpFPredicate::UNO, x, x);
+    } else if (classification == "isinf") {
+      Value magnitude = tile::UnaryOp::create(builder, loc, source,
+                                              tile::UnaryKind::AbsF, x);
+      const llvm::fltSemantics &semantics =
+          cast<FloatType>(floatType).getFloatSemantics();
+      Value inf = tile::SplatOp::create(
+          builder, loc, source,
+          arith::ConstantOp::create(
+              builder, loc,
+              builder.getFloatAttr(floatType, APFloat::getInf(semantics)))
+              .getResult());
+      flag = tile::CmpFOp::create(builder, loc, flags,
+                                  tile::CmpFPredicate::OEQ, magnitude, inf);
+    } else {
+      // signbit: the top bit of the float's bits.
+      unsigned width = floatType.getIntOrFloatBitWidth();
+      Type bitsType = builder.getIntegerType(width);
+      Value bits = castTo(tile::CastKind::Bitcast, bitsType, x);
+      Value shift = tile::SplatOp::create(
+          builder, loc, type.withElementType(bitsType),
+          arith::ConstantOp::create(builder, loc,
+                                    builder.getIntegerAttr(bitsType, width - 1))
+              .getResult());
+      Value top = tile::BinaryOp::create(builder, loc, bits.getType(),
+                                         tile::BinaryKind::ShRUI, bits, shift);
+      flag = castTo(tile::CastKind::TruncI, builder.getI1Type(), top);
+    }
+    return castTo(tile::CastKind::ExtUI, type.getElementType(), flag);
+  }
+
   LogicalResult
   matchAndRewrite(tt::ExternElementwiseOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     std::optional<ExternLowering> lowering = getExternLowering(op);
     if (!lowering)
       return failure();
-    Type type = getTypeConverter()->convertType(op.getType());
+    auto type =
+        cast<tile::TileType>(getTypeConverter()->convertType(op.getType()));
     ValueRange operands = adaptor.getSrcs();
-    if (lowering->function)
+    if (!lowering->classification.empty()) {
+      rewriter.replaceOp(op, classify(op, lowering->classification,
+                                      operands[0], type, rewriter));
+      return success();
+    }
+    if (lowering->fma)
+      rewriter.replaceOpWithNewOp<tile::FmaOp>(op, type, operands[0],
+                                               operands[1], operands[2]);
+    else if (lowering->function)
       rewriter.replaceOpWithNewOp<tile::SFUOp>(op, type, *lowering->function,
                                                operands[0]);
     else if (lowering->unary)
@@ -927,6 +1017,9 @@ void mtia::populateTileConversionPatterns(const TypeConverter &converter,
   addKindPattern<arith::MinNumFOp>(patterns, converter, BK::MinNumF,
                                    createBinary);
   addKindPattern<math::PowFOp>(patterns, converter, BK::PowF, createBinary);
+  addKindPattern<math::Atan2Op>(patterns, converter, BK::Atan2F, createBinary);
+  addKindPattern<math::CopySignOp>(patterns, converter, BK::CopySignF,
+                                   createBinary);
   addKindPattern<arith::AddIOp>(patterns, converter, BK::AddI, createBinary);
   addKindPattern<arith::SubIOp>(patterns, converter, BK::SubI, createBinary);
   addKindPattern<arith::MulIOp>(patterns, converter, BK::MulI, createBinary);
@@ -954,6 +1047,8 @@ void mtia::populateTileConversionPatterns(const TypeConverter &converter,
   addKindPattern<math::CeilOp>(patterns, converter, UK::Ceil, createUnary);
   addKindPattern<math::RoundEvenOp>(patterns, converter, UK::RoundEven,
                                     createUnary);
+  addKindPattern<math::RoundOp>(patterns, converter, UK::Round, createUnary);
+  addKindPattern<math::TruncOp>(patterns, converter, UK::Trunc, createUnary);
 
   using SF = tile::SpecialFunction;
   addKindPattern<math::ExpOp>(patterns, converter, SF::Exp,
@@ -978,6 +1073,34 @@ void mtia::populateTileConversionPatterns(const TypeConverter &converter,
                                createSpecialFunction);
   addKindPattern<math::ErfOp>(patterns, converter, SF::Erf,
                               createSpecialFunction);
+  addKindPattern<math::ErfcOp>(patterns, converter, SF::Erfc,
+                               createSpecialFunction);
+  addKindPattern<math::ExpM1Op>(patterns, converter, SF::Expm1,
+                                createSpecialFunction);
+  addKindPattern<math::Log10Op>(patterns, converter, SF::Log10,
+                                createSpecialFunction);
+  addKindPattern<math::Log1pOp>(patterns, converter, SF::Log1p,
+                                createSpecialFunction);
+  addKindPattern<math::TanOp>(patterns, converter, SF::Tan,
+                              createSpecialFunction);
+  addKindPattern<math::AsinOp>(patterns, converter, SF::Asin,
+                               createSpecialFunction);
+  addKindPattern<math::AcosOp>(patterns, converter, SF::Acos,
+                               createSpecialFunction);
+  addKindPattern<math::AtanOp>(patterns, converter, SF::Atan,
+                               createSpecialFunction);
+  addKindPattern<math::SinhOp>(patterns, converter, SF::Sinh,
+                               createSpecialFunction);
+  addKindPattern<math::CoshOp>(patterns, converter, SF::Cosh,
+                               createSpecialFunction);
+  addKindPattern<math::AsinhOp>(patterns, converter, SF::Asinh,
+                                createSpecialFunction);
+  addKindPattern<math::AcoshOp>(patterns, converter, SF::Acosh,
+                                createSpecialFunction);
+  addKindPattern<math::AtanhOp>(patterns, converter, SF::Atanh,
+                                createSpecialFunction);
+  addKindPattern<math::CbrtOp>(patterns, converter, SF::Cbrt,
+                               createSpecialFunction);
 
   using CK = tile::CastKind;
   addKindPattern<arith::ExtFOp>(patterns, converter, CK::ExtF, createCast);

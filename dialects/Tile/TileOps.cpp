@@ -87,6 +87,8 @@ static bool isFloatKind(BinaryKind kind) {
   case BinaryKind::MaxNumF:
   case BinaryKind::MinNumF:
   case BinaryKind::PowF:
+  case BinaryKind::Atan2F:
+  case BinaryKind::CopySignF:
     return true;
   default:
     return false;

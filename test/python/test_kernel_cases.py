@@ -34,8 +34,6 @@ CASES = sorted(path for path in KERNEL_CASES.iterdir() if (path / "case.json").e
 #: case -> (how it fails, why). Keep one line per case.
 KNOWN_FAILING: dict[str, tuple[str, str]] = {
     "39_matmul_block128": ("compile", "128x128x64 matmul tiles exceed the 384 KiB local memory"),
-    "75_ind_activations": ("compile", "libdevice __nv_log1pf (softplus)"),
-    "99_ind_float_rounding": ("compile", "libdevice __nv_nearbyintf (torch.round)"),
 }
 
 

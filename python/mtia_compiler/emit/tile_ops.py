@@ -20,15 +20,14 @@ from .values import Buffer, FloatScalar, IntScalar, PointerScalar, Scalar, Token
 SIMD_BINARY = {
     "addf": "add", "subf": "sub", "mulf": "mul", "divf": "div", "remf": "rem",
     "maximumf": "max", "minimumf": "min", "maxnumf": "maxnum", "minnumf": "minnum",
-    "powf": "pow", "addi": "add", "subi": "sub", "muli": "mul", "divsi": "div",
+    "powf": "pow", "atan2f": "atan2", "copysignf": "copysign", "addi": "add", "subi": "sub",
+    "muli": "mul", "divsi": "div",
     "divui": "divu", "remsi": "rem", "remui": "remu", "maxsi": "max", "minsi": "min",
     "maxui": "maxu", "minui": "minu", "andi": "and", "ori": "or", "xori": "xor",
     "shli": "shl", "shrsi": "shrs", "shrui": "shru", "mulhiui": "mulhiu",
 }
 SIMD_UNARY = {"negf": "neg", "absf": "abs", "floor": "floor", "ceil": "ceil",
-              "roundeven": "rint", "absi": "abs"}
-SIMD_SFU = ("exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "tanh", "erf",
-            "sigmoid")
+              "roundeven": "rint", "round": "round", "trunc": "trunc", "absi": "abs"}
 UNORDERED_PREDICATES = {"ult": "fult", "ule": "fule", "ugt": "fugt", "uge": "fuge"}
 COMBINERS = {
     "addf": "sum", "addi": "sum", "mulf": "prod", "muli": "prod", "maximumf": "max",

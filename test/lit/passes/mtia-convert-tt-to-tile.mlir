@@ -213,3 +213,30 @@ tt.func @select_combiners(%x: tensor<4x8xf32>, %i: tensor<8xi32>) {
   tt.print "" {hex = false, isSigned = array<i32: 1>} : %odd : i32
   tt.return
 }
+
+// -----
+
+// libdevice functions beyond the basic ones: special functions, rounding,
+// binary functions and `fma` map onto single tile ops; the classifications
+// of floats become compare (or bit) tile ops yielding i32 0s and 1s.
+// CHECK-LABEL: tt.func @more_libdevice
+// CHECK: tile.sfu log1p
+// CHECK: tile.unary roundeven
+// CHECK: tile.binary atan2f
+// CHECK: tile.fma
+// CHECK: %[[NAN:.*]] = tile.cmpf uno %{{.*}}, %{{.*}} : !tile.tile<8xf32>
+// CHECK: tile.cast extui %[[NAN]] : !tile.tile<8xi1> -> !tile.tile<8xi32>
+// CHECK: %[[BITS:.*]] = tile.cast bitcast %{{.*}} : !tile.tile<8xf32> -> !tile.tile<8xi32>
+// CHECK: %[[TOP:.*]] = tile.binary shrui %[[BITS]], %{{.*}} : !tile.tile<8xi32>
+// CHECK: tile.cast trunci %[[TOP]] : !tile.tile<8xi32> -> !tile.tile<8xi1>
+tt.func @more_libdevice(%x: tensor<8xf32>) {
+  %0 = tt.extern_elementwise %x {libname = "", libpath = "", pure = true, symbol = "__nv_log1pf"} : (tensor<8xf32>) -> tensor<8xf32>
+  %1 = tt.extern_elementwise %0 {libname = "", libpath = "", pure = true, symbol = "__nv_nearbyintf"} : (tensor<8xf32>) -> tensor<8xf32>
+  %2 = tt.extern_elementwise %1, %x {libname = "", libpath = "", pure = true, symbol = "__nv_atan2f"} : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  %3 = tt.extern_elementwise %2, %x, %x {libname = "", libpath = "", pure = true, symbol = "__nv_fmaf"} : (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  %4 = tt.extern_elementwise %3 {libname = "", libpath = "", pure = true, symbol = "__nv_isnanf"} : (tensor<8xf32>) -> tensor<8xi32>
+  %5 = tt.extern_elementwise %3 {libname = "", libpath = "", pure = true, symbol = "__nv_signbitf"} : (tensor<8xf32>) -> tensor<8xi32>
+  %6 = arith.addi %4, %5 : tensor<8xi32>
+  tt.print "" {hex = false, isSigned = array<i32: 1>} : %6 : tensor<8xi32>
+  tt.return
+}
