@@ -1138,7 +1138,9 @@ private:
                 ArrayRef<UnrealizedConversionCastOp> casts,
                 OpBuilder &builder) {
     Location loc = op->getLoc();
-    // The buffer is read by the unit of the first user of the tile.
+    // The buffer is read by the unit of the first user of the tile, or by
+    // the MLU, which copies it out of the page, when it is used in other
+    // blocks (reached on some paths only): the page is freed in this one.
     tile::Unit consumer = tile::Unit::SIMD;
     for (UnrealizedConversionCastOp toTile : casts)
       for (OpOperand &use : toTile->getUses())
@@ -1146,6 +1148,11 @@ private:
           consumer = *unit;
           break;
         }
+    bool usedElsewhere = llvm::any_of(casts, [&](auto toTile) {
+      return isUsedOutside(toTile.getResult(0), op->getBlock());
+    });
+    if (usedElsewhere)
+      consumer = tile::Unit::MLU;
     cb::AllocOp buffer = allocate("load", pageType, tile::Unit::DMA, consumer,
                                   loc, getLoadPages(op, pageType));
     auto token = dma::TokenType::get(op->getContext());
@@ -1172,12 +1179,29 @@ private:
     else
       indexed(builder, access);
     cb::PushBackOp::create(builder, loc, buffer, 1);
-    consume(buffer, builder, loc, [&](Value tileValue) {
+    Value page = consume(buffer, builder, loc, [&](Value tileValue) {
       for (UnrealizedConversionCastOp toTile : casts) {
         toTile.getResult(0).replaceAllUsesWith(tileValue);
         toTile.erase();
       }
     });
+    if (usedElsewhere)
+      copyOutOfPage(page, builder, loc);
+  }
+
+  /// Whether `value` is used outside `block`, not only in the regions of its
+  /// operations.
+  static bool isUsedOutside(Value value, Block *block) {
+    return llvm::any_of(value.getUsers(), [&](Operation *user) {
+      return !block->findAncestorOpInBlock(*user);
+    });
+  }
+
+  /// Makes the MLU copy the tile read from a page right after the read, and
+  /// the copy replace it, so that the page is freed at once.
+  static void copyOutOfPage(Value page, OpBuilder &builder, Location loc) {
+    auto copy = tile::CopyOp::create(builder, loc, page);
+    page.replaceAllUsesExcept(copy.getResult(), copy);
   }
 
   LogicalResult lowerStore(tt::StoreOp store) {
@@ -1818,6 +1842,18 @@ private:
     return success();
   }
 
+  /// Whether the values an atomic read are used outside its block (as a
+  /// tensor, or as the tile the tile stage casts it to).
+  static bool areOldValuesUsedElsewhere(Operation *atomic) {
+    Value result = atomic->getResult(0);
+    Block *block = atomic->getBlock();
+    return isUsedOutside(result, block) ||
+           llvm::any_of(result.getUsers(), [&](Operation *user) {
+             return isa<UnrealizedConversionCastOp>(user) &&
+                    isUsedOutside(user->getResult(0), block);
+           });
+  }
+
   /// The buffer a tensor atomic writes the values it read into, reserved,
   /// when they are used; null otherwise.
   cb::AllocOp reserveOldValues(Operation *atomic, tile::TileType tileType,
@@ -1833,6 +1869,9 @@ private:
             consumer = *unit;
             break;
           }
+    // See emitRead: the MLU copies old values used in other blocks.
+    if (areOldValuesUsedElsewhere(atomic))
+      consumer = tile::Unit::MLU;
     cb::AllocOp buffer = allocate("atomic", tileType, tile::Unit::DMA,
                                   consumer, atomic->getLoc());
     cb::ReserveBackOp::create(builder, atomic->getLoc(), buffer, 1);
@@ -1848,7 +1887,8 @@ private:
     Location loc = atomic->getLoc();
     cb::PushBackOp::create(builder, loc, buffer, 1);
     Value result = atomic->getResult(0);
-    consume(buffer, builder, loc, [&](Value tileValue) {
+    bool usedElsewhere = areOldValuesUsedElsewhere(atomic);
+    Value page = consume(buffer, builder, loc, [&](Value tileValue) {
       for (OpOperand &use : llvm::make_early_inc_range(result.getUses())) {
         auto toTile = dyn_cast<UnrealizedConversionCastOp>(use.getOwner());
         if (toTile && toTile.getResult(0).getType() == tileValue.getType()) {
@@ -1862,6 +1902,8 @@ private:
                     .getResult(0));
       }
     });
+    if (usedElsewhere)
+      copyOutOfPage(page, builder, loc);
   }
 
   /// A compare-and-swap of a tensor becomes an indexed atomic of the DMA
@@ -1918,34 +1960,45 @@ private:
 
   void connect(Value tileValue) {
     tile::Unit owner = units.getOwner(tileValue);
-    llvm::MapVector<tile::Unit, SmallVector<OpOperand *>> foreignUses;
+    // The uses of other units, by unit and by the block of the value's
+    // region they lie in (the block of the value, or another block of a
+    // region with several, which the value dominates).
+    Block *block = tileValue.getParentBlock();
+    Region *region = block->getParent();
+    llvm::MapVector<std::pair<tile::Unit, Block *>, SmallVector<OpOperand *>>
+        foreignUses;
     for (OpOperand &use : tileValue.getUses()) {
       std::optional<tile::Unit> user = units.getUser(use);
-      if (user && *user != owner)
-        foreignUses[*user].push_back(&use);
+      if (!user || *user == owner)
+        continue;
+      Operation *ancestor = region->findAncestorOpInRegion(*use.getOwner());
+      foreignUses[{*user, ancestor->getBlock()}].push_back(&use);
     }
-    if (foreignUses.empty())
-      return;
-    Block *block = tileValue.getParentBlock();
     Location loc = tileValue.getLoc();
-    OpBuilder producer(tileValue.getContext());
-    if (auto argument = dyn_cast<BlockArgument>(tileValue))
-      producer.setInsertionPointToStart(block);
-    else
-      producer.setInsertionPointAfter(tileValue.getDefiningOp());
     auto pageType = cast<tile::TileType>(tileValue.getType());
-    for (auto &[unit, uses] : foreignUses) {
-      cb::AllocOp buffer =
-          allocate("forward", pageType, owner, unit, loc, kForwardPages);
-      produce(buffer, tileValue, producer, loc);
+    for (auto &[key, uses] : foreignUses) {
+      auto [unit, useBlock] = key;
       // The consumer reads the tile before the first operation of the block
       // that uses it.
       Operation *first = nullptr;
       for (OpOperand *use : uses) {
-        Operation *ancestor = block->findAncestorOpInBlock(*use->getOwner());
+        Operation *ancestor = useBlock->findAncestorOpInBlock(*use->getOwner());
         if (!first || ancestor->isBeforeInBlock(first))
           first = ancestor;
       }
+      // In the value's block the producer passes it on as soon as it is
+      // computed; in another block (reached on some paths only) right
+      // before its use there, so that every push meets its pop.
+      OpBuilder producer(tileValue.getContext());
+      if (useBlock != block)
+        producer.setInsertionPoint(first);
+      else if (isa<BlockArgument>(tileValue))
+        producer.setInsertionPointToStart(block);
+      else
+        producer.setInsertionPointAfter(tileValue.getDefiningOp());
+      cb::AllocOp buffer =
+          allocate("forward", pageType, owner, unit, loc, kForwardPages);
+      produce(buffer, tileValue, producer, loc);
       OpBuilder consumer(first);
       consume(buffer, consumer, loc, [&](Value copy) {
         for (OpOperand *use : uses)

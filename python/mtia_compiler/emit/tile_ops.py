@@ -193,6 +193,7 @@ class TileOpEmitter:
             "tile.transpose": self._transpose,
             "tile.convert_layout": self._convert_layout,
             "tile.reshape": self._reshape,
+            "tile.copy": self._reshape,
             "tile.broadcast": self._broadcast,
             "tile.slice": self._slice,
             "tile.concat": self._concat,
@@ -427,6 +428,8 @@ class TileOpEmitter:
                         list(source.shape), source.strides, result.strides)
 
     def _reshape(self, op: ir.Operation) -> None:
+        """`tile.reshape` and `tile.copy`: the MLU copies the elements in
+        row-major order."""
         self._require_row_major(op)
         result = self._info(op)
         self.b.mlu_copy(self._result(op), self._inputs(op)[0], result.element_bytes,

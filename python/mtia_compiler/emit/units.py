@@ -26,7 +26,8 @@ TILE_OP_UNITS = {
     **{f"tile.{name}": Unit.RE for name in (
         "reduce", "reduce_region", "scan", "arg_reduce", "cross_pe_reduce", "histogram")},
     **{f"tile.{name}": Unit.MLU for name in (
-        "transpose", "convert_layout", "reshape", "broadcast", "slice", "concat", "gather")},
+        "copy", "transpose", "convert_layout", "reshape", "broadcast", "slice", "concat",
+        "gather")},
     "tile.extract": Unit.CTL,
 }
 """The agent that executes every tile operation: a unit, or for tile.extract

@@ -527,3 +527,70 @@ tt.func @atomics_read_old_values(%x: !tt.ptr<i32> {tt.divisibility = 16 : i32}, 
   tt.store %y, %ticket : !tt.ptr<i32>
   tt.return
 }
+
+// -----
+
+// A loaded tile used only after a branch (an early return before it): the
+// MLU reads it and copies it out of the page, which is freed at once; the
+// branch that uses it hands it over there, so every push meets its pop on
+// every path.
+// CHECK-LABEL: tt.func @load_used_after_branch
+// CHECK: %[[LOADS:.*]] = cb.alloc "load{{[0-9]+}}", dma -> mlu
+// CHECK: %[[PAGE:.*]] = cb.read_front %[[LOADS]][0]
+// CHECK-NEXT: %[[COPY:.*]] = tile.copy %[[PAGE]]
+// CHECK-NEXT: cb.pop_front %[[LOADS]], 1
+// CHECK: cf.cond_br
+// CHECK: ^bb2:
+// CHECK: cb.write_back %[[COPY]], %{{.*}}[0]
+  tt.func @load_used_after_branch(%x: !tt.ptr<f32>, %z: !tt.ptr<f32>) {
+    %cst = arith.constant dense<1.000000e+00> : tensor<32xf32>
+    %c1 = arith.constant 1 : i32
+    %pid = tt.get_program_id x : i32
+    %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+    %p = tt.splat %x : !tt.ptr<f32> -> tensor<32x!tt.ptr<f32>>
+    %p2 = tt.addptr %p, %r : tensor<32x!tt.ptr<f32>>, tensor<32xi32>
+    %v = tt.load %p2 : tensor<32x!tt.ptr<f32>>
+    %c = arith.cmpi eq, %pid, %c1 : i32
+    cf.cond_br %c, ^bb1, ^bb2
+  ^bb1:
+    tt.return
+  ^bb2:
+    %q = tt.splat %z : !tt.ptr<f32> -> tensor<32x!tt.ptr<f32>>
+    %q2 = tt.addptr %q, %r : tensor<32x!tt.ptr<f32>>, tensor<32xi32>
+    %m = arith.addf %v, %cst : tensor<32xf32>
+    tt.store %q2, %m : tensor<32x!tt.ptr<f32>>
+    tt.return
+  }
+
+// -----
+
+// A tile forwarded to a unit that uses it after a branch is pushed in the
+// block of that use (was a crash).
+// CHECK-LABEL: tt.func @forward_after_branch
+// CHECK: %[[COPY:.*]] = tile.copy
+// CHECK: cf.cond_br
+// CHECK: ^bb2:
+// CHECK-NEXT: cb.reserve_back
+// CHECK-NEXT: cb.write_back %[[COPY]]
+  tt.func @forward_after_branch(%x: !tt.ptr<f32>, %z: !tt.ptr<f32>) {
+    %cst = arith.constant 0.000000e+00 : f32
+    %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+    %p = tt.splat %x : !tt.ptr<f32> -> tensor<32x!tt.ptr<f32>>
+    %p2 = tt.addptr %p, %r : tensor<32x!tt.ptr<f32>>, tensor<32xi32>
+    %v = tt.load %p2 : tensor<32x!tt.ptr<f32>>
+    %s = "tt.reduce"(%v) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %5 = arith.addf %a, %b : f32
+      tt.reduce.return %5 : f32
+    }) : (tensor<32xf32>) -> f32
+    %c = arith.cmpf ogt, %s, %cst : f32
+    cf.cond_br %c, ^bb1, ^bb2
+  ^bb1:
+    tt.return
+  ^bb2:
+    %q = tt.splat %z : !tt.ptr<f32> -> tensor<32x!tt.ptr<f32>>
+    %q2 = tt.addptr %q, %r : tensor<32x!tt.ptr<f32>>, tensor<32xi32>
+    %m = arith.mulf %v, %v : tensor<32xf32>
+    tt.store %q2, %m : tensor<32x!tt.ptr<f32>>
+    tt.return
+  }
