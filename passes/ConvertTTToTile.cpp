@@ -791,14 +791,35 @@ struct HistogramPattern : public OpConversionPattern<tt::HistogramOp> {
 // Dot, reductions and scans
 //===----------------------------------------------------------------------===//
 
+/// `tt.dot` on the DPE, which accumulates float products in f32 (and i8
+/// products in i32): a narrower float accumulator (`out_dtype=tl.float16`)
+/// is widened for the multiply and the result rounded back.
 struct DotPattern : public OpConversionPattern<tt::DotOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(tt::DotOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<tile::MatmulOp>(
-        op, getTypeConverter()->convertType(op.getType()), adaptor.getA(),
-        adaptor.getB(), adaptor.getC());
+    auto type =
+        cast<tile::TileType>(getTypeConverter()->convertType(op.getType()));
+    Type accType = type.getElementType();
+    if (!isa<FloatType>(accType) || accType.isF32()) {
+      rewriter.replaceOpWithNewOp<tile::MatmulOp>(
+          op, type, adaptor.getA(), adaptor.getB(), adaptor.getC());
+      return success();
+    }
+    Location loc = op.getLoc();
+    MLIRContext *context = op.getContext();
+    tile::TileType wide = type.withElementType(rewriter.getF32Type());
+    Value acc = tile::CastOp::create(
+        rewriter, loc, wide,
+        tile::CastKindAttr::get(context, tile::CastKind::ExtF),
+        adaptor.getC(), tile::RoundingModeAttr());
+    Value product = tile::MatmulOp::create(rewriter, loc, wide, adaptor.getA(),
+                                           adaptor.getB(), acc);
+    rewriter.replaceOpWithNewOp<tile::CastOp>(
+        op, type, tile::CastKindAttr::get(context, tile::CastKind::TruncF),
+        product,
+        tile::RoundingModeAttr::get(context, tile::RoundingMode::RTNE));
     return success();
   }
 };

@@ -615,13 +615,15 @@ private:
                        Value &base) {
     Location loc = op->getLoc();
     Type i32 = builder.getI32Type(), i64 = builder.getI64Type();
-    // A host descriptor's argument becomes a pointer to its base tensor.
-    Type pointerType = access.base.getType();
+    // `base` is the access's base (cast to the accessed element type) and
+    // becomes the base advanced by the offset. A host descriptor's argument
+    // becomes a pointer to its base tensor.
+    Type pointerType = base.getType();
     if (auto descType = dyn_cast<tt::TensorDescType>(pointerType))
       pointerType =
           tt::PointerType::get(descType.getBlockType().getElementType());
     base = tt::AddPtrOp::create(
-        builder, loc, pointerType, access.base,
+        builder, loc, pointerType, base,
         analysis.materialize(access.offsets.offset, builder, loc, i64));
     Value flatIota = buildFlatIota(shape, builder, loc);
     auto flatType = cast<tile::TileType>(flatIota.getType());

@@ -40,14 +40,15 @@ LogicalResult BitcastOp::verify() {
 LogicalResult FpToFpOp::verify() {
   Type srcType = getElementTypeOrSelf(getSrc().getType());
   Type dstType = getElementTypeOrSelf(getResult().getType());
-  bool narrowing =
-      dstType.getIntOrFloatBitWidth() < srcType.getIntOrFloatBitWidth();
-  if (narrowing && !getRounding())
+  unsigned srcWidth = srcType.getIntOrFloatBitWidth();
+  unsigned dstWidth = dstType.getIntOrFloatBitWidth();
+  if (dstWidth < srcWidth && !getRounding())
     return emitOpError("narrowing conversion from ")
            << srcType << " to " << dstType << " requires a rounding mode";
-  if (!narrowing && getRounding())
-    return emitOpError("rounding mode is only meaningful for narrowing "
-                       "conversions, not from ")
+  // Between types of one width (bf16 and f16) a conversion may round.
+  if (dstWidth > srcWidth && getRounding())
+    return emitOpError("rounding mode is only meaningful for conversions "
+                       "that do not widen, not from ")
            << srcType << " to " << dstType;
   return success();
 }

@@ -175,7 +175,9 @@ LogicalResult CastOp::verify() {
     typesValid = fromFloat && toFloat && fromWidth < toWidth;
     break;
   case CastKind::TruncF:
-    typesValid = fromFloat && toFloat && fromWidth > toWidth;
+    // Also between floats of one width (bf16 and f16), which may round.
+    typesValid = fromFloat && toFloat && fromWidth >= toWidth &&
+                 from != to;
     needsRounding = true;
     break;
   case CastKind::FPToSI:

@@ -240,3 +240,17 @@ tt.func @more_libdevice(%x: tensor<8xf32>) {
   tt.print "" {hex = false, isSigned = array<i32: 1>} : %6 : tensor<8xi32>
   tt.return
 }
+
+// -----
+
+// A dot with an f16 accumulator (`out_dtype=tl.float16`): the DPE
+// accumulates in f32, and the result is rounded back.
+// CHECK-LABEL: tt.func @dot_f16_accumulator
+// CHECK: %[[WIDE:.*]] = tile.cast extf %{{.*}} : !tile.tile<16x16xf16> -> !tile.tile<16x16xf32>
+// CHECK: %[[PRODUCT:.*]] = tile.matmul %{{.*}}, %{{.*}}, %[[WIDE]] : !tile.tile<16x16xf16>, !tile.tile<16x16xf16> -> !tile.tile<16x16xf32>
+// CHECK: tile.cast truncf %[[PRODUCT]] rounding = rtne : !tile.tile<16x16xf32> -> !tile.tile<16x16xf16>
+tt.func @dot_f16_accumulator(%a: tensor<16x16xf16>, %b: tensor<16x16xf16>, %c: tensor<16x16xf16>) {
+  %0 = tt.dot %a, %b, %c : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf16>
+  tt.print "" {hex = false, isSigned = array<i32: 0>} : %0 : tensor<16x16xf16>
+  tt.return
+}

@@ -27,6 +27,9 @@ tt.func @casts_and_math(%i: tensor<8xi64>, %f: tensor<8xf16>, %x: tensor<8xf32>,
   %f8 = tt.fp_to_fp %f, rounding = rtne : tensor<8xf16> -> tensor<8xf8E4M3FN>
   // CHECK: tt.fp_to_fp %{{.*}} : tensor<8xf8E4M3FN> -> tensor<8xf16>
   %back = tt.fp_to_fp %f8 : tensor<8xf8E4M3FN> -> tensor<8xf16>
+  // Between types of one width a conversion may round (bf16 overflows f16).
+  // CHECK: tt.fp_to_fp %{{.*}}, rounding = rtne : tensor<8xf16> -> tensor<8xbf16>
+  %brain = tt.fp_to_fp %f, rounding = rtne : tensor<8xf16> -> tensor<8xbf16>
   // CHECK: tt.clampf %{{.*}}, %{{.*}}, %{{.*}}, propagateNan = all : tensor<8xf32>
   %c = tt.clampf %x, %x, %x, propagateNan = all : tensor<8xf32>
   // CHECK: tt.precise_sqrt %{{.*}} : tensor<8xf32>

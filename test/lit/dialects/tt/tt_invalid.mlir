@@ -19,7 +19,7 @@ tt.func @fp_to_fp_narrowing_needs_rounding(%x: tensor<8xf16>) {
 // -----
 
 tt.func @fp_to_fp_widening_has_no_rounding(%x: tensor<8xf16>) {
-  // expected-error @+1 {{rounding mode is only meaningful for narrowing conversions}}
+  // expected-error @+1 {{rounding mode is only meaningful for conversions that do not widen}}
   %0 = tt.fp_to_fp %x, rounding = rtz : tensor<8xf16> -> tensor<8xf32>
   tt.return
 }
