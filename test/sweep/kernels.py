@@ -1,0 +1,918 @@
+"""The @triton.jit kernels of the robustness sweep (see README.md and sweep.py).
+
+Each kernel is small and parameterised by constexprs (an operation name, a dtype, a shape), so
+that one kernel gives many distinct TTIR modules. The module name "kernels" appears in the TTIR
+locations (`kernels.py:LINE:COL`), so a failure's location points at a line of this file.
+"""
+
+import triton
+import triton.language as tl
+from triton.language.extra.cuda import libdevice
+
+
+# --------------------------------------------------------------------------- elementwise
+@triton.jit
+def binary(x_ptr, y_ptr, z_ptr, N: tl.constexpr, OP: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = tl.load(x_ptr + offs)
+    y = tl.load(y_ptr + offs)
+    if OP == "add":
+        z = x + y
+    elif OP == "sub":
+        z = x - y
+    elif OP == "mul":
+        z = x * y
+    elif OP == "truediv":
+        z = x / y
+    elif OP == "floordiv":
+        z = x // y
+    elif OP == "mod":
+        z = x % y
+    elif OP == "and":
+        z = x & y
+    elif OP == "or":
+        z = x | y
+    elif OP == "xor":
+        z = x ^ y
+    elif OP == "shl":
+        z = x << y
+    elif OP == "shr":
+        z = x >> y
+    elif OP == "maximum":
+        z = tl.maximum(x, y)
+    elif OP == "minimum":
+        z = tl.minimum(x, y)
+    elif OP == "eq":
+        z = x == y
+    elif OP == "ne":
+        z = x != y
+    elif OP == "lt":
+        z = x < y
+    elif OP == "le":
+        z = x <= y
+    elif OP == "gt":
+        z = x > y
+    elif OP == "ge":
+        z = x >= y
+    elif OP == "fdiv":
+        z = tl.fdiv(x, y)
+    elif OP == "div_rn":
+        z = tl.div_rn(x, y)
+    elif OP == "umulhi":
+        z = tl.umulhi(x, y)
+    elif OP == "cdiv":
+        z = tl.cdiv(x, y)
+    elif OP == "logical_and":
+        z = (x > 0) & (y > 0)
+    elif OP == "pow":
+        z = libdevice.pow(x, y)
+    elif OP == "atan2":
+        z = libdevice.atan2(x, y)
+    elif OP == "fmod":
+        z = libdevice.fmod(x, y)
+    elif OP == "maximum_nan":
+        z = tl.maximum(x, y, propagate_nan=tl.PropagateNan.ALL)
+    tl.store(z_ptr + offs, z.to(z_ptr.dtype.element_ty))
+
+
+@triton.jit
+def unary(x_ptr, z_ptr, N: tl.constexpr, OP: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = tl.load(x_ptr + offs)
+    if OP == "neg":
+        z = -x
+    elif OP == "invert":
+        z = ~x
+    elif OP == "abs":
+        z = tl.abs(x)
+    elif OP == "exp":
+        z = tl.exp(x)
+    elif OP == "exp2":
+        z = tl.exp2(x)
+    elif OP == "log":
+        z = tl.log(tl.abs(x) + 1)
+    elif OP == "log2":
+        z = tl.log2(tl.abs(x) + 1)
+    elif OP == "sqrt":
+        z = tl.sqrt(tl.abs(x))
+    elif OP == "sqrt_rn":
+        z = tl.sqrt_rn(tl.abs(x))
+    elif OP == "rsqrt":
+        z = tl.rsqrt(tl.abs(x) + 1)
+    elif OP == "sin":
+        z = tl.sin(x)
+    elif OP == "cos":
+        z = tl.cos(x)
+    elif OP == "floor":
+        z = tl.floor(x)
+    elif OP == "ceil":
+        z = tl.ceil(x)
+    elif OP == "erf":
+        z = tl.erf(x)
+    elif OP == "sigmoid":
+        z = tl.sigmoid(x)
+    elif OP == "softmax":
+        z = tl.softmax(x)
+    elif OP == "fma":
+        z = tl.fma(x, x, x)
+    elif OP == "clamp":
+        z = tl.clamp(x, -1.0, 1.0)
+    elif OP == "square_int":
+        z = x * x + 3
+    elif OP == "isnan":
+        z = x != x
+    elif OP == "ld_tanh":
+        z = libdevice.tanh(x)
+    elif OP == "ld_asin":
+        z = libdevice.asin(tl.minimum(tl.maximum(x, -1.0), 1.0))
+    elif OP == "ld_exp":
+        z = libdevice.exp(x)
+    elif OP == "ld_log1p":
+        z = libdevice.log1p(tl.abs(x))
+    elif OP == "ld_rint":
+        z = libdevice.rint(x)
+    elif OP == "ld_trunc":
+        z = libdevice.trunc(x)
+    elif OP == "ld_isinf":
+        z = libdevice.isinf(x)
+    elif OP == "ld_signbit":
+        z = libdevice.signbit(x)
+    elif OP == "ld_ffs":
+        z = libdevice.ffs(x)
+    elif OP == "ld_popc":
+        z = libdevice.popc(x)
+    elif OP == "ld_clz":
+        z = libdevice.clz(x)
+    elif OP == "ld_cbrt":
+        z = libdevice.cbrt(x)
+    elif OP == "ld_erfinv":
+        z = libdevice.erfinv(x * 0.25)
+    elif OP == "ld_round":
+        z = libdevice.round(x)
+    elif OP == "ld_nearbyint":
+        z = libdevice.nearbyint(x)
+    elif OP == "math_cos":
+        z = tl.math.cos(x)
+    elif OP == "math_log":
+        z = tl.math.log(tl.abs(x) + 1)
+    tl.store(z_ptr + offs, z.to(z_ptr.dtype.element_ty))
+
+
+@triton.jit
+def cast(x_ptr, z_ptr, N: tl.constexpr, BITCAST: tl.constexpr, MID: tl.constexpr):
+    """x -> z's dtype (bitcast or value cast), optionally through MID (e.g. an fp8 type)."""
+    offs = tl.arange(0, N)
+    x = tl.load(x_ptr + offs)
+    if MID is not None:
+        x = x.to(MID)
+    tl.store(z_ptr + offs, x.to(z_ptr.dtype.element_ty, bitcast=BITCAST))
+
+
+@triton.jit
+def fp8_bits(x_ptr, z_ptr, N: tl.constexpr, F8: tl.constexpr, ROUNDING: tl.constexpr):
+    """x (f16/f32/bf16) -> fp8 -> its bits (stored as i8)."""
+    offs = tl.arange(0, N)
+    x = tl.load(x_ptr + offs)
+    if ROUNDING is None:
+        y = x.to(F8)
+    else:
+        y = x.to(F8, fp_downcast_rounding=ROUNDING)
+    tl.store(z_ptr + offs, y.to(tl.int8, bitcast=True))
+
+
+@triton.jit
+def fp8_from_bits(x_ptr, z_ptr, N: tl.constexpr, F8: tl.constexpr):
+    """i8 bits -> fp8 -> z's dtype."""
+    offs = tl.arange(0, N)
+    x = tl.load(x_ptr + offs).to(F8, bitcast=True)
+    tl.store(z_ptr + offs, x.to(z_ptr.dtype.element_ty))
+
+
+@triton.jit
+def where_kernel(c_ptr, x_ptr, y_ptr, z_ptr, N: tl.constexpr, MODE: tl.constexpr):
+    offs = tl.arange(0, N)
+    c = tl.load(c_ptr + offs) > 0
+    x = tl.load(x_ptr + offs)
+    y = tl.load(y_ptr + offs)
+    if MODE == "tt":
+        z = tl.where(c, x, y)
+    elif MODE == "ts":
+        z = tl.where(c, x, 7)
+    elif MODE == "st":
+        z = tl.where(c, -3.5, y)
+    elif MODE == "ss":
+        z = tl.where(c, 1, 0)
+    elif MODE == "scalar_cond":
+        z = tl.where(N > 4, x, y)
+    elif MODE == "mixed":
+        z = tl.where(c, x, y.to(tl.float32))
+    tl.store(z_ptr + offs, z.to(z_ptr.dtype.element_ty))
+
+
+@triton.jit
+def masked_load(x_ptr, z_ptr, n, N: tl.constexpr, OTHER: tl.constexpr):
+    offs = tl.arange(0, N)
+    if OTHER is None:
+        x = tl.load(x_ptr + offs, mask=offs < n)
+        tl.store(z_ptr + offs, x, mask=offs < n)
+    else:
+        x = tl.load(x_ptr + offs, mask=offs < n, other=OTHER)
+        tl.store(z_ptr + offs, x)
+
+
+@triton.jit
+def masked_2d(x_ptr, z_ptr, M, N, stride, BM: tl.constexpr, BN: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)[:, None]
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)[None, :]
+    mask = (rm < M) & (rn < N)
+    x = tl.load(x_ptr + rm * stride + rn, mask=mask, other=-1.5)
+    tl.store(z_ptr + rm * stride + rn, x * 2, mask=mask)
+
+
+@triton.jit
+def scalar_ldst(x_ptr, z_ptr, MODE: tl.constexpr):
+    if MODE == "copy":
+        v = tl.load(x_ptr)
+        tl.store(z_ptr, v + 1)
+    elif MODE == "index":
+        v = tl.load(x_ptr + 3)
+        tl.store(z_ptr + tl.program_id(0), v * 2)
+    elif MODE == "masked":
+        v = tl.load(x_ptr + 1, mask=tl.program_id(0) == 0, other=5)
+        tl.store(z_ptr + tl.program_id(0), v)
+    elif MODE == "splat":
+        v = tl.load(x_ptr)
+        offs = tl.arange(0, 16)
+        tl.store(z_ptr + offs, v + offs.to(v.dtype))
+    elif MODE == "to_scalar_ptr":
+        offs = tl.arange(0, 16)
+        vals = tl.load(x_ptr + offs)
+        tl.store(z_ptr, tl.sum(vals, axis=0))
+
+
+# --------------------------------------------------------------------------- reductions / scans
+@triton.jit
+def _reduce(x, AXIS: tl.constexpr, OP: tl.constexpr, KEEP: tl.constexpr):
+    if OP == "sum":
+        r = tl.sum(x, axis=AXIS, keep_dims=KEEP)
+    elif OP == "max":
+        r = tl.max(x, axis=AXIS, keep_dims=KEEP)
+    elif OP == "min":
+        r = tl.min(x, axis=AXIS, keep_dims=KEEP)
+    elif OP == "argmax":
+        r = tl.argmax(x, axis=AXIS, keep_dims=KEEP)
+    elif OP == "argmin":
+        r = tl.argmin(x, axis=AXIS, keep_dims=KEEP)
+    elif OP == "xor_sum":
+        r = tl.xor_sum(x, axis=AXIS, keep_dims=KEEP)
+    elif OP == "reduce_or":
+        r = tl.reduce_or(x, axis=AXIS, keep_dims=KEEP)
+    elif OP == "prod":
+        r = tl.reduce(x, AXIS, _prod_combine, keep_dims=KEEP)
+    return r
+
+
+@triton.jit
+def _prod_combine(a, b):
+    return a * b
+
+
+@triton.jit
+def reduce1d(x_ptr, z_ptr, N: tl.constexpr, OP: tl.constexpr, AXIS: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, N))
+    r = _reduce(x, AXIS, OP, False)
+    tl.store(z_ptr, r.to(z_ptr.dtype.element_ty))
+
+
+@triton.jit
+def reduce2d(x_ptr, z_ptr, M: tl.constexpr, N: tl.constexpr, OP: tl.constexpr,
+             AXIS: tl.constexpr, KEEP: tl.constexpr):
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    x = tl.load(x_ptr + rm[:, None] * N + rn[None, :])
+    r = _reduce(x, AXIS, OP, KEEP)
+    if AXIS is None:
+        tl.store(z_ptr, r.to(z_ptr.dtype.element_ty))
+    elif AXIS == 0:
+        if KEEP:
+            tl.store(z_ptr + rn[None, :], r.to(z_ptr.dtype.element_ty))
+        else:
+            tl.store(z_ptr + rn, r.to(z_ptr.dtype.element_ty))
+    else:
+        if KEEP:
+            tl.store(z_ptr + rm[:, None], r.to(z_ptr.dtype.element_ty))
+        else:
+            tl.store(z_ptr + rm, r.to(z_ptr.dtype.element_ty))
+
+
+@triton.jit
+def reduce3d(x_ptr, z_ptr, A: tl.constexpr, B: tl.constexpr, C: tl.constexpr, OP: tl.constexpr,
+             AXIS: tl.constexpr):
+    ra = tl.arange(0, A)[:, None, None]
+    rb = tl.arange(0, B)[None, :, None]
+    rc = tl.arange(0, C)[None, None, :]
+    x = tl.load(x_ptr + ra * B * C + rb * C + rc)
+    r = _reduce(x, AXIS, OP, False)
+    if AXIS is None:
+        tl.store(z_ptr, r.to(z_ptr.dtype.element_ty))
+    elif AXIS == 0:
+        tl.store(z_ptr + tl.arange(0, B)[:, None] * C + tl.arange(0, C)[None, :],
+                 r.to(z_ptr.dtype.element_ty))
+    elif AXIS == 1:
+        tl.store(z_ptr + tl.arange(0, A)[:, None] * C + tl.arange(0, C)[None, :],
+                 r.to(z_ptr.dtype.element_ty))
+    else:
+        tl.store(z_ptr + tl.arange(0, A)[:, None] * B + tl.arange(0, B)[None, :],
+                 r.to(z_ptr.dtype.element_ty))
+
+
+@triton.jit
+def masked_row_reduce(x_ptr, z_ptr, n, N: tl.constexpr, OP: tl.constexpr):
+    """One row per program, masked to n columns; `other` is the reduction's identity."""
+    row = tl.program_id(0)
+    offs = tl.arange(0, N)
+    if OP == "max":
+        x = tl.load(x_ptr + row * n + offs, mask=offs < n, other=-float("inf"))
+        r = tl.max(x, axis=0)
+    elif OP == "argmin":
+        x = tl.load(x_ptr + row * n + offs, mask=offs < n, other=float("inf"))
+        r = tl.argmin(x, axis=0)
+    else:
+        x = tl.load(x_ptr + row * n + offs, mask=offs < n, other=0)
+        r = tl.sum(x, axis=0)
+    tl.store(z_ptr + row, r.to(z_ptr.dtype.element_ty))
+
+
+@triton.jit
+def _max_combine(a, b):
+    return tl.maximum(a, b)
+
+
+@triton.jit
+def _pair_combine(a0, a1, b0, b1):
+    return a0 + b0, tl.maximum(a1, b1)
+
+
+@triton.jit
+def scan2d(x_ptr, z_ptr, M: tl.constexpr, N: tl.constexpr, OP: tl.constexpr, AXIS: tl.constexpr,
+           REVERSE: tl.constexpr):
+    rm = tl.arange(0, M)[:, None]
+    rn = tl.arange(0, N)[None, :]
+    x = tl.load(x_ptr + rm * N + rn)
+    if OP == "cumsum":
+        r = tl.cumsum(x, axis=AXIS, reverse=REVERSE)
+    elif OP == "cumprod":
+        r = tl.cumprod(x, axis=AXIS, reverse=REVERSE)
+    elif OP == "cummax":
+        r = tl.associative_scan(x, AXIS, _max_combine, reverse=REVERSE)
+    elif OP == "pair":
+        s, m = tl.associative_scan((x, x), AXIS, _pair_combine, reverse=REVERSE)
+        r = s + m
+    tl.store(z_ptr + rm * N + rn, r.to(z_ptr.dtype.element_ty))
+
+
+@triton.jit
+def scan1d(x_ptr, z_ptr, N: tl.constexpr, OP: tl.constexpr, REVERSE: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = tl.load(x_ptr + offs)
+    if OP == "cumsum":
+        r = tl.cumsum(x, 0, reverse=REVERSE)
+    else:
+        r = tl.cumprod(x, 0, reverse=REVERSE)
+    tl.store(z_ptr + offs, r.to(z_ptr.dtype.element_ty))
+
+
+@triton.jit
+def _argmax_pair(v0, i0, v1, i1):
+    gt = v0 > v1
+    return tl.where(gt, v0, v1), tl.where(gt, i0, i1)
+
+
+@triton.jit
+def user_reduce_tuple(x_ptr, v_ptr, i_ptr, M: tl.constexpr, N: tl.constexpr):
+    rm = tl.arange(0, M)[:, None]
+    rn = tl.arange(0, N)[None, :]
+    x = tl.load(x_ptr + rm * N + rn)
+    idx = tl.broadcast_to(rn, (M, N))
+    v, i = tl.reduce((x, idx), 1, _argmax_pair)
+    tl.store(v_ptr + tl.arange(0, M), v)
+    tl.store(i_ptr + tl.arange(0, M), i)
+
+
+# --------------------------------------------------------------------------- dot
+@triton.jit
+def dot_kernel(a_ptr, b_ptr, c_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr,
+               IN_DTYPE: tl.constexpr, PRECISION: tl.constexpr, ACC: tl.constexpr,
+               OUT_DTYPE: tl.constexpr, TRANS_B: tl.constexpr):
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    rk = tl.arange(0, K)
+    a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
+    if TRANS_B:
+        b = tl.load(b_ptr + rn[:, None] * K + rk[None, :])
+        b = tl.trans(b)
+    else:
+        b = tl.load(b_ptr + rk[:, None] * N + rn[None, :])
+    if IN_DTYPE is not None:
+        a = a.to(IN_DTYPE, bitcast=True)
+        b = b.to(IN_DTYPE, bitcast=True)
+    if ACC == "none":
+        c = tl.dot(a, b, input_precision=PRECISION, out_dtype=OUT_DTYPE)
+    elif ACC == "zeros":
+        acc = tl.zeros((M, N), dtype=OUT_DTYPE)
+        c = tl.dot(a, b, acc, input_precision=PRECISION, out_dtype=OUT_DTYPE)
+    elif ACC == "loaded":
+        acc = tl.load(c_ptr + rm[:, None] * N + rn[None, :]).to(OUT_DTYPE)
+        c = tl.dot(a, b, acc=acc, input_precision=PRECISION, out_dtype=OUT_DTYPE)
+    elif ACC == "twice":
+        c = tl.dot(a, b, input_precision=PRECISION, out_dtype=OUT_DTYPE)
+        c = tl.dot(a, b, c, input_precision=PRECISION, out_dtype=OUT_DTYPE)
+    elif ACC == "relu":
+        c = tl.dot(a, b, input_precision=PRECISION, out_dtype=OUT_DTYPE)
+        c = tl.maximum(c, 0.0)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], c.to(c_ptr.dtype.element_ty))
+
+
+@triton.jit
+def dot_loop(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
+             BK: tl.constexpr):
+    """Tiled matmul with masks: M, N, K need not be multiples of the block."""
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        kk = k * BK + rk
+        a_mask = (rm[:, None] < M) & (kk[None, :] < K)
+        b_mask = (kk[:, None] < K) & (rn[None, :] < N)
+        a = tl.load(a_ptr + rm[:, None] * K + kk[None, :], mask=a_mask, other=0.0)
+        b = tl.load(b_ptr + kk[:, None] * N + rn[None, :], mask=b_mask, other=0.0)
+        acc += tl.dot(a, b)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
+             mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit
+def dot3d(a_ptr, b_ptr, c_ptr, B: tl.constexpr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    rb = tl.arange(0, B)[:, None, None]
+    rm = tl.arange(0, M)[None, :, None]
+    rn = tl.arange(0, N)[None, None, :]
+    rk_col = tl.arange(0, K)[None, None, :]
+    rk_row = tl.arange(0, K)[None, :, None]
+    a = tl.load(a_ptr + rb * M * K + rm * K + rk_col)
+    b = tl.load(b_ptr + rb * K * N + rk_row * N + rn)
+    c = tl.dot(a, b)
+    tl.store(c_ptr + rb * M * N + rm * N + rn, c.to(c_ptr.dtype.element_ty))
+
+
+# --------------------------------------------------------------------------- shape ops
+@triton.jit
+def shape_op(x_ptr, z_ptr, M: tl.constexpr, N: tl.constexpr, OP: tl.constexpr):
+    """x is M x N (row-major); z receives the M*N (or as documented) result elements."""
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    x = tl.load(x_ptr + rm[:, None] * N + rn[None, :])
+    if OP == "trans":
+        z = tl.trans(x)
+        tl.store(z_ptr + rn[:, None] * M + rm[None, :], z)
+    elif OP == "permute":
+        z = tl.permute(x, (1, 0))
+        tl.store(z_ptr + rn[:, None] * M + rm[None, :], z)
+    elif OP == "reshape":
+        z = tl.reshape(x, (N, M))
+        tl.store(z_ptr + rn[:, None] * M + rm[None, :], z + 1)
+    elif OP == "ravel":
+        z = tl.ravel(x)
+        tl.store(z_ptr + tl.arange(0, M * N), z * 2)
+    elif OP == "broadcast_row":
+        row = tl.load(x_ptr + rn)
+        z = tl.broadcast_to(row[None, :], (M, N)) + x
+        tl.store(z_ptr + rm[:, None] * N + rn[None, :], z)
+    elif OP == "broadcast_col":
+        col = tl.load(x_ptr + rm * N)
+        z = col[:, None] + x
+        tl.store(z_ptr + rm[:, None] * N + rn[None, :], z)
+    elif OP == "expand_dims":
+        col = tl.load(x_ptr + rn)
+        e = tl.expand_dims(col, 0)
+        z = tl.broadcast_to(e, (M, N)) * 3
+        tl.store(z_ptr + rm[:, None] * N + rn[None, :], z)
+    elif OP == "flip0":
+        z = tl.flip(x, 0)
+        tl.store(z_ptr + rm[:, None] * N + rn[None, :], z)
+    elif OP == "flip1":
+        z = tl.flip(x, 1)
+        tl.store(z_ptr + rm[:, None] * N + rn[None, :], z)
+    elif OP == "sort":
+        z = tl.sort(x, 1)
+        tl.store(z_ptr + rm[:, None] * N + rn[None, :], z)
+    elif OP == "sort_desc":
+        z = tl.sort(x, 1, descending=True)
+        tl.store(z_ptr + rm[:, None] * N + rn[None, :], z)
+    elif OP == "topk":
+        z = tl.topk(x, 4)
+        tl.store(z_ptr + rm[:, None] * 4 + tl.arange(0, 4)[None, :], z)
+    elif OP == "cat":
+        a = tl.load(x_ptr + rn)
+        b = tl.load(x_ptr + N + rn)
+        z = tl.cat(a, b, can_reorder=True)
+        tl.store(z_ptr + tl.arange(0, 2 * N), tl.sort(z))
+    elif OP == "join":
+        z = tl.join(x, x + 1)
+        tl.store(z_ptr + rm[:, None, None] * N * 2 + rn[None, :, None] * 2
+                 + tl.arange(0, 2)[None, None, :], z)
+    elif OP == "split":
+        a, b = tl.split(tl.reshape(x, (M, N // 2, 2)))
+        tl.store(z_ptr + rm[:, None] * (N // 2) + tl.arange(0, N // 2)[None, :], a - b)
+    elif OP == "interleave":
+        z = tl.interleave(x, x * 2)
+        tl.store(z_ptr + rm[:, None] * 2 * N + tl.arange(0, 2 * N)[None, :], z)
+    elif OP == "reshape3d":
+        z = tl.reshape(x, (2, M // 2, N))
+        z = tl.permute(z, (1, 0, 2))
+        z = tl.sum(z, axis=1)
+        tl.store(z_ptr + tl.arange(0, M // 2)[:, None] * N + rn[None, :], z)
+    elif OP == "slice_expand":
+        z = tl.expand_dims(x, 2)
+        z = tl.broadcast_to(z, (M, N, 2))
+        z = tl.sum(z, 2)
+        tl.store(z_ptr + rm[:, None] * N + rn[None, :], z)
+
+
+@triton.jit
+def gather_kernel(x_ptr, i_ptr, z_ptr, M: tl.constexpr, N: tl.constexpr, AXIS: tl.constexpr):
+    rm = tl.arange(0, M)[:, None]
+    rn = tl.arange(0, N)[None, :]
+    x = tl.load(x_ptr + rm * N + rn)
+    idx = tl.load(i_ptr + rm * N + rn)
+    z = tl.gather(x, idx, AXIS)
+    tl.store(z_ptr + rm * N + rn, z)
+
+
+@triton.jit
+def histogram_kernel(x_ptr, z_ptr, N: tl.constexpr, BINS: tl.constexpr, MASKED: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = tl.load(x_ptr + offs)
+    if MASKED:
+        h = tl.histogram(x, BINS, mask=offs < N - 5)
+    else:
+        h = tl.histogram(x, BINS)
+    tl.store(z_ptr + tl.arange(0, BINS), h)
+
+
+@triton.jit
+def indirect_load(x_ptr, i_ptr, z_ptr, N: tl.constexpr, I64: tl.constexpr):
+    offs = tl.arange(0, N)
+    idx = tl.load(i_ptr + offs)
+    if I64:
+        idx = idx.to(tl.int64)
+    tl.store(z_ptr + offs, tl.load(x_ptr + idx))
+
+
+@triton.jit
+def indirect_store(x_ptr, i_ptr, z_ptr, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    idx = tl.load(i_ptr + offs)
+    tl.store(z_ptr + idx, tl.load(x_ptr + offs))
+
+
+# --------------------------------------------------------------------------- atomics
+@triton.jit
+def atomic_kernel(p_ptr, v_ptr, old_ptr, N: tl.constexpr, OP: tl.constexpr, SEM: tl.constexpr,
+                  SCOPE: tl.constexpr, MASKED: tl.constexpr, TARGETS: tl.constexpr):
+    """Every program adds its N values into TARGETS slots (offs % TARGETS) and stores the old
+    values it saw (only order-independent results are checked for OP returning old values)."""
+    pid = tl.program_id(0)
+    offs = tl.arange(0, N)
+    v = tl.load(v_ptr + pid * N + offs)
+    ptrs = p_ptr + offs % TARGETS
+    mask = (offs % 3 != 1) if MASKED else None
+    if OP == "add":
+        old = tl.atomic_add(ptrs, v, mask=mask, sem=SEM, scope=SCOPE)
+    elif OP == "max":
+        old = tl.atomic_max(ptrs, v, mask=mask, sem=SEM, scope=SCOPE)
+    elif OP == "min":
+        old = tl.atomic_min(ptrs, v, mask=mask, sem=SEM, scope=SCOPE)
+    elif OP == "and":
+        old = tl.atomic_and(ptrs, v, mask=mask, sem=SEM, scope=SCOPE)
+    elif OP == "or":
+        old = tl.atomic_or(ptrs, v, mask=mask, sem=SEM, scope=SCOPE)
+    elif OP == "xor":
+        old = tl.atomic_xor(ptrs, v, mask=mask, sem=SEM, scope=SCOPE)
+    elif OP == "xchg":
+        old = tl.atomic_xchg(ptrs, v, mask=mask, sem=SEM, scope=SCOPE)
+    if old_ptr is not None:
+        tl.store(old_ptr + pid * N + offs, old, mask=mask)
+
+
+@triton.jit
+def atomic_scalar(p_ptr, v_ptr, old_ptr, OP: tl.constexpr):
+    pid = tl.program_id(0)
+    v = tl.load(v_ptr + pid)
+    if OP == "add":
+        old = tl.atomic_add(p_ptr, v)
+    elif OP == "max":
+        old = tl.atomic_max(p_ptr + 1, v)
+    elif OP == "cas_lock":
+        while tl.atomic_cas(p_ptr, 0, 1) == 1:
+            pass
+        cur = tl.load(p_ptr + 1)
+        tl.store(p_ptr + 1, cur + v)
+        tl.atomic_xchg(p_ptr, 0)
+        old = cur
+    elif OP == "counter":
+        old = tl.atomic_add(p_ptr, 1, sem="relaxed")
+    tl.store(old_ptr + pid, old * 0 + 1)
+
+
+@triton.jit
+def atomic_cas_kernel(p_ptr, old_ptr, N: tl.constexpr, SEM: tl.constexpr):
+    """Tensor atomic_cas: slot i becomes 10+i if it holds i (odd i hold something else)."""
+    offs = tl.arange(0, N)
+    old = tl.atomic_cas(p_ptr + offs, offs.to(p_ptr.dtype.element_ty),
+                        (offs + 10).to(p_ptr.dtype.element_ty), sem=SEM)
+    tl.store(old_ptr + offs, old)
+
+
+# --------------------------------------------------------------------------- control flow
+@triton.jit
+def control(x_ptr, z_ptr, n, iters, N: tl.constexpr, MODE: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = tl.load(x_ptr + offs)
+    if MODE == "for":
+        acc = tl.zeros((N,), tl.float32)
+        for i in range(iters):
+            acc = acc * 0.5 + x * i
+        z = acc
+    elif MODE == "for_two_carried":
+        a = x
+        b = tl.zeros_like(x)
+        for _ in range(0, iters, 2):
+            a, b = b + 1.0, a * 2.0
+        z = a + b
+    elif MODE == "for_step_neg":
+        acc = x
+        for i in range(iters, 0, -1):
+            acc += i
+        z = acc
+    elif MODE == "while":
+        i = 0
+        acc = x
+        while i < iters:
+            acc = acc + tl.exp(acc * 0.0)
+            i += 1
+        z = acc
+    elif MODE == "while_tensor_cond":
+        acc = x
+        while tl.max(acc, axis=0) < 100.0:
+            acc = acc * 2.0 + 1.0
+        z = acc
+    elif MODE == "if_scalar":
+        if n > 10:
+            z = x + 1
+        else:
+            z = x - 1
+    elif MODE == "if_pid":
+        if tl.program_id(0) == 0:
+            z = x * 3
+        else:
+            z = x
+    elif MODE == "if_in_loop":
+        acc = x
+        for i in range(iters):
+            if i % 2 == 0:
+                acc = acc + 1
+            else:
+                acc = acc * 2
+        z = acc
+    elif MODE == "nested_for":
+        acc = tl.zeros((N,), tl.float32)
+        for i in range(iters):
+            for j in range(i):
+                acc += x * j
+        z = acc
+    elif MODE == "static_range":
+        acc = x
+        for i in tl.static_range(4):
+            acc = acc + i * x
+        z = acc
+    elif MODE == "tl_range":
+        acc = x
+        for i in tl.range(0, iters, 1, num_stages=2):
+            acc = tl.maximum(acc, x + i)
+        z = acc
+    elif MODE == "loop_store":
+        for i in range(iters):
+            tl.store(z_ptr + offs, x + i)
+        z = tl.load(z_ptr + offs) + 0.5
+    elif MODE == "early_dead":
+        z = x
+        if iters < 0:
+            return
+    elif MODE == "loop_scalar_carried":
+        s = 0.0
+        for i in range(iters):
+            s += tl.sum(x, axis=0) * i
+        z = x + s
+    elif MODE == "for_ptr_carried":
+        p = x_ptr
+        acc = tl.zeros((N,), tl.float32)
+        for _ in range(iters):
+            acc += tl.load(p + offs)
+            p += 1
+        z = acc
+    elif MODE == "loop_reduce_break":
+        acc = x
+        i = 0
+        while (i < iters) & (tl.sum(acc, axis=0) < 1000.0):
+            acc = acc + 10.0
+            i += 1
+        z = acc
+    tl.store(z_ptr + offs, z, mask=offs < n)
+
+
+@triton.jit
+def constexpr_branch(x_ptr, z_ptr, N: tl.constexpr, FLAG: tl.constexpr, SCALE: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = tl.load(x_ptr + offs)
+    if FLAG:
+        x = x * SCALE
+    else:
+        x = x + SCALE
+    tl.static_assert(N % 2 == 0)
+    tl.store(z_ptr + offs, x)
+
+
+@triton.jit
+def _noinline_helper(x, y):
+    return x * y + 1
+
+
+@triton.jit(noinline=True)
+def _noinline_fn(ptr, i, v):
+    tl.store(ptr + i, v * 2)
+
+
+@triton.jit
+def call_kernel(x_ptr, z_ptr, N: tl.constexpr):
+    pid = tl.program_id(0)
+    x = tl.load(x_ptr + pid)
+    _noinline_fn(z_ptr, pid, _noinline_helper(x, x))
+
+
+# --------------------------------------------------------------------------- programs / pointers
+@triton.jit
+def grid3d(z_ptr, MODE: tl.constexpr):
+    x = tl.program_id(0)
+    y = tl.program_id(1)
+    z = tl.program_id(2)
+    nx = tl.num_programs(0)
+    ny = tl.num_programs(1)
+    nz = tl.num_programs(2)
+    lin = (z * ny + y) * nx + x
+    if MODE == "ids":
+        tl.store(z_ptr + lin * 4 + tl.arange(0, 4),
+                 tl.where(tl.arange(0, 4) == 0, x, tl.where(tl.arange(0, 4) == 1, y,
+                          tl.where(tl.arange(0, 4) == 2, z, nx * ny * nz))))
+    else:
+        tl.store(z_ptr + lin, lin)
+
+
+@triton.jit
+def hints(x_ptr, z_ptr, n, N: tl.constexpr, MODE: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * N + tl.arange(0, N)
+    if MODE == "multiple_of":
+        offs = tl.multiple_of(offs, 16)
+        offs = tl.max_contiguous(offs, 16)
+    elif MODE == "assume":
+        tl.assume(n > 0)
+        tl.assume(pid >= 0)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    tl.store(z_ptr + offs, x + 1, mask=offs < n)
+
+
+@triton.jit
+def ptr_i64(x_ptr, z_ptr, stride, N: tl.constexpr, MODE: tl.constexpr):
+    pid = tl.program_id(0).to(tl.int64)
+    offs = tl.arange(0, N).to(tl.int64)
+    if MODE == "i64_offsets":
+        x = tl.load(x_ptr + pid * stride + offs)
+        tl.store(z_ptr + pid * stride + offs, x * 2)
+    elif MODE == "ptr_tensor_arith":
+        p = x_ptr + pid * stride
+        q = p + offs
+        q = q - 1 + 1
+        x = tl.load(q)
+        tl.store(z_ptr + pid * stride + offs, x - 1)
+    elif MODE == "i64_scalar_arg":
+        x = tl.load(x_ptr + (stride - 8589934592) + offs)
+        tl.store(z_ptr + offs + pid * N, x)
+    elif MODE == "unsigned_offs":
+        uo = tl.arange(0, N).to(tl.uint32)
+        x = tl.load(x_ptr + pid * stride + uo)
+        tl.store(z_ptr + pid * stride + uo, x)
+
+
+@triton.jit
+def tensor_desc(x_ptr, z_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    pid = tl.program_id(0)
+    xd = tl.make_tensor_descriptor(x_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
+    zd = tl.make_tensor_descriptor(z_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
+    x = xd.load([pid * BM, 0])
+    zd.store([pid * BM, 0], x * 2)
+
+
+@triton.jit
+def i1_ptr(b_ptr, x_ptr, z_ptr, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    b = tl.load(b_ptr + offs)
+    x = tl.load(x_ptr + offs)
+    tl.store(z_ptr + offs, b & (x > 0))
+
+
+@triton.jit
+def misc(x_ptr, z_ptr, n, f, N: tl.constexpr, MODE: tl.constexpr):
+    offs = tl.arange(0, N)
+    if MODE == "empty":
+        pass
+    elif MODE == "const_store":
+        tl.store(z_ptr + offs, tl.full((N,), 7, z_ptr.dtype.element_ty))
+    elif MODE == "scalar_arith":
+        v = (n * 3 + 1) // 2 - n % 5
+        tl.store(z_ptr + offs, tl.zeros((N,), tl.float32) + v * f)
+    elif MODE == "mask_all_false":
+        x = tl.load(x_ptr + offs, mask=offs < 0, other=1.0)
+        tl.store(z_ptr + offs, x, mask=offs >= 0)
+    elif MODE == "float_arg":
+        x = tl.load(x_ptr + offs)
+        tl.store(z_ptr + offs, x * f + n)
+    elif MODE == "big":
+        x = tl.load(x_ptr + offs)
+        tl.store(z_ptr + offs, x * 2 + 1)
+    elif MODE == "load_twice":
+        a = tl.load(x_ptr + offs)
+        b = tl.load(x_ptr + offs)
+        tl.store(z_ptr + offs, a * b)
+    elif MODE == "store_twice":
+        x = tl.load(x_ptr + offs)
+        tl.store(z_ptr + offs, x)
+        tl.store(z_ptr + offs, x + 1)
+    elif MODE == "store_then_load":
+        x = tl.load(x_ptr + offs)
+        tl.store(z_ptr + offs, x * 3)
+        y = tl.load(z_ptr + N - 1 - offs)
+        tl.store(z_ptr + offs, y + x)
+    elif MODE == "reverse_offsets":
+        x = tl.load(x_ptr + N - 1 - offs)
+        tl.store(z_ptr + offs, x)
+    elif MODE == "stride2":
+        x = tl.load(x_ptr + 2 * offs)
+        tl.store(z_ptr + offs, x)
+    elif MODE == "broadcast_load":
+        x = tl.load(x_ptr + offs // 4)
+        tl.store(z_ptr + offs, x)
+    elif MODE == "softmax2d":
+        rm = tl.arange(0, 4)[:, None]
+        rn = tl.arange(0, N // 4)[None, :]
+        m = rn < n
+        x = tl.load(x_ptr + rm * (N // 4) + rn, mask=m, other=-float("inf"))
+        x = x - tl.max(x, axis=1)[:, None]
+        e = tl.exp(x)
+        tl.store(z_ptr + rm * (N // 4) + rn, e / tl.sum(e, axis=1)[:, None], mask=m)
+
+
+# --------------------------------------------------------------------------- debug / random
+@triton.jit
+def debug_kernel(x_ptr, z_ptr, N: tl.constexpr, MODE: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = tl.load(x_ptr + offs)
+    if MODE == "print":
+        tl.device_print("x", x)
+    elif MODE == "print_scalar":
+        tl.device_print("pid", tl.program_id(0))
+    elif MODE == "print_hex":
+        tl.device_print("x", x, hex=True)
+    elif MODE == "assert":
+        tl.device_assert(x >= 0, "negative x")
+    elif MODE == "assert_scalar":
+        tl.device_assert(tl.sum(x, axis=0) >= 0, "negative sum")
+    elif MODE == "static_print":
+        tl.static_print("N =", N)
+    tl.store(z_ptr + offs, x + 1)
+
+
+@triton.jit
+def random_kernel(z_ptr, seed, N: tl.constexpr, MODE: tl.constexpr):
+    offs = tl.program_id(0) * N + tl.arange(0, N)
+    if MODE == "rand":
+        r = tl.rand(seed, offs)
+    elif MODE == "randn":
+        r = tl.randn(seed, offs)
+    elif MODE == "randint":
+        r = (tl.randint(seed, offs) >> 8).to(tl.float32)
+    elif MODE == "rand_i64":
+        r = tl.rand(seed, offs.to(tl.int64))
+    tl.store(z_ptr + offs, r)
