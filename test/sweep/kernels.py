@@ -916,3 +916,559 @@ def random_kernel(z_ptr, seed, N: tl.constexpr, MODE: tl.constexpr):
     elif MODE == "rand_i64":
         r = tl.rand(seed, offs.to(tl.int64))
     tl.store(z_ptr + offs, r)
+
+
+# --------------------------------------------------------------------------- second batch
+@triton.jit
+def early_return(x_ptr, z_ptr, n, N: tl.constexpr, MODE: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * N + tl.arange(0, N)
+    if MODE == "before_load":
+        if pid == 1:
+            return
+        x = tl.load(x_ptr + offs)
+        tl.store(z_ptr + offs, x + 1)
+    elif MODE == "after_load":
+        x = tl.load(x_ptr + offs)
+        if pid == 1:
+            return
+        tl.store(z_ptr + offs, x + 1)
+    elif MODE == "after_store":
+        x = tl.load(x_ptr + offs)
+        tl.store(z_ptr + offs, x + 1)
+        if pid == 1:
+            return
+        tl.store(z_ptr + offs, x + 2)
+    elif MODE == "scalar_arg":
+        if n > 1000:
+            return
+        x = tl.load(x_ptr + offs)
+        tl.store(z_ptr + offs, x * 2)
+    elif MODE == "data_dependent":
+        x = tl.load(x_ptr + offs)
+        if tl.sum(x, axis=0) > 0:
+            return
+        tl.store(z_ptr + offs, x * 2)
+
+
+@triton.jit
+def const_div(x_ptr, z_ptr, N: tl.constexpr, OP: tl.constexpr, C: tl.constexpr):
+    """Integer ops by a constant (power-of-two divisors tempt strength reduction)."""
+    offs = tl.arange(0, N)
+    x = tl.load(x_ptr + offs)
+    if OP == "div":
+        z = x // C
+    elif OP == "mod":
+        z = x % C
+    elif OP == "mul":
+        z = x * C
+    elif OP == "shr":
+        z = x >> C
+    elif OP == "fdiv":
+        z = x / C
+    tl.store(z_ptr + offs, z.to(z_ptr.dtype.element_ty))
+
+
+@triton.jit
+def scalar_operand(x_ptr, z_ptr, s, N: tl.constexpr, OP: tl.constexpr):
+    """Tensor op runtime scalar argument."""
+    offs = tl.arange(0, N)
+    x = tl.load(x_ptr + offs)
+    if OP == "add":
+        z = x + s
+    elif OP == "rsub":
+        z = s - x
+    elif OP == "mul":
+        z = x * s
+    elif OP == "div":
+        z = x / s
+    elif OP == "floordiv":
+        z = x // s
+    elif OP == "mod":
+        z = x % s
+    elif OP == "rmod":
+        z = s % x
+    elif OP == "shl":
+        z = x << s
+    elif OP == "max":
+        z = tl.maximum(x, s)
+    elif OP == "where":
+        z = tl.where(x > 0, x, s)
+    elif OP == "lt":
+        z = x < s
+    tl.store(z_ptr + offs, z.to(z_ptr.dtype.element_ty))
+
+
+@triton.jit
+def masked_grid(x_ptr, y_ptr, z_ptr, n, BLOCK: tl.constexpr, OP: tl.constexpr):
+    """Elementwise ops over several programs with a masked tail."""
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m, other=1)
+    y = tl.load(y_ptr + offs, mask=m, other=1)
+    if OP == "add":
+        z = x + y
+    elif OP == "div":
+        z = x / y
+    elif OP == "sum":
+        z = x + tl.sum(y, axis=0)
+    elif OP == "max_tail":
+        z = tl.maximum(x, tl.max(y, axis=0))
+    elif OP == "cumsum":
+        z = tl.cumsum(x, 0)
+    elif OP == "dot":
+        xx = tl.reshape(x, (16, BLOCK // 16))
+        yy = tl.reshape(y, (BLOCK // 16, 16))
+        z = tl.reshape(tl.dot(xx, yy), (BLOCK,))
+    tl.store(z_ptr + offs, z.to(z_ptr.dtype.element_ty), mask=m)
+
+
+@triton.jit
+def load_attrs(x_ptr, z_ptr, N: tl.constexpr, MODE: tl.constexpr):
+    offs = tl.arange(0, N)
+    if MODE == "cache":
+        x = tl.load(x_ptr + offs, cache_modifier=".cg", eviction_policy="evict_last")
+        tl.store(z_ptr + offs, x, cache_modifier=".wb", eviction_policy="evict_first")
+    elif MODE == "volatile":
+        x = tl.load(x_ptr + offs, volatile=True)
+        tl.store(z_ptr + offs, x)
+    elif MODE == "barrier":
+        x = tl.load(x_ptr + offs)
+        tl.store(z_ptr + offs, x)
+        tl.debug_barrier()
+        y = tl.load(z_ptr + N - 1 - offs)
+        tl.debug_barrier()
+        tl.store(z_ptr + offs, x + y)
+    elif MODE == "inline_asm":
+        x = tl.load(x_ptr + offs)
+        y = tl.inline_asm_elementwise("mov.b32 $0, $1;", "=r,r", [x], dtype=tl.float32,
+                                      is_pure=True, pack=1)
+        tl.store(z_ptr + offs, y)
+    elif MODE == "map_elementwise":
+        x = tl.load(x_ptr + offs)
+        y = tl.map_elementwise(_scalar_relu, x)
+        tl.store(z_ptr + offs, y)
+    elif MODE == "unroll":
+        x = tl.load(x_ptr + offs)
+        acc = tl.zeros_like(x)
+        for i in tl.range(0, 8, loop_unroll_factor=2):
+            acc += x * i
+        tl.store(z_ptr + offs, acc)
+    elif MODE == "flatten":
+        x = tl.load(x_ptr + offs)
+        acc = tl.zeros_like(x)
+        for i in tl.range(0, 3, flatten=True):
+            for j in range(0, 2):
+                acc += x * (i + j)
+        tl.store(z_ptr + offs, acc)
+    elif MODE == "nan_specials":
+        x = tl.load(x_ptr + offs)
+        y = tl.load(x_ptr + N - 1 - offs)
+        r = tl.where(x != x, 1.0, 0.0) + tl.where(x < y, 2.0, 0.0) + tl.where(x == y, 4.0, 0.0)
+        r += tl.where(x >= y, 8.0, 0.0) + tl.where(tl.abs(x) == float("inf"), 16.0, 0.0)
+        tl.store(z_ptr + offs, r + tl.where(x > 0, 32.0, 0.0) + tl.where(-x < 0, 64.0, 0.0))
+    elif MODE == "divzero":
+        x = tl.load(x_ptr + offs)
+        tl.store(z_ptr + offs, x / (x * 0.0))
+
+
+@triton.jit
+def _scalar_relu(x):
+    if x > 0:
+        return x
+    return 0.0
+
+
+@triton.jit
+def shape3d(x_ptr, z_ptr, A: tl.constexpr, B: tl.constexpr, C: tl.constexpr, OP: tl.constexpr):
+    ra = tl.arange(0, A)[:, None, None]
+    rb = tl.arange(0, B)[None, :, None]
+    rc = tl.arange(0, C)[None, None, :]
+    x = tl.load(x_ptr + ra * B * C + rb * C + rc)
+    if OP == "permute120":
+        z = tl.permute(x, (1, 2, 0))           # B x C x A
+        tl.store(z_ptr + rb.reshape(B, 1, 1) * C * A + rc.reshape(1, C, 1) * A
+                 + ra.reshape(1, 1, A), z)
+    elif OP == "permute021":
+        z = tl.permute(x, 0, 2, 1)             # A x C x B
+        tl.store(z_ptr + ra * C * B + rc.reshape(1, C, 1) * B + rb.reshape(1, 1, B), z)
+    elif OP == "trans_attr":
+        z = tl.reshape(x, (A * B, C)).T        # C x (A*B)
+        tl.store(z_ptr + tl.arange(0, C)[:, None] * (A * B) + tl.arange(0, A * B)[None, :], z)
+    elif OP == "elementwise":
+        z = x * 2 + tl.sum(x, axis=2, keep_dims=True)
+        tl.store(z_ptr + ra * B * C + rb * C + rc, z)
+    elif OP == "reshape_reorder":
+        z = tl.sum(tl.reshape(x, (A * B * C,), can_reorder=True), axis=0)
+        tl.store(z_ptr + tl.arange(0, 1), tl.full((1,), 0, tl.float32) + z)
+    elif OP == "cat_det":
+        a = tl.reshape(x, (A * B, C))
+        z = tl.cat(a, a * 2)                   # (2*A*B) x C
+        tl.store(z_ptr + tl.arange(0, 2 * A * B)[:, None] * C + tl.arange(0, C)[None, :], z)
+    elif OP == "split3d":
+        a, b = tl.split(x)                     # last dim of size 2
+        tl.store(z_ptr + tl.arange(0, A)[:, None] * B + tl.arange(0, B)[None, :], a * 10 + b)
+    elif OP == "join3d":
+        z = tl.join(x, -x)                     # A x B x C x 2
+        tl.store(z_ptr + (ra * B * C + rb * C + rc)[:, :, :, None] * 2
+                 + tl.arange(0, 2)[None, None, None, :], z)
+    elif OP == "broadcast3d":
+        row = tl.load(x_ptr + rc)              # 1 x 1 x C
+        z = x + row + tl.load(x_ptr + rb)      # + 1 x B x 1
+        tl.store(z_ptr + ra * B * C + rb * C + rc, z)
+
+
+@triton.jit
+def sort_kernel(x_ptr, z_ptr, M: tl.constexpr, N: tl.constexpr, DESC: tl.constexpr):
+    rm = tl.arange(0, M)[:, None]
+    rn = tl.arange(0, N)[None, :]
+    x = tl.load(x_ptr + rm * N + rn)
+    tl.store(z_ptr + rm * N + rn, tl.sort(x, descending=DESC))
+
+
+@triton.jit
+def atomic_extra(p_ptr, v_ptr, z_ptr, n, N: tl.constexpr, MODE: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = tl.arange(0, N)
+    if MODE == "loop":
+        for i in range(4):
+            tl.atomic_add(p_ptr + offs, tl.load(v_ptr + offs) * i)
+    elif MODE == "scalar_val":
+        tl.atomic_add(p_ptr + offs, 3)
+    elif MODE == "masked_tail":
+        o = pid * N + offs
+        tl.atomic_add(p_ptr + o % 8, tl.load(v_ptr + o, mask=o < n, other=0), mask=o < n)
+    elif MODE == "same_slot":
+        tl.atomic_add(p_ptr + offs * 0, tl.load(v_ptr + offs))
+    elif MODE == "cas_scalar_loop":
+        old = tl.atomic_cas(p_ptr, pid, pid + 1)
+        while old != pid:
+            old = tl.atomic_cas(p_ptr, pid, pid + 1)
+        tl.store(z_ptr + pid, old)
+    elif MODE == "old_scalar":
+        old = tl.atomic_add(p_ptr, 1)
+        tl.store(z_ptr + pid, old * 0 + 5)
+    elif MODE == "min_neg_f32":
+        v = tl.load(v_ptr + offs).to(tl.float32)
+        tl.atomic_min(p_ptr.to(tl.pointer_type(tl.float32), bitcast=True) + offs, v - 100.0)
+
+
+@triton.jit
+def argred_ties(x_ptr, z_ptr, M: tl.constexpr, N: tl.constexpr, OP: tl.constexpr):
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    x = tl.load(x_ptr + rm[:, None] * N + rn[None, :])
+    if OP == "argmax":
+        r = tl.argmax(x, 1)
+    elif OP == "argmin":
+        r = tl.argmin(x, 1)
+    elif OP == "argmax_right":
+        r = tl.argmax(x, 1, tie_break_left=False)
+    elif OP == "argmax0":
+        r = tl.argmax(x, 0)
+    if OP == "argmax0":
+        tl.store(z_ptr + rn, r)
+    else:
+        tl.store(z_ptr + rm, r)
+
+
+@triton.jit
+def dot_variants(a_ptr, b_ptr, c_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr,
+                 MODE: tl.constexpr):
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    rk = tl.arange(0, K)
+    if MODE == "trans_a":
+        a = tl.trans(tl.load(a_ptr + rk[:, None] * M + rm[None, :]))
+    else:
+        a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
+    b = tl.load(b_ptr + rk[:, None] * N + rn[None, :])
+    if MODE == "chain":
+        c = tl.dot(a, b)
+        c = tl.dot(c.to(tl.float16), tl.trans(b).to(tl.float16))    # M x K
+        tl.store(c_ptr + rm[:, None] * K + rk[None, :], c)
+    elif MODE == "scaled_inputs":
+        c = tl.dot(a * 2, (b + 1).to(tl.float16))
+        tl.store(c_ptr + rm[:, None] * N + rn[None, :], c)
+    elif MODE == "dot_sum":
+        c = tl.sum(tl.dot(a, b), axis=1)
+        tl.store(c_ptr + rm, c)
+    elif MODE == "f16_acc_f16":
+        c = tl.dot(a, b, out_dtype=tl.float16)
+        tl.store(c_ptr + rm[:, None] * N + rn[None, :], c.to(tl.float32))
+    else:
+        c = tl.dot(a, b)
+        tl.store(c_ptr + rm[:, None] * N + rn[None, :], c)
+
+
+@triton.jit
+def loop_kernels(x_ptr, z_ptr, n, N: tl.constexpr, MODE: tl.constexpr):
+    offs = tl.arange(0, N)
+    if MODE == "data_trip_count":
+        cnt = tl.load(x_ptr).to(tl.int32)
+        acc = tl.zeros((N,), tl.float32)
+        for i in range(cnt):
+            acc += tl.load(x_ptr + 1 + offs) * i
+        tl.store(z_ptr + offs, acc)
+    elif MODE == "loop_in_if":
+        acc = tl.load(x_ptr + offs)
+        if n > 3:
+            for i in range(n):
+                acc = acc * 0.5 + i
+        tl.store(z_ptr + offs, acc)
+    elif MODE == "grid_stride":
+        pid = tl.program_id(0)
+        for start in range(pid * N, n, tl.num_programs(0) * N):
+            o = start + offs
+            tl.store(z_ptr + o, tl.load(x_ptr + o, mask=o < n) * 3, mask=o < n)
+    elif MODE == "while_scalar_load":
+        i = 0
+        v = tl.load(x_ptr)
+        while v < 100.0:
+            v = v * 2 + 1
+            i += 1
+        tl.store(z_ptr + offs, tl.zeros((N,), tl.float32) + v + i)
+    elif MODE == "reduce_in_loop_store":
+        for r in range(4):
+            x = tl.load(x_ptr + r * N + offs)
+            tl.store(z_ptr + r, tl.sum(x, axis=0))
+    elif MODE == "loop_carried_int_tensor":
+        idx = offs
+        for _ in range(3):
+            idx = (idx * 5 + 1) % N
+        tl.store(z_ptr + offs, tl.load(x_ptr + idx))
+    elif MODE == "if_else_tensor_yield":
+        x = tl.load(x_ptr + offs)
+        if tl.program_id(0) == 0:
+            y = x * 2
+            w = tl.sum(x, axis=0)
+        else:
+            y = x - 1
+            w = tl.max(x, axis=0)
+        tl.store(z_ptr + offs, y + w)
+    elif MODE == "break_like":
+        acc = tl.zeros((N,), tl.float32)
+        i = 0
+        done = False
+        while not done:
+            acc += tl.load(x_ptr + i * N + offs)
+            i += 1
+            done = i >= n
+        tl.store(z_ptr + offs, acc)
+
+
+# --------------------------------------------------------------------------- third batch
+@triton.jit
+def scalar_math(x_ptr, z_ptr, OP: tl.constexpr):
+    """Scalar (control-core) arithmetic on loaded values."""
+    v = tl.load(x_ptr)
+    w = tl.load(x_ptr + 1)
+    if OP == "exp":
+        r = tl.exp(v)
+    elif OP == "sqrt":
+        r = tl.sqrt(tl.abs(v))
+    elif OP == "floor":
+        r = tl.floor(v)
+    elif OP == "abs":
+        r = tl.abs(v)
+    elif OP == "max":
+        r = tl.maximum(v, w)
+    elif OP == "select":
+        r = tl.where(v > w, v, w * 2)
+    elif OP == "div":
+        r = v / w
+    elif OP == "mod":
+        r = v % w
+    elif OP == "floordiv":
+        r = v // w
+    elif OP == "shr":
+        r = v >> 2
+    elif OP == "cast_f32":
+        r = v.to(tl.float32) * 0.5
+    elif OP == "cast_i32":
+        r = v.to(tl.int32) + 1
+    elif OP == "cmp":
+        r = (v < w).to(tl.int32) * 10 + (v == w).to(tl.int32)
+    elif OP == "fma":
+        r = tl.fma(v, w, v)
+    elif OP == "sum_scalar_tensor":
+        r = tl.sum(tl.zeros((16,), v.dtype) + v, axis=0)
+    tl.store(z_ptr, r.to(z_ptr.dtype.element_ty))
+
+
+@triton.jit
+def tiny(x_ptr, z_ptr, N: tl.constexpr, OP: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = tl.load(x_ptr + offs)
+    if OP == "add":
+        z = x + 1
+    elif OP == "sum":
+        z = tl.zeros_like(x) + tl.sum(x, axis=0)
+    elif OP == "cumsum":
+        z = tl.cumsum(x, 0)
+    elif OP == "sort":
+        z = tl.sort(x)
+    elif OP == "outer":
+        o = x[:, None] * x[None, :]
+        z = tl.sum(o, axis=1)
+    tl.store(z_ptr + offs, z)
+
+
+@triton.jit
+def many_tiles(x_ptr, z_ptr, N: tl.constexpr, K: tl.constexpr, MODE: tl.constexpr):
+    """K tiles alive at once (circular-buffer and local-memory pressure)."""
+    offs = tl.arange(0, N)
+    if MODE == "sum_all_live":
+        t0 = tl.load(x_ptr + offs)
+        acc = t0
+        prod = t0
+        for i in tl.static_range(1, K):
+            t = tl.load(x_ptr + i * N + offs)
+            acc = acc + t
+            prod = prod * (t * 0.01 + 1.0)
+        tl.store(z_ptr + offs, acc + prod)
+    elif MODE == "stores":
+        x = tl.load(x_ptr + offs)
+        for i in tl.static_range(K):
+            tl.store(z_ptr + i * N + offs, x + i)
+    elif MODE == "long_loop":
+        acc = tl.load(x_ptr + offs)
+        for _ in range(K):
+            acc = acc * 0.999 + 0.001
+        tl.store(z_ptr + offs, acc)
+    elif MODE == "nested3":
+        acc = tl.zeros((N,), tl.float32)
+        for i in range(2):
+            for j in range(3):
+                for k in range(2):
+                    acc += tl.load(x_ptr + ((i * 3 + j) * 2 + k) * N + offs)
+        tl.store(z_ptr + offs, acc)
+
+
+@triton.jit
+def ptr_select(x_ptr, y_ptr, z_ptr, N: tl.constexpr, MODE: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = tl.arange(0, N)
+    if MODE == "lane_select":
+        p = tl.where(offs % 2 == 0, x_ptr + offs, y_ptr + offs)
+        tl.store(z_ptr + pid * N + offs, tl.load(p))
+    elif MODE == "scalar_select":
+        base = x_ptr if pid == 0 else y_ptr
+        tl.store(z_ptr + pid * N + offs, tl.load(base + offs))
+    elif MODE == "where_scalar_ptr":
+        base = tl.where(pid == 0, x_ptr, y_ptr)
+        tl.store(z_ptr + pid * N + offs, tl.load(base + offs))
+    elif MODE == "ptr_to_int":
+        a = x_ptr.to(tl.int64, bitcast=True)
+        b = y_ptr.to(tl.int64, bitcast=True)
+        same = tl.where(a == b, 1.0, 2.0)
+        tl.store(z_ptr + pid * N + offs, tl.load(x_ptr + offs) * same)
+    elif MODE == "data_mask":
+        x = tl.load(x_ptr + offs)
+        m = x > 0
+        y = tl.load(y_ptr + offs, mask=m, other=-1.0)
+        tl.store(z_ptr + pid * N + offs, y, mask=m | (offs < 4))
+
+
+@triton.jit
+def reduce_to_address(x_ptr, z_ptr, N: tl.constexpr, MODE: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = tl.load(x_ptr + offs)
+    if MODE == "argmax_index":
+        i = tl.argmax(x, 0)
+        tl.store(z_ptr + offs, tl.load(x_ptr + N + i + offs * 0))
+    elif MODE == "sum_as_offset":
+        s = tl.sum((x > 0).to(tl.int32), axis=0)
+        tl.store(z_ptr + s + offs * 0, x)
+    elif MODE == "max_broadcast_store":
+        tl.store(z_ptr + offs, x - tl.max(x, axis=0))
+    elif MODE == "scalar_store_of_reduction":
+        tl.store(z_ptr + 3, tl.sum(x, axis=0))
+
+
+# --------------------------------------------------------------------------- fourth batch
+@triton.jit
+def branches(x_ptr, f_ptr, z_ptr, n, N: tl.constexpr, MODE: tl.constexpr):
+    """Runtime branches (structured scf.if and unstructured early returns) on various conditions."""
+    pid = tl.program_id(0)
+    offs = pid * N + tl.arange(0, N)
+    if MODE == "if_loaded_flag":
+        x = tl.load(x_ptr + offs)
+        if tl.load(f_ptr + pid) > 0:
+            tl.store(z_ptr + offs, x * 2)
+        else:
+            tl.store(z_ptr + offs, x - 1)
+    elif MODE == "if_loaded_flag_yield":
+        x = tl.load(x_ptr + offs)
+        if tl.load(f_ptr + pid) > 0:
+            y = x * 2
+        else:
+            y = x - 1
+        tl.store(z_ptr + offs, y)
+    elif MODE == "return_loaded_flag":
+        if tl.load(f_ptr + pid) > 0:
+            return
+        tl.store(z_ptr + offs, tl.load(x_ptr + offs) + 5)
+    elif MODE == "two_returns":
+        if pid == 0:
+            return
+        x = tl.load(x_ptr + offs)
+        if n < 0:
+            return
+        tl.store(z_ptr + offs, x + 3)
+    elif MODE == "return_if_else":
+        x = tl.load(x_ptr + offs)
+        if pid % 2 == 0:
+            tl.store(z_ptr + offs, x)
+            return
+        else:
+            tl.store(z_ptr + offs, -x)
+    elif MODE == "return_after_loop":
+        acc = tl.zeros((N,), tl.float32)
+        for i in range(n):
+            acc += tl.load(x_ptr + offs) * i
+        if pid == 1:
+            return
+        tl.store(z_ptr + offs, acc)
+    elif MODE == "if_store_only":
+        if pid == 1:
+            tl.store(z_ptr + offs, tl.load(x_ptr + offs))
+    elif MODE == "if_no_else_yield":
+        y = tl.load(x_ptr + offs)
+        if pid == 1:
+            y = y * 10
+        tl.store(z_ptr + offs, y)
+    elif MODE == "nested_if":
+        y = tl.load(x_ptr + offs)
+        if pid > 0:
+            if n > 5:
+                y = y + 1
+            else:
+                y = y - 1
+        tl.store(z_ptr + offs, y)
+    elif MODE == "loop_if_load":
+        acc = tl.zeros((N,), tl.float32)
+        for i in range(n):
+            if i % 2 == 1:
+                acc += tl.load(x_ptr + offs)
+        tl.store(z_ptr + offs, acc)
+
+
+@triton.jit
+def big_grid(x_ptr, z_ptr, c_ptr, n, N: tl.constexpr, MODE: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * N + tl.arange(0, N)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m)
+    if MODE == "copy":
+        tl.store(z_ptr + offs, x + 1, mask=m)
+    elif MODE == "counter":
+        tl.store(z_ptr + offs, x + 1, mask=m)
+        tl.atomic_add(c_ptr, 1)
+    elif MODE == "hist":
+        tl.store(z_ptr + offs, x, mask=m)
+        tl.atomic_add(c_ptr + (x.to(tl.int32) & 7), 1, mask=m)
+    elif MODE == "sum":
+        tl.store(z_ptr + offs, x, mask=m)
+        tl.atomic_add(c_ptr + 8 + tl.arange(0, N) * 0, tl.where(m, x, 0).to(tl.int32))

@@ -177,7 +177,7 @@ class Case:
     grid: tuple[int, int, int] = (1, 1, 1)
     tol: dict[str, Tol] = field(default_factory=dict)   # per output key (default: by dtype)
     ref: Callable[[], dict[str, np.ndarray]] | None = None
-    expected: str = "interpreter"             # "interpreter" | "ref" | "none"
+    expected: str = "interpreter"             # "interpreter" | "ref" | "none" | "simerror"
     options: dict[str, Any] = field(default_factory=dict)
     note: str = ""
     # run the interpreter on an fp32 twin of the bf16 buffers (set by build_cases): Triton
@@ -967,6 +967,10 @@ def build_cases() -> list[Case]:  # noqa: C901 (one table)
         add(Case(name, "random_kernel", dict(z_ptr=out("z", 128, "f32"), seed=1234, N=64,
                                              MODE=mode), grid=(2, 1, 1),
                  tol={"z": (1e-5, 1e-5) if mode == "randn" else (1e-6, 1e-7)}))
+    second_batch(add, crc_rng, result_ab)
+    third_batch(add, crc_rng)
+    fourth_batch(add, crc_rng)
+    fifth_batch(add, crc_rng)
     for c in cases:
         has_bf16 = any(a_.ab == "bf16" for a_ in c.arrays().values())
         if has_bf16 and c.expected == "interpreter" and not c.args.get("BITCAST"):
@@ -977,6 +981,351 @@ def build_cases() -> list[Case]:  # noqa: C901 (one table)
     dup = [n for n, k in Counter(names).items() if k > 1]
     assert not dup, f"duplicate case names {dup}"
     return cases
+
+
+def second_batch(add: Callable[[Case], None], crc_rng: Callable[[str], np.random.Generator],
+                 result_ab: Callable[[str, str, str], str]) -> None:  # noqa: C901 (one table)
+    """Less regular kernels: early returns, constant divisors, runtime scalars, masked grids,
+    load/store attributes, 3-D shapes, sorts, atomics in loops, ties, dot chains, loops."""
+    for mode in ("before_load", "after_load", "after_store", "scalar_arg", "data_dependent"):
+        for n in (27, 5000) if mode == "scalar_arg" else (27,):
+            name = f"early_return_{mode}_n{n}"
+            rng = crc_rng(name)
+            add(Case(name, "early_return", dict(
+                x_ptr=inp("x", data(rng, "f32", 96), "f32"), z_ptr=out("z", 96, "f32"), n=n,
+                N=32, MODE=mode), grid=(3, 1, 1)))
+
+    for ab in ("i32", "i8", "u8", "i64", "i16"):
+        for op, cst in [("div", 4), ("mod", 4), ("div", -3), ("mod", -8), ("div", 1), ("mul", 8),
+                        ("shr", 3), ("div", 7), ("mod", 2)]:
+            name = f"const_{op}_{ab}_{cst}".replace("-", "m")
+            rng = crc_rng(name)
+            x = data(rng, ab, 64)
+            r = ab
+            add(Case(name, "const_div", dict(x_ptr=inp("x", x, ab), z_ptr=out("z", 64, r), N=64,
+                                             OP=op, C=cst)))
+    for cst in (4.0, 3.0, 0.1):
+        name = f"const_fdiv_f32_{cst}"
+        rng = crc_rng(name)
+        add(Case(name, "const_div", dict(x_ptr=inp("x", data(rng, "f32", 64), "f32"),
+                                         z_ptr=out("z", 64, "f32"), N=64, OP="fdiv", C=cst)))
+
+    combos = [("f32", 1.5), ("f32", -0.75), ("i32", 7), ("i32", -3), ("f16", 2.5), ("i8", 5),
+              ("i64", 2**40 + 3), ("u8", 9), ("i16", -7), ("bf16", 0.5), ("f64", 1.25)]
+    for ab, sv in combos:
+        ops = ["add", "rsub", "mul", "div", "mod", "max", "where", "lt"] if ab in FLOATS else \
+            ["add", "rsub", "mul", "div", "floordiv", "mod", "rmod", "shl", "max", "where", "lt"]
+        for op in ops:
+            name = f"scalar_op_{op}_{ab}_{sv}".replace("-", "m").replace(".", "p")
+            rng = crc_rng(name)
+            x = data(rng, ab, 64, nonzero=op in ("rmod", "div"))
+            if op == "shl":
+                sv2: Any = 3
+            else:
+                sv2 = sv
+            r = "i8" if op == "lt" else ("f32" if op == "div" and ab in INTS else ab)
+            add(Case(name, "scalar_operand", dict(x_ptr=inp("x", x, ab), z_ptr=out("z", 64, r),
+                                                  s=sv2, N=64, OP=op)))
+
+    for op, ab, block in [("add", "f32", 128), ("add", "i32", 128), ("add", "f16", 128),
+                          ("add", "i8", 128), ("div", "f32", 128), ("sum", "f32", 128),
+                          ("sum", "i32", 128), ("max_tail", "f32", 128), ("cumsum", "f32", 128),
+                          ("cumsum", "i32", 128), ("dot", "f16", 256), ("add", "f32", 1024)]:
+        name = f"masked_grid_{op}_{ab}_{block}"
+        rng = crc_rng(name)
+        n = 1000
+        c = Case(name, "masked_grid", dict(
+            x_ptr=inp("x", data(rng, ab, n, lo=-2, hi=2), ab),
+            y_ptr=inp("y", data(rng, ab, n, lo=0.5, hi=2) if op == "div" else
+                      data(rng, ab, n, lo=-2, hi=2), ab),
+            z_ptr=out("z", n, ab), n=n, BLOCK=block, OP=op), grid=(-(-n // block), 1, 1))
+        if op in ("sum", "cumsum", "dot") and ab in FLOATS:
+            c.tol = {"z": (1e-3, 1e-3) if ab == "f32" else (1e-2, 5e-2)}
+        add(c)
+
+    for mode in ("cache", "volatile", "barrier", "inline_asm", "map_elementwise", "unroll",
+                 "flatten", "nan_specials", "divzero"):
+        name = f"attrs_{mode}"
+        rng = crc_rng(name)
+        x = data(rng, "f32", 64)
+        if mode in ("nan_specials", "divzero"):
+            sp = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 3e38], np.float32)
+            x = np.where(np.arange(64) % 3 == 0, sp[np.arange(64) % 8], x).astype(np.float32)
+        c = Case(name, "load_attrs", dict(x_ptr=inp("x", x, "f32"), z_ptr=out("z", 64, "f32"),
+                                          N=64, MODE=mode))
+        if mode in ("map_elementwise", "inline_asm"):    # the interpreter cannot run these
+            c.ref = lambda x=x, mode=mode: {"z": np.maximum(x, 0) if mode == "map_elementwise"
+                                            else x}
+            c.expected = "ref"
+        add(c)
+
+    for op, shape in [("permute120", (2, 4, 8)), ("permute021", (2, 4, 8)),
+                      ("trans_attr", (2, 4, 8)), ("elementwise", (2, 4, 8)),
+                      ("reshape_reorder", (2, 4, 8)), ("cat_det", (2, 4, 8)),
+                      ("split3d", (4, 8, 2)), ("join3d", (2, 4, 8)), ("broadcast3d", (2, 4, 8))]:
+        name = f"shape3d_{op}"
+        rng = crc_rng(name)
+        A, B, C = shape
+        n_out = {"reshape_reorder": 1, "cat_det": 2 * A * B * C, "split3d": A * B,
+                 "join3d": 2 * A * B * C}.get(op, A * B * C)
+        c = Case(name, "shape3d", dict(x_ptr=inp("x", data(rng, "f32", A * B * C), "f32"),
+                                       z_ptr=out("z", n_out, "f32"), A=A, B=B, C=C, OP=op))
+        if op == "reshape_reorder":
+            c.tol = {"z": (1e-4, 1e-4)}
+        add(c)
+
+    for (M, N_, ab, desc) in [(1, 128, "f32", False), (1, 128, "f32", True), (4, 32, "i32", True),
+                              (2, 16, "f16", False), (8, 8, "u8", False), (2, 64, "i64", True)]:
+        name = f"sort_{M}x{N_}_{ab}_{'desc' if desc else 'asc'}"
+        rng = crc_rng(name)
+        x = data(rng, ab, (M, N_), lo=-5, hi=5) if ab in ("i32", "i64") else data(rng, ab, (M, N_))
+        add(Case(name, "sort_kernel", dict(x_ptr=inp("x", x, ab), z_ptr=out("z", (M, N_), ab),
+                                           M=M, N=N_, DESC=desc)))
+
+    for mode, ab, grid in [("loop", "i32", 3), ("scalar_val", "i32", 3), ("scalar_val", "f32", 3),
+                           ("masked_tail", "i32", 2), ("same_slot", "f32", 2),
+                           ("same_slot", "i32", 1), ("cas_scalar_loop", "i32", 4),
+                           ("old_scalar", "i32", 4), ("min_neg_f32", "i32", 2)]:
+        name = f"atomic_extra_{mode}_{ab}_g{grid}"
+        rng = crc_rng(name)
+        p0 = np.zeros(16, storage(ab)) if mode != "min_neg_f32" else \
+            np.zeros(16, np.float32).view(np.int32)
+        v = from_f64(rng.integers(-8, 9, 40) / (4.0 if ab == "f32" else 1.0), ab)
+        add(Case(name, "atomic_extra", dict(
+            p_ptr=Arr("p", p0, "inout", ab), v_ptr=inp("v", v, ab), z_ptr=out("z", 4, "i32"),
+            n=20, N=16, MODE=mode), grid=(grid, 1, 1)))
+
+    for op in ("argmax", "argmin", "argmax_right", "argmax0"):
+        for ab in ("i32", "f32"):
+            name = f"ties_{op}_{ab}"
+            rng = crc_rng(name)
+            x = rng.integers(0, 4, (8, 16)).astype(storage(ab))
+            c = Case(name, "argred_ties", dict(
+                x_ptr=inp("x", x, ab), z_ptr=out("z", 16 if op == "argmax0" else 8, "i32"),
+                M=8, N=16, OP=op))
+            if op == "argmax_right":
+                # tie_break_left=False only says "not the leftmost": Triton's combine keeps
+                # the right operand on ties, so a left-to-right fold gives the rightmost
+                # maximum (the interpreter's tree order gives another valid one)
+                c.ref = lambda x=x: {"z": np.array(
+                    [np.flatnonzero(r == r.max())[-1] for r in x], np.int32)}
+                c.expected = "ref"
+                c.note = "tie order of tie_break_left=False is unspecified; reference: rightmost"
+            add(c)
+
+    for mode in ("trans_a", "chain", "scaled_inputs", "dot_sum", "f16_acc_f16", "plain"):
+        name = f"dotvar_{mode}"
+        rng = crc_rng(name)
+        M = N_ = K = 32
+        a = data(rng, "f16", (M, K), lo=-1, hi=1)
+        b = data(rng, "f16", (K, N_), lo=-1, hi=1)
+        n_out = M if mode == "dot_sum" else M * N_
+        add(Case(name, "dot_variants", dict(a_ptr=inp("a", a, "f16"), b_ptr=inp("b", b, "f16"),
+                                            c_ptr=out("c", n_out, "f32"), M=M, N=N_, K=K,
+                                            MODE=mode), tol={"c": (2e-2, 5e-2)}))
+
+    for mode, n, grid in [("data_trip_count", 5, 1), ("loop_in_if", 5, 1), ("loop_in_if", 2, 1),
+                          ("grid_stride", 300, 3), ("while_scalar_load", 5, 1),
+                          ("reduce_in_loop_store", 5, 1), ("loop_carried_int_tensor", 5, 1),
+                          ("if_else_tensor_yield", 5, 2), ("break_like", 3, 1)]:
+        name = f"loops_{mode}_n{n}_g{grid}"
+        rng = crc_rng(name)
+        x = data(rng, "f32", 301, lo=0.5, hi=2.0)
+        x[0] = {"data_trip_count": 5.0, "while_scalar_load": 1.5}.get(mode, x[0])
+        add(Case(name, "loop_kernels", dict(x_ptr=inp("x", x, "f32"), z_ptr=out("z", 300, "f32"),
+                                            n=n, N=32, MODE=mode), grid=(grid, 1, 1),
+                 tol={"z": (1e-5, 1e-5)}))
+
+
+def third_batch(add: Callable[[Case], None],
+                crc_rng: Callable[[str], np.random.Generator]) -> None:
+    """Scalar arithmetic, tiny tensors, many live tiles, pointer selects, reduction results
+    used as addresses."""
+    for ab, ops in [("f32", ["exp", "sqrt", "floor", "abs", "max", "select", "div", "mod",
+                             "cast_i32", "cmp", "fma", "sum_scalar_tensor"]),
+                    ("i32", ["abs", "max", "select", "div", "mod", "floordiv", "shr", "cast_f32",
+                             "cmp", "sum_scalar_tensor"]),
+                    ("i64", ["max", "floordiv", "mod", "shr", "cast_f32", "cmp"]),
+                    ("i8", ["max", "floordiv", "shr", "cast_f32"]),
+                    ("u8", ["max", "floordiv", "shr", "cmp"]),
+                    ("f64", ["exp", "div", "cast_i32", "fma"]),
+                    ("i16", ["mod", "select"])]:
+        for op in ops:
+            name = f"scalar_math_{op}_{ab}"
+            rng = crc_rng(name)
+            x = data(rng, ab, 2, nonzero=True)
+            if ab in INTS and ab != "u8":
+                x[0] = -abs(int(x[0])) if x[0] != 0 else -7
+            r = {"cmp": "i32", "cast_f32": "f32", "cast_i32": "i32"}.get(op, ab)
+            if op == "div" and ab in INTS:
+                r = "f32"
+            add(Case(name, "scalar_math", dict(x_ptr=inp("x", x, ab), z_ptr=out("z", 1, r),
+                                               OP=op)))
+
+    for n in (1, 2, 4):
+        for op in ("add", "sum", "cumsum", "sort", "outer"):
+            name = f"tiny_{op}_{n}"
+            rng = crc_rng(name)
+            c = Case(name, "tiny", dict(x_ptr=inp("x", data(rng, "f32", n), "f32"),
+                                        z_ptr=out("z", n, "f32"), N=n, OP=op))
+            c.tol = {"z": (1e-5, 1e-5)}
+            add(c)
+
+    for mode, n, k in [("sum_all_live", 64, 8), ("sum_all_live", 64, 40),
+                       ("sum_all_live", 1024, 24), ("stores", 64, 40), ("long_loop", 64, 3000),
+                       ("nested3", 64, 12)]:
+        name = f"many_{mode}_{n}_k{k}"
+        rng = crc_rng(name)
+        nin = n * max(k, 12) if mode != "long_loop" else n
+        add(Case(name, "many_tiles", dict(
+            x_ptr=inp("x", data(rng, "f32", nin), "f32"),
+            z_ptr=out("z", n * (k if mode == "stores" else 1), "f32"), N=n, K=k, MODE=mode),
+            tol={"z": (1e-4, 1e-4)}))
+
+    for mode in ("lane_select", "scalar_select", "where_scalar_ptr", "ptr_to_int", "data_mask"):
+        name = f"ptrsel_{mode}"
+        rng = crc_rng(name)
+        add(Case(name, "ptr_select", dict(
+            x_ptr=inp("x", data(rng, "f32", 32), "f32"),
+            y_ptr=inp("y", data(rng, "f32", 32), "f32"),
+            z_ptr=out("z", 64, "f32"), N=32, MODE=mode), grid=(2, 1, 1)))
+
+    for mode in ("argmax_index", "sum_as_offset", "max_broadcast_store",
+                 "scalar_store_of_reduction"):
+        name = f"red_addr_{mode}"
+        rng = crc_rng(name)
+        add(Case(name, "reduce_to_address", dict(
+            x_ptr=inp("x", data(rng, "f32", 128), "f32"), z_ptr=out("z", 128, "f32"), N=32,
+            MODE=mode), tol={"z": (1e-5, 1e-5)}))
+
+
+def fourth_batch(add: Callable[[Case], None],
+                 crc_rng: Callable[[str], np.random.Generator]) -> None:
+    """Runtime branches and early returns; grids larger than the PE array with atomics."""
+    for mode in ("if_loaded_flag", "if_loaded_flag_yield", "return_loaded_flag", "two_returns",
+                 "return_if_else", "return_after_loop", "if_store_only", "if_no_else_yield",
+                 "nested_if", "loop_if_load"):
+        name = f"branch_{mode}"
+        rng = crc_rng(name)
+        add(Case(name, "branches", dict(
+            x_ptr=inp("x", data(rng, "f32", 128), "f32"),
+            f_ptr=inp("f", np.array([1, -1, 0, 2], np.int32), "i32"),
+            z_ptr=out("z", 128, "f32"), n=6, N=32, MODE=mode), grid=(4, 1, 1),
+            tol={"z": (1e-5, 1e-5)}))
+    for mode, n, blk in [("copy", 10000, 32), ("copy", 4100, 16), ("counter", 3000, 16),
+                         ("hist", 2000, 16), ("sum", 2000, 32)]:
+        name = f"big_grid_{mode}_{n}_{blk}"
+        rng = crc_rng(name)
+        add(Case(name, "big_grid", dict(
+            x_ptr=inp("x", rng.integers(-50, 50, n).astype(np.int32), "i32"),
+            z_ptr=out("z", n, "i32"), c_ptr=Arr("c", np.zeros(16, np.int32), "inout", "i32"),
+            n=n, N=blk, MODE=mode), grid=(-(-n // blk), 1, 1)))
+
+
+SPECIALS = [np.nan, np.inf, -np.inf, 0.0, -0.0, 1e-40, -1e-42, 3.4e38, -3.4e38, 65504.0, 65520.0,
+            1e-7, 6e-8, 1.0, -2.5, 0.5]
+
+
+def fifth_batch(add: Callable[[Case], None],
+                crc_rng: Callable[[str], np.random.Generator]) -> None:
+    """Special float values (NaN, inf, -0.0, subnormals, overflow) through casts and arithmetic;
+    kernels compiled with debug=True (overflow checks, asserts); asserts that must fail."""
+    import torch
+    sp = np.array(SPECIALS * 4, dtype=np.float64)
+    N = 64
+    for a, b in [("f32", "f16"), ("f32", "bf16"), ("f64", "f32"), ("f64", "f16"), ("f16", "f32"),
+                 ("bf16", "f32"), ("f32", "f64"), ("f64", "bf16")]:
+        name = f"special_cast_{a}_{b}"
+        x = from_f64(sp, a)
+        xs = as_f64(x, a)
+        if b == "bf16":
+            r = bf16_bits(xs.astype(np.float32)) if a == "f32" else \
+                torch.from_numpy(xs).to(torch.bfloat16).view(torch.int16).numpy().view(np.uint16)
+        else:
+            with np.errstate(over="ignore"):
+                r = xs.astype(storage(b))
+        add(Case(name, "cast", dict(x_ptr=inp("x", x, a), z_ptr=out("z", N, b), N=N,
+                                    BITCAST=False, MID=None),
+                 ref=lambda r=r: {"z": r}, expected="ref", tol={"z": EXACT}))
+    rng = crc_rng("special")
+    y = sp[rng.permutation(N)]
+    for op, fn in [("add", np.add), ("mul", np.multiply), ("sub", np.subtract),
+                   ("truediv", np.divide), ("lt", np.less), ("eq", np.equal), ("ne", np.not_equal),
+                   ("ge", np.greater_equal)]:
+        for ab in ("f32", "f16", "f64"):
+            name = f"special_bin_{op}_{ab}"
+            x, yy = from_f64(sp, ab), from_f64(y, ab)
+            r = "i8" if op in ("lt", "eq", "ne", "ge") else ab
+            if ab == "f16" and op == "truediv":
+                r = "f32"
+
+            def ref(x: np.ndarray = x, yy: np.ndarray = yy, fn: Any = fn, ab: str = ab,
+                    r: str = r) -> dict[str, np.ndarray]:
+                with np.errstate(all="ignore"):
+                    cdt = np.float32 if r == "f32" else storage(ab)
+                    v = fn(x.astype(cdt), yy.astype(cdt))
+                return {"z": v.astype(storage(r))}
+            add(Case(name, "binary", dict(x_ptr=inp("x", x, ab), y_ptr=inp("y", yy, ab),
+                                          z_ptr=out("z", N, r), N=N, OP=op),
+                     ref=ref, expected="ref", tol={"z": EXACT}))
+    for op, fn in [("neg", np.negative), ("abs", np.abs), ("floor", np.floor), ("ceil", np.ceil),
+                   ("sqrt", lambda v: np.sqrt(np.abs(v))), ("isnan", lambda v: v != v)]:
+        name = f"special_un_{op}_f32"
+        x = from_f64(sp, "f32")
+        r = "i8" if op == "isnan" else "f32"
+        with np.errstate(all="ignore"):
+            ref_v = np.asarray(fn(x)).astype(storage(r))
+        add(Case(name, "unary", dict(x_ptr=inp("x", x, "f32"), z_ptr=out("z", N, r), N=N, OP=op),
+                 ref=lambda ref_v=ref_v: {"z": ref_v}, expected="ref",
+                 tol={"z": EXACT if op != "sqrt" else (1e-7, 0.0)}))
+
+    # debug=True: the frontend adds overflow checks (tt.assert) to integer arithmetic
+    for kernel, args_fn, tag in [
+        ("binary", lambda rng: dict(x_ptr=inp("x", data(rng, "i32", N), "i32"),
+                                    y_ptr=inp("y", data(rng, "i32", N), "i32"),
+                                    z_ptr=out("z", N, "i32"), N=N, OP="add"), "add_i32"),
+        ("binary", lambda rng: dict(x_ptr=inp("x", data(rng, "i16", N, lo=-100, hi=100), "i16"),
+                                    y_ptr=inp("y", data(rng, "i16", N, lo=-100, hi=100), "i16"),
+                                    z_ptr=out("z", N, "i16"), N=N, OP="mul"), "mul_i16"),
+        ("binary", lambda rng: dict(x_ptr=inp("x", data(rng, "i64", N), "i64"),
+                                    y_ptr=inp("y", data(rng, "i64", N), "i64"),
+                                    z_ptr=out("z", N, "i64"), N=N, OP="sub"), "sub_i64"),
+        ("masked_grid", lambda rng: dict(x_ptr=inp("x", data(rng, "i32", 300), "i32"),
+                                         y_ptr=inp("y", data(rng, "i32", 300), "i32"),
+                                         z_ptr=out("z", 300, "i32"), n=300, BLOCK=128, OP="sum"),
+         "masked_sum_i32"),
+        ("control", lambda rng: dict(x_ptr=inp("x", data(rng, "f32", 72, lo=0.5, hi=2), "f32"),
+                                     z_ptr=out("z", 64, "f32"), n=50, iters=5, N=64,
+                                     MODE="nested_for"), "nested_for"),
+        ("dot_loop", lambda rng: dict(a_ptr=inp("a", data(rng, "f16", (40, 50), -1, 1), "f16"),
+                                      b_ptr=inp("b", data(rng, "f16", (50, 36), -1, 1), "f16"),
+                                      c_ptr=out("c", (40, 36), "f32"), M=40, N=36, K=50, BM=32,
+                                      BN=32, BK=32), "dot_loop"),
+    ]:
+        name = f"debugmode_{tag}"
+        rng = crc_rng(name)
+        args = args_fn(rng)
+        grid = (3, 1, 1) if kernel == "masked_grid" else ((2, 2, 1) if kernel == "dot_loop"
+                                                          else (1, 1, 1))
+        add(Case(name, kernel, args, grid=grid, options={"debug": True},
+                 tol={"z": (1e-5, 1e-5), "c": (2e-2, 2e-2)} if kernel in ("control", "dot_loop")
+                 else {}))
+    name = "debugmode_assert_fails"
+    rng = crc_rng(name)
+    x = data(rng, "i32", 16, lo=0, hi=9)
+    x[5] = -3
+    add(Case(name, "debug_kernel", dict(x_ptr=inp("x", x, "i32"), z_ptr=out("z", 16, "i32"),
+                                        N=16, MODE="assert"),
+             options={"debug": True}, expected="simerror",
+             note="x[5] < 0: tl.device_assert must stop the kernel (a GPU traps)"))
+    name = "oob_load_fails"
+    rng = crc_rng(name)
+    add(Case(name, "indirect_load", dict(
+        x_ptr=inp("x", data(rng, "f32", 64), "f32"),
+        i_ptr=inp("i", np.where(np.arange(64) == 7, 1 << 20, np.arange(64)).astype(np.int32),
+                  "i32"),
+        z_ptr=out("z", 64, "f32"), N=64, I64=False), expected="simerror",
+        note="one index is 2**20 past a 64-element buffer: the access must fault"))
 
 
 # ============================================================================ gen phase
@@ -1160,6 +1509,7 @@ def gen_main(a: argparse.Namespace) -> int:
             shutil.rmtree(d)
         d.mkdir()
         (d / "kernel.ttir").write_text(ttir)
+        (d / "kernel.noloc.ttir").write_text(mod.str_nodebug())
     print(f"TTIR: {len(built)} cases, {len(skipped)} rejected by Triton's frontend "
           f"({time.time() - t0:.0f}s)", flush=True)
 
@@ -1189,6 +1539,8 @@ def gen_main(a: argparse.Namespace) -> int:
         expected: dict[str, np.ndarray] | None = None
         if c.expected == "ref":
             expected = ref
+        elif c.expected in ("none", "simerror"):
+            pass
         elif c.expected == "interpreter":
             expected = interp
             if interp is None:
@@ -1230,7 +1582,8 @@ def one_main(a: argparse.Namespace) -> int:
     if path.suffix == ".ttir":                 # a saved failure: NAME.ttir + NAME.json/.npz
         ttir, meta_p, npz_p = path, path.with_suffix(".json"), path.with_suffix(".npz")
     else:
-        ttir, meta_p, npz_p = path / "kernel.ttir", path / "case.json", path / "case.npz"
+        ttir, meta_p, npz_p = path / ("kernel.noloc.ttir" if a.noloc else "kernel.ttir"), \
+            path / "case.json", path / "case.npz"
     meta = json.loads(meta_p.read_text())
     with np.load(npz_p) as z:
         data_ = {k: z[k] for k in z.files}
@@ -1257,10 +1610,13 @@ def one_main(a: argparse.Namespace) -> int:
     try:
         k.run(*args, grid=tuple(meta["grid"]))
     except mtia_compiler.SimulationError as e:
-        return result("simerror", str(e))
+        return result("pass" if meta["reference"] == "simerror" else "simerror", str(e))
     except Exception as e:  # noqa: BLE001 (what is checked)
         return result("exception", "run: " + "".join(
             traceback.format_exception(type(e), e, e.__traceback__))[-3000:])
+    if meta["reference"] == "simerror":
+        return result("wrong", "ran to the end, but the kernel must fault (failing assert or "
+                      "out-of-bounds access)")
     if meta["reference"] == "none" or not meta["outputs"]:
         return result("nocheck")
     reason = run_case.check(meta, data_, bufs)
@@ -1270,9 +1626,10 @@ def one_main(a: argparse.Namespace) -> int:
 BAD = ("unlocated", "exception", "crash", "hang", "wrong")
 
 
-def run_one(case_dir: Path, timeout: float) -> dict[str, Any]:
+def run_one(case_dir: Path, timeout: float, noloc: bool = False) -> dict[str, Any]:
     t0 = time.time()
-    cmd = [sys.executable, str(Path(__file__).resolve()), "one", str(case_dir)]
+    cmd = [sys.executable, str(Path(__file__).resolve()), "one", str(case_dir)] + \
+        (["--noloc"] if noloc else [])
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
                            start_new_session=True)
@@ -1302,13 +1659,13 @@ def run_main(a: argparse.Namespace) -> int:
     root = Path(a.out).resolve()
     dirs = sorted(d for d in (root / "cases").iterdir()
                   if d.is_dir() and selected(d.name, a.k))
-    res_path = root / "results.json"
+    res_path = root / ("results.noloc.json" if a.noloc else "results.json")
     results: dict[str, Any] = json.loads(res_path.read_text()) \
         if res_path.exists() and a.k else {}
     t0 = time.time()
 
     def job(d: Path) -> tuple[str, dict[str, Any]]:
-        return d.name, run_one(d, a.timeout)
+        return d.name, run_one(d, a.timeout, a.noloc)
 
     with ThreadPoolExecutor(a.jobs) as ex:
         for name, r in ex.map(job, dirs):
@@ -1340,8 +1697,12 @@ def main() -> int:
     r.add_argument("-j", "--jobs", type=int, default=2)
     r.add_argument("--timeout", type=float, default=60.0)
     r.add_argument("-k", action="append", help="only cases whose name contains this")
+    r.add_argument("--noloc", action="store_true",
+                   help="compile kernel.noloc.ttir (no loc() attributes; errors must then point "
+                        "into the .ttir file) and write results.noloc.json")
     o = sub.add_parser("one", help="compile and run one case directory or saved failure")
     o.add_argument("case")
+    o.add_argument("--noloc", action="store_true", help="compile kernel.noloc.ttir")
     a = ap.parse_args()
     if a.cmd == "gen":
         return gen_main(a)
