@@ -1472,3 +1472,86 @@ def big_grid(x_ptr, z_ptr, c_ptr, n, N: tl.constexpr, MODE: tl.constexpr):
     elif MODE == "sum":
         tl.store(z_ptr + offs, x, mask=m)
         tl.atomic_add(c_ptr + 8 + tl.arange(0, N) * 0, tl.where(m, x, 0).to(tl.int32))
+
+
+# --------------------------------------------------------------------------- memory ordering
+@triton.jit
+def memdep(p_ptr, q_ptr, n, N: tl.constexpr, MODE: tl.constexpr):
+    """Loads and stores of the same locations in program order (one program): every later
+    access must see the earlier ones (RAW, WAR, WAW through memory, across loop iterations,
+    between tensor (DMA) and scalar or atomic accesses)."""
+    offs = tl.arange(0, N)
+    if MODE == "loop_inplace":
+        for _ in range(n):
+            x = tl.load(p_ptr + offs)
+            tl.store(p_ptr + offs, x + 1)
+    elif MODE == "loop_shift":
+        for _ in range(n):
+            x = tl.load(p_ptr + offs)
+            tl.store(p_ptr + offs + 1, x * 0.5)
+    elif MODE == "war":
+        a = tl.load(p_ptr + offs)
+        tl.store(p_ptr + offs, tl.zeros_like(a))
+        tl.store(q_ptr + offs, a)
+    elif MODE == "war_reversed":
+        a = tl.load(p_ptr + offs)
+        tl.store(p_ptr + N - 1 - offs, a * 2)
+    elif MODE == "scalar_store_tensor_load":
+        tl.store(p_ptr + 2, 42.0)
+        x = tl.load(p_ptr + offs)
+        tl.store(q_ptr + offs, x)
+    elif MODE == "tensor_store_scalar_load":
+        x = tl.load(p_ptr + offs)
+        tl.store(p_ptr + offs, x * 2)
+        s = tl.load(p_ptr + 3)
+        tl.store(q_ptr + offs, x * 0 + s)
+    elif MODE == "tensor_store_scalar_load_store":
+        x = tl.load(p_ptr + offs)
+        tl.store(q_ptr + offs, x * 2)
+        s = tl.load(q_ptr + 3)
+        tl.store(q_ptr + 5, s + 1)
+    elif MODE == "atomic_then_load":
+        tl.atomic_add(p_ptr + offs, 1.0)
+        x = tl.load(p_ptr + offs)
+        tl.store(q_ptr + offs, x)
+    elif MODE == "load_then_atomic":
+        x = tl.load(p_ptr + offs)
+        tl.atomic_add(p_ptr + offs, 1.0)
+        tl.store(q_ptr + offs, x)
+    elif MODE == "scalar_loop_prefix":
+        for i in range(1, n):
+            tl.store(p_ptr + i, tl.load(p_ptr + i - 1) + tl.load(p_ptr + i))
+    elif MODE == "accumulate_in_memory":
+        tl.store(q_ptr + offs, tl.zeros((N,), tl.float32))
+        for i in range(n):
+            tl.store(q_ptr + offs, tl.load(q_ptr + offs) + tl.load(p_ptr + i * 4 + offs))
+    elif MODE == "tensor_then_scalar_store":
+        x = tl.load(p_ptr + offs)
+        tl.store(q_ptr + offs, x)
+        tl.store(q_ptr + 3, -1.0)
+    elif MODE == "scalar_then_tensor_store":
+        x = tl.load(p_ptr + offs)
+        tl.store(q_ptr + 3, -1.0)
+        tl.store(q_ptr + offs, x)
+    elif MODE == "atomic_scalar_then_tensor_store":
+        x = tl.load(p_ptr + offs)
+        tl.atomic_add(q_ptr, 1.0)
+        tl.store(q_ptr + offs, x)
+    elif MODE == "tensor_store_then_atomic_scalar":
+        x = tl.load(p_ptr + offs)
+        tl.store(q_ptr + offs, x)
+        tl.atomic_add(q_ptr, 1.0)
+    elif MODE == "masked_partial_overwrite":
+        x = tl.load(p_ptr + offs)
+        tl.store(q_ptr + offs, x)
+        tl.store(q_ptr + offs, -x, mask=offs % 3 == 0)
+        y = tl.load(q_ptr + offs)
+        tl.store(p_ptr + offs, y + 100)
+    elif MODE == "loop_store_load_other_offsets":
+        for i in range(n):
+            x = tl.load(p_ptr + (offs + i) % N)
+            tl.store(p_ptr + offs, x + 1)
+    elif MODE == "scalar_rmw_loop":
+        for _ in range(n):
+            tl.store(q_ptr, tl.load(q_ptr) + 1.0)
+        tl.store(q_ptr + 1 + offs, tl.load(q_ptr + offs))

@@ -61,14 +61,18 @@ sys.dont_write_bytecode = True
 
 # ============================================================================ dtypes and data
 NP_NAME = {"i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64", "u8": "uint8",
+           "u16": "uint16", "u32": "uint32", "u64": "uint64",
            "f16": "float16", "bf16": "bfloat16", "f32": "float32", "f64": "float64",
            "b": "bool"}
 INTS = ["i8", "i16", "i32", "i64", "u8"]
+UINTS = ["u16", "u32", "u64"]                 # only in the unsigned batch
+ISINT = set(INTS + UINTS)
 FLOATS = ["f16", "bf16", "f32", "f64"]
 ALL = INTS + FLOATS
-BITS = {"i8": 8, "i16": 16, "i32": 32, "i64": 64, "u8": 8, "f16": 16, "bf16": 16, "f32": 32,
-        "f64": 64, "b": 8}
+BITS = {"i8": 8, "i16": 16, "i32": 32, "i64": 64, "u8": 8, "u16": 16, "u32": 32, "u64": 64,
+        "f16": 16, "bf16": 16, "f32": 32, "f64": 64, "b": 8}
 TTIR_ELEM = {"int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64", "uint8": "i8",
+             "uint16": "i16", "uint32": "i32", "uint64": "i64",
              "float16": "f16", "bfloat16": "bf16", "float32": "f32", "float64": "f64",
              "bool": "i1"}
 
@@ -114,13 +118,15 @@ def data(rng: np.random.Generator, ab: str, shape: Any, lo: float | None = None,
     """Random inputs of dtype `ab`; ints in [lo, hi] (default: a signed range), floats ~ N(0, 3)."""
     if ab == "b":
         return rng.random(shape) < 0.5
-    if ab in INTS:
+    if ab in ISINT:
         info = np.iinfo(storage(ab))
-        dlo, dhi = {"i8": (-100, 100), "u8": (0, 255), "i16": (-3000, 3000),
+        dlo, dhi = {"i8": (-100, 100), "u8": (0, 255), "u16": (0, 65535), "u32": (0, 2**32 - 1),
+                    "u64": (0, 2**64 - 1), "i16": (-3000, 3000),
                     "i32": (-100000, 100000), "i64": (-10**12, 10**12)}[ab]
         lo = dlo if lo is None else max(lo, info.min)
         hi = dhi if hi is None else min(hi, info.max)
-        x = rng.integers(int(lo), int(hi) + 1, size=shape, dtype=np.int64)
+        x = rng.integers(int(lo), int(hi) + 1, size=shape,
+                         dtype=np.uint64 if ab == "u64" else np.int64)
         if nonzero:
             x = np.where(x == 0, 1 if hi >= 1 else -1, x)
         return x.astype(storage(ab))
@@ -163,7 +169,7 @@ def out(key: str, shape: Any, ab: str) -> Arr:
     """A pure output, filled with a sentinel so that missed stores show up."""
     if ab == "b":
         return Arr(key, np.zeros(shape, bool), "out", ab)
-    if ab in INTS:
+    if ab in ISINT:
         return Arr(key, np.full(shape, -77 if BITS[ab] == 8 else -31337).astype(storage(ab)),
                    "out", ab)
     return Arr(key, from_f64(np.full(shape, -31337.0), ab), "out", ab)
@@ -240,6 +246,7 @@ def build_cases() -> list[Case]:  # noqa: C901 (one table)
     from triton.language.semantic import TritonSemantic
     sem = TritonSemantic(None)
     TL = {"i8": tl.int8, "i16": tl.int16, "i32": tl.int32, "i64": tl.int64, "u8": tl.uint8,
+          "u16": tl.uint16, "u32": tl.uint32, "u64": tl.uint64,
           "f16": tl.float16, "bf16": tl.bfloat16, "f32": tl.float32, "f64": tl.float64}
     AB = {str(v): k for k, v in TL.items()}
     cases: list[Case] = []
@@ -289,14 +296,16 @@ def build_cases() -> list[Case]:  # noqa: C901 (one table)
         r = result_ab(op, a, b)
         c = Case(name, "binary", dict(x_ptr=inp("x", x, a), y_ptr=inp("y", y, b),
                                       z_ptr=out("z", N, r), N=N, OP=op))
-        if op in ("floordiv", "mod") and a in INTS and b in INTS:
+        if op in ("floordiv", "mod") and a in ISINT and b in ISINT:
             # C semantics (truncation toward zero), what arith.divsi/remsi mean
             def ref(x: np.ndarray = x, y: np.ndarray = y, op: str = op, r: str = r) -> dict:
-                xi, yi = x.astype(np.int64), y.astype(np.int64)
-                q = np.sign(xi) * np.sign(yi) * (np.abs(xi) // np.abs(yi))
-                return {"z": from_f64(q if op == "floordiv" else xi - q * yi, r)
-                        if r in FLOATS else (q if op == "floordiv" else xi - q * yi).astype(
-                            storage(r))}
+                res = []
+                for xv, yv in zip(x.tolist(), y.tolist(), strict=True):
+                    q = abs(xv) // abs(yv) * (1 if (xv < 0) == (yv < 0) else -1)
+                    res.append(q if op == "floordiv" else xv - q * yv)
+                bits = BITS[r]
+                return {"z": np.array([v % (1 << bits) for v in res], dtype=np.uint64)
+                        .astype(storage(r))}
             c.ref = ref
         if op in ("pow", "atan2", "fmod"):
             fn = {"pow": np.power, "atan2": np.arctan2, "fmod": np.fmod}[op]
@@ -377,10 +386,10 @@ def build_cases() -> list[Case]:  # noqa: C901 (one table)
     def cast(a: str, b: str, bitcast: bool = False, mid: Any = None, tag: str = "") -> None:
         name = f"cast_{a}_{b}{'_bitcast' if bitcast else ''}{tag}"
         rng = crc_rng(name)
-        if b in INTS and a in FLOATS and not bitcast:    # stay inside b's range (no UB)
-            lo, hi = (0, 250) if b == "u8" else (-120, 120)
+        if b in ISINT and a in FLOATS and not bitcast:    # stay inside b's range (no UB)
+            lo, hi = (0, 250) if b[0] == "u" else (-120, 120)   # negative -> unsigned is UB
             x = data(rng, a, N, lo=lo, hi=hi)
-        elif b == "u8" and a in INTS and not bitcast:
+        elif b == "u8" and a in ISINT and not bitcast:
             x = data(rng, a, N, lo=-300, hi=300)         # wraps modulo 256
         else:
             x = data(rng, a, N)
@@ -476,7 +485,7 @@ def build_cases() -> list[Case]:  # noqa: C901 (one table)
             rng = crc_rng(name)
             ov: Any = None
             if other is not None:
-                ov = {"b": True, "u8": 200, "i8": -5}.get(ab, 3 if ab in INTS else -2.5)
+                ov = {"b": True, "u8": 200, "i8": -5}.get(ab, 3 if ab in ISINT else -2.5)
             add(Case(name, "masked_load", dict(
                 x_ptr=inp("x", data(rng, ab, N), ab),
                 z_ptr=out("z", N, ab), n=45, N=N, OTHER=ov)))
@@ -494,7 +503,7 @@ def build_cases() -> list[Case]:  # noqa: C901 (one table)
             rng = crc_rng(name)
             zn = 16 if mode in ("splat", "to_scalar_ptr") else 4
             grid = (1, 1, 1) if mode in ("copy", "splat", "to_scalar_ptr") else (3, 1, 1)
-            zab = ("i64" if ab in INTS else "f32") if mode == "to_scalar_ptr" and ab != "f32" \
+            zab = ("i64" if ab in ISINT else "f32") if mode == "to_scalar_ptr" and ab != "f32" \
                 else ab
             if mode == "to_scalar_ptr" and ab in ("i8",):
                 zab = "i32"
@@ -508,7 +517,7 @@ def build_cases() -> list[Case]:  # noqa: C901 (one table)
         rng = crc_rng(name)
         x = data(rng, ab, (M, Nn))
         if op == "prod":
-            x = data(rng, ab, (M, Nn), lo=-2, hi=2) if ab in INTS else \
+            x = data(rng, ab, (M, Nn), lo=-2, hi=2) if ab in ISINT else \
                 data(rng, ab, (M, Nn), lo=0.5, hi=1.5)
         if op in ("argmax", "argmin"):
             r = "i32"
@@ -614,7 +623,7 @@ def build_cases() -> list[Case]:  # noqa: C901 (one table)
                f"{'' if (M, Nn) == (8, 16) else f'_{M}x{Nn}'}"
         rng = crc_rng(name)
         x = data(rng, ab, (M, Nn), lo=-3, hi=3) if op != "cumprod" else \
-            (data(rng, ab, (M, Nn), lo=-2, hi=2) if ab in INTS else
+            (data(rng, ab, (M, Nn), lo=-2, hi=2) if ab in ISINT else
              data(rng, ab, (M, Nn), lo=0.8, hi=1.25))
         r = "i32" if op == "cumsum" and ab in ("i8", "i16") else ab
         c = Case(name, "scan2d", dict(x_ptr=inp("x", x, ab), z_ptr=out("z", (M, Nn), r), M=M,
@@ -657,7 +666,7 @@ def build_cases() -> list[Case]:  # noqa: C901 (one table)
             store_ab = "i8"
         else:
             store_ab = in_ab
-            if in_ab in INTS:
+            if in_ab in ISINT:
                 a = data(rng, in_ab, (M, K), lo=-8, hi=8)
                 b = data(rng, in_ab, (K, Nn), lo=-8, hi=8)
             else:
@@ -665,7 +674,7 @@ def build_cases() -> list[Case]:  # noqa: C901 (one table)
                 b = data(rng, in_ab, (K, Nn), lo=-1, hi=1)
             ref_c = as_f64(a, in_ab) @ as_f64(b, in_ab)
         b_store = np.ascontiguousarray(b.T) if trans_b else b
-        c_ab = "i32" if in_ab in INTS else ("f16" if out_ab == "f16" else
+        c_ab = "i32" if in_ab in ISINT else ("f16" if out_ab == "f16" else
                                             ("f64" if in_ab == "f64" else "f32"))
         if acc == "loaded":
             c0 = data(rng, c_ab, (M, Nn), lo=-2, hi=2)
@@ -678,7 +687,7 @@ def build_cases() -> list[Case]:  # noqa: C901 (one table)
         if acc == "relu":
             ref_c = np.maximum(ref_c, 0)
         odt = {"f32": tl.float32, "f16": tl.float16, "i32": tl.int32, "f64": tl.float64}[
-            "i32" if in_ab in INTS else ("f64" if in_ab == "f64" else out_ab)]
+            "i32" if in_ab in ISINT else ("f64" if in_ab == "f64" else out_ab)]
         c = Case(name, "dot_kernel", dict(
             a_ptr=inp("a", a, store_ab), b_ptr=inp("b", b_store, store_ab), c_ptr=carr,
             M=M, N=Nn, K=K, IN_DTYPE=f8, PRECISION=precision, ACC=acc, OUT_DTYPE=odt,
@@ -967,10 +976,38 @@ def build_cases() -> list[Case]:  # noqa: C901 (one table)
         add(Case(name, "random_kernel", dict(z_ptr=out("z", 128, "f32"), seed=1234, N=64,
                                              MODE=mode), grid=(2, 1, 1),
                  tol={"z": (1e-5, 1e-5) if mode == "randn" else (1e-6, 1e-7)}))
+    # ---------------------------------------------------------------- wider unsigned types
+    for ab in UINTS:
+        for op in ("add", "sub", "mul", "floordiv", "mod", "and", "or", "xor", "shl", "shr",
+                   "maximum", "minimum", "lt", "ge", "eq"):
+            binary(op, ab, ab)
+        for b in ("f32", "f64", "i64", "i32", "u8", "f16"):
+            cast(ab, b)
+            cast(b, ab)
+        reduce2d("sum", ab, 1)
+        reduce2d("max", ab, 0)
+        reduce2d("min", ab, None)
+        reduce2d("argmax", ab, 1)
+        scan2d("cumsum", ab, 1)
+        unary("neg", ab)
+        unary("invert", ab)
+        unary("abs", ab)
+    binary("add", "u32", "i32")
+    binary("lt", "u32", "i64")
+    binary("add", "u64", "i64")
+    binary("lt", "u16", "i32")
+    binary("mul", "u32", "f32")
+    atomic("max", "u32")
+    atomic("min", "u32", grid=1)
+    atomic("add", "u32")
+    atomic("add", "u64")
+    atomic("max", "u64")
+
     second_batch(add, crc_rng, result_ab)
     third_batch(add, crc_rng)
     fourth_batch(add, crc_rng)
     fifth_batch(add, crc_rng)
+    memory_batch(add, crc_rng)
     for c in cases:
         has_bf16 = any(a_.ab == "bf16" for a_ in c.arrays().values())
         if has_bf16 and c.expected == "interpreter" and not c.args.get("BITCAST"):
@@ -1023,7 +1060,7 @@ def second_batch(add: Callable[[Case], None], crc_rng: Callable[[str], np.random
                 sv2: Any = 3
             else:
                 sv2 = sv
-            r = "i8" if op == "lt" else ("f32" if op == "div" and ab in INTS else ab)
+            r = "i8" if op == "lt" else ("f32" if op == "div" and ab in ISINT else ab)
             add(Case(name, "scalar_operand", dict(x_ptr=inp("x", x, ab), z_ptr=out("z", 64, r),
                                                   s=sv2, N=64, OP=op)))
 
@@ -1154,10 +1191,10 @@ def third_batch(add: Callable[[Case], None],
             name = f"scalar_math_{op}_{ab}"
             rng = crc_rng(name)
             x = data(rng, ab, 2, nonzero=True)
-            if ab in INTS and ab != "u8":
+            if ab in ISINT and ab != "u8":
                 x[0] = -abs(int(x[0])) if x[0] != 0 else -7
             r = {"cmp": "i32", "cast_f32": "f32", "cast_i32": "i32"}.get(op, ab)
-            if op == "div" and ab in INTS:
+            if op == "div" and ab in ISINT:
                 r = "f32"
             add(Case(name, "scalar_math", dict(x_ptr=inp("x", x, ab), z_ptr=out("z", 1, r),
                                                OP=op)))
@@ -1326,6 +1363,24 @@ def fifth_batch(add: Callable[[Case], None],
                   "i32"),
         z_ptr=out("z", 64, "f32"), N=64, I64=False), expected="simerror",
         note="one index is 2**20 past a 64-element buffer: the access must fault"))
+
+
+def memory_batch(add: Callable[[Case], None],
+                 crc_rng: Callable[[str], np.random.Generator]) -> None:
+    """Program-order memory dependences inside one program (kernels.memdep)."""
+    for mode in ("loop_inplace", "loop_shift", "war", "war_reversed", "scalar_store_tensor_load",
+                 "tensor_store_scalar_load", "tensor_store_scalar_load_store", "atomic_then_load",
+                 "load_then_atomic", "scalar_loop_prefix", "accumulate_in_memory",
+                 "tensor_then_scalar_store", "scalar_then_tensor_store",
+                 "atomic_scalar_then_tensor_store", "tensor_store_then_atomic_scalar",
+                 "masked_partial_overwrite", "loop_store_load_other_offsets", "scalar_rmw_loop"):
+        name = f"memdep_{mode}"
+        rng = crc_rng(name)
+        p0 = from_f64(rng.integers(-8, 9, 80) / 4.0, "f32")
+        q0 = from_f64(rng.integers(-8, 9, 80) / 4.0, "f32")
+        add(Case(name, "memdep", dict(p_ptr=Arr("p", p0, "inout", "f32"),
+                                      q_ptr=Arr("q", q0, "inout", "f32"), n=5, N=32, MODE=mode),
+                 tol={"p": EXACT, "q": EXACT}))
 
 
 # ============================================================================ gen phase
@@ -1682,6 +1737,32 @@ def run_main(a: argparse.Namespace) -> int:
     return 1 if bad else 0
 
 
+def save_main(a: argparse.Namespace) -> int:
+    """Copy cases (TTIR with a header saying what happened and how to reproduce, case.json,
+    case.npz) to a failures directory as NAME.ttir / NAME.json / NAME.npz."""
+    root = Path(a.out).resolve()
+    results = json.loads((root / "results.json").read_text())
+    dest = Path(a.to)
+    dest.mkdir(parents=True, exist_ok=True)
+    for name in a.names:
+        d = root / "cases" / name
+        r = results.get(name, {"cls": "?", "msg": ""})
+        msg = r.get("msg", "").strip().splitlines()
+        meta = json.loads((d / "case.json").read_text())
+        cx = ", ".join(f"{k}={v}" for k, v in meta.get("constexprs", {}).items())
+        head = [f"// sweep case {name}: {r['cls']}",
+                *[f"//   {x[:200]}" for x in msg[:3]],
+                f"// kernel: test/sweep/kernels.py {meta['ttir_func']}({cx}), grid {meta['grid']}",
+                "// reproduce (compiler venv, repository root): compiles this file, runs it on",
+                "// the inputs of the .npz next to it and checks the outputs:",
+                f"//   python test/sweep/sweep.py one test/sweep/failures/{name}.ttir"]
+        (dest / f"{name}.ttir").write_text("\n".join(head) + "\n" + (d / "kernel.ttir").read_text())
+        shutil.copy(d / "case.json", dest / f"{name}.json")
+        shutil.copy(d / "case.npz", dest / f"{name}.npz")
+        print(f"saved {name} ({r['cls']})")
+    return 0
+
+
 def main() -> int:
     if len(sys.argv) > 1 and sys.argv[1] == "interp-worker":
         sys.path.insert(0, str(HERE))
@@ -1700,6 +1781,10 @@ def main() -> int:
     r.add_argument("--noloc", action="store_true",
                    help="compile kernel.noloc.ttir (no loc() attributes; errors must then point "
                         "into the .ttir file) and write results.noloc.json")
+    sv = sub.add_parser("save", help="copy cases to a failures directory")
+    sv.add_argument("out")
+    sv.add_argument("names", nargs="+")
+    sv.add_argument("--to", default=str(HERE / "failures"))
     o = sub.add_parser("one", help="compile and run one case directory or saved failure")
     o.add_argument("case")
     o.add_argument("--noloc", action="store_true", help="compile kernel.noloc.ttir")
@@ -1708,6 +1793,8 @@ def main() -> int:
         return gen_main(a)
     if a.cmd == "run":
         return run_main(a)
+    if a.cmd == "save":
+        return save_main(a)
     return one_main(a)
 
 
