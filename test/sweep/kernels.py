@@ -1555,3 +1555,66 @@ def memdep(p_ptr, q_ptr, n, N: tl.constexpr, MODE: tl.constexpr):
         for _ in range(n):
             tl.store(q_ptr, tl.load(q_ptr) + 1.0)
         tl.store(q_ptr + 1 + offs, tl.load(q_ptr + offs))
+
+
+# --------------------------------------------------------------------------- constants / bool args
+@triton.jit
+def constants(x_ptr, z_ptr, flag, N: tl.constexpr, MODE: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = tl.load(x_ptr + offs)
+    if MODE == "nan":
+        z = tl.where(offs % 2 == 0, x * float("nan"), x)
+    elif MODE == "neg_inf_where":
+        z = tl.where(x > 0, x, float("-inf"))
+    elif MODE == "neg_zero":
+        z = tl.where(x > 0, -0.0, x * 0.0)
+    elif MODE == "f16_inf_full":
+        z = tl.full((N,), float("inf"), tl.float16).to(tl.float32) + x
+    elif MODE == "i64_big":
+        z = (x.to(tl.int64) + 4611686018427387904).to(tl.float32)
+    elif MODE == "u32_max":
+        z = (tl.full((N,), 4294967295, tl.uint32) - x.to(tl.uint32)).to(tl.float32)
+    elif MODE == "f32_tiny":
+        z = x * 1e-45 * 1e30
+    elif MODE == "bool_arg":
+        if flag:
+            z = x + 1
+        else:
+            z = x - 1
+    elif MODE == "bool_arg_tensor":
+        z = tl.where(flag, x, -x)
+    elif MODE == "bool_arg_arith":
+        z = x * flag.to(tl.float32) + flag
+    tl.store(z_ptr + offs, z)
+
+
+# --------------------------------------------------------------------------- inter-program
+@triton.jit
+def inter_program(data_ptr, flag_ptr, out_ptr, N: tl.constexpr, MODE: tl.constexpr):
+    """Programs that wait for each other through atomics (all programs of the grid must make
+    progress together, as on a GPU whose grid fits on the device)."""
+    pid = tl.program_id(0)
+    offs = tl.arange(0, N)
+    if MODE == "message":                      # program 0 produces, the last one consumes
+        if pid == 0:
+            tl.store(data_ptr + offs, offs.to(tl.float32) + 1)
+            tl.atomic_xchg(flag_ptr, 1, sem="release")
+        elif pid == tl.num_programs(0) - 1:
+            while tl.atomic_add(flag_ptr, 0, sem="acquire") == 0:
+                pass
+            tl.store(out_ptr + offs, tl.load(data_ptr + offs) * 2)
+    elif MODE == "message_reverse":            # the last program produces, program 0 consumes
+        if pid == tl.num_programs(0) - 1:
+            tl.store(data_ptr + offs, offs.to(tl.float32) + 1)
+            tl.atomic_xchg(flag_ptr, 1, sem="release")
+        elif pid == 0:
+            while tl.atomic_cas(flag_ptr, 1, 1, sem="acquire") == 0:
+                pass
+            tl.store(out_ptr + offs, tl.load(data_ptr + offs) * 2)
+    elif MODE == "grid_barrier":
+        tl.store(data_ptr + pid * N + offs, offs.to(tl.float32) + pid)
+        tl.atomic_add(flag_ptr, 1, sem="release")
+        while tl.atomic_add(flag_ptr, 0, sem="acquire") < tl.num_programs(0):
+            pass
+        other = (pid + 1) % tl.num_programs(0)
+        tl.store(out_ptr + pid * N + offs, tl.load(data_ptr + other * N + offs))

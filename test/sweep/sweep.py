@@ -189,6 +189,7 @@ class Case:
     # run the interpreter on an fp32 twin of the bf16 buffers (set by build_cases): Triton
     # 3.9's interpreter keeps bf16 as uint16 and does arithmetic on the bit patterns
     twin: bool = False
+    interp: bool = True                       # False: do not run the interpreter (it would hang)
 
     def arrays(self) -> dict[str, Arr]:
         return {v.key: v for v in self.args.values() if isinstance(v, Arr)}
@@ -1008,6 +1009,35 @@ def build_cases() -> list[Case]:  # noqa: C901 (one table)
     fourth_batch(add, crc_rng)
     fifth_batch(add, crc_rng)
     memory_batch(add, crc_rng)
+    for mode, grid in [("message", 2), ("message", 8), ("message_reverse", 2),
+                       ("message_reverse", 8), ("grid_barrier", 4), ("grid_barrier", 16)]:
+        name = f"inter_program_{mode}_g{grid}"
+        ref_out = np.full(32 * grid, -31337.0, np.float32)
+        if mode.startswith("message"):
+            ref_out[:32] = (np.arange(32) + 1) * 2
+            ref_data = np.full(32 * grid, -31337.0, np.float32)
+            ref_data[:32] = np.arange(32) + 1
+        else:
+            ref_data = (np.arange(32)[None, :] + np.arange(grid)[:, None]).astype(np.float32)
+            ref_out = np.roll(ref_data, -1, axis=0).reshape(-1)
+            ref_data = ref_data.reshape(-1)
+        flag = np.array([1 if mode.startswith("message") else grid], np.int32)
+        add(Case(name, "inter_program", dict(
+            data_ptr=Arr("data", np.full(32 * grid, -31337.0, np.float32), "inout", "f32"),
+            flag_ptr=Arr("flag", np.zeros(1, np.int32), "inout", "i32"),
+            out_ptr=Arr("out", np.full(32 * grid, -31337.0, np.float32), "inout", "f32"),
+            N=32, MODE=mode), grid=(grid, 1, 1), interp=False, expected="ref",
+            ref=lambda d=ref_data, o=ref_out, f=flag: {"data": d, "out": o, "flag": f},
+            note="programs wait for each other: needs them to run concurrently"))
+    for mode in ("nan", "neg_inf_where", "neg_zero", "f16_inf_full", "i64_big", "u32_max",
+                 "f32_tiny", "bool_arg", "bool_arg_tensor", "bool_arg_arith"):
+        for flag in (True, False) if mode.startswith("bool") else (True,):
+            name = f"const_{mode}" + (f"_{flag}" if mode.startswith("bool") else "")
+            rng = crc_rng(name)
+            x = data(rng, "f32", 64, lo=0, hi=1000) if mode in ("i64_big", "u32_max") \
+                else data(rng, "f32", 64)
+            add(Case(name, "constants", dict(x_ptr=inp("x", x, "f32"), z_ptr=out("z", 64, "f32"),
+                                             flag=flag, N=64, MODE=mode)))
     for c in cases:
         has_bf16 = any(a_.ab == "bf16" for a_ in c.arrays().values())
         if has_bf16 and c.expected == "interpreter" and not c.args.get("BITCAST"):
@@ -1574,7 +1604,8 @@ def gen_main(a: argparse.Namespace) -> int:
         shutil.rmtree(idir)
     idir.mkdir()
     env = dict(os.environ, TRITON_INTERPRET="1", PYTHONDONTWRITEBYTECODE="1")
-    todo = [c.name for c, _ in built if c.expected == "interpreter" or c.ref is not None]
+    todo = [c.name for c, _ in built
+            if c.interp and (c.expected == "interpreter" or c.ref is not None)]
     r = subprocess.run([sys.executable, str(Path(__file__).resolve()), "interp-worker",
                         str(idir), *todo], env=env)
     assert r.returncode == 0, f"interpreter worker failed ({r.returncode})"
