@@ -1618,3 +1618,50 @@ def inter_program(data_ptr, flag_ptr, out_ptr, N: tl.constexpr, MODE: tl.constex
             pass
         other = (pid + 1) % tl.num_programs(0)
         tl.store(out_ptr + pid * N + offs, tl.load(data_ptr + other * N + offs))
+
+
+# --------------------------------------------------------------------------- reduction -> control
+@triton.jit
+def reduce_control(x_ptr, z_ptr, n, N: tl.constexpr, MODE: tl.constexpr):
+    """Scalars reduced from tensors steering control flow (the control core needs them)."""
+    offs = tl.arange(0, N)
+    x = tl.load(x_ptr + offs)
+    if MODE == "for_trip_from_reduce":
+        cnt = tl.max(tl.load(x_ptr + N + offs).to(tl.int32), axis=0)
+        acc = tl.zeros_like(x)
+        for _ in range(cnt):
+            acc += x
+        tl.store(z_ptr + offs, acc)
+    elif MODE == "if_reduce_store_both":
+        if tl.sum(x, axis=0) > 0:
+            tl.store(z_ptr + offs, x * 2)
+        else:
+            tl.store(z_ptr + offs, x * 3)
+    elif MODE == "if_reduce_use_after":
+        y = x * 2
+        if tl.sum(x, axis=0) > 0:
+            tl.store(z_ptr + offs, y)
+        tl.store(z_ptr + N + offs, y + 1)
+    elif MODE == "where_scalar_from_reduce":
+        s = tl.sum(x, axis=0)
+        tl.store(z_ptr + offs, tl.where(s > 0, x, -x))
+    elif MODE == "return_in_loop":
+        for i in range(n):
+            if i == 3:
+                return
+            tl.store(z_ptr + i * N + offs, x + i)
+    elif MODE == "return_in_while":
+        i = 0
+        while i < n:
+            tl.store(z_ptr + i * N + offs, x * i)
+            if i == 2:
+                return
+            i += 1
+    elif MODE == "return_reduce_no_use":
+        if tl.sum(x, axis=0) > 0:
+            return
+        tl.store(z_ptr + offs, tl.load(x_ptr + N + offs))
+    elif MODE == "return_scalar_load_use_tile":
+        if tl.load(x_ptr) > 0:
+            return
+        tl.store(z_ptr + offs, x + 1)

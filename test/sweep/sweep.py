@@ -58,6 +58,7 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.dont_write_bytecode = True
+FUZZ_DIR: Path | None = None                  # where gen writes fuzz_kernels.py (OUT)
 
 # ============================================================================ dtypes and data
 NP_NAME = {"i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64", "u8": "uint8",
@@ -190,6 +191,7 @@ class Case:
     # 3.9's interpreter keeps bf16 as uint16 and does arithmetic on the bit patterns
     twin: bool = False
     interp: bool = True                       # False: do not run the interpreter (it would hang)
+    auto_tol: bool = False                    # float tolerance scaled by the reference's magnitude
 
     def arrays(self) -> dict[str, Arr]:
         return {v.key: v for v in self.args.values() if isinstance(v, Arr)}
@@ -1009,6 +1011,16 @@ def build_cases() -> list[Case]:  # noqa: C901 (one table)
     fourth_batch(add, crc_rng)
     fifth_batch(add, crc_rng)
     memory_batch(add, crc_rng)
+    for mode in ("for_trip_from_reduce", "if_reduce_store_both", "if_reduce_use_after",
+                 "where_scalar_from_reduce", "return_reduce_no_use",
+                 "return_scalar_load_use_tile"):
+        for sign in (1, -1):
+            name = f"redctl_{mode}_{'pos' if sign > 0 else 'neg'}"
+            rng = crc_rng(name)
+            x = data(rng, "f32", 64, lo=0.5, hi=3.0) * sign
+            add(Case(name, "reduce_control", dict(x_ptr=inp("x", x, "f32"),
+                                                  z_ptr=out("z", 256, "f32"), n=5, N=32,
+                                                  MODE=mode)))
     for mode, grid in [("message", 2), ("message", 8), ("message_reverse", 2),
                        ("message_reverse", 8), ("grid_barrier", 4), ("grid_barrier", 16)]:
         name = f"inter_program_{mode}_g{grid}"
@@ -1038,6 +1050,21 @@ def build_cases() -> list[Case]:  # noqa: C901 (one table)
                 else data(rng, "f32", 64)
             add(Case(name, "constants", dict(x_ptr=inp("x", x, "f32"), z_ptr=out("z", 64, "f32"),
                                              flag=flag, N=64, MODE=mode)))
+    if FUZZ_DIR is not None:
+        fuzz_batch(add, FUZZ_DIR)
+    # the same kernels lowered for other targets (different make_ttir passes, e.g. tensor
+    # descriptors rewritten to pointers below sm_90)
+    import dataclasses
+    by_name = {c.name: c for c in cases}
+    for target, tag in (("cuda:80", "cuda80"), ("hip:gfx942", "gfx942")):
+        for nm in ("tensor_desc_2d", "dot_f16_32x64x16_none_f32", "dot_i8_32x32x64_loaded_f32",
+                   "red2d_sum_f32_ax1_8x16", "atomic_add_f32_t16_g4", "masked_load_f16_other",
+                   "control_for_it5", "scan2d_cumsum_f32_ax1", "shape_sort_f32",
+                   "bin_mod_i32_i32", "cast_f32_bf16", "masked_grid_dot_f16_256",
+                   "debugmode_add_i32", "dot_loop_70x50x45_f32", "shape3d_permute120"):
+            c = by_name[nm]
+            cases.append(dataclasses.replace(c, name=f"{nm}_{tag}",
+                                             options={**c.options, "target": target}))
     for c in cases:
         has_bf16 = any(a_.ab == "bf16" for a_ in c.arrays().values())
         if has_bf16 and c.expected == "interpreter" and not c.args.get("BITCAST"):
@@ -1413,6 +1440,170 @@ def memory_batch(add: Callable[[Case], None],
                  tol={"p": EXACT, "q": EXACT}))
 
 
+FUZZ_COUNT = 300
+FUZZ_DTYPES = ["f32", "f16", "i32", "i8", "i64", "u8", "i16"]
+TLNAME = {"f32": "tl.float32", "i32": "tl.int32", "i8": "tl.int8", "i64": "tl.int64",
+          "u8": "tl.uint8", "i16": "tl.int16", "f16": "tl.float16"}
+
+
+def fuzz_program(rng: np.random.Generator, idx: int) -> tuple[str, list[str], int, int, str]:
+    """A random elementwise/reduction DAG over three loaded tensors (no division, no float->int
+    casts, no NaNs: integer results are exact, float results need a tolerance only).
+    -> (source, input dtypes, M, N, output dtype)."""
+    M = int(rng.choice([2, 4, 8, 16]))
+    N = int(rng.choice([16, 32, 64]))
+    dts = [str(rng.choice(FUZZ_DTYPES)) for _ in range(3)]
+    body = ["    rm = tl.arange(0, M)[:, None]", "    rn = tl.arange(0, N)[None, :]"]
+    vals: list[tuple[str, str, str]] = []      # (name, "f"/"i", shape "mn"/"m1"/"1n")
+    for j, dt in enumerate(dts):
+        if rng.random() < 0.3:
+            body.append(f"    v{j} = tl.load(x{j}_ptr + rm * N + rn, mask=rn < n, other=1)")
+        else:
+            body.append(f"    v{j} = tl.load(x{j}_ptr + rm * N + rn)")
+        if dt == "f16":
+            body.append(f"    v{j} = v{j}.to(tl.float32)")
+        vals.append((f"v{j}", "f" if dt[0] == "f" else "i", "mn"))
+
+    def pick(kind: str | None = None, shape: str | None = None) -> tuple[str, str, str] | None:
+        cands = [v for v in vals if (kind is None or v[1] == kind)
+                 and (shape is None or v[2] == shape)]
+        return cands[int(rng.integers(len(cands)))] if cands else None
+
+    def bshape(a: str, b: str) -> str:
+        return "".join("m" if "m" in (x, y) else ("n" if "n" in (x, y) else "1")
+                       for x, y in zip(a, b, strict=True)).replace("mn", "mn")
+
+    steps = int(rng.integers(4, 16))
+    for k in range(steps):
+        t = f"t{k}"
+        a = pick()
+        b = pick()
+        assert a and b
+        op = str(rng.choice(["arith", "arith", "minmax", "where", "unary", "bitwise", "shift",
+                             "cast", "math", "rowred", "colred", "cumsum", "argmax", "const",
+                             "fma", "loop", "dot"]))
+        kind = "f" if "f" in (a[1], b[1]) else "i"
+        shape = bshape(a[2], b[2])
+        if op == "arith":
+            o = str(rng.choice(["+", "-", "*"]))
+            expr = f"{a[0]} {o} {b[0]}"
+        elif op == "minmax":
+            expr = f"tl.{rng.choice(['maximum', 'minimum'])}({a[0]}, {b[0]})"
+        elif op == "where":
+            c = pick()
+            assert c
+            expr = f"tl.where({a[0]} > {b[0]}, {a[0]}, {c[0]})"
+            kind = "f" if "f" in (a[1], c[1]) else "i"
+            shape = bshape(shape, c[2])
+        elif op == "unary":
+            expr = str(rng.choice([f"-{a[0]}", f"tl.abs({a[0]})"]))
+            kind, shape = a[1], a[2]
+        elif op in ("bitwise", "shift"):
+            a = pick("i")
+            b = pick("i")
+            if not a or not b:
+                continue
+            if op == "bitwise":
+                expr = f"{a[0]} {rng.choice(['&', '|', '^'])} {b[0]}"
+                kind, shape = "i", bshape(a[2], b[2])
+            else:
+                expr = f"{a[0]} {rng.choice(['>>', '<<'])} {int(rng.integers(0, 4))}"
+                kind, shape = "i", a[2]
+        elif op == "cast":
+            if a[1] == "i":
+                dt = str(rng.choice(["f32", "i32", "i8", "i64", "u8", "i16"]))
+                expr = f"{a[0]}.to({TLNAME[dt]})"
+                kind = "f" if dt[0] == "f" else "i"
+            else:
+                expr = f"{a[0]}.to(tl.float16).to(tl.float32)"
+                kind = "f"
+            shape = a[2]
+        elif op == "math":
+            f = str(rng.choice(["tl.exp(tl.minimum({x}, 8.0))", "tl.log(tl.abs({x}) + 1.0)",
+                                "tl.sqrt(tl.abs({x}))", "tl.sigmoid({x})"]))
+            expr = f.format(x=f"{a[0]}.to(tl.float32)")
+            kind, shape = "f", a[2]
+        elif op in ("rowred", "colred"):
+            a = pick(shape="mn")
+            if not a:
+                continue
+            fn = str(rng.choice(["sum", "max", "min"]))
+            ax = 1 if op == "rowred" else 0
+            expr = f"tl.{fn}({a[0]}, axis={ax}, keep_dims=True)"
+            kind, shape = a[1], ("m1" if ax == 1 else "1n")
+        elif op == "cumsum":
+            a = pick(shape="mn")
+            if not a:
+                continue
+            expr = f"tl.cumsum({a[0]}, axis={int(rng.integers(2))})"
+            kind, shape = a[1], "mn"
+        elif op == "argmax":
+            a = pick(shape="mn")
+            if not a:
+                continue
+            expr = f"tl.{rng.choice(['argmax', 'argmin'])}({a[0]}, axis=1, keep_dims=True)"
+            kind, shape = "i", "m1"
+        elif op == "const":
+            expr = f"{a[0]} * {int(rng.integers(-3, 4))} + {int(rng.integers(-5, 6))}"
+            kind, shape = a[1], a[2]
+        elif op == "loop":
+            expr = f"{a[0]}.to(tl.float32)\n    for _i in range({int(rng.integers(0, 4))}):\n" \
+                   f"        {t} = {t} * 0.5 + {b[0]}"
+            expr = expr.replace(f"{a[0]}.to(tl.float32)\n", f"{a[0]}.to(tl.float32)\n", 1)
+            kind, shape = "f", bshape(a[2], b[2])
+            if shape != a[2]:
+                expr = f"tl.broadcast_to({a[0]}.to(tl.float32), (M, N))" + \
+                    expr[len(f"{a[0]}.to(tl.float32)"):]
+                shape = "mn"
+        elif op == "dot":
+            c = pick(shape="mn")
+            a = pick(shape="mn")
+            b = pick(shape="mn")
+            if M != 16 or not (a and b and c):
+                continue
+            expr = (f"tl.dot(tl.dot({a[0]}.to(tl.float32), tl.trans({b[0]}.to(tl.float32)), "
+                    f"input_precision=\"ieee\"), {c[0]}.to(tl.float32), input_precision=\"ieee\")")
+            kind, shape = "f", "mn"
+        else:                                   # fma on floats
+            c = pick()
+            assert c
+            expr = f"{a[0]}.to(tl.float32) * {b[0]} + {c[0]}"
+            kind, shape = "f", bshape(shape, c[2])
+        body.append(f"    {t} = {expr}")
+        vals.append((t, kind, shape))
+    last = vals[-1]
+    odt = "f32" if last[1] == "f" else "i64"
+    body.append(f"    r = tl.broadcast_to({last[0]}, (M, N)).to({TLNAME[odt]})")
+    body.append("    tl.store(z_ptr + rm * N + rn, r)")
+    src = (f"@triton.jit\ndef fuzz_{idx:03d}(x0_ptr, x1_ptr, x2_ptr, z_ptr, n, M: tl.constexpr, "
+           f"N: tl.constexpr):\n" + "\n".join(body) + "\n")
+    return src, dts, M, N, odt
+
+
+def fuzz_batch(add: Callable[[Case], None], fuzz_dir: Path) -> None:
+    """FUZZ_COUNT random kernels, written to FUZZ_DIR/fuzz_kernels.py (deterministic)."""
+    rng = np.random.default_rng(20261203)
+    srcs = ['"""Random kernels written by test/sweep/sweep.py (fuzz_batch); do not edit."""',
+            "import triton", "import triton.language as tl", ""]
+    for i in range(FUZZ_COUNT):
+        src, dts, M, N, odt = fuzz_program(rng, i)
+        srcs.append("\n" + src)
+        name = f"fuzz_{i:03d}"
+        r2 = crc_rng(name)
+        ins = {}
+        for j, dt in enumerate(dts):
+            x = data(r2, dt, (M, N), lo=-20 if dt[0] != "u" else 0, hi=20) if dt[0] != "f" \
+                else data(r2, dt, (M, N), lo=-3, hi=3)
+            ins[f"x{j}_ptr"] = inp(f"x{j}", x, dt)
+        add(Case(name, f"fuzz_kernels.{name}", dict(**ins, z_ptr=out("z", (M, N), odt),
+                                                     n=int(N * 3 // 4), M=M, N=N),
+                 auto_tol=True))
+    text = "\n".join(srcs)
+    path = fuzz_dir / "fuzz_kernels.py"
+    if not path.exists() or path.read_text() != text:
+        path.write_text(text)
+
+
 # ============================================================================ gen phase
 FUNC_RE = re.compile(r"tt\.func\s+public\s+@([\w.$\-]+)\s*\(")
 
@@ -1436,9 +1627,10 @@ def make_ttir(fn: Any, args: list[Any], options: dict[str, Any]) -> tuple[Any, A
     from triton.compiler import ASTSource
     from triton.compiler.compiler import make_backend
     from triton.runtime.jit import create_function_from_signature
-    target = GPUTarget("cuda", 90, 32)
-    backend = make_backend(target)
     kwargs = dict(options)
+    kind, arch = kwargs.pop("target", "cuda:90").split(":")
+    target = GPUTarget(kind, int(arch) if kind == "cuda" else arch, 32 if kind == "cuda" else 64)
+    backend = make_backend(target)
     kwargs["debug"] = kwargs.get("debug", fn.debug) or False
     kwargs["instrumentation_mode"] = knobs.compilation.instrumentation_mode
     kwargs["fpsan_homomorphic_casts"] = knobs.compilation.fpsan_homomorphic_casts
@@ -1463,6 +1655,8 @@ def make_ttir(fn: Any, args: list[Any], options: dict[str, Any]) -> tuple[Any, A
 def portable_locs(text: str) -> str:
     kfile = str(HERE / "kernels.py")
     text = text.replace(f'"{kfile}"', '"kernels.py"')
+    if FUZZ_DIR is not None:
+        text = text.replace(f'"{FUZZ_DIR / "fuzz_kernels.py"}"', '"fuzz_kernels.py"')
     text = re.sub(r'"[^"]*/site-packages/(triton/[^"]*)"', r'"\1"', text)
     return text
 
@@ -1496,9 +1690,22 @@ def default_tol(ab: str) -> Tol:
     return TOL.get(ab, EXACT)
 
 
+def kernel_fn(name: str) -> Any:
+    """kernels.NAME, or fuzz_kernels.NAME from the generated module in FUZZ_DIR."""
+    if name.startswith("fuzz_kernels."):
+        assert FUZZ_DIR is not None
+        if str(FUZZ_DIR) not in sys.path:
+            sys.path.insert(0, str(FUZZ_DIR))
+        import fuzz_kernels
+        return getattr(fuzz_kernels, name.split(".", 1)[1])
+    import kernels
+    return getattr(kernels, name)
+
+
 def interp_worker(out_dir: Path, names: set[str]) -> int:
     """Child process (TRITON_INTERPRET=1): run each case under the interpreter, save outputs."""
-    import kernels as K
+    global FUZZ_DIR
+    FUZZ_DIR = out_dir.parent
     for c in build_cases():
         if c.name not in names:
             continue
@@ -1516,7 +1723,8 @@ def interp_worker(out_dir: Path, names: set[str]) -> int:
             args = call_args(c, make)
             buf = io.StringIO()
             with contextlib.redirect_stdout(buf):
-                getattr(K, c.kernel)[c.grid](*args, **c.options)
+                kernel_fn(c.kernel)[c.grid](*args, **{k: v for k, v in c.options.items()
+                                                       if k != "target"})
             res["stdout"] = buf.getvalue()[:2000]
             arrays = {}
             import torch
@@ -1563,16 +1771,17 @@ def gen_main(a: argparse.Namespace) -> int:
     sys.path.insert(0, str(HERE))
     import warnings
     warnings.filterwarnings("ignore")
-    import kernels as K
+    global FUZZ_DIR
     t0 = time.time()
     root = Path(a.out).resolve()
     cdir = root / "cases"
     cdir.mkdir(parents=True, exist_ok=True)
+    FUZZ_DIR = root
     cases = [c for c in build_cases() if selected(c.name, a.k)]
     skipped: dict[str, str] = {}
     built: list[tuple[Case, dict[str, Any]]] = []
     for c in cases:
-        fn = getattr(K, c.kernel)
+        fn = kernel_fn(c.kernel)
         assert list(c.args) == fn.arg_names, (c.name, list(c.args), fn.arg_names)
         try:
             with contextlib.redirect_stdout(io.StringIO()):
@@ -1583,8 +1792,9 @@ def gen_main(a: argparse.Namespace) -> int:
             continue
         ttir = portable_locs(mod.str())
         fname = FUNC_RE.search(ttir)
-        assert fname and fname.group(1) == c.kernel, c.name
-        meta = {"name": c.name, "ttir_func": c.kernel, "grid": list(c.grid),
+        fname_ = c.kernel.split(".")[-1]
+        assert fname and fname.group(1) == fname_, c.name
+        meta = {"name": c.name, "ttir_func": fname_, "grid": list(c.grid),
                 "params": signature_params(c, constexprs, fn), "outputs": {},
                 "reference": c.expected, "notes": c.note,
                 "constexprs": {fn.arg_names[k[0]]: repr(v) for k, v in constexprs.items()}}
@@ -1634,6 +1844,12 @@ def gen_main(a: argparse.Namespace) -> int:
                       "not checked")
                 meta["reference"] = "none"
         tols = {k: c.tol.get(k, default_tol(a_.ab)) for k, a_ in outs.items()}
+        if c.auto_tol and expected is not None:
+            for k, a_ in outs.items():
+                if a_.ab in FLOATS:
+                    e = as_f64(expected[k], a_.ab)
+                    big = float(np.max(np.abs(e[np.isfinite(e)]), initial=0.0))
+                    tols[k] = (1e-4, 1e-5 * big + 1e-6)
         if interp is not None and ref is not None:
             for k in ref:
                 ok, why = compare(interp[k], ref[k], outs[k].ab, tols[k])
