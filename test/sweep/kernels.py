@@ -1665,3 +1665,64 @@ def reduce_control(x_ptr, z_ptr, n, N: tl.constexpr, MODE: tl.constexpr):
         if tl.load(x_ptr) > 0:
             return
         tl.store(z_ptr + offs, x + 1)
+
+
+# --------------------------------------------------------------------------- size stress
+@triton.jit
+def _noinline_scale(v, s):
+    return v * s + 1
+
+
+@triton.jit
+def size_stress(x_ptr, z_ptr, N: tl.constexpr, K: tl.constexpr, MODE: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = tl.load(x_ptr + offs)
+    if MODE == "unrolled_chain":
+        acc = x
+        for i in tl.static_range(K):
+            acc = acc * 0.999 + x * (i % 3)
+        tl.store(z_ptr + offs, acc)
+    elif MODE == "unrolled_loads":
+        acc = x
+        for i in tl.static_range(1, K):
+            acc = tl.maximum(acc, tl.load(x_ptr + i * N + offs))
+        tl.store(z_ptr + offs, acc)
+    elif MODE == "unrolled_reductions":
+        acc = tl.zeros((N,), tl.float32)
+        for i in tl.static_range(K):
+            acc += tl.sum(x * i, axis=0)
+        tl.store(z_ptr + offs, acc)
+    elif MODE == "noinline_scalar_ret":
+        s = tl.load(x_ptr + 1)
+        r = _noinline_scale_ni(s, 3.0)
+        tl.store(z_ptr + offs, x * r)
+
+
+@triton.jit(noinline=True)
+def _noinline_scale_ni(v, s):
+    return v * s + 1
+
+
+@triton.jit
+def store_forms(x_ptr, z_ptr, n, N: tl.constexpr, MODE: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = tl.arange(0, N)
+    if MODE == "scalar_mask_load":
+        x = tl.load(x_ptr + pid * N + offs, mask=pid < 1, other=-4)
+        tl.store(z_ptr + pid * N + offs, x)
+    elif MODE == "scalar_mask_store":
+        x = tl.load(x_ptr + pid * N + offs)
+        tl.store(z_ptr + pid * N + offs, x, mask=pid > 0)
+    elif MODE == "scalar_value_store":
+        tl.store(z_ptr + pid * N + offs, 3.0, mask=offs < n)
+    elif MODE == "int_value_to_float_ptr":
+        x = tl.load(x_ptr + pid * N + offs)
+        tl.store(z_ptr + pid * N + offs, (x * 4).to(tl.int32))
+    elif MODE == "row_mask_2d":
+        rm = tl.arange(0, 4)[:, None]
+        rn = tl.arange(0, N // 4)[None, :]
+        x = tl.load(x_ptr + pid * N + rm * (N // 4) + rn, mask=rm < 3, other=9.0)
+        tl.store(z_ptr + pid * N + rm * (N // 4) + rn, x, mask=rn < n // 8)
+    elif MODE == "col_mask_other_tensor":
+        x = tl.load(x_ptr + pid * N + offs, mask=offs % 2 == 0, other=0.0)
+        tl.store(z_ptr + pid * N + offs, x)

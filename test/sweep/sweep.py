@@ -1011,6 +1011,29 @@ def build_cases() -> list[Case]:  # noqa: C901 (one table)
     fourth_batch(add, crc_rng)
     fifth_batch(add, crc_rng)
     memory_batch(add, crc_rng)
+    for mode in ("scalar_mask_load", "scalar_mask_store", "scalar_value_store",
+                 "int_value_to_float_ptr", "row_mask_2d", "col_mask_other_tensor"):
+        name = f"store_form_{mode}"
+        rng = crc_rng(name)
+        x = data(rng, "f32", 64)
+        c = Case(name, "store_forms", dict(x_ptr=inp("x", x, "f32"), z_ptr=out("z", 64, "f32"),
+                                           n=20, N=32, MODE=mode), grid=(2, 1, 1))
+        if mode.startswith("scalar_mask"):          # the interpreter rejects scalar masks
+            ref = np.full(64, -31337.0, np.float32)
+            if mode == "scalar_mask_load":
+                ref[:32], ref[32:] = x[:32], -4.0
+            else:
+                ref[32:] = x[32:]
+            c.ref = lambda ref=ref: {"z": ref}
+            c.expected = "ref"
+        add(c)
+    for mode, k in [("unrolled_chain", 500), ("unrolled_loads", 100), ("unrolled_loads", 300),
+                    ("unrolled_reductions", 100), ("noinline_scalar_ret", 1)]:
+        name = f"size_{mode}_k{k}"
+        rng = crc_rng(name)
+        add(Case(name, "size_stress", dict(x_ptr=inp("x", data(rng, "f32", 64 * 300), "f32"),
+                                           z_ptr=out("z", 64, "f32"), N=64, K=k, MODE=mode),
+                 tol={"z": (1e-4, 1e-4)}))
     for mode in ("for_trip_from_reduce", "if_reduce_store_both", "if_reduce_use_after",
                  "where_scalar_from_reduce", "return_reduce_no_use",
                  "return_scalar_load_use_tile"):
@@ -1866,6 +1889,10 @@ def gen_main(a: argparse.Namespace) -> int:
                                       "atol": tols[k][1]}
         save_npz(cdir / c.name / "case.npz", npz)
         (cdir / c.name / "case.json").write_text(json.dumps(meta, indent=1) + "\n")
+    if a.k and (root / "skipped.json").exists():      # a partial run adds to the list
+        old = json.loads((root / "skipped.json").read_text())
+        old = {k: v for k, v in old.items() if not selected(k, a.k)}
+        skipped = {**old, **skipped}
     (root / "skipped.json").write_text(json.dumps(skipped, indent=1) + "\n")
     shutil.rmtree(idir)
     print(f"{len(built)} cases written to {cdir}, {len(skipped)} skipped (see skipped.json), "
