@@ -802,7 +802,7 @@ struct DotPattern : public OpConversionPattern<tt::DotOp> {
     auto type =
         cast<tile::TileType>(getTypeConverter()->convertType(op.getType()));
     Type accType = type.getElementType();
-    if (!isa<FloatType>(accType) || accType.isF32()) {
+    if (!isa<FloatType>(accType) || accType.getIntOrFloatBitWidth() >= 32) {
       rewriter.replaceOpWithNewOp<tile::MatmulOp>(
           op, type, adaptor.getA(), adaptor.getB(), adaptor.getC());
       return success();

@@ -9,3 +9,14 @@ tt.func @unsupported_libdevice(%x: tensor<8xf32>) {
   tt.return
 }
 
+
+// -----
+
+// The DPE has no f64 datapath: an f64 dot is reported at its location
+// rather than widened or narrowed.
+tt.func @dot_f64(%a: tensor<16x16xf64>, %b: tensor<16x16xf64>, %c: tensor<16x16xf64>) {
+  // expected-error @+1 {{the DPE multiplies f16, bf16, f32 or i8, got 'f64'}}
+  %0 = tt.dot %a, %b, %c : tensor<16x16xf64> * tensor<16x16xf64> -> tensor<16x16xf64>
+  tt.print "" {hex = false, isSigned = array<i32: 0>} : %0 : tensor<16x16xf64>
+  tt.return
+}
