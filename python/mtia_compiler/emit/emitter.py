@@ -32,6 +32,7 @@ from .storage import (
     StoragePlanner,
     branch_targets,
     check_units,
+    folded_splats,
     tile_homes,
 )
 from .tile_ops import ATOMICS, TileOpEmitter
@@ -77,7 +78,9 @@ class KernelEmitter(TileOpEmitter):
         self.values: dict[ir.Value, Value] = {}
         self.ops = walk(kernel)
         self.roles: BufferRoles = resolve_buffer_roles(self.ops)
-        self.homes = tile_homes(self.ops, self.roles)
+        self.folded_splats = folded_splats(self.ops)
+        self.homes = {value: unit for value, unit in tile_homes(self.ops, self.roles).items()
+                      if value not in self.folded_splats}
         check_units(self.ops, self.roles, self.homes)
         self.plan: StoragePlan = StoragePlanner(kernel, self.ops, self.roles, self.homes).plan()
         self.scratch: dict[Unit, CB] = {}

@@ -32,6 +32,8 @@ from .units import TILE_OP_UNITS, BufferRoles, op_unit
 SLOT_ALIGNMENT = 8
 LOOP_OPS = ("scf.for", "scf.while")
 ELEMENTWISE_SIMD_OPS = ("tile.binary", "tile.unary", "tile.fma", "tile.sfu", "tile.select")
+#: The SIMD operations whose inputs may be scalars broadcast to every element.
+SCALAR_OPERAND_OPS = ("tile.binary", "tile.fma", "tile.select", "tile.cmpi", "tile.cmpf")
 
 
 @dataclass(frozen=True)
@@ -371,7 +373,7 @@ class StoragePlanner:
         is built from an i32 index tile and an i1 mask."""
         temporaries: dict[ir.Operation, list[ScratchStorage]] = {}
         for op in ops:
-            if op_name(op) == "tile.constant" and not _is_splat(op):
+            if op_name(op) == "tile.constant" and not is_splat_constant(op):
                 count = TileInfo.of(op.results[0].type, op).count
                 position = self.numbering.index[op]
                 temporaries[op] = [ScratchStorage(Unit.SIMD, _aligned(count * 4), position,
@@ -398,7 +400,10 @@ def _writes_in_place(producer: ir.Operation, operand: ir.Value) -> bool:
     return False
 
 
-def _is_splat(op: ir.Operation) -> bool:
+def is_splat_constant(op: ir.Operation) -> bool:
+    """Whether `op` is a `tile.constant` whose elements are all equal."""
+    if op_name(op) != "tile.constant":
+        return False
     value = op.attributes["value"]
     return isinstance(value, ir.DenseElementsAttr) and ir.DenseElementsAttr(value).is_splat
 
@@ -498,6 +503,20 @@ def branch_targets(op: ir.Operation) -> list[tuple[ir.Block, list[ir.Value]]]:
     true_count = sizes[1]
     return [(successors[0], operands[1:1 + true_count]),
             (successors[1], operands[1 + true_count:])]
+
+
+def folded_splats(ops: list[ir.Operation]) -> set[ir.Value]:
+    """The splat tiles (`tile.splat`, splat `tile.constant`) that need no
+    storage: every use is an elementwise SIMD operation, which reads the
+    scalar (an immediate or a register) instead of a filled tile."""
+    folded: set[ir.Value] = set()
+    for op in ops:
+        if op_name(op) != "tile.splat" and not is_splat_constant(op):
+            continue
+        value = op.results[0]
+        if all(op_name(use.owner.operation) in SCALAR_OPERAND_OPS for use in value.uses):
+            folded.add(value)
+    return folded
 
 
 def tile_homes(ops: list[ir.Operation], roles: BufferRoles) -> dict[ir.Value, Unit]:

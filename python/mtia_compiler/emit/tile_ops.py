@@ -9,11 +9,20 @@ from dataclasses import replace
 from mtia_compiler import ir
 from mtia_compiler.dialects import dma, tile
 from mtia_compiler.dialects.cb import CircularBufferType
-from mtia_compiler.sim.program import CB, DTYPE_BYTES, FReg, ProgramBuilder, Reg, Slot, Unit
+from mtia_compiler.sim.program import (
+    CB,
+    DTYPE_BYTES,
+    FReg,
+    ProgramBuilder,
+    Reg,
+    Slot,
+    TileArg,
+    Unit,
+)
 
 from .common import TileInfo, integer_dtype_of_width, located_error, op_name
 from .scalars import integer_width
-from .storage import CopySite, PageStorage, Storage, StoragePlan
+from .storage import CopySite, PageStorage, Storage, StoragePlan, is_splat_constant
 from .units import segments
 from .values import Buffer, FloatScalar, IntScalar, PointerScalar, Scalar, Token, Value
 
@@ -50,6 +59,7 @@ class TileOpEmitter:
 
     values: dict[ir.Value, Value]
     homes: dict[ir.Value, Unit]
+    folded_splats: set[ir.Value]
     plan: StoragePlan
     scratch: dict[Unit, CB]
     dpe_zeros: CB | None
@@ -63,6 +73,23 @@ class TileOpEmitter:
     def slot(self, value: ir.Value) -> Slot:
         """The local-memory slot of a tile value."""
         return self.storage_slot(self.plan.storage[value])
+
+    def argument(self, value: ir.Value, where: ir.Operation) -> TileArg:
+        """An input of an elementwise SIMD instruction: the scalar a tile is
+        splat from (an immediate or a register), else the tile's slot."""
+        if isinstance(value, ir.BlockArgument):
+            return self.slot(value)
+        producer = value.owner.operation
+        name = op_name(producer)
+        if name == "tile.splat":
+            return self.scalar(producer.operands[0], where).reg
+        if name == "tile.constant" and is_splat_constant(producer):
+            attribute = ir.DenseElementsAttr(producer.attributes["value"])
+            return _attribute_number(attribute.get_splat_value())
+        return self.slot(value)
+
+    def _arguments(self, op: ir.Operation) -> list[TileArg]:
+        return [self.argument(value, op) for value in op.operands]
 
     def storage_slot(self, storage: Storage) -> Slot:
         if isinstance(storage, PageStorage):
@@ -168,18 +195,16 @@ class TileOpEmitter:
             "tile.binary": self._binary,
             "tile.unary": self._unary,
             "tile.fma": lambda op: self.b.simd_fma(
-                self._info(op).dtype, self._result(op), *self._inputs(op),
+                self._info(op).dtype, self._result(op), *self._arguments(op),
                 self._info(op).count),
             "tile.sfu": self._sfu,
             "tile.cmpi": self._compare,
             "tile.cmpf": self._compare,
             "tile.select": lambda op: self.b.simd_select(
-                self._info(op).dtype, self._result(op), *self._inputs(op),
+                self._info(op).dtype, self._result(op), *self._arguments(op),
                 self._info(op).count),
             "tile.cast": self._cast,
-            "tile.splat": lambda op: self.b.simd_fill(
-                self._info(op).dtype, self._result(op), self._info(op).count,
-                self.scalar(op.operands[0], op).reg),
+            "tile.splat": self._splat,
             "tile.iota": lambda op: self.b.simd_iota(
                 self._info(op).dtype, self._result(op), self._info(op).count,
                 _int_attr(op, "start")),
@@ -238,8 +263,8 @@ class TileOpEmitter:
     def _binary(self, op: ir.Operation) -> None:
         kind = self._enum(op, "kind", tile.BinaryKind)
         info = self._info(op)
-        self.b.simd_binary(SIMD_BINARY[kind], info.dtype, self._result(op), *self._inputs(op),
-                           info.count)
+        self.b.simd_binary(SIMD_BINARY[kind], info.dtype, self._result(op),
+                           *self._arguments(op), info.count)
 
     def _unary(self, op: ir.Operation) -> None:
         kind = self._enum(op, "kind", tile.UnaryKind)
@@ -263,7 +288,7 @@ class TileOpEmitter:
             predicate = self._enum(op, "predicate", tile.CmpFPredicate)
             predicate = UNORDERED_PREDICATES.get(predicate, predicate)
         source = TileInfo.of(op.operands[0].type, op)
-        self.b.simd_cmp(predicate, source.dtype, self._result(op), *self._inputs(op),
+        self.b.simd_cmp(predicate, source.dtype, self._result(op), *self._arguments(op),
                         source.count)
 
     def _cast(self, op: ir.Operation) -> None:
@@ -279,7 +304,16 @@ class TileOpEmitter:
         self.b.simd_cast(self._result(op), self._inputs(op)[0], source.count, source.dtype,
                          result.dtype, signed=signed, bitcast=kind == "bitcast")
 
+    def _splat(self, op: ir.Operation) -> None:
+        if op.results[0] in self.folded_splats:
+            return
+        info = self._info(op)
+        self.b.simd_fill(info.dtype, self._result(op), info.count,
+                         self.scalar(op.operands[0], op).reg)
+
     def _constant(self, op: ir.Operation) -> None:
+        if op.results[0] in self.folded_splats:
+            return
         info = self._info(op)
         attribute = ir.DenseElementsAttr(op.attributes["value"])
         destination = self._result(op)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
-from program_stage_support import rng, run
+from program_stage_support import emit, rng, run
+
+from mtia_compiler.sim.program import decode
 
 VECTOR_ADD = """
 #loc = loc("vadd.py":1:1)
@@ -58,3 +60,70 @@ def test_vector_add_with_bounds_over_a_grid() -> None:
     run(VECTOR_ADD, [x, y, out, n], grid=(4,))
     np.testing.assert_array_equal(out[:n], x + y)
     np.testing.assert_array_equal(out[n:], 7.0)
+
+
+#: `out = x * scale + 1.0`, then `out = where(out > 0, out, splat)`:
+#: the splat of `scale` and the constants are scalar inputs of the SIMD
+#: instructions; the splat stored as the second output needs storage.
+SCALE_SHIFT = """
+#loc = loc("scale.py":1:1)
+!page = !cb.cb<256xf32, pages = 2>
+!tile = !tile.tile<256xf32>
+module {
+  tt.func public @scale_shift(%x: !tt.ptr<f32> loc("x_ptr"(#loc)),
+                              %out: !tt.ptr<f32> loc("out_ptr"(#loc)),
+                              %filled: !tt.ptr<f32> loc("filled_ptr"(#loc)),
+                              %scale: f32 loc("scale"(#loc))) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %xs = cb.alloc "x", dma -> simd : !page
+    %os = cb.alloc "out", simd -> dma : !page
+    %fs = cb.alloc "filled", simd -> dma : !page
+    %one = tile.constant dense<1.0> : tensor<256xf32> : !tile
+    %zero = tile.constant dense<0.0> : tensor<256xf32> : !tile
+    %scales = tile.splat %scale : !tile
+    cb.reserve_back %xs, 1 : !page
+    %t0 = dma.load %x[%c0] strides [%c1] into %xs[0] : !tt.ptr<f32>, !page
+    cb.push_back %xs, 1 : !page
+    cb.wait_front %xs, 1 : !page
+    %a = cb.read_front %xs[0] : !page
+    %scaled = tile.binary mulf %a, %scales : !tile
+    %shifted = tile.binary addf %scaled, %one : !tile
+    %positive = tile.cmpf ogt %shifted, %zero : !tile
+    %kept = tile.select %positive, %shifted, %scales : !tile
+    cb.pop_front %xs, 1 : !page
+    cb.reserve_back %os, 1 : !page
+    cb.write_back %kept, %os[0] : !page
+    cb.push_back %os, 1 : !page
+    cb.wait_front %os, 1 : !page
+    %t1 = dma.store %os[0] to %out[%c0] strides [%c1] : !page, !tt.ptr<f32>
+    cb.pop_front %os, 1 : !page
+    %fill = tile.splat %scale : !tile
+    cb.reserve_back %fs, 1 : !page
+    cb.write_back %fill, %fs[0] : !page
+    cb.push_back %fs, 1 : !page
+    cb.wait_front %fs, 1 : !page
+    %t2 = dma.store %fs[0] to %filled[%c0] strides [%c1] : !page, !tt.ptr<f32>
+    cb.pop_front %fs, 1 : !page
+    tt.return
+  }
+}
+"""
+
+
+def test_splats_are_scalar_inputs_of_simd_instructions() -> None:
+    program = decode(emit(SCALE_SHIFT))
+    fills = [inst for inst in program["code"] if inst["op"] == "simd.fill"]
+    assert len(fills) == 1, "only the stored splat is filled"
+    (scratch,) = [cb for cb in program["cbs"] if cb["name"].startswith("scratch")]
+    # The product, the shifted tile and the mask take 2304 bytes (3 KiB
+    # once rounded to pages); the three splats would add another 3 KiB.
+    assert scratch["page_bytes"] == 3072
+    x = rng().standard_normal(256).astype(np.float32)
+    out = np.zeros(256, np.float32)
+    filled = np.zeros(256, np.float32)
+    scale = -0.75
+    run(SCALE_SHIFT, [x, out, filled, scale])
+    shifted = x * np.float32(scale) + np.float32(1.0)
+    np.testing.assert_array_equal(out, np.where(shifted > 0, shifted, np.float32(scale)))
+    np.testing.assert_array_equal(filled, np.float32(scale))

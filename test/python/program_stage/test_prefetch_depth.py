@@ -12,8 +12,8 @@ from mtia_compiler.errors import CompilationError
 from mtia_compiler.sim.program import decode
 
 #: Sums 4 blocks of 1024 floats streamed through a load buffer of `pages`
-#: pages, next to two scratch tiles of `big` floats that take most of the
-#: local memory.
+#: pages, next to two scratch tiles of `big` integers that take most of the
+#: local memory (an iota, which unlike a splat needs storage, and its double).
 SUM_OF_BLOCKS = """
 #loc = loc("prefetch.py":1:1)
 !block = !cb.cb<1024xf32, pages = {pages}>
@@ -28,7 +28,7 @@ module {{
     %c1024 = arith.constant 1024 : index
     %in = cb.alloc "blocks", dma -> simd : !block
     %out = cb.alloc "out", simd -> dma : !out
-    %big = tile.constant dense<1.0> : tensor<{big}xf32> : !tile.tile<{big}xf32>
+    %big = tile.iota 0 : !tile.tile<{big}xi32>
     %zero = tile.constant dense<0.0> : tensor<1024xf32> : !tile
     %total = scf.for %k = %c0 to %c4 step %c1 iter_args(%acc = %zero) -> (!tile) : index {{
       %offset = arith.muli %k, %c1024 : index
@@ -41,7 +41,7 @@ module {{
       cb.pop_front %in, 1 : !block
       scf.yield %next : !tile
     }}
-    %twice = tile.binary addf %big, %big : !tile.tile<{big}xf32>
+    %twice = tile.binary addi %big, %big : !tile.tile<{big}xi32>
     cb.reserve_back %out, 1 : !out
     cb.write_back %total, %out[0] : !out
     cb.push_back %out, 1 : !out
@@ -65,7 +65,7 @@ def test_prefetch_keeps_its_depth_when_the_plan_fits() -> None:
 
 def test_prefetch_pages_are_shed_until_the_plan_fits() -> None:
     capacity = TARGET.to_dict()["local_memory_bytes"]
-    # The two scratch tiles of `big` floats leave about 40 KiB for the
+    # The two scratch tiles of `big` integers leave about 40 KiB for the
     # other tiles, the output buffer and fewer than 8 pages of the input.
     big = (capacity - 40 * 1024) // 8
     text = SUM_OF_BLOCKS.format(pages=8, big=big)
