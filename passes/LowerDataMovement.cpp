@@ -4,12 +4,15 @@
 // circular buffers, and connects the units of a PE with circular buffers
 // wherever a tile computed by one unit is used by another:
 //
-//  * A `tt.load` whose pointer and mask the pointer analysis decomposes
-//    becomes a strided `dma.load` into a CB page, read by the consuming unit
-//    with `cb.wait_front`/`cb.read_front` and freed after its last use; a
-//    store is the reverse. Rows whose 32-byte alignment cannot be proven, as
-//    the DMA engine requires for contiguous rows, are moved element by
-//    element with an index tile (`dma.gather`/`dma.scatter`).
+//  * A `tt.load` whose pointer the pointer analysis decomposes becomes a
+//    strided `dma.load` into a CB page, read by the consuming unit with
+//    `cb.wait_front`/`cb.read_front` and freed after its last use; a store
+//    is the reverse. Contiguous rows move as bursts, which the DMA engine
+//    needs 32-byte aligned; where that cannot be proven the transfer is
+//    versioned on the run-time alignment, and rows that are never aligned
+//    (or elements picked by a mask tile) move element by element
+//    (`elementwise`). Pointers without that structure are moved with an
+//    index tile (`dma.gather`/`dma.scatter`).
 //  * The CBs of loads and stores have two pages, so inside loops the DMA
 //    engine fills one page while the consumer works on the other: loads of
 //    the next iteration overlap the compute of the current one. CBs between
@@ -562,47 +565,36 @@ private:
   }
 
   /// The index along `dim` of every element of a row-major tile of `shape`,
-  /// as a flat tile of i64 computed on the SIMD engine: (i / inner) % size.
+  /// computed on the SIMD engine from the tile's row-major positions `iota`
+  /// (an i32 tile of `shape`): (position / inner) % size.
   static Value buildIndexAlong(int64_t dim, ArrayRef<int64_t> shape,
-                               Value flatIota, OpBuilder &builder,
-                               Location loc) {
-    auto flatType = cast<tile::TileType>(flatIota.getType());
+                               Value iota, OpBuilder &builder, Location loc) {
+    auto indexType = cast<tile::TileType>(iota.getType());
     int64_t inner = 1;
     for (int64_t size : shape.drop_front(dim + 1))
       inner *= size;
     auto splat = [&](int64_t value) -> Value {
       return tile::SplatOp::create(
-          builder, loc, flatType,
+          builder, loc, indexType,
           arith::ConstantIntOp::create(builder, loc, builder.getI32Type(),
                                        value));
     };
-    Value index = flatIota;
+    Value index = iota;
     if (inner != 1)
       index = tile::BinaryOp::create(
-          builder, loc, flatType, tile::BinaryKind::DivSI, index, splat(inner));
+          builder, loc, indexType, tile::BinaryKind::DivSI, index, splat(inner));
     if (dim != 0)
-      index = tile::BinaryOp::create(builder, loc, flatType,
+      index = tile::BinaryOp::create(builder, loc, indexType,
                                      tile::BinaryKind::RemSI, index,
                                      splat(shape[dim]));
     return index;
   }
 
-  static Value buildFlatIota(ArrayRef<int64_t> shape, OpBuilder &builder,
-                             Location loc) {
-    int64_t elements = 1;
-    for (int64_t size : shape)
-      elements *= size;
+  /// The row-major position of every element of a tile of `shape`, as i32.
+  static Value buildPositions(ArrayRef<int64_t> shape, OpBuilder &builder,
+                              Location loc) {
     return tile::IotaOp::create(
-        builder, loc, tile::TileType::get({elements}, builder.getI32Type()), 0);
-  }
-
-  /// Reshapes a flat tile to `shape` on the memory-layout unit.
-  static Value unflatten(Value flat, ArrayRef<int64_t> shape,
-                         OpBuilder &builder, Location loc) {
-    auto type = cast<tile::TileType>(flat.getType()).withShape(shape);
-    if (shape.size() == 1)
-      return flat;
-    return tile::ReshapeOp::create(builder, loc, type, flat);
+        builder, loc, tile::TileType::get(shape, builder.getI32Type()), 0);
   }
 
   /// The element offsets `sum_d strides[d] * i_d` of a structured access
@@ -625,10 +617,10 @@ private:
     base = tt::AddPtrOp::create(
         builder, loc, pointerType, base,
         analysis.materialize(access.offsets.offset, builder, loc, i64));
-    Value flatIota = buildFlatIota(shape, builder, loc);
-    auto flatType = cast<tile::TileType>(flatIota.getType());
+    Value positions = buildPositions(shape, builder, loc);
+    auto indexType = cast<tile::TileType>(positions.getType());
     Value indices = tile::SplatOp::create(
-        builder, loc, flatType,
+        builder, loc, indexType,
         arith::ConstantIntOp::create(builder, loc, i32, 0));
     Value span = arith::ConstantIntOp::create(builder, loc, i64, 0);
     bool runtimeStrides = false;
@@ -646,13 +638,13 @@ private:
           arith::MulIOp::create(
               builder, loc, magnitude,
               arith::ConstantIntOp::create(builder, loc, i64, shape[dim] - 1)));
-      Value along = buildIndexAlong(dim, shape, flatIota, builder, loc);
+      Value along = buildIndexAlong(dim, shape, positions, builder, loc);
       Value strideTile = tile::SplatOp::create(
-          builder, loc, flatType,
+          builder, loc, indexType,
           analysis.materialize(stride, builder, loc, i32));
       Value term = tile::BinaryOp::create(
-          builder, loc, flatType, tile::BinaryKind::MulI, along, strideTile);
-      indices = tile::BinaryOp::create(builder, loc, flatType,
+          builder, loc, indexType, tile::BinaryKind::MulI, along, strideTile);
+      indices = tile::BinaryOp::create(builder, loc, indexType,
                                        tile::BinaryKind::AddI, indices, term);
     }
     if (runtimeStrides) {
@@ -662,7 +654,7 @@ private:
       tt::AssertOp::create(builder, loc, fits,
                            "the element offsets of a block exceed 32 bits");
     }
-    return unflatten(indices, shape, builder, loc);
+    return indices;
   }
 
   /// The mask of an indexed transfer: the index is below each bound. A tile
@@ -670,17 +662,17 @@ private:
   Value buildBoundsMask(ArrayRef<Value> bounds, ArrayRef<int64_t> shape,
                         OpBuilder &builder, Location loc) {
     Type i32 = builder.getI32Type();
-    Value flatIota = buildFlatIota(shape, builder, loc);
-    auto flatType = cast<tile::TileType>(flatIota.getType());
-    auto boolType = flatType.withElementType(builder.getI1Type());
+    Value positions = buildPositions(shape, builder, loc);
+    auto indexType = cast<tile::TileType>(positions.getType());
+    auto boolType = indexType.withElementType(builder.getI1Type());
     Value mask;
     for (auto [dim, bound] : llvm::enumerate(bounds)) {
       // A bound that is the whole dimension holds everywhere.
       if (getConstantIntValue(bound) == shape[dim])
         continue;
-      Value along = buildIndexAlong(dim, shape, flatIota, builder, loc);
+      Value along = buildIndexAlong(dim, shape, positions, builder, loc);
       Value limit = tile::SplatOp::create(
-          builder, loc, flatType,
+          builder, loc, indexType,
           arith::IndexCastOp::create(builder, loc, i32, bound));
       Value inside = tile::CmpIOp::create(
           builder, loc, boolType, tile::CmpIPredicate::SLT, along, limit);
@@ -689,9 +681,7 @@ private:
                         .getResult()
                   : inside;
     }
-    if (!mask)
-      return Value();
-    return unflatten(mask, shape, builder, loc);
+    return mask;
   }
 
   /// How an access moves its elements: a strided window (`aligned`), or
@@ -701,10 +691,15 @@ private:
     std::optional<PointerAccess> pointer;
     SmallVector<Value> bounds;
     bool aligned = false;
-    /// Whether the choice between a strided and an indexed transfer is made
-    /// at run time, by the alignment of the rows and the assumptions of the
-    /// pointer's structure.
+    /// Whether the choice between a strided transfer of bursts and a slower
+    /// one is made at run time: by the alignment of the rows (the slower one
+    /// moves the window element by element) and the assumptions of the
+    /// pointer's structure (the slower one is indexed).
     bool versioned = false;
+    /// Whether the strided window moves element by element, which has no
+    /// alignment rule: its rows may be misaligned, or a mask tile (`mask`)
+    /// picks its elements.
+    bool elementwise = false;
     Value indices;
     Value mask;
     /// For a pointer structured only under assumptions: the base and index
@@ -713,14 +708,17 @@ private:
   };
 
   /// Analyses the pointer and mask of an access and materializes, before
-  /// `op`, what its transfer needs: a strided window when the pointer and
-  /// mask are structured and every row is aligned; otherwise index and mask
-  /// tiles, computed from the structure or, for what has none, by
-  /// converting the address and mask computations to tile ops.
+  /// `op`, what its transfer needs. A structured pointer of a load or store
+  /// (`strided`) gets a strided window: of bursts when every row is aligned
+  /// (versioned at run time when that depends on run-time values), element
+  /// by element otherwise or under a mask that is not a set of bounds (a
+  /// mask tile). Other accesses get index and mask tiles, computed from the
+  /// structure or, for what has none, by converting the address and mask
+  /// computations to tile ops.
   FailureOr<StructuredAccess> analyzeAccess(Operation *op, Value pointer,
                                             Value mask, ArrayRef<int64_t> shape,
                                             OpBuilder &builder,
-                                            bool mayVersion = true) {
+                                            bool strided = true) {
     Location loc = op->getLoc();
     StructuredAccess result;
     result.pointer = analysis.analyzePointer(pointer);
@@ -745,15 +743,27 @@ private:
       bool structuredMask = !mask || bounds;
       // A single element (a rank-0 tile) has no window: it is scattered.
       bool windowed = !shape.empty();
-      result.aligned =
-          windowed && structuredMask && !assumed &&
-          isProvablyAligned(analysis, *result.pointer, elementBytes);
-      if (result.aligned)
+      if (windowed && strided && !assumed) {
+        if (structuredMask &&
+            isProvablyAligned(analysis, *result.pointer, elementBytes)) {
+          result.aligned = true;
+          return result;
+        }
+        if (structuredMask && mayBeAligned(*result.pointer, elementBytes)) {
+          result.versioned = true;
+          return result;
+        }
+        result.elementwise = true;
+        if (!structuredMask) {
+          FailureOr<Value> maskTile = convertToTile(op, mask, builder);
+          if (failed(maskTile))
+            return failure();
+          result.mask = *maskTile;
+        }
         return result;
-      result.versioned = windowed && mayVersion && structuredMask &&
+      }
+      result.versioned = windowed && strided && structuredMask &&
                          mayBeAligned(*result.pointer, elementBytes);
-      if (result.versioned && !assumed)
-        return result;
       if (!assumed)
         result.indices =
             buildIndexTile(op, *result.pointer, shape, builder, result.base);
@@ -1057,7 +1067,7 @@ private:
   void emitVersioned(
       Operation *op, StructuredAccess access, ArrayRef<int64_t> shape,
       int64_t elementBytes, OpBuilder &builder,
-      function_ref<void(OpBuilder &)> strided,
+      function_ref<void(OpBuilder &, bool elementwise)> strided,
       function_ref<void(OpBuilder &, const StructuredAccess &)> indexed) {
     Location loc = op->getLoc();
     Value condition;
@@ -1074,15 +1084,14 @@ private:
     auto branch = scf::IfOp::create(builder, loc, TypeRange{}, condition,
                                     /*withElseRegion=*/true);
     OpBuilder thenBuilder = branch.getThenBodyBuilder();
-    strided(thenBuilder);
+    strided(thenBuilder, /*elementwise=*/false);
     OpBuilder elseBuilder = branch.getElseBodyBuilder();
-    if (access.unstructuredIndices) {
-      access.base = access.unstructuredBase;
-      access.indices = access.unstructuredIndices;
-    } else {
-      access.indices =
-          buildIndexTile(op, *access.pointer, shape, elseBuilder, access.base);
+    if (!access.unstructuredIndices) {
+      strided(elseBuilder, /*elementwise=*/true);
+      return;
     }
+    access.base = access.unstructuredBase;
+    access.indices = access.unstructuredIndices;
     access.mask = buildBoundsMask(access.bounds, shape, elseBuilder, loc);
     indexed(elseBuilder, access);
   }
@@ -1159,21 +1168,23 @@ private:
                                   loc, getLoadPages(op, pageType));
     auto token = dma::TokenType::get(op->getContext());
     cb::ReserveBackOp::create(builder, loc, buffer, 1);
-    auto strided = [&](OpBuilder &at) {
+    auto strided = [&](OpBuilder &at, bool elementwise) {
       dma::LoadOp::create(
           at, loc, token, access.base,
           analysis.materialize(access.pointer->offsets.offset, at, loc,
                                at.getIndexType()),
           materializeStrides(*access.pointer, at, loc), access.bounds,
-          /*mask=*/Value(), padding, buffer, at.getI64IntegerAttr(0));
+          access.elementwise ? access.mask : Value(), padding, buffer,
+          at.getI64IntegerAttr(0),
+          elementwise ? at.getUnitAttr() : UnitAttr());
     };
     auto indexed = [&](OpBuilder &at, const StructuredAccess &transfer) {
       dma::GatherOp::create(at, loc, token, transfer.base, transfer.indices,
                             transfer.mask, padding, buffer,
                             at.getI64IntegerAttr(0));
     };
-    if (access.aligned)
-      strided(builder);
+    if (access.aligned || access.elementwise)
+      strided(builder, access.elementwise);
     else if (access.versioned)
       emitVersioned(op, access, pageType.getShape(),
                     getElementBytes(pageType.getElementType()), builder,
@@ -1240,20 +1251,21 @@ private:
     produce(buffer, tileValue, builder, loc);
     cb::WaitFrontOp::create(builder, loc, buffer, 1);
     auto token = dma::TokenType::get(op->getContext());
-    auto strided = [&](OpBuilder &at) {
+    auto strided = [&](OpBuilder &at, bool elementwise) {
       dma::StoreOp::create(
           at, loc, token, buffer, at.getI64IntegerAttr(0), access.base,
           analysis.materialize(access.pointer->offsets.offset, at, loc,
                                at.getIndexType()),
           materializeStrides(*access.pointer, at, loc), access.bounds,
-          /*mask=*/Value());
+          access.elementwise ? access.mask : Value(),
+          elementwise ? at.getUnitAttr() : UnitAttr());
     };
     auto indexed = [&](OpBuilder &at, const StructuredAccess &transfer) {
       dma::ScatterOp::create(at, loc, token, buffer, at.getI64IntegerAttr(0),
                              transfer.base, transfer.indices, transfer.mask);
     };
-    if (access.aligned)
-      strided(builder);
+    if (access.aligned || access.elementwise)
+      strided(builder, access.elementwise);
     else if (access.versioned)
       emitVersioned(op, access, pageType.getShape(),
                     getElementBytes(pageType.getElementType()), builder,
@@ -1805,7 +1817,7 @@ private:
     }
     FailureOr<StructuredAccess> access =
         analyzeAccess(atomic, atomic.getPtr(), tensorMask, shape, builder,
-                      /*mayVersion=*/false);
+                      /*strided=*/false);
     if (failed(access))
       return failure();
     Value values = getTileOf(atomic.getVal(), tileType, builder, loc);
@@ -1920,7 +1932,7 @@ private:
     OpBuilder builder(atomic);
     FailureOr<StructuredAccess> access =
         analyzeAccess(atomic, atomic.getPtr(), Value(), tensorType.getShape(),
-                      builder, /*mayVersion=*/false);
+                      builder, /*strided=*/false);
     if (failed(access))
       return failure();
     Value indices = access->indices

@@ -54,11 +54,11 @@ static LogicalResult verifyAlignedIfConstant(Operation *op, Value elements,
 /// no bounds or one per dimension, and the static alignment rule, which
 /// applies to contiguous rows (an innermost stride of the constant 1): then
 /// the offset and the other constant strides must keep every row aligned. A
-/// row of another stride moves element by element, which has no alignment
-/// rule.
+/// row of another stride, or of an `elementwise` transfer, moves element by
+/// element, which has no alignment rule.
 static LogicalResult verifyStridedWindow(Operation *op, CircularBufferType cb,
                                          Value offset, ValueRange strides,
-                                         ValueRange bounds) {
+                                         ValueRange bounds, bool elementwise) {
   TileType page = cb.getPageType();
   int64_t rank = page.getRank();
   if (rank == 0)
@@ -71,7 +71,7 @@ static LogicalResult verifyStridedWindow(Operation *op, CircularBufferType cb,
   if (!bounds.empty() && static_cast<int64_t>(bounds.size()) != rank)
     return op->emitOpError("expects no bounds or one per page dimension (")
            << rank << "), got " << bounds.size();
-  if (!matchPattern(strides.back(), m_One()))
+  if (elementwise || !matchPattern(strides.back(), m_One()))
     return success();
   int64_t elementBytes =
       mtia::tile::getElementSizeInBytes(page.getElementType());
@@ -112,7 +112,7 @@ LogicalResult LoadOp::verify() {
   CircularBufferType cb = getCb().getType();
   if (failed(verifyPageAndBase(*this, cb, getPage(), getBase())) ||
       failed(verifyStridedWindow(*this, cb, getOffset(), getStrides(),
-                                 getBounds())))
+                                 getBounds(), getElementwise())))
     return failure();
   return verifyPadding(*this, getPadding(),
                        !getBounds().empty() || getMask());
@@ -128,7 +128,7 @@ LogicalResult StoreOp::verify() {
   if (failed(verifyPageAndBase(*this, cb, getPage(), getBase())))
     return failure();
   return verifyStridedWindow(*this, cb, getOffset(), getStrides(),
-                             getBounds());
+                             getBounds(), getElementwise());
 }
 
 TypedValue<CircularBufferType> StoreOp::getCircularBuffer() { return getCb(); }

@@ -63,18 +63,21 @@ def DMA_LoadOp : DMA_TransferOp<"load", [AttrSizedOperandSegments,
     `base + offset + Σ i_d × strides[d]` (in elements). It is in bounds when
     every `i_d < bounds[d]` and the optional `mask` (an i1 tile with the
     page's shape) is true there; elements out of bounds are not read and
-    hold `padding` (undefined without one). Accesses must be 32-byte
+    hold `padding` (undefined without one). Rows with a unit innermost
+    stride are contiguous and move as bursts that must start 32-byte
     aligned: statically known offsets and strides that break the rule are
-    rejected, except a unit stride, which makes its dimension contiguous.
+    rejected. An `elementwise` transfer moves every element on its own,
+    like a gather with the addresses of the window: any alignment, at one
+    transaction per element.
   }];
   let arguments = (ins TT_Ptr:$base, Index:$offset, Variadic<Index>:$strides,
                        Variadic<Index>:$bounds, Optional<Tile_BoolTile>:$mask,
                        Optional<Tile_Scalar>:$padding, CB_AnyCircularBuffer:$cb,
-                       CB_PageIndex:$page);
+                       CB_PageIndex:$page, UnitAttr:$elementwise);
   let assemblyFormat = [{
-    $base `[` $offset `]` `strides` ` ` `[` $strides `]` (`bounds` ` ` `[` $bounds^ `]`)?
-    (`mask` $mask^)? (`padding` $padding^)? `into` $cb `[` $page `]` attr-dict
-    `:` qualified(type($base)) `,` qualified(type($cb))
+    (`elementwise` $elementwise^)? $base `[` $offset `]` `strides` ` ` `[` $strides `]`
+    (`bounds` ` ` `[` $bounds^ `]`)? (`mask` $mask^)? (`padding` $padding^)?
+    `into` $cb `[` $page `]` attr-dict `:` qualified(type($base)) `,` qualified(type($cb))
   }];
 }
 
@@ -82,14 +85,17 @@ def DMA_StoreOp : DMA_TransferOp<"store", [AttrSizedOperandSegments, DMA_MaskOfP
   let summary = "copy a page into a strided window of global memory";
   let description = [{
     The reverse of `dma.load`: elements out of bounds or masked off are not
-    written. The same alignment rule applies.
+    written. The same alignment rule applies, and `elementwise` likewise
+    lifts it.
   }];
   let arguments = (ins CB_AnyCircularBuffer:$cb, CB_PageIndex:$page, TT_Ptr:$base,
                        Index:$offset, Variadic<Index>:$strides,
-                       Variadic<Index>:$bounds, Optional<Tile_BoolTile>:$mask);
+                       Variadic<Index>:$bounds, Optional<Tile_BoolTile>:$mask,
+                       UnitAttr:$elementwise);
   let assemblyFormat = [{
-    $cb `[` $page `]` `to` $base `[` $offset `]` `strides` ` ` `[` $strides `]`
-    (`bounds` ` ` `[` $bounds^ `]`)? (`mask` $mask^)? attr-dict `:` qualified(type($cb)) `,` qualified(type($base))
+    (`elementwise` $elementwise^)? $cb `[` $page `]` `to` $base `[` $offset `]`
+    `strides` ` ` `[` $strides `]` (`bounds` ` ` `[` $bounds^ `]`)? (`mask` $mask^)?
+    attr-dict `:` qualified(type($cb)) `,` qualified(type($base))
   }];
 }
 

@@ -218,12 +218,6 @@ LogicalResult CastOp::verify() {
 // Scalars and tiles
 //===----------------------------------------------------------------------===//
 
-LogicalResult IotaOp::verify() {
-  if (getType().getRank() != 1)
-    return emitOpError("result must be a rank-1 tile, got ") << getType();
-  return success();
-}
-
 LogicalResult ConstantOp::verify() {
   auto valueType = cast<ShapedType>(getValue().getType());
   TileType type = getType();

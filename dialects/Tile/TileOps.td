@@ -187,15 +187,17 @@ def Tile_SplatOp : Tile_UnitOp<"splat", "SIMD", [Pure, Tile_ElementOf<"result", 
 }
 
 def Tile_IotaOp : Tile_UnitOp<"iota", "SIMD", [Pure]> {
-  let summary = "one-dimensional tile of consecutive integers";
+  let summary = "tile of consecutive integers in row-major order";
   let description = [{
     `%r = tile.iota 16 : !tile.tile<64xi32>` holds 16, 17, ..., 79 (Triton's
-    `tl.arange`).
+    `tl.arange`). In a tile of higher rank, the element at row-major
+    position `p` holds `start + p`: `tile.iota 0 : !tile.tile<2x3xi32>` is
+    `[[0, 1, 2], [3, 4, 5]]`, the flat element index that the indexed DMA
+    transfers decompose into coordinates.
   }];
   let arguments = (ins I64Attr:$start);
   let results = (outs Tile_IntTile:$result);
   let assemblyFormat = "$start attr-dict `:` qualified(type($result))";
-  let hasVerifier = 1;
 }
 
 def Tile_ConstantOp : Tile_UnitOp<"constant", "SIMD", [Pure]> {

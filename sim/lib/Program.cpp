@@ -573,6 +573,7 @@ void ProgramParser::parseUnit(Inst &inst, const Object &object) {
   case Op::DmaStore: {
     bool load = inst.op == Op::DmaLoad;
     parseDmaStrided(inst, object);
+    inst.flag = boolean(object, "elementwise", false);
     SlotRef local = slot(object, load ? "dst" : "src");
     checkFits(local, elementCount(inst.shape) * dtypeSize(inst.type),
               "the DMA tile");

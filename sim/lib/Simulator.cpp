@@ -1124,7 +1124,10 @@ uint64_t Machine::runDmaStrided(PEState &pe, Unit unit, const Command &cmd,
       padElements(localRow, rowLength);
       continue;
     }
-    if (innerStride == 1 && !maskRow) {
+    // An elementwise transfer moves every element on its own, so its rows
+    // need no alignment.
+    const bool elementwise = inst.flag;
+    if (innerStride == 1 && !maskRow && !elementwise) {
       if (rowAddress % alignment != 0)
         abortAt("misaligned_dma",
                 std::string("DMA row start ") + hex(rowAddress) +
@@ -1150,8 +1153,8 @@ uint64_t Machine::runDmaStrided(PEState &pe, Unit unit, const Command &cmd,
       transferred += spanEnd - spanStart;
       continue;
     }
-    // Element-granular path: a strided row or a per-element mask. Each
-    // element is its own transaction.
+    // Element-granular path: a strided row, a per-element mask or an
+    // elementwise transfer. Each element is its own transaction.
     for (int64_t i = 0; i < rowLength; ++i) {
       uint8_t *element = localRow + i * esize;
       bool valid = i >= first && i < last && (!maskRow || maskRow[i]);
@@ -1161,7 +1164,8 @@ uint64_t Machine::runDmaStrided(PEState &pe, Unit unit, const Command &cmd,
       }
       uint64_t address =
           rowAddress + static_cast<uint64_t>(i * innerStride) * esize;
-      if (innerStride == 1 && i == first && rowAddress % alignment != 0)
+      if (innerStride == 1 && !elementwise && i == first &&
+          rowAddress % alignment != 0)
         abortAt("misaligned_dma",
                 std::string("DMA row start ") + hex(rowAddress) +
                     " is not aligned to " + std::to_string(alignment) +

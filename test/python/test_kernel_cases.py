@@ -32,9 +32,7 @@ run_case = load_run_case()
 CASES = sorted(path for path in KERNEL_CASES.iterdir() if (path / "case.json").exists())
 
 #: case -> (how it fails, why). Keep one line per case.
-KNOWN_FAILING: dict[str, tuple[str, str]] = {
-    "39_matmul_block128": ("compile", "128x128x64 matmul tiles exceed the 384 KiB local memory"),
-}
+KNOWN_FAILING: dict[str, tuple[str, str]] = {}
 
 
 def test_known_failing_names() -> None:

@@ -31,6 +31,7 @@ from .storage import (
     StoragePlan,
     StoragePlanner,
     branch_targets,
+    cb_pages,
     check_units,
     folded_splats,
     tile_homes,
@@ -141,7 +142,7 @@ class KernelEmitter(TileOpEmitter):
                    sorted(self.plan.scratch_bytes.items(), key=lambda item: item[0].value)]
         dpe_zeros_bytes = self._plan_dpe_zeros()
         extra = sum(size for _, size in scratch) + dpe_zeros_bytes
-        self._shed_prefetch_pages(declared, extra)
+        self._shed_pages(declared, extra)
         for result, name, page_bytes, pages in declared:
             self.values[result] = Buffer(self.b.cb(name, page_bytes, pages),
                                          self.roles.producer[result], self.roles.consumer[result])
@@ -165,25 +166,35 @@ class KernelEmitter(TileOpEmitter):
         page_bytes = self.dpe_negative_zeros_offset + 2 * self.dpe_negative_zeros
         return _round_up(page_bytes, PAGE_ALIGNMENT)
 
-    def _shed_prefetch_pages(self, declared: list[list[Any]], extra: int) -> None:
-        """Takes pages from the buffers the DMA engine fills ahead of their
-        consumer (loads in loops prefetch several iterations ahead), largest
-        first, down to the two pages that still overlap transfer and compute,
-        while the plan does not fit the local memory. Only their depth
-        changes: one page per transfer is all a load needs."""
+    def _shed_pages(self, declared: list[list[Any]], extra: int) -> None:
+        """Takes pages from buffers, largest first, while the plan does not
+        fit the local memory; only the overlap of units changes:
+
+        1. buffers the DMA engine fills ahead of their consumer (loads in
+           loops prefetch several iterations ahead) keep the two pages that
+           still overlap transfer and compute;
+        2. then buffers whose every reserve is freed before the next one
+           (loads outside loops, stores) keep the pages one reserve takes;
+           their second page only lets a transfer overlap the previous
+           use of the buffer (the previous program on the PE)."""
         capacity = self.target.to_dict()["local_memory_bytes"]
 
         def total() -> int:
             return extra + sum(_round_up(pages * page_bytes, CB_ALIGNMENT)
                                for _, _, page_bytes, pages in declared)
 
-        prefetching = [entry for entry in declared
-                       if self.roles.producer[entry[0]] == Unit.DMA_IN and entry[3] > 2]
-        while total() > capacity and prefetching:
-            deepest = max(prefetching, key=lambda entry: entry[2] * entry[3])
-            deepest[3] -= 1
-            if deepest[3] == 2:
-                prefetching.remove(deepest)
+        prefetching = {id(entry): 2 for entry in declared
+                       if self.roles.producer[entry[0]] == Unit.DMA_IN and entry[3] > 2}
+        serial = _serially_reserved_buffers(self.ops)
+        for floors in (prefetching, {id(entry): serial[entry[0]] for entry in declared
+                                     if entry[0] in serial}):
+            candidates = [entry for entry in declared
+                          if id(entry) in floors and entry[3] > floors[id(entry)]]
+            while total() > capacity and candidates:
+                largest = max(candidates, key=lambda entry: entry[2] * entry[3])
+                largest[3] -= 1
+                if largest[3] == floors[id(largest)]:
+                    candidates.remove(largest)
 
     def _check_local_memory(self) -> None:
         description = self.target.to_dict()
@@ -620,3 +631,27 @@ def _scalar_of(reg: Reg | FReg, value_type: ir.Type, where: ir.Operation) -> Sca
 
 def _round_up(value: int, step: int) -> int:
     return -(-value // step) * step
+
+
+def _serially_reserved_buffers(ops: list[ir.Operation]) -> dict[ir.Value, int]:
+    """The buffers whose reserves and pops are all in one block and alternate
+    (each reserve's pages are popped before the next reserve), with the most
+    pages one reserve takes. Such a buffer never waits on a pop that comes
+    later in program order, so it runs without deadlock on those pages."""
+    sequences: dict[ir.Value, list[ir.Operation]] = {}
+    for op in ops:
+        if op_name(op) in ("cb.reserve_back", "cb.pop_front"):
+            sequences.setdefault(op.operands[0], []).append(op)
+    serial: dict[ir.Value, int] = {}
+    for buffer, sequence in sequences.items():
+        if len({op.block for op in sequence}) != 1:
+            continue
+        kinds = [op_name(op) for op in sequence]
+        alternating = kinds == ["cb.reserve_back", "cb.pop_front"] * (len(kinds) // 2)
+        if not alternating:
+            continue
+        reserved = [cb_pages(op) for op in sequence[0::2]]
+        popped = [cb_pages(op) for op in sequence[1::2]]
+        if reserved == popped:
+            serial[buffer] = max(reserved)
+    return serial

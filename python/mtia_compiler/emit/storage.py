@@ -304,7 +304,7 @@ class StoragePlanner:
             if op_name(before) == "cb.push_back" and before.operands[0] == buffer:
                 return False
             if op_name(before) == "cb.reserve_back" and before.operands[0] == buffer:
-                return _pages(before) > page
+                return cb_pages(before) > page
         return False
 
     def _form_groups(self, ops: list[ir.Operation]) -> None:
@@ -434,7 +434,8 @@ def _page(op: ir.Operation) -> int:
     return ir.IntegerAttr(op.attributes["page"]).value
 
 
-def _pages(op: ir.Operation) -> int:
+def cb_pages(op: ir.Operation) -> int:
+    """The `pages` attribute of a reserve, push, wait or pop."""
     return ir.IntegerAttr(op.attributes["pages"]).value
 
 

@@ -535,7 +535,8 @@ class TileOpEmitter:
         self.b.dma_load(buffer.cb.back(_int_attr(op, "page")), self._address(base[0], offset[0],
                                                                              op),
                         page.dtype, shape, stride_regs, lo=lo, hi=hi,
-                        other=self._padding(padding, op), mask=self._optional_slot(mask))
+                        other=self._padding(padding, op), mask=self._optional_slot(mask),
+                        elementwise="elementwise" in op.attributes)
         self.values[op.results[0]] = Token()
 
     def _dma_store(self, op: ir.Operation) -> None:
@@ -545,7 +546,8 @@ class TileOpEmitter:
         shape, stride_regs, lo, hi = self._window(op, page, strides, bounds)
         self.b.dma_store(buffer.cb.front(_int_attr(op, "page")),
                          self._address(base[0], offset[0], op), page.dtype, shape, stride_regs,
-                         lo=lo, hi=hi, mask=self._optional_slot(mask))
+                         lo=lo, hi=hi, mask=self._optional_slot(mask),
+                         elementwise="elementwise" in op.attributes)
         self.values[op.results[0]] = Token()
 
     def _dma_gather(self, op: ir.Operation) -> None:

@@ -492,7 +492,8 @@ class ProgramBuilder:
     @staticmethod
     def _strided(addr: IntArg, dtype: str, shape: Sequence[int],
                  strides: Sequence[IntArg], lo: Sequence[IntArg] | None,
-                 hi: Sequence[IntArg] | None, mask: Slot | None) -> dict[str, Any]:
+                 hi: Sequence[IntArg] | None, mask: Slot | None,
+                 elementwise: bool) -> dict[str, Any]:
         if len(strides) != len(shape):
             raise ValueError("strides needs one entry per dimension")
         fields: dict[str, Any] = {
@@ -506,25 +507,30 @@ class ProgramBuilder:
             fields["hi"] = [_int_arg(v) for v in hi]
         if mask is not None:
             fields["mask"] = mask.encode()
+        if elementwise:
+            fields["elementwise"] = True
         return fields
 
     def dma_load(self, dst: Slot, addr: IntArg, dtype: str, shape: Sequence[int],
                  strides: Sequence[IntArg], lo: Sequence[IntArg] | None = None,
                  hi: Sequence[IntArg] | None = None, other: Scalar = 0,
-                 mask: Slot | None = None) -> None:
+                 mask: Slot | None = None, elementwise: bool = False) -> None:
         """Copies the N-d window ``addr + sum(i_d * strides_d) * elem_bytes`` of
         global memory (byte address, strides in elements) into the dense tile
         ``dst``. Element ``i`` is read only if ``lo_d <= i_d < hi_d`` for all d
-        and ``mask[i]`` (an i1 tile) is set; others get ``other``."""
+        and ``mask[i]`` (an i1 tile) is set; others get ``other``.
+        ``elementwise`` moves every element on its own (rows of any alignment,
+        one transaction per element)."""
         self._emit("dma.load", dst=dst.encode(), other=_scalar(other),
-                   **self._strided(addr, dtype, shape, strides, lo, hi, mask))
+                   **self._strided(addr, dtype, shape, strides, lo, hi, mask, elementwise))
 
     def dma_store(self, src: Slot, addr: IntArg, dtype: str, shape: Sequence[int],
                   strides: Sequence[IntArg], lo: Sequence[IntArg] | None = None,
-                  hi: Sequence[IntArg] | None = None, mask: Slot | None = None) -> None:
+                  hi: Sequence[IntArg] | None = None, mask: Slot | None = None,
+                  elementwise: bool = False) -> None:
         """The reverse of :meth:`dma_load`; masked-off elements are not written."""
         self._emit("dma.store", src=src.encode(),
-                   **self._strided(addr, dtype, shape, strides, lo, hi, mask))
+                   **self._strided(addr, dtype, shape, strides, lo, hi, mask, elementwise))
 
     def dma_gather(self, dst: Slot, addr: IntArg, dtype: str, n: int, index: Slot,
                    index_dtype: str = "i32", mask: Slot | None = None,

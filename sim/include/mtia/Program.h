@@ -196,7 +196,8 @@ struct Inst {
   DType type = DType::I64;
   DType type2 = DType::I64;
   bool isSigned = true;
-  bool flag = false; // accumulate (dpe), reverse (scan), hex (print).
+  bool flag = false; // accumulate (dpe), reverse (scan), hex (print),
+                     // elementwise (strided dma).
   int32_t cb = -1;   // CB operations.
   int64_t count = 0; // Pages (CB ops), elements (SIMD, gathers, atomics,
                      // histogram, xreduce), element bytes (mlu).

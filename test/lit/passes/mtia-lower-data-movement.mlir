@@ -43,17 +43,16 @@ tt.func @vector_add(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>, %n: i32) {
 
 // A row that starts at an element offset known only at run time (row * 781
 // floats) may be misaligned for the DMA engine: the program checks, and
-// moves an aligned row as a strided transfer, a misaligned one element by
-// element with an index tile and a bounds mask, padded with `other`.
+// moves an aligned row in bursts, a misaligned one element by element, both
+// with the bounds and padded with `other`; no index tile is needed.
 // CHECK-LABEL: tt.func @unaligned_row
 // CHECK: %[[ADDRESS:.*]] = tt.ptr_to_int %arg0
 // CHECK: scf.if
-// CHECK: dma.load %arg0[%{{.*}}] strides [%{{.*}}] bounds [%{{.*}}] padding %{{.*}} into
+// CHECK: dma.load %arg0[%[[OFFSET:.*]]] strides [%[[ONE:.*]]] bounds [%[[BOUND:.*]]] padding %[[PAD:.*]] into
 // CHECK: } else {
-// CHECK: %[[ROW:.*]] = tt.addptr %arg0, %{{.*}} : !tt.ptr<f32>, i64
-// CHECK: %[[INDEX:.*]] = tile.binary addi
-// CHECK: %[[MASK:.*]] = tile.cmpi slt
-// CHECK: dma.gather %[[ROW]][%{{.*}}] mask %{{.*}} padding %{{.*}} into %{{.*}}[0] : !tt.ptr<f32>, !tile.tile<1024xi32>, !cb.cb<1024xf32, pages = 2>
+// CHECK-NOT: tile.
+// CHECK: dma.load elementwise %arg0[%{{.*}}] strides [%[[ONE]]] bounds [%[[BOUND]]] padding %[[PAD]] into
+// CHECK-NEXT: }
 tt.func @unaligned_row(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>, %row_stride: i32, %n: i32) {
   %pid = tt.get_program_id x : i32
   %row = arith.muli %pid, %row_stride : i32
@@ -285,16 +284,13 @@ tt.func @loop_carried_modulo_pointers(%x: !tt.ptr<f32> {tt.divisibility = 16 : i
 
 // -----
 
-// A mask with a lower bound has no strided window: the access gathers with
-// the mask computed as a tile.
-// (The mask and the indices travel in buffers of their own: sharing one
-// would need two pages of the larger tile, more than the two buffers.)
+// A mask with a lower bound is not a set of bounds: the mask is computed as
+// a tile, and the strided window moves the elements it picks one by one.
 // CHECK-LABEL: tt.func @lower_bound_mask
 // CHECK: %[[MASK:.*]] = tile.cmpi sge
 // CHECK: cb.write_back %[[MASK]], %[[MASK_BUFFER:.*]][0] : !cb.cb<64xi1, pages = 1>
 // CHECK: %[[M:.*]] = cb.read_front %[[MASK_BUFFER]][0]
-// CHECK: %[[I:.*]] = cb.read_front %{{.*}}[0] : !cb.cb<64xi32, pages = 1>
-// CHECK: dma.gather %{{.*}}[%[[I]]] mask %[[M]]
+// CHECK: dma.load elementwise %arg0[%{{.*}}] strides [%{{.*}}] mask %[[M]] into
 tt.func @lower_bound_mask(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %lo: i32) {
   %range = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
   %los = tt.splat %lo : i32 -> tensor<64xi32>

@@ -23,6 +23,25 @@ tt.func @transposed(%x: !tt.ptr<f32>) {
   tt.return
 }
 
+// An elementwise window: rows that start 3 and 781 floats apart are not
+// aligned, and move element by element.
+// CHECK-LABEL: tt.func @elementwise
+// CHECK: dma.load elementwise %{{.*}}[%{{.*}}] strides [%{{.*}}, %{{.*}}] bounds [%{{.*}}, %{{.*}}] into
+// CHECK: dma.store elementwise %{{.*}}[0] to %{{.*}}[%{{.*}}] strides [%{{.*}}, %{{.*}}] :
+tt.func @elementwise(%x: !tt.ptr<f32>, %n: index) {
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c781 = arith.constant 781 : index
+  %in = cb.alloc "x", dma -> dma : !cb.cb<4x16xf32, pages = 1>
+  cb.reserve_back %in, 1 : !cb.cb<4x16xf32, pages = 1>
+  %t = dma.load elementwise %x[%c3] strides [%c781, %c1] bounds [%n, %n] into %in[0] : !tt.ptr<f32>, !cb.cb<4x16xf32, pages = 1>
+  cb.push_back %in, 1 : !cb.cb<4x16xf32, pages = 1>
+  cb.wait_front %in, 1 : !cb.cb<4x16xf32, pages = 1>
+  %s = dma.store elementwise %in[0] to %x[%c3] strides [%c781, %c1] : !cb.cb<4x16xf32, pages = 1>, !tt.ptr<f32>
+  cb.pop_front %in, 1 : !cb.cb<4x16xf32, pages = 1>
+  tt.return
+}
+
 // CHECK-LABEL: tt.func @strided
 tt.func @strided(%x: !tt.ptr<f32>, %out: !tt.ptr<f16>, %offset: index, %n: index, %rows: index,
                  %stride: index, %m: !tile.tile<64x32xi1>) {

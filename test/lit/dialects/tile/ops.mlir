@@ -81,6 +81,8 @@ tt.func @scalars(%s: f32, %t: !tile.tile<4x8xf32>, %i: index, %j: index) -> f32 
   %0 = tile.splat %s : !tile.tile<4x8xf32>
   // CHECK: tile.iota 16 : !tile.tile<64xi32>
   %1 = tile.iota 16 : !tile.tile<64xi32>
+  // CHECK: tile.iota 0 : !tile.tile<4x8xi32>
+  %iota2d = tile.iota 0 : !tile.tile<4x8xi32>
   // CHECK: tile.constant dense<1.000000e+00> : tensor<4x8xf32> : !tile.tile<4x8xf32>
   %2 = tile.constant dense<1.0> : tensor<4x8xf32> : !tile.tile<4x8xf32>
   // CHECK: tile.constant dense<[0, 1, 2, 3]> : tensor<4xi8> : !tile.tile<4xi8>

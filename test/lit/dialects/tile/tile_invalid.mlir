@@ -133,13 +133,6 @@ tt.func @cast_takes_no_rounding(%a: !tile.tile<8xf32>) {
 
 // -----
 
-tt.func @iota_rank() {
-  // expected-error @+1 {{result must be a rank-1 tile}}
-  %0 = tile.iota 0 : !tile.tile<4x4xi32>
-  tt.return
-}
-
-// -----
 
 tt.func @constant_type() {
   // expected-error @+1 {{does not have the shape and element type of '!tile.tile<8xf32>'}}
