@@ -82,3 +82,44 @@ def test_a_plan_that_cannot_fit_is_still_an_error() -> None:
     capacity = TARGET.to_dict()["local_memory_bytes"]
     with pytest.raises(CompilationError, match="local-memory plan needs"):
         emit(SUM_OF_BLOCKS.format(pages=8, big=capacity // 4))
+
+
+#: Doubles `n` floats through a load and a store buffer of two pages each.
+DOUBLE = """
+!page = !cb.cb<{n}xf32, pages = 2>
+module {{
+  tt.func public @double(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>) {{
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %in = cb.alloc "in", dma -> simd : !page
+    %out = cb.alloc "out", simd -> dma : !page
+    cb.reserve_back %in, 1 : !page
+    %t = dma.load %x[%c0] strides [%c1] into %in[0] : !tt.ptr<f32>, !page
+    cb.push_back %in, 1 : !page
+    cb.wait_front %in, 1 : !page
+    %v = cb.read_front %in[0] : !page
+    cb.reserve_back %out, 1 : !page
+    %w = tile.binary addf %v, %v : !tile.tile<{n}xf32>
+    cb.write_back %w, %out[0] : !page
+    cb.push_back %out, 1 : !page
+    cb.pop_front %in, 1 : !page
+    cb.wait_front %out, 1 : !page
+    %s = dma.store %out[0] to %y[%c0] strides [%c1] : !page, !tt.ptr<f32>
+    cb.pop_front %out, 1 : !page
+    tt.return
+  }}
+}}
+"""
+
+
+def test_serially_used_buffers_shed_their_second_page() -> None:
+    # Four pages of 120 KiB do not fit; three do. Each buffer frees its page
+    # before reserving again, so one page is enough for either.
+    n = 120 * 1024 // 4
+    text = DOUBLE.format(n=n)
+    pages = buffer_pages(emit(text))
+    assert sorted(pages.values()) == [1, 2]
+    x = rng().standard_normal(n).astype(np.float32)
+    y = np.zeros(n, np.float32)
+    run(text, [x, y])
+    np.testing.assert_array_equal(y, x + x)
