@@ -278,9 +278,37 @@ public:
     connectUnits();
     insertPops();
     shareBuffers();
+    reserveWhereProduced();
     orderMemoryAccesses();
     releaseLoopCarriedPointers();
     return success();
+  }
+
+  /// Moves the reserve of a buffer that takes one tile from its write_back
+  /// up to the operation computing that tile, when the tile has no other
+  /// use: the unit can then compute it straight into the page rather than
+  /// into storage of its own that the write_back copies from. The buffer
+  /// has no other reserve, so the one moved still waits only for the pop of
+  /// its previous use, earlier in program order.
+  void reserveWhereProduced() {
+    DenseMap<Value, SmallVector<cb::ReserveBackOp>> reserves;
+    function.walk(
+        [&](cb::ReserveBackOp reserve) { reserves[reserve.getCb()].push_back(reserve); });
+    function.walk([&](cb::WriteBackOp writeBack) {
+      Operation *producer = writeBack.getTile().getDefiningOp();
+      auto found = reserves.find(writeBack.getCb());
+      if (!producer || !writeBack.getTile().hasOneUse() ||
+          !isa<tile::TileDialect>(producer->getDialect()) ||
+          found == reserves.end() || found->second.size() != 1)
+        return;
+      cb::ReserveBackOp reserve = found->second.front();
+      Block *block = writeBack->getBlock();
+      if (producer->getBlock() != block || reserve->getBlock() != block ||
+          !producer->isBeforeInBlock(reserve) ||
+          !reserve->isBeforeInBlock(writeBack))
+        return;
+      reserve->moveBefore(producer);
+    });
   }
 
   /// Loops still carry the tensors of pointers of the accesses lowered here,

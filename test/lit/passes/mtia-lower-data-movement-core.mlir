@@ -7,8 +7,8 @@
 
 // CHECK-LABEL: tt.func @reduction_bounds_a_loop
 // CHECK: %[[TO_CORE:.*]] = cb.alloc "forward{{[0-9]+}}", reduce -> core : !cb.cb<i32, pages = 1>
-// CHECK: %[[SUM:.*]] = tile.reduce addi %{{.*}} axis = 0 : !tile.tile<64xi32> -> !tile.tile<i32>
 // CHECK: cb.reserve_back %[[TO_CORE]], 1
+// CHECK: %[[SUM:.*]] = tile.reduce addi %{{.*}} axis = 0 : !tile.tile<64xi32> -> !tile.tile<i32>
 // CHECK: cb.write_back %[[SUM]], %[[TO_CORE]][0]
 // CHECK: cb.push_back %[[TO_CORE]], 1
 // CHECK: cb.wait_front %[[TO_CORE]], 1

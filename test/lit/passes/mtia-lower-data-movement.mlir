@@ -12,9 +12,10 @@
 // CHECK: cb.push_back %[[X]], 1
 // CHECK: cb.wait_front %[[X]], 1
 // CHECK: %[[TILE:.*]] = cb.read_front %[[X]][0]
+// The output page is reserved before the sum, which is computed into it.
+// CHECK: cb.reserve_back %[[OUT]], 1
 // CHECK: %[[SUM:.*]] = tile.binary addf %[[TILE]], %[[TILE]]
 // CHECK: cb.pop_front %[[X]], 1
-// CHECK: cb.reserve_back %[[OUT]], 1
 // CHECK: cb.write_back %[[SUM]], %[[OUT]][0]
 // CHECK: cb.push_back %[[OUT]], 1
 // CHECK: cb.wait_front %[[OUT]], 1
