@@ -881,6 +881,34 @@ private:
           inner->first,
           Value(arith::AddIOp::create(builder, loc, inner->second, offset)));
     }
+    // A choice between two tensors of pointers is a choice between their
+    // offsets, those of the second taken from the base of the first.
+    if (auto select = dyn_cast_if_present<arith::SelectOp>(def)) {
+      auto chosen = buildOffsetTensor(op, select.getTrueValue(), builder);
+      if (failed(chosen))
+        return failure();
+      auto other = buildOffsetTensor(op, select.getFalseValue(), builder);
+      if (failed(other))
+        return failure();
+      Value otherOffsets = other->second;
+      if (other->first != chosen->first) {
+        Type i64 = builder.getI64Type();
+        Value distance = arith::DivSIOp::create(
+            builder, loc,
+            arith::SubIOp::create(
+                builder, loc,
+                tt::PtrToIntOp::create(builder, loc, i64, other->first),
+                tt::PtrToIntOp::create(builder, loc, i64, chosen->first)),
+            arith::ConstantIntOp::create(builder, loc, i64,
+                                         getPointeeBytes(pointer)));
+        otherOffsets = arith::AddIOp::create(
+            builder, loc, otherOffsets,
+            tt::SplatOp::create(builder, loc, offsetType, distance));
+      }
+      Value offsets = arith::SelectOp::create(
+          builder, loc, select.getCondition(), chosen->second, otherOffsets);
+      return std::make_pair(chosen->first, offsets);
+    }
     // Pointers reinterpreted as pointers to elements of the same size keep
     // their offsets (the access casts the base).
     if (auto bitcast = dyn_cast_if_present<tt::BitcastOp>(def);
@@ -1177,14 +1205,23 @@ private:
                 ArrayRef<UnrealizedConversionCastOp> casts,
                 OpBuilder &builder) {
     Location loc = op->getLoc();
-    // The buffer is read by the unit of the first user of the tile, or by
-    // the MLU, which copies it out of the page, when it is used in other
-    // blocks (reached on some paths only): the page is freed in this one.
-    tile::Unit consumer = tile::Unit::SIMD;
+    // The buffer is read by the unit of the first user of the tile, which
+    // forwards it to the units of the other users. The DPE forwards a tile
+    // by multiplying it (f32 and i32 only), so another unit forwards what
+    // the DPE shares. The MLU, which copies the tile out of the page, reads
+    // a tile used in other blocks (reached on some paths only): the page is
+    // freed in this one.
+    SmallVector<tile::Unit> userUnits;
     for (UnrealizedConversionCastOp toTile : casts)
       for (OpOperand &use : toTile->getUses())
-        if (std::optional<tile::Unit> unit = units.getUser(use)) {
-          consumer = *unit;
+        if (std::optional<tile::Unit> unit = units.getUser(use))
+          userUnits.push_back(*unit);
+    tile::Unit consumer =
+        userUnits.empty() ? tile::Unit::SIMD : userUnits.front();
+    if (consumer == tile::Unit::DPE)
+      for (tile::Unit unit : userUnits)
+        if (unit != tile::Unit::DPE) {
+          consumer = unit;
           break;
         }
     bool usedElsewhere = llvm::any_of(casts, [&](auto toTile) {

@@ -1100,6 +1100,52 @@ def c39_matmul_block128(rng: np.random.Generator) -> Case:
               "masked), pointer tensors advanced in the loop.")
 
 
+@case
+def c40_interleave_sources(rng: np.random.Generator) -> Case:
+    n = 1000
+    x = rng.standard_normal(n, dtype=np.float32)
+    y = rng.standard_normal(n, dtype=np.float32)
+    return dict(
+        name="40_interleave_sources", kernel="interleave_sources", grid=(cdiv(n, 256), 1, 1),
+        args=dict(x_ptr=Arr("x", x, "in"), y_ptr=Arr("y", y, "in"), z_ptr=out("z", (n,)),
+                  n=n, BLOCK=256),
+        ref=lambda: {"z": np.where(np.arange(n) % 2 == 0, x, y) * np.float32(2.0)},
+        tol={"z": EXACT},
+        notes="Pointers chosen lane by lane between two buffers (`tl.where` on pointer "
+              "tensors): an indexed gather whose offsets from x reach into y; masked tail.")
+
+
+@case
+def c41_dot_residual(rng: np.random.Generator) -> Case:
+    M, D = 100, 32
+    x = rng.standard_normal((M, D), dtype=np.float32).astype(np.float16)
+    w = (rng.standard_normal((D, D), dtype=np.float32) * 0.2).astype(np.float16)
+    return dict(
+        name="41_dot_residual", kernel="dot_residual", grid=(cdiv(M, 32), 1, 1),
+        args=dict(x_ptr=Arr("x", x, "in"), w_ptr=Arr("w", w, "in"),
+                  y_ptr=out("y", (M, D), "float16"), M=M, D=D, BLOCK_M=32),
+        ref=lambda: {"y": N((T(x).float() @ T(w).float() + T(x).float()).half())},
+        tol={"y": F16_MM},
+        notes="`x @ w + x` in fp16 with an fp32 dot: the loaded x feeds the DPE and the SIMD "
+              "engine; masked rows.")
+
+
+@case
+def c42_unaligned_rows_window(rng: np.random.Generator) -> Case:
+    rows, cols, col0 = 37, 781, 5
+    x = rng.standard_normal((rows, cols), dtype=np.float32)
+    window = x[:, col0:col0 + 64]
+    return dict(
+        name="42_unaligned_rows_window", kernel="unaligned_rows_window",
+        grid=(cdiv(rows, 16), 1, 1),
+        args=dict(x_ptr=Arr("x", x, "in"), y_ptr=out("y", (64, rows)), rows=rows, cols=cols,
+                  col0=col0, BLOCK_R=16, BLOCK_C=64),
+        ref=lambda: {"y": (window / np.abs(window).max(axis=1, keepdims=True)).T.copy()},
+        tol={"y": F32_EW},
+        notes="Rows of 781 floats read from column 5: no row start is 32-byte aligned, so the "
+              "window moves element by element; the store is transposed (rows of stride 37).")
+
+
 # ============================================================================ Inductor cases
 def launch_extent(spec: list[Any]) -> int:
     """Number of elements a recorded tensor argument spans from its pointer."""

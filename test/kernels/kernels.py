@@ -923,3 +923,39 @@ def matmul_block128(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr, BLOCK_N
         b_ptrs += BLOCK_K * N
     tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(tl.float16),
              mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+# 40: a lane-by-lane choice between two source buffers (even lanes from x, odd lanes from y, a
+# masked tail): tensors of pointers from an `arith.select`, which only an indexed gather can read.
+@triton.jit
+def interleave_sources(x_ptr, y_ptr, z_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    ptrs = tl.where(offs % 2 == 0, x_ptr + offs, y_ptr + offs)
+    tl.store(z_ptr + offs, tl.load(ptrs, mask=mask, other=0.0) * 2.0, mask=mask)
+
+
+# 41: a residual block `x @ w + x` in fp16: the loaded x is an operand of the dot and of the
+# elementwise add, so two units share it.
+@triton.jit
+def dot_residual(x_ptr, w_ptr, y_ptr, M, D: tl.constexpr, BLOCK_M: tl.constexpr):
+    rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    rd = tl.arange(0, D)
+    mask = rm[:, None] < M
+    x = tl.load(x_ptr + rm[:, None] * D + rd[None, :], mask=mask, other=0.0)
+    w = tl.load(w_ptr + rd[:, None] * D + rd[None, :])
+    y = tl.dot(x, w) + x.to(tl.float32)
+    tl.store(y_ptr + rm[:, None] * D + rd[None, :], y.to(tl.float16), mask=mask)
+
+
+# 42: rows of a matrix whose length (781 floats) keeps them off the DMA's 32-byte alignment, read
+# at a column offset and written transposed: each program scales a 16x64 window by a row maximum.
+@triton.jit
+def unaligned_rows_window(x_ptr, y_ptr, rows, cols, col0, BLOCK_R: tl.constexpr,
+                          BLOCK_C: tl.constexpr):
+    rr = tl.program_id(0) * BLOCK_R + tl.arange(0, BLOCK_R)
+    rc = col0 + tl.arange(0, BLOCK_C)
+    mask = (rr[:, None] < rows) & (rc[None, :] < cols)
+    x = tl.load(x_ptr + rr[:, None] * cols + rc[None, :], mask=mask, other=0.0)
+    scaled = x / tl.max(tl.abs(x), axis=1, keep_dims=True)
+    tl.store(y_ptr + (rc[None, :] - col0) * rows + rr[:, None], scaled, mask=mask)

@@ -591,3 +591,73 @@ tt.func @atomics_read_old_values(%x: !tt.ptr<i32> {tt.divisibility = 16 : i32}, 
     tt.store %q2, %m : tensor<32x!tt.ptr<f32>>
     tt.return
   }
+
+// -----
+
+// Pointers chosen lane by lane between two buffers have no strided
+// structure: the offsets of the second are taken from the base of the first
+// (shifted by the distance between the bases, in elements) and the access
+// gathers with the chosen offsets.
+// CHECK-LABEL: tt.func @select_between_buffers
+// CHECK-DAG: %[[Y:.*]] = tt.ptr_to_int %arg1 : !tt.ptr<f32> -> i64
+// CHECK-DAG: %[[X:.*]] = tt.ptr_to_int %arg0 : !tt.ptr<f32> -> i64
+// CHECK: %[[BYTES:.*]] = arith.subi %[[Y]], %[[X]] : i64
+// CHECK: %[[ELEMENTS:.*]] = arith.divsi %[[BYTES]], %c4_i64 : i64
+// CHECK: %[[SHIFT:.*]] = tile.splat %[[ELEMENTS]] : !tile.tile<32xi64>
+// CHECK: %[[SHIFTED:.*]] = tile.binary addi %{{.*}}, %[[SHIFT]] : !tile.tile<32xi64>
+// CHECK: tile.select %{{.*}}, %{{.*}}, %[[SHIFTED]] : !tile.tile<32xi64>
+// CHECK: dma.gather %arg0[%{{.*}}] into %{{.*}}[0] : !tt.ptr<f32>, !tile.tile<32xi64>
+tt.func @select_between_buffers(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32},
+                                %y: !tt.ptr<f32> {tt.divisibility = 16 : i32},
+                                %z: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+  %two = arith.constant dense<2> : tensor<32xi32>
+  %zero = arith.constant dense<0> : tensor<32xi32>
+  %range = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %parity = arith.remsi %range, %two : tensor<32xi32>
+  %even = arith.cmpi eq, %parity, %zero : tensor<32xi32>
+  %xs = tt.splat %x : !tt.ptr<f32> -> tensor<32x!tt.ptr<f32>>
+  %xp = tt.addptr %xs, %range : tensor<32x!tt.ptr<f32>>, tensor<32xi32>
+  %ys = tt.splat %y : !tt.ptr<f32> -> tensor<32x!tt.ptr<f32>>
+  %yp = tt.addptr %ys, %range : tensor<32x!tt.ptr<f32>>, tensor<32xi32>
+  %p = arith.select %even, %xp, %yp : tensor<32xi1>, tensor<32x!tt.ptr<f32>>
+  %v = tt.load %p : tensor<32x!tt.ptr<f32>>
+  %zs = tt.splat %z : !tt.ptr<f32> -> tensor<32x!tt.ptr<f32>>
+  %zp = tt.addptr %zs, %range : tensor<32x!tt.ptr<f32>>, tensor<32xi32>
+  tt.store %zp, %v : tensor<32x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// A loaded tile that the DPE and the SIMD engine both use is read by the
+// SIMD engine, which forwards it to the DPE: the DPE copies only 32-bit
+// tiles, by multiplying them.
+// CHECK-LABEL: tt.func @dot_operand_shared
+// CHECK: %[[B:.*]] = cb.alloc "load1", dma -> simd : !cb.cb<16x16xf16, pages = 2>
+// CHECK: %[[TO_DPE:.*]] = cb.alloc "forward{{[0-9]+}}", simd -> dpe : !cb.cb<16x16xf16, pages = 1>
+tt.func @dot_operand_shared(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32},
+                            %b: !tt.ptr<f16> {tt.divisibility = 16 : i32},
+                            %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+  %zero = arith.constant dense<0.0> : tensor<16x16xf32>
+  %sixteen = arith.constant dense<16> : tensor<16x1xi32>
+  %range = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %rows = tt.expand_dims %range {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+  %rowOffsets = arith.muli %rows, %sixteen : tensor<16x1xi32>
+  %cols = tt.expand_dims %range {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
+  %r = tt.broadcast %rowOffsets : tensor<16x1xi32> -> tensor<16x16xi32>
+  %k = tt.broadcast %cols : tensor<1x16xi32> -> tensor<16x16xi32>
+  %offsets = arith.addi %r, %k : tensor<16x16xi32>
+  %as = tt.splat %a : !tt.ptr<f16> -> tensor<16x16x!tt.ptr<f16>>
+  %ap = tt.addptr %as, %offsets : tensor<16x16x!tt.ptr<f16>>, tensor<16x16xi32>
+  %bs = tt.splat %b : !tt.ptr<f16> -> tensor<16x16x!tt.ptr<f16>>
+  %bp = tt.addptr %bs, %offsets : tensor<16x16x!tt.ptr<f16>>, tensor<16x16xi32>
+  %av = tt.load %ap : tensor<16x16x!tt.ptr<f16>>
+  %bv = tt.load %bp : tensor<16x16x!tt.ptr<f16>>
+  %d = tt.dot %av, %bv, %zero : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
+  %bf = arith.extf %bv : tensor<16x16xf16> to tensor<16x16xf32>
+  %sum = arith.addf %d, %bf : tensor<16x16xf32>
+  %cs = tt.splat %c : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>>
+  %cp = tt.addptr %cs, %offsets : tensor<16x16x!tt.ptr<f32>>, tensor<16x16xi32>
+  tt.store %cp, %sum : tensor<16x16x!tt.ptr<f32>>
+  tt.return
+}
