@@ -254,3 +254,17 @@ tt.func @dot_f16_accumulator(%a: tensor<16x16xf16>, %b: tensor<16x16xf16>, %c: t
   tt.print "" {hex = false, isSigned = array<i32: 0>} : %0 : tensor<16x16xf16>
   tt.return
 }
+
+// -----
+
+// fp8 operands are widened to f16, which holds every fp8 value exactly, for
+// the DPE.
+// CHECK-LABEL: tt.func @dot_fp8
+// CHECK: %[[A:.*]] = tile.cast extf %{{.*}} : !tile.tile<32x16xf8E4M3FN> -> !tile.tile<32x16xf16>
+// CHECK: %[[B:.*]] = tile.cast extf %{{.*}} : !tile.tile<16x32xf8E5M2> -> !tile.tile<16x32xf16>
+// CHECK: tile.matmul %[[A]], %[[B]], %{{.*}} : !tile.tile<32x16xf16>, !tile.tile<16x32xf16> -> !tile.tile<32x32xf32>
+tt.func @dot_fp8(%a: tensor<32x16xf8E4M3FN>, %b: tensor<16x32xf8E5M2>, %c: tensor<32x32xf32>) {
+  %0 = tt.dot %a, %b, %c : tensor<32x16xf8E4M3FN> * tensor<16x32xf8E5M2> -> tensor<32x32xf32>
+  tt.print "" {hex = false, isSigned = array<i32: 0>} : %0 : tensor<32x32xf32>
+  tt.return
+}
