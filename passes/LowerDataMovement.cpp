@@ -831,13 +831,20 @@ private:
   }
 
   /// The scalar pointer a tensor of pointers is splat from, and the tensor
-  /// of its element offsets from it (i64), built as tensor ops before the
-  /// builder's point.
+  /// of its element offsets from it, built as tensor ops before the
+  /// builder's point. Offsets that one `tt.addptr` applies keep their type
+  /// (i32 index tiles take half the local memory of i64 ones); offsets that
+  /// combine several are summed in i64.
   FailureOr<std::pair<Value, Value>>
   buildOffsetTensor(Operation *op, Value pointer, OpBuilder &builder) {
     Location loc = op->getLoc();
     auto pointerType = cast<RankedTensorType>(pointer.getType());
     auto offsetType = pointerType.clone(builder.getI64Type());
+    auto widen = [&](Value offsets) -> Value {
+      if (getElementTypeOrSelf(offsets.getType()).isInteger(64))
+        return offsets;
+      return arith::ExtSIOp::create(builder, loc, offsetType, offsets);
+    };
     // Pointers a loop advances uniformly: the offsets of their initial
     // value, computed before the loop, from a base advanced in this
     // iteration.
@@ -875,11 +882,11 @@ private:
       if (failed(inner))
         return failure();
       Value offset = addPtr.getOffset();
-      if (!getElementTypeOrSelf(offset.getType()).isInteger(64))
-        offset = arith::ExtSIOp::create(builder, loc, offsetType, offset);
+      if (matchPattern(inner->second, m_Zero()))
+        return std::make_pair(inner->first, offset);
       return std::make_pair(
-          inner->first,
-          Value(arith::AddIOp::create(builder, loc, inner->second, offset)));
+          inner->first, Value(arith::AddIOp::create(
+                            builder, loc, widen(inner->second), widen(offset))));
     }
     // A choice between two tensors of pointers is a choice between their
     // offsets, those of the second taken from the base of the first.
@@ -890,7 +897,13 @@ private:
       auto other = buildOffsetTensor(op, select.getFalseValue(), builder);
       if (failed(other))
         return failure();
+      Value chosenOffsets = chosen->second;
       Value otherOffsets = other->second;
+      if (other->first != chosen->first ||
+          chosenOffsets.getType() != otherOffsets.getType()) {
+        chosenOffsets = widen(chosenOffsets);
+        otherOffsets = widen(otherOffsets);
+      }
       if (other->first != chosen->first) {
         Type i64 = builder.getI64Type();
         Value distance = arith::DivSIOp::create(
@@ -906,7 +919,7 @@ private:
             tt::SplatOp::create(builder, loc, offsetType, distance));
       }
       Value offsets = arith::SelectOp::create(
-          builder, loc, select.getCondition(), chosen->second, otherOffsets);
+          builder, loc, select.getCondition(), chosenOffsets, otherOffsets);
       return std::make_pair(chosen->first, offsets);
     }
     // Pointers reinterpreted as pointers to elements of the same size keep
@@ -918,8 +931,10 @@ private:
       auto inner = buildOffsetTensor(op, def->getOperand(0), builder);
       if (failed(inner))
         return failure();
-      OperationState state(loc, def->getName(), ValueRange{inner->second},
-                           TypeRange{offsetType}, def->getAttrs());
+      OperationState state(
+          loc, def->getName(), ValueRange{inner->second},
+          TypeRange{pointerType.clone(getElementTypeOrSelf(inner->second))},
+          def->getAttrs());
       Value reshaped = builder.create(state)->getResult(0);
       return std::make_pair(inner->first, reshaped);
     }

@@ -152,10 +152,13 @@ tt.func @atomic_sum(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %sum: !tt.ptr
 
 // Offsets loaded from memory (an index table) and a modulo have no
 // structure: the offsets are computed as a tile and the elements gathered.
+// The i32 offsets of one tt.addptr index the gather as they are.
 // CHECK-LABEL: tt.func @indexed
 // CHECK: %[[TABLE:.*]] = cb.read_front
-// CHECK: %[[WIDE:.*]] = tile.cast extsi %[[TABLE]]
-// CHECK: dma.gather %arg0[%{{.*}}] into
+// CHECK-NOT: tile.cast
+// CHECK: cb.write_back %[[TABLE]], %[[TO_DMA:.*]][0] : !cb.cb<64xi32
+// CHECK: %[[INDICES:.*]] = cb.read_front %[[TO_DMA]][0]
+// CHECK: dma.gather %arg0[%[[INDICES]]] into %{{.*}}[0] : !tt.ptr<f32>, !tile.tile<64xi32>
 // CHECK: tile.binary remsi
 // CHECK: dma.gather %arg0[%{{.*}}] into
 tt.func @indexed(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %idx: !tt.ptr<i32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %m: i32) {
@@ -250,8 +253,7 @@ tt.func @fifo_forward_buffers(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %y:
 // iteration number times the increment.
 // CHECK-LABEL: tt.func @loop_carried_modulo_pointers
 // CHECK: %[[WRAPPED:.*]] = tile.binary remsi
-// CHECK: %[[WIDE:.*]] = tile.cast extsi %[[WRAPPED]] : !tile.tile<16xi32> -> !tile.tile<16xi64>
-// CHECK: cb.write_back %[[WIDE]], %[[TO_DMA:.*]][0]
+// CHECK: cb.write_back %[[WRAPPED]], %[[TO_DMA:.*]][0] : !cb.cb<16xi32
 // CHECK: %[[INDICES:.*]] = cb.read_front %[[TO_DMA]][0]
 // The loop no longer carries the pointers.
 // CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{[^,]*}}) -> (!tile.tile<16xf32>)
