@@ -123,3 +123,8 @@ class TileInfo:
 
 def is_tile(value_type: ir.Type) -> bool:
     return TileType.isinstance(value_type)
+
+
+def round_up(value: int, step: int) -> int:
+    """`value` rounded up to a multiple of `step`."""
+    return -(-value // step) * step

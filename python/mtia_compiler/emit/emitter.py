@@ -13,7 +13,8 @@ from mtia_compiler.dialects.cb import CircularBufferType
 from mtia_compiler.dialects.tt import PointerType, TensorDescType
 from mtia_compiler.sim.program import CB, DTYPE_BYTES, FReg, Label, ProgramBuilder, Reg, Unit
 
-from .common import element_dtype, file_location, is_tile, located_error, op_name
+from .buffers import CB_ALIGNMENT, BufferDeclaration, fit_buffers
+from .common import element_dtype, file_location, is_tile, located_error, op_name, round_up
 from .scalars import (
     CASTS,
     CMPF_PREDICATES,
@@ -31,7 +32,6 @@ from .storage import (
     StoragePlan,
     StoragePlanner,
     branch_targets,
-    cb_pages,
     check_units,
     folded_splats,
     tile_homes,
@@ -40,7 +40,6 @@ from .tile_ops import ATOMICS, TileOpEmitter
 from .units import BufferRoles, resolve_buffer_roles, segments, walk
 from .values import Buffer, FloatScalar, IntScalar, PointerScalar, Scalar, Value
 
-CB_ALIGNMENT = 64
 PAGE_ALIGNMENT = 32
 
 
@@ -134,18 +133,23 @@ class KernelEmitter(TileOpEmitter):
             if op_name(op) != "cb.alloc":
                 continue
             buffer_type = CircularBufferType(op.results[0].type)
-            page_bytes = _round_up(max(int(buffer_type.page_type.size_in_bytes), 1),
+            page_bytes = round_up(max(int(buffer_type.page_type.size_in_bytes), 1),
                                    PAGE_ALIGNMENT)
-            declared.append([op.results[0], ir.StringAttr(op.attributes["name"]).value,
-                             page_bytes, int(buffer_type.num_pages)])
-        scratch = [(unit, _round_up(size, PAGE_ALIGNMENT)) for unit, size in
+            declared.append(BufferDeclaration([op.results[0]],
+                                              ir.StringAttr(op.attributes["name"]).value,
+                                              page_bytes, int(buffer_type.num_pages)))
+        scratch = [(unit, round_up(size, PAGE_ALIGNMENT)) for unit, size in
                    sorted(self.plan.scratch_bytes.items(), key=lambda item: item[0].value)]
         dpe_zeros_bytes = self._plan_dpe_zeros()
-        extra = sum(size for _, size in scratch) + dpe_zeros_bytes
-        self._shed_pages(declared, extra)
-        for result, name, page_bytes, pages in declared:
-            self.values[result] = Buffer(self.b.cb(name, page_bytes, pages),
-                                         self.roles.producer[result], self.roles.consumer[result])
+        fixed_bytes = sum(round_up(size, CB_ALIGNMENT) for _, size in scratch)
+        fixed_bytes += round_up(dpe_zeros_bytes, CB_ALIGNMENT)
+        capacity = self.target.to_dict()["local_memory_bytes"]
+        for buffer in fit_buffers(self.kernel, self.ops, self.roles, declared, fixed_bytes,
+                                  capacity):
+            cb = self.b.cb(buffer.name, buffer.page_bytes, buffer.pages)
+            for result in buffer.results:
+                self.values[result] = Buffer(cb, self.roles.producer[result],
+                                             self.roles.consumer[result])
         for unit, size in scratch:
             self.scratch[unit] = self.b.cb(f"scratch.{unit.value}", size, pages=1)
         if dpe_zeros_bytes:
@@ -162,44 +166,14 @@ class KernelEmitter(TileOpEmitter):
         # then bf16 -0.0 columns.
         self.dpe_positive_zeros = max(max(shape) for shape in shapes)
         self.dpe_negative_zeros = max(columns for _, columns in shapes)
-        self.dpe_negative_zeros_offset = _round_up(4 * self.dpe_positive_zeros, 8)
+        self.dpe_negative_zeros_offset = round_up(4 * self.dpe_positive_zeros, 8)
         page_bytes = self.dpe_negative_zeros_offset + 2 * self.dpe_negative_zeros
-        return _round_up(page_bytes, PAGE_ALIGNMENT)
-
-    def _shed_pages(self, declared: list[list[Any]], extra: int) -> None:
-        """Takes pages from buffers, largest first, while the plan does not
-        fit the local memory; only the overlap of units changes:
-
-        1. buffers the DMA engine fills ahead of their consumer (loads in
-           loops prefetch several iterations ahead) keep the two pages that
-           still overlap transfer and compute;
-        2. then buffers whose every reserve is freed before the next one
-           (loads outside loops, stores) keep the pages one reserve takes;
-           their second page only lets a transfer overlap the previous
-           use of the buffer (the previous program on the PE)."""
-        capacity = self.target.to_dict()["local_memory_bytes"]
-
-        def total() -> int:
-            return extra + sum(_round_up(pages * page_bytes, CB_ALIGNMENT)
-                               for _, _, page_bytes, pages in declared)
-
-        prefetching = {id(entry): 2 for entry in declared
-                       if self.roles.producer[entry[0]] == Unit.DMA_IN and entry[3] > 2}
-        serial = _serially_reserved_buffers(self.ops)
-        for floors in (prefetching, {id(entry): serial[entry[0]] for entry in declared
-                                     if entry[0] in serial}):
-            candidates = [entry for entry in declared
-                          if id(entry) in floors and entry[3] > floors[id(entry)]]
-            while total() > capacity and candidates:
-                largest = max(candidates, key=lambda entry: entry[2] * entry[3])
-                largest[3] -= 1
-                if largest[3] == floors[id(largest)]:
-                    candidates.remove(largest)
+        return round_up(page_bytes, PAGE_ALIGNMENT)
 
     def _check_local_memory(self) -> None:
         description = self.target.to_dict()
         cbs = self.b.to_json()["cbs"]
-        sizes = [(cb["name"], _round_up(cb["pages"] * cb["page_bytes"], CB_ALIGNMENT))
+        sizes = [(cb["name"], round_up(cb["pages"] * cb["page_bytes"], CB_ALIGNMENT))
                  for cb in cbs]
         total = sum(size for _, size in sizes)
         capacity = description["local_memory_bytes"]
@@ -628,30 +602,3 @@ def _scalar_of(reg: Reg | FReg, value_type: ir.Type, where: ir.Operation) -> Sca
         raise located_error(where, f"cannot load a scalar of type {value_type}")
     return IntScalar(reg, width)
 
-
-def _round_up(value: int, step: int) -> int:
-    return -(-value // step) * step
-
-
-def _serially_reserved_buffers(ops: list[ir.Operation]) -> dict[ir.Value, int]:
-    """The buffers whose reserves and pops are all in one block and alternate
-    (each reserve's pages are popped before the next reserve), with the most
-    pages one reserve takes. Such a buffer never waits on a pop that comes
-    later in program order, so it runs without deadlock on those pages."""
-    sequences: dict[ir.Value, list[ir.Operation]] = {}
-    for op in ops:
-        if op_name(op) in ("cb.reserve_back", "cb.pop_front"):
-            sequences.setdefault(op.operands[0], []).append(op)
-    serial: dict[ir.Value, int] = {}
-    for buffer, sequence in sequences.items():
-        if len({op.block for op in sequence}) != 1:
-            continue
-        kinds = [op_name(op) for op in sequence]
-        alternating = kinds == ["cb.reserve_back", "cb.pop_front"] * (len(kinds) // 2)
-        if not alternating:
-            continue
-        reserved = [cb_pages(op) for op in sequence[0::2]]
-        popped = [cb_pages(op) for op in sequence[1::2]]
-        if reserved == popped:
-            serial[buffer] = max(reserved)
-    return serial

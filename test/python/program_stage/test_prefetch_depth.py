@@ -123,3 +123,71 @@ def test_serially_used_buffers_shed_their_second_page() -> None:
     y = np.zeros(n, np.float32)
     run(text, [x, y])
     np.testing.assert_array_equal(y, x + x)
+
+
+#: Sums the blocks of `x` in one loop and of `y` in a second loop, each
+#: streamed through a buffer of its own, and stores the sum of both.
+TWO_LOOPS = """
+!page = !cb.cb<{n}xf32, pages = 2>
+!tile = !tile.tile<{n}xf32>
+module {{
+  tt.func public @two_loops(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>, %z: !tt.ptr<f32>) {{
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %cn = arith.constant {n} : index
+    %xs = cb.alloc "xs", dma -> simd : !page
+    %ys = cb.alloc "ys", dma -> simd : !page
+    %out = cb.alloc "out", simd -> dma : !page
+    %zero = tile.constant dense<0.0> : tensor<{n}xf32> : !tile
+    %sx = scf.for %k = %c0 to %c2 step %c1 iter_args(%acc = %zero) -> (!tile) : index {{
+      %offset = arith.muli %k, %cn : index
+      cb.reserve_back %xs, 1 : !page
+      %t = dma.load %x[%offset] strides [%c1] into %xs[0] : !tt.ptr<f32>, !page
+      cb.push_back %xs, 1 : !page
+      cb.wait_front %xs, 1 : !page
+      %v = cb.read_front %xs[0] : !page
+      %next = tile.binary addf %acc, %v : !tile
+      cb.pop_front %xs, 1 : !page
+      scf.yield %next : !tile
+    }}
+    %sy = scf.for %k = %c0 to %c2 step %c1 iter_args(%acc = %zero) -> (!tile) : index {{
+      %offset = arith.muli %k, %cn : index
+      cb.reserve_back %ys, 1 : !page
+      %t = dma.load %y[%offset] strides [%c1] into %ys[0] : !tt.ptr<f32>, !page
+      cb.push_back %ys, 1 : !page
+      cb.wait_front %ys, 1 : !page
+      %v = cb.read_front %ys[0] : !page
+      %next = tile.binary addf %acc, %v : !tile
+      cb.pop_front %ys, 1 : !page
+      scf.yield %next : !tile
+    }}
+    cb.reserve_back %out, 1 : !page
+    %sum = tile.binary addf %sx, %sy : !tile
+    cb.write_back %sum, %out[0] : !page
+    cb.push_back %out, 1 : !page
+    cb.wait_front %out, 1 : !page
+    %s = dma.store %out[0] to %z[%c0] strides [%c1] : !page, !tt.ptr<f32>
+    cb.pop_front %out, 1 : !page
+    tt.return
+  }}
+}}
+"""
+
+
+def test_buffers_of_consecutive_loops_share_memory() -> None:
+    # Three buffers of two 48 KiB pages and three scratch tiles (the zeros
+    # and two accumulators) take 432 KiB; the loads of the two loops never
+    # hold pages at the same time, and one buffer for both brings the plan
+    # to 336 KiB, keeping every page.
+    n = 48 * 1024 // 4
+    text = TWO_LOOPS.format(n=n)
+    pages = buffer_pages(emit(text))
+    assert pages == {"xs+ys": 2, "out": 2, "scratch.simd": 1}
+    generator = rng()
+    x = generator.standard_normal(2 * n).astype(np.float32)
+    y = generator.standard_normal(2 * n).astype(np.float32)
+    z = np.zeros(n, np.float32)
+    run(text, [x, y, z])
+    expected = x.reshape(2, n).sum(axis=0) + y.reshape(2, n).sum(axis=0)
+    np.testing.assert_allclose(z, expected, rtol=1e-6, atol=1e-6)
