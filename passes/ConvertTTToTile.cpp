@@ -975,8 +975,8 @@ SmallVector<Operation *> collectTileDerivedScalarOps(ModuleOp module) {
   return ordered;
 }
 
-/// `tile.splat` of an element read back from a rank-0 tile: broadcast the
-/// tile instead of going through a scalar.
+/// `tile.splat` of an element read back from a rank-0 tile: the SIMD engine
+/// spreads the tile's element instead of going through a scalar.
 struct SplatOfExtractPattern : public OpRewritePattern<tile::SplatOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tile::SplatOp op,
@@ -990,10 +990,7 @@ struct SplatOfExtractPattern : public OpRewritePattern<tile::SplatOp> {
       rewriter.replaceOp(op, source);
       return success();
     }
-    SmallVector<int64_t> ones(resultType.getRank(), 1);
-    Value reshaped = tile::ReshapeOp::create(
-        rewriter, op.getLoc(), resultType.withShape(ones), source);
-    rewriter.replaceOpWithNewOp<tile::BroadcastOp>(op, resultType, reshaped);
+    rewriter.replaceOpWithNewOp<tile::SplatElementOp>(op, resultType, source);
     return success();
   }
 };

@@ -484,12 +484,21 @@ private:
 
   /// Where a tile read at `point` stops being used: right after the last
   /// operation of `point`'s block that (or whose regions) uses it.
+  /// The SIMD engine may read a rank-0 tile where the tiles a
+  /// `tile.splat_element` spreads it into are read (the program stage folds
+  /// the splat into their operands), so those reads use it too.
   static Operation *findLastUse(Value tileValue, Block *block) {
     Operation *last = nullptr;
-    for (Operation *user : tileValue.getUsers()) {
+    auto consider = [&](Operation *user) {
       Operation *ancestor = block->findAncestorOpInBlock(*user);
       if (ancestor && (!last || last->isBeforeInBlock(ancestor)))
         last = ancestor;
+    };
+    for (Operation *user : tileValue.getUsers()) {
+      consider(user);
+      if (isa<tile::SplatElementOp>(user))
+        for (Operation *reader : user->getResult(0).getUsers())
+          consider(reader);
     }
     return last;
   }

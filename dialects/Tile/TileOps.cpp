@@ -398,6 +398,13 @@ LogicalResult ReshapeOp::verify() {
   return success();
 }
 
+LogicalResult SplatElementOp::verify() {
+  TileType source = getSource().getType();
+  if (source.getRank() != 0)
+    return emitOpError("source must be a rank-0 tile, got ") << source;
+  return verifySameElementType(*this, source, getType());
+}
+
 LogicalResult BroadcastOp::verify() {
   TileType source = getSource().getType();
   TileType result = getType();

@@ -186,6 +186,20 @@ def Tile_SplatOp : Tile_UnitOp<"splat", "SIMD", [Pure, Tile_ElementOf<"result", 
   let assemblyFormat = "$scalar attr-dict `:` qualified(type($result))";
 }
 
+def Tile_SplatElementOp : Tile_UnitOp<"splat_element", "SIMD", [Pure]> {
+  let summary = "tile filled with the element of a rank-0 tile";
+  let description = [{
+    `%r = tile.splat_element %max : !tile.tile<f32> -> !tile.tile<1024xf32>`
+    spreads a tile's only element (a reduction's result: the `max` of
+    `x - tl.max(x)`) over every element of the result, on the SIMD engine,
+    without a round trip through the control core's registers.
+  }];
+  let arguments = (ins Tile_AnyTile:$source);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = "$source attr-dict `:` qualified(type($source)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
 def Tile_IotaOp : Tile_UnitOp<"iota", "SIMD", [Pure]> {
   let summary = "tile of consecutive integers in row-major order";
   let description = [{

@@ -268,6 +268,7 @@ private:
     if (asObject && asObject->get("cb")) {
       input.isTile = true;
       input.slot = slot(value, key);
+      input.splat = boolean(*asObject, "splat", false);
       return input;
     }
     if (inst.scalars.size() >= kMaxCommandScalars)
@@ -693,9 +694,10 @@ void ProgramParser::parseUnit(Inst &inst, const Object &object) {
       inst.inputs.push_back(simdInput(inst, object, "c"));
     for (size_t i = 0; i < inst.inputs.size(); ++i) {
       bool isCondition = inst.op == Op::SimdSelect && i == 0;
+      int64_t elements = inst.inputs[i].splat ? 1 : inst.count;
       if (inst.inputs[i].isTile)
         checkFits(inst.inputs[i].slot,
-                  inst.count * (isCondition ? 1 : dtypeSize(inst.type)),
+                  elements * (isCondition ? 1 : dtypeSize(inst.type)),
                   "an operand");
     }
     return;

@@ -955,9 +955,17 @@ const uint8_t *Machine::resolveInput(PEState &pe, Unit unit,
                                      const SimdInput &input,
                                      const Command &cmd, DType type,
                                      int64_t count, int scratchIndex) {
-  if (input.isTile)
+  if (input.isTile && !input.splat)
     return resolve(pe, unit, input.slot, cmd);
   std::vector<uint8_t> &buffer = scratch[scratchIndex];
+  if (input.isTile) {
+    const size_t size = dtypeSize(type);
+    const uint8_t *element = resolve(pe, unit, input.slot, cmd);
+    buffer.resize(count * size + 8);
+    for (int64_t i = 0; i < count; ++i)
+      std::memcpy(buffer.data() + i * size, element, size);
+    return buffer.data();
+  }
   buffer.resize(count * dtypeSize(type) + 8);
   const ScalarValue &value = cmd.scalars[input.scalar];
   fillElements(type, buffer.data(), count, value.f, value.i);

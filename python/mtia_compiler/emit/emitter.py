@@ -82,7 +82,8 @@ class KernelEmitter(TileOpEmitter):
         self.homes = {value: unit for value, unit in tile_homes(self.ops, self.roles).items()
                       if value not in self.folded_splats}
         check_units(self.ops, self.roles, self.homes)
-        self.plan: StoragePlan = StoragePlanner(kernel, self.ops, self.roles, self.homes).plan()
+        self.plan: StoragePlan = StoragePlanner(kernel, self.ops, self.roles, self.homes,
+                                                 self.folded_splats).plan()
         self.scratch: dict[Unit, CB] = {}
         self.dpe_zeros: CB | None = None
         self.block_labels: dict[ir.Block, Label] = {}

@@ -163,11 +163,12 @@ class StoragePlanner:
     """Builds the StoragePlan of one kernel (see the module docstring)."""
 
     def __init__(self, kernel: ir.Operation, ops: list[ir.Operation], roles: BufferRoles,
-                 homes: dict[ir.Value, Unit]) -> None:
+                 homes: dict[ir.Value, Unit], folded: set[ir.Value]) -> None:
         self.kernel = kernel
         self.ops = ops
         self.roles = roles
         self.homes = homes
+        self.folded = folded
         self.numbering = _Numbering(kernel)
         self.storage: dict[ir.Value, Storage] = {}
         self.group_of: dict[ir.Value, ir.Value] = {}
@@ -201,9 +202,18 @@ class StoragePlanner:
         def_block = _def_block(value)
         if isinstance(value, ir.BlockArgument) and len(list(def_block.region.blocks)) > 1:
             end = self.numbering.region_last[def_block]
-        for use in value.uses:
-            end = max(end, self._lifted_position(use.owner.operation, def_block))
+        for reader in self._readers(value):
+            end = max(end, self._lifted_position(reader, def_block))
         return end
+
+    def _readers(self, value: ir.Value) -> Iterator[ir.Operation]:
+        """The operations that read `value`'s storage: its users, and the
+        users of a folded `tile.splat_element` of it, which read its element."""
+        for use in value.uses:
+            user = use.owner.operation
+            yield user
+            if op_name(user) == "tile.splat_element" and user.results[0] in self.folded:
+                yield from (inner.owner.operation for inner in user.results[0].uses)
 
     def _lifted_position(self, user: ir.Operation, def_block: ir.Block) -> int:
         position = self.numbering.index[user]
@@ -356,8 +366,8 @@ class StoragePlanner:
             return
         producer = value.owner.operation
         argument_block = _def_block(argument)
-        argument_end = max((self._lifted_position(use.owner.operation, argument_block)
-                            for use in argument.uses), default=-1)
+        argument_end = max((self._lifted_position(reader, argument_block)
+                            for reader in self._readers(argument)), default=-1)
         produced_at = self.numbering.index[producer]
         if argument_end < produced_at or (argument_end == produced_at and
                                           _writes_in_place(producer, argument)):
@@ -507,12 +517,14 @@ def branch_targets(op: ir.Operation) -> list[tuple[ir.Block, list[ir.Value]]]:
 
 
 def folded_splats(ops: list[ir.Operation]) -> set[ir.Value]:
-    """The splat tiles (`tile.splat`, splat `tile.constant`) that need no
-    storage: every use is an elementwise SIMD operation, which reads the
-    scalar (an immediate or a register) instead of a filled tile."""
+    """The splat tiles (`tile.splat`, `tile.splat_element`, splat
+    `tile.constant`) that need no storage: every use is an elementwise SIMD
+    operation, which reads the scalar (an immediate, a register or the
+    element of a rank-0 tile) instead of a filled tile."""
     folded: set[ir.Value] = set()
     for op in ops:
-        if op_name(op) != "tile.splat" and not is_splat_constant(op):
+        if op_name(op) not in ("tile.splat", "tile.splat_element") and \
+                not is_splat_constant(op):
             continue
         value = op.results[0]
         if all(op_name(use.owner.operation) in SCALAR_OPERAND_OPS for use in value.uses):

@@ -16,6 +16,7 @@ from mtia_compiler.sim.program import (
     ProgramBuilder,
     Reg,
     Slot,
+    Splat,
     TileArg,
     Unit,
 )
@@ -83,6 +84,8 @@ class TileOpEmitter:
         name = op_name(producer)
         if name == "tile.splat":
             return self.scalar(producer.operands[0], where).reg
+        if name == "tile.splat_element":
+            return Splat(self.slot(producer.operands[0]))
         if name == "tile.constant" and is_splat_constant(producer):
             attribute = ir.DenseElementsAttr(producer.attributes["value"])
             return _attribute_number(attribute.get_splat_value())
@@ -205,6 +208,7 @@ class TileOpEmitter:
                 self._info(op).count),
             "tile.cast": self._cast,
             "tile.splat": self._splat,
+            "tile.splat_element": self._splat_element,
             "tile.iota": lambda op: self.b.simd_iota(
                 self._info(op).dtype, self._result(op), self._info(op).count,
                 _int_attr(op, "start")),
@@ -310,6 +314,14 @@ class TileOpEmitter:
         info = self._info(op)
         self.b.simd_fill(info.dtype, self._result(op), info.count,
                          self.scalar(op.operands[0], op).reg)
+
+    def _splat_element(self, op: ir.Operation) -> None:
+        """Spreads the element as integers of its width (bit for bit)."""
+        if op.results[0] in self.folded_splats:
+            return
+        info = self._info(op)
+        self.b.simd_binary("or", integer_dtype_of_width(info.element_bytes), self._result(op),
+                           Splat(self.slot(op.operands[0])), 0, info.count)
 
     def _constant(self, op: ir.Operation) -> None:
         if op.results[0] in self.folded_splats:

@@ -22,7 +22,7 @@ TILE_OP_UNITS = {
     "tile.matmul": Unit.DPE,
     **{f"tile.{name}": Unit.SIMD for name in (
         "binary", "unary", "fma", "sfu", "cmpi", "cmpf", "select", "cast", "splat",
-        "iota", "constant", "print", "assert")},
+        "splat_element", "iota", "constant", "print", "assert")},
     **{f"tile.{name}": Unit.RE for name in (
         "reduce", "reduce_region", "scan", "arg_reduce", "cross_pe_reduce", "histogram")},
     **{f"tile.{name}": Unit.MLU for name in (

@@ -141,8 +141,19 @@ IntArg = Reg | int
 immediate."""
 Scalar = Reg | FReg | int | float
 """A scalar operand of a unit instruction."""
-TileArg = Slot | Reg | FReg | int | float
-"""A SIMD input: a tile or a scalar broadcast to every element."""
+@dataclass(frozen=True)
+class Splat:
+    """A SIMD input: the one element at ``slot``, broadcast to every element."""
+
+    slot: Slot
+
+    def encode(self) -> dict[str, Any]:
+        return {**self.slot.encode(), "splat": True}
+
+
+TileArg = Slot | Splat | Reg | FReg | int | float
+"""A SIMD input: a tile, or a scalar (a one-element tile, a register or an
+immediate) broadcast to every element."""
 
 
 def _float_immediate(value: float) -> float | str:
@@ -170,7 +181,7 @@ def _int_arg(value: IntArg) -> Any:
 
 
 def _tile_arg(value: TileArg) -> Any:
-    if isinstance(value, Slot):
+    if isinstance(value, (Slot, Splat)):
         return value.encode()
     return _scalar(value)
 

@@ -170,6 +170,8 @@ struct SlotRef {
 /// An input of a SIMD instruction: a tile or a broadcast scalar.
 struct SimdInput {
   bool isTile = false;
+  // A tile input of one element, broadcast to every element (`splat`).
+  bool splat = false;
   SlotRef slot;
   int32_t scalar = -1; // Index into Inst::scalars.
 };

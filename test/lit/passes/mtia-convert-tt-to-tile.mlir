@@ -93,8 +93,9 @@ tt.func @reductions(%x: tensor<4x8xf32>, %i: tensor<4x8xi32>, %out: !tt.ptr<f32>
   // CHECK-NEXT: %[[STORED:.*]] = tile.extract %[[HALF]][] : !tile.tile<f32>
   %half = arith.constant 0.5 : f32
   %2 = arith.mulf %1, %half : f32
-  // CHECK: %[[ONE:.*]] = tile.reshape %[[HALF]] : !tile.tile<f32> -> !tile.tile<1x1xf32>
-  // CHECK: tile.broadcast %[[ONE]] : !tile.tile<1x1xf32> -> !tile.tile<4x8xf32>
+  // The SIMD engine spreads the rank-0 tile's element over the tile.
+  // CHECK: %[[SPREAD:.*]] = tile.splat_element %[[HALF]] : !tile.tile<f32> -> !tile.tile<4x8xf32>
+  // CHECK: tile.binary subf %{{.*}}, %[[SPREAD]] : !tile.tile<4x8xf32>
   %3 = tt.splat %2 : f32 -> tensor<4x8xf32>
   %4 = arith.subf %x, %3 : tensor<4x8xf32>
   // CHECK: tile.reduce_region %{{.*}}, %{{.*}} axis = 0

@@ -83,6 +83,10 @@ tt.func @scalars(%s: f32, %t: !tile.tile<4x8xf32>, %i: index, %j: index) -> f32 
   %1 = tile.iota 16 : !tile.tile<64xi32>
   // CHECK: tile.iota 0 : !tile.tile<4x8xi32>
   %iota2d = tile.iota 0 : !tile.tile<4x8xi32>
+  %r = tile.reduce addf %t axis = 0 : !tile.tile<4x8xf32> -> !tile.tile<8xf32>
+  %total = tile.reduce addf %r axis = 0 : !tile.tile<8xf32> -> !tile.tile<f32>
+  // CHECK: tile.splat_element %{{.*}} : !tile.tile<f32> -> !tile.tile<4x8xf32>
+  %spread = tile.splat_element %total : !tile.tile<f32> -> !tile.tile<4x8xf32>
   // CHECK: tile.constant dense<1.000000e+00> : tensor<4x8xf32> : !tile.tile<4x8xf32>
   %2 = tile.constant dense<1.0> : tensor<4x8xf32> : !tile.tile<4x8xf32>
   // CHECK: tile.constant dense<[0, 1, 2, 3]> : tensor<4xi8> : !tile.tile<4xi8>

@@ -379,3 +379,11 @@ tt.func @concat_size(%a: !tile.tile<4x8xf32>) {
   %0 = tile.concat %a, %a axis = 0 : !tile.tile<4x8xf32>, !tile.tile<4x8xf32> -> !tile.tile<12x8xf32>
   tt.return
 }
+
+// -----
+
+tt.func @splat_element_rank(%t: !tile.tile<4xf32>) {
+  // expected-error @+1 {{source must be a rank-0 tile}}
+  %0 = tile.splat_element %t : !tile.tile<4xf32> -> !tile.tile<4x4xf32>
+  tt.return
+}
