@@ -240,6 +240,7 @@ class StoragePlanner:
                                                           _page(op))
         self._place_write_backs(ops)
         self._form_groups(ops)
+        self._compute_in_place(ops)
         scratch_values = [value for value in self.homes
                           if value not in self.storage]
         groups: dict[ir.Value, ScratchStorage] = {}
@@ -351,6 +352,43 @@ class StoragePlanner:
                         if is_tile(value.type):
                             self._coalesce_defined(op.results[index], value, block)
 
+    def _compute_in_place(self, ops: list[ir.Operation]) -> None:
+        """Shares storage between the result of an op that may write in place
+        (`_writes_in_place`) and an operand of the same unit and size whose
+        group is read for the last time by that op: a chain of elementwise
+        ops runs in one range. Only groups of plain op results take part
+        (loop-carried values and branch results keep their own rules)."""
+        group_end: dict[ir.Value, int] = {}
+        for op in ops:
+            results = [value for value in op.results if is_tile(value.type)]
+            if len(results) != 1:
+                continue
+            result = results[0]
+            if not self._may_share(result) or self._find(result) != result:
+                continue
+            position = self.numbering.index[op]
+            for operand in op.operands:
+                if operand == result or not self._may_share(operand) or \
+                        self.homes[operand] != self.homes[result] or \
+                        _size(operand) != _size(result) or not _writes_in_place(op, operand):
+                    continue
+                root = self._find(operand)
+                if root not in group_end:
+                    if root != operand:
+                        continue
+                    group_end[root] = self._end(operand)
+                if group_end[root] != position:
+                    continue
+                self._union(root, result)
+                group_end[root] = self._end(result)
+                break
+
+    def _may_share(self, value: ir.Value) -> bool:
+        """Whether `value` is a plain op result held in scratch."""
+        return (not isinstance(value, ir.BlockArgument) and value in self.homes
+                and value not in self.storage
+                and op_name(value.owner.operation) in TILE_OP_UNITS)
+
     def _coalesce_defined(self, group_value: ir.Value, value: ir.Value, block: ir.Block) -> None:
         """Shares storage between `value` and the group of `group_value` when
         `value` is computed in `block` (so its whole life is inside the span
@@ -391,6 +429,10 @@ class StoragePlanner:
                                    ScratchStorage(Unit.SIMD, _aligned(count), position,
                                                   position)]
         return temporaries
+
+
+def _size(value: ir.Value) -> int:
+    return TileInfo.of(value.type, _where(value)).size_bytes
 
 
 def _writes_in_place(producer: ir.Operation, operand: ir.Value) -> bool:

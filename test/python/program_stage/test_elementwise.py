@@ -116,9 +116,9 @@ def test_splats_are_scalar_inputs_of_simd_instructions() -> None:
     fills = [inst for inst in program["code"] if inst["op"] == "simd.fill"]
     assert len(fills) == 1, "only the stored splat is filled"
     (scratch,) = [cb for cb in program["cbs"] if cb["name"].startswith("scratch")]
-    # The product, the shifted tile and the mask take 2304 bytes (3 KiB
-    # once rounded to pages); the three splats would add another 3 KiB.
-    assert scratch["page_bytes"] == 3072
+    # The shifted tile is computed over the product (in place), next to the
+    # mask: 1280 bytes; the three splats would add another 3 KiB.
+    assert scratch["page_bytes"] == 1280
     x = rng().standard_normal(256).astype(np.float32)
     out = np.zeros(256, np.float32)
     filled = np.zeros(256, np.float32)
@@ -127,3 +127,52 @@ def test_splats_are_scalar_inputs_of_simd_instructions() -> None:
     shifted = x * np.float32(scale) + np.float32(1.0)
     np.testing.assert_array_equal(out, np.where(shifted > 0, shifted, np.float32(scale)))
     np.testing.assert_array_equal(filled, np.float32(scale))
+
+
+#: `out = (x * 2 + 1) * (x * 2 + 1) - x`: a chain of elementwise ops.
+CHAIN = """
+!page = !cb.cb<1024xf32, pages = 2>
+!tile = !tile.tile<1024xf32>
+module {
+  tt.func public @chain(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %two = arith.constant 2.0 : f32
+    %one = arith.constant 1.0 : f32
+    %xs = cb.alloc "x", dma -> simd : !page
+    %os = cb.alloc "out", simd -> dma : !page
+    cb.reserve_back %xs, 1 : !page
+    %t0 = dma.load %x[%c0] strides [%c1] into %xs[0] : !tt.ptr<f32>, !page
+    cb.push_back %xs, 1 : !page
+    cb.wait_front %xs, 1 : !page
+    %a = cb.read_front %xs[0] : !page
+    %twos = tile.splat %two : !tile
+    %ones = tile.splat %one : !tile
+    %doubled = tile.binary mulf %a, %twos : !tile
+    %shifted = tile.binary addf %doubled, %ones : !tile
+    %squared = tile.binary mulf %shifted, %shifted : !tile
+    cb.reserve_back %os, 1 : !page
+    %result = tile.binary subf %squared, %a : !tile
+    cb.write_back %result, %os[0] : !page
+    cb.push_back %os, 1 : !page
+    cb.pop_front %xs, 1 : !page
+    cb.wait_front %os, 1 : !page
+    %t1 = dma.store %os[0] to %out[%c0] strides [%c1] : !page, !tt.ptr<f32>
+    cb.pop_front %os, 1 : !page
+    tt.return
+  }
+}
+"""
+
+
+def test_elementwise_chains_compute_in_place() -> None:
+    program = decode(emit(CHAIN))
+    (scratch,) = [cb for cb in program["cbs"] if cb["name"].startswith("scratch")]
+    # Each of the three intermediate tiles dies where the next is computed:
+    # they share one 4 KiB range.
+    assert scratch["page_bytes"] == 4096
+    x = rng().standard_normal(1024).astype(np.float32)
+    out = np.zeros(1024, np.float32)
+    run(CHAIN, [x, out])
+    shifted = x * np.float32(2) + np.float32(1)
+    np.testing.assert_array_equal(out, shifted * shifted - x)

@@ -13,7 +13,8 @@ from mtia_compiler.sim.program import decode
 
 #: Sums 4 blocks of 1024 floats streamed through a load buffer of `pages`
 #: pages, next to two scratch tiles of `big` integers that take most of the
-#: local memory (an iota, which unlike a splat needs storage, and its double).
+#: local memory (an iota, which unlike a splat needs storage, and its double,
+#: computed while the iota is still needed).
 SUM_OF_BLOCKS = """
 #loc = loc("prefetch.py":1:1)
 !block = !cb.cb<1024xf32, pages = {pages}>
@@ -42,6 +43,7 @@ module {{
       scf.yield %next : !tile
     }}
     %twice = tile.binary addi %big, %big : !tile.tile<{big}xi32>
+    %thrice = tile.binary addi %twice, %big : !tile.tile<{big}xi32>
     cb.reserve_back %out, 1 : !out
     cb.write_back %total, %out[0] : !out
     cb.push_back %out, 1 : !out
