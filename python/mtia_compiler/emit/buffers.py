@@ -5,14 +5,14 @@ stage gave it. When the buffers, scratch pages and other fixed pages do not
 fit the local memory, the plan gives up overlap before it gives up the
 kernel, in this order:
 
-1. buffers used at disjoint times share memory: two buffers of the same
+1. buffers the DMA engine fills ahead of their consumer (loads in loops
+   prefetch several iterations ahead) keep the two pages that still overlap
+   transfer and compute;
+2. buffers used at disjoint times share memory: two buffers of the same
    producer and consumer whose uses lie in different top-level operations
    of the kernel (say, two loops one after the other) become one buffer;
    the second's first reserve waits for the first's last pop, which comes
    earlier in program order;
-2. buffers the DMA engine fills ahead of their consumer (loads in loops
-   prefetch several iterations ahead) keep the two pages that still overlap
-   transfer and compute;
 3. buffers whose every reserve is freed before the next one (loads outside
    loops, stores) keep the pages one reserve takes; their second page only
    lets a transfer overlap the previous use of the buffer (the previous
@@ -62,13 +62,8 @@ def fit_buffers(kernel: ir.Operation, ops: list[ir.Operation], roles: BufferRole
 
     if fits(declared):
         return declared
-    buffers = _merge_disjoint(kernel, ops, roles, declared, fits)
-    serial = _serially_reserved_buffers(ops)
-    prefetch_floors = {buffer: 2 for buffer in buffers
-                       if roles.producer[buffer.results[0]] == Unit.DMA_IN and buffer.pages > 2}
-    serial_floors = {buffer: max(serial[result] for result in buffer.results)
-                     for buffer in buffers if all(result in serial for result in buffer.results)}
-    for floors in (prefetch_floors, serial_floors):
+
+    def shed(buffers: list[BufferDeclaration], floors: dict[BufferDeclaration, int]) -> None:
         candidates = [buffer for buffer in buffers
                       if buffer.pages > floors.get(buffer, buffer.pages)]
         while not fits(buffers) and candidates:
@@ -76,6 +71,14 @@ def fit_buffers(kernel: ir.Operation, ops: list[ir.Operation], roles: BufferRole
             largest.pages -= 1
             if largest.pages == floors[largest]:
                 candidates.remove(largest)
+
+    buffers = list(declared)
+    shed(buffers, {buffer: 2 for buffer in buffers
+                   if roles.producer[buffer.results[0]] == Unit.DMA_IN and buffer.pages > 2})
+    buffers = _merge_disjoint(kernel, ops, roles, buffers, fits)
+    serial = _serially_reserved_buffers(ops)
+    shed(buffers, {buffer: max(serial[result] for result in buffer.results)
+                   for buffer in buffers if all(result in serial for result in buffer.results)})
     return buffers
 
 
