@@ -2061,6 +2061,32 @@ private:
       connect(tileValue);
   }
 
+  /// The first operation of `block` that is or contains one of `uses`.
+  static Operation *getFirstUse(ArrayRef<OpOperand *> uses, Block *block) {
+    Operation *first = nullptr;
+    for (OpOperand *use : uses) {
+      Operation *ancestor = block->findAncestorOpInBlock(*use->getOwner());
+      if (!first || ancestor->isBeforeInBlock(first))
+        first = ancestor;
+    }
+    return first;
+  }
+
+  /// Whether `tileValue` is a `tile.constant` of +0.0 (f32) or 0 (i32), an
+  /// accumulator the DPE can clear itself.
+  static bool isZeroAccumulator(Value tileValue) {
+    auto constant = tileValue.getDefiningOp<tile::ConstantOp>();
+    if (!constant)
+      return false;
+    auto elements = dyn_cast<DenseElementsAttr>(constant.getValue());
+    if (!elements || !elements.isSplat())
+      return false;
+    Type elementType = elements.getElementType();
+    if (elementType.isF32())
+      return elements.getSplatValue<APFloat>().isPosZero();
+    return elementType.isInteger(32) && elements.getSplatValue<APInt>().isZero();
+  }
+
   void connect(Value tileValue) {
     tile::Unit owner = units.getOwner(tileValue);
     // The uses of other units, by unit and by the block of the value's
@@ -2083,11 +2109,14 @@ private:
       auto [unit, useBlock] = key;
       // The consumer reads the tile before the first operation of the block
       // that uses it.
-      Operation *first = nullptr;
-      for (OpOperand *use : uses) {
-        Operation *ancestor = useBlock->findAncestorOpInBlock(*use->getOwner());
-        if (!first || ancestor->isBeforeInBlock(first))
-          first = ancestor;
+      Operation *first = getFirstUse(uses, useBlock);
+      // The DPE clears an accumulator itself rather than receiving zeros.
+      if (unit == tile::Unit::DPE && isZeroAccumulator(tileValue)) {
+        OpBuilder builder(first);
+        auto zeros = tile::ZerosOp::create(builder, loc, pageType);
+        for (OpOperand *use : uses)
+          use->set(zeros.getResult());
+        continue;
       }
       // In the value's block the producer passes it on as soon as it is
       // computed; in another block (reached on some paths only) right

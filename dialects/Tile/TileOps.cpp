@@ -99,6 +99,13 @@ static bool isFloatKind(BinaryKind kind) {
 // Dot-product engine
 //===----------------------------------------------------------------------===//
 
+LogicalResult ZerosOp::verify() {
+  Type elementType = getType().getElementType();
+  if (elementType.isF32() || elementType.isInteger(32))
+    return success();
+  return emitOpError("the DPE accumulates in f32 or i32, got ") << elementType;
+}
+
 LogicalResult MatmulOp::verify() {
   TileType lhs = getLhs().getType();
   TileType rhs = getRhs().getType();

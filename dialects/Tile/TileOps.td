@@ -68,6 +68,20 @@ def Tile_MatmulOp : Tile_UnitOp<"matmul", "DPE", [Pure, AllTypesMatch<["acc", "r
   let hasVerifier = 1;
 }
 
+def Tile_ZerosOp : Tile_UnitOp<"zeros", "DPE", [Pure]> {
+  let summary = "zero accumulator produced by the dot-product engine";
+  let description = [{
+    `%acc = tile.zeros : !tile.tile<128x128xf32>` holds +0.0 (or 0 for an
+    i32 tile) in every element: the accumulator a dot starts from
+    (`tl.zeros` before a K loop, or the `c` of `tl.dot(a, b)`), cleared by
+    the DPE itself instead of being filled by the SIMD engine and passed
+    through a circular buffer.
+  }];
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // SIMD engine.
 //===----------------------------------------------------------------------===//

@@ -157,12 +157,16 @@ class KernelEmitter(TileOpEmitter):
             self.dpe_zeros = self.b.cb("dpe.zeros", dpe_zeros_bytes, pages=1)
 
     def _plan_dpe_zeros(self) -> int:
-        """The bytes of the page of zeros the DPE copies tiles with (0: none)."""
+        """The bytes of the page of zeros the DPE copies and clears tiles with
+        (0: none)."""
         dpe_copies = [site for site in self.plan.copy_sites
                       if self.plan.needs_copy(site) and self.homes[site.source] == Unit.DPE]
-        if not dpe_copies:
+        cleared = [op.results[0] for op in self.ops if op_name(op) == "tile.zeros"
+                   and op.results[0] not in self.folded_splats]
+        if not dpe_copies and not cleared:
             return 0
         shapes = [self.copy_matrix(site.source) for site in dpe_copies]
+        shapes += [self.zero_matrix(value) for value in cleared]
         # +0.0 rows (read as bf16 zeros, or i8 zeros for integer copies),
         # then bf16 -0.0 columns.
         self.dpe_positive_zeros = max(max(shape) for shape in shapes)

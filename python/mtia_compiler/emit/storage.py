@@ -326,12 +326,14 @@ class StoragePlanner:
             if name == "scf.for":
                 body = op.regions[0].blocks[0]
                 yielded = list(_terminator(body).operands)
+                inits = list(op.operands)[3:]
                 for index, result in enumerate(op.results):
                     if not is_tile(result.type):
                         continue
                     argument = body.arguments[index + 1]
                     self._union(result, argument)
                     self._coalesce_carried(argument, yielded[index], body)
+                    self._coalesce_initial(argument, inits[index], op)
             elif name == "scf.while":
                 before, after = op.regions[0].blocks[0], op.regions[1].blocks[0]
                 yielded = list(_terminator(after).operands)
@@ -388,6 +390,18 @@ class StoragePlanner:
         return (not isinstance(value, ir.BlockArgument) and value in self.homes
                 and value not in self.storage
                 and op_name(value.owner.operation) in TILE_OP_UNITS)
+
+    def _coalesce_initial(self, argument: ir.Value, initial: ir.Value,
+                          loop: ir.Operation) -> None:
+        """Shares storage between a loop's iteration argument and its initial
+        value when the loop is that value's only use: the value is computed
+        where the loop will carry it, with no copy at the loop's entry."""
+        if not self._may_share(initial) or self._find(initial) != initial or \
+                len(list(initial.uses)) != 1 or initial.owner.operation.block != loop.block or \
+                self.homes.get(argument) != self.homes[initial] or \
+                _size(initial) != _size(argument):
+            return
+        self._union(argument, initial)
 
     def _coalesce_defined(self, group_value: ir.Value, value: ir.Value, block: ir.Block) -> None:
         """Shares storage between `value` and the group of `group_value` when
@@ -562,9 +576,17 @@ def folded_splats(ops: list[ir.Operation]) -> set[ir.Value]:
     """The splat tiles (`tile.splat`, `tile.splat_element`, splat
     `tile.constant`) that need no storage: every use is an elementwise SIMD
     operation, which reads the scalar (an immediate, a register or the
-    element of a rank-0 tile) instead of a filled tile."""
+    element of a rank-0 tile) instead of a filled tile; and the `tile.zeros`
+    used only as accumulators of `tile.matmul`, which then multiplies
+    without one."""
     folded: set[ir.Value] = set()
     for op in ops:
+        if op_name(op) == "tile.zeros":
+            # A dot whose accumulator is zero has none.
+            if all(op_name(use.owner.operation) == "tile.matmul" and use.operand_number == 2
+                   for use in op.results[0].uses):
+                folded.add(op.results[0])
+            continue
         if op_name(op) not in ("tile.splat", "tile.splat_element") and \
                 not is_splat_constant(op):
             continue

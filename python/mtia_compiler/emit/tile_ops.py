@@ -133,6 +133,12 @@ class TileOpEmitter:
 
     # -- copies -------------------------------------------------------------------
 
+    def zero_matrix(self, value: ir.Value) -> tuple[int, int]:
+        """The rows and columns a DPE clear of the tile multiplies over."""
+        info = TileInfo.of(value.type, _where(value))
+        columns = info.shape[-1] if info.shape else 1
+        return info.count // columns, columns
+
     def copy_matrix(self, value: ir.Value) -> tuple[int, int]:
         """The rows and columns a DPE copy of the tile multiplies over."""
         info = TileInfo.of(value.type, _where(value))
@@ -215,6 +221,7 @@ class TileOpEmitter:
             "tile.constant": self._constant,
             "tile.extract": self._extract,
             "tile.matmul": self._matmul,
+            "tile.zeros": self._zeros,
             "tile.reduce": self._reduce,
             "tile.arg_reduce": self._arg_reduce,
             "tile.scan": self._scan,
@@ -383,7 +390,9 @@ class TileOpEmitter:
         lhs, rhs, acc = (TileInfo.of(value.type, op) for value in op.operands)
         if not (lhs.row_major and rhs.row_major and acc.row_major):
             raise located_error(op, "tile.matmul needs row-major operands")
-        a, b, c = self._inputs(op)
+        a, b = self.slot(op.operands[0]), self.slot(op.operands[1])
+        # A folded zero accumulator is no accumulator at all.
+        c = None if op.operands[2] in self.folded_splats else self.slot(op.operands[2])
         result = self._result(op)
         m, k, n = lhs.shape[-2], lhs.shape[-1], rhs.shape[-1]
         batches = lhs.count // (m * k)
@@ -393,7 +402,21 @@ class TileOpEmitter:
         for batch in range(batches):
             a_off, b_off, c_off = (batch * stride for stride in strides)
             self.b.mma(_offset(a, a_off), _offset(b, b_off), _offset(result, c_off), m, n, k,
-                       lhs.dtype, acc.dtype, acc=_offset(c, c_off))
+                       lhs.dtype, acc.dtype, acc=None if c is None else _offset(c, c_off))
+
+    def _zeros(self, op: ir.Operation) -> None:
+        """Clears the tile as `(+0 rows) × (+0 columns)` with `k = 1`, reading
+        the zero operands from the `dpe.zeros` page."""
+        if op.results[0] in self.folded_splats:
+            return
+        rows, columns = self.zero_matrix(op.results[0])
+        zeros = self.dpe_zeros
+        if zeros is None:
+            raise located_error(op, "internal error: tile.zeros without the dpe.zeros page")
+        info = self._info(op)
+        operands = "bf16" if info.dtype == "f32" else "i8"
+        self.b.mma(zeros.front(), zeros.front(), self._result(op), rows, columns, 1, operands,
+                   info.dtype)
 
     # -- reduction engine -----------------------------------------------------------
 

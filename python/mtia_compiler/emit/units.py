@@ -20,6 +20,7 @@ from .common import is_tile, located_error, op_name
 
 TILE_OP_UNITS = {
     "tile.matmul": Unit.DPE,
+    "tile.zeros": Unit.DPE,
     **{f"tile.{name}": Unit.SIMD for name in (
         "binary", "unary", "fma", "sfu", "cmpi", "cmpf", "select", "cast", "splat",
         "splat_element", "iota", "constant", "print", "assert")},

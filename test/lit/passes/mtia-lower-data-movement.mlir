@@ -83,13 +83,15 @@ tt.func @unaligned_row(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>, %row_stride: i32, %
 
 // A K loop: both operands stream into the dot-product engine through CBs
 // deep enough for the DMA engine to prefetch 8 iterations ahead (at most
-// 64 KiB per buffer), the accumulator stays on the DPE across iterations,
-// and reaches the SIMD engine through a CB after the loop.
+// 64 KiB per buffer), the accumulator starts from zeros the DPE clears
+// itself, stays on the DPE across iterations, and reaches the SIMD engine
+// through a CB after the loop.
 // CHECK-LABEL: tt.func @k_loop
 // CHECK-DAG: %[[A:.*]] = cb.alloc "load{{[0-9]+}}", dma -> dpe : !cb.cb<32x32xf16, pages = 8>
-// CHECK-DAG: %[[INIT:.*]] = cb.alloc "forward{{[0-9]+}}", simd -> dpe : !cb.cb<32x32xf32, pages = 1>
 // CHECK-DAG: %[[RESULT:.*]] = cb.alloc "forward{{[0-9]+}}", dpe -> simd : !cb.cb<32x32xf32, pages = 1>
-// CHECK: scf.for
+// CHECK-NOT: simd -> dpe
+// CHECK: %[[ZEROS:.*]] = tile.zeros : !tile.tile<32x32xf32>
+// CHECK-NEXT: scf.for {{.*}} iter_args(%{{.*}} = %[[ZEROS]])
 // CHECK: dma.load %arg0[%{{.*}}] strides [%{{.*}}, %{{.*}}] bounds [%{{.*}}, %{{.*}}] into %[[A]][0]
 // CHECK: tile.matmul
 // CHECK: scf.yield
