@@ -37,12 +37,14 @@
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SetVector.h"
 
 #include "llvm/ADT/MapVector.h"
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <numeric>
 
 namespace mtia {
@@ -970,6 +972,17 @@ private:
   /// copies converted, so the originals keep serving other accesses.
   FailureOr<Value> convertToTile(Operation *op, Value value,
                                  OpBuilder &builder) {
+    // Index and mask computations broadcast rows and columns into blocks;
+    // recomputed at the block's shape they need no memory-layout unit.
+    SmallVector<Operation *> lifted;
+    if (FailureOr<Value> full = liftToFullShape(value, lifted);
+        succeeded(full))
+      value = *full;
+    llvm::scope_exit eraseLifted([&] {
+      for (Operation *liftedOp : llvm::reverse(lifted))
+        if (liftedOp->use_empty())
+          liftedOp->erase();
+    });
     // The tensor operations `value` depends on, definitions first.
     SetVector<Operation *> chain;
     std::function<LogicalResult(Value)> collect =
@@ -1022,6 +1035,122 @@ private:
       return failure();
     Value tileValue = foldCastPair(anchor);
     return tileValue;
+  }
+
+  /// `value`, a tensor computed from `tt.make_range`, `tt.splat`, splat
+  /// constants, `tt.expand_dims`, `tt.broadcast`, `tt.trans` and elementwise
+  /// operations, recomputed with every operation at the shape of `value`: a
+  /// range becomes the coordinate of its dimension (from the row-major
+  /// positions, on the SIMD engine), and broadcasts, expansions and
+  /// transpositions disappear. The new operations (appended to `created`)
+  /// follow `value`'s definition. Fails, creating nothing that is used, for
+  /// any other operation.
+  FailureOr<Value> liftToFullShape(Value value,
+                                   SmallVectorImpl<Operation *> &created) {
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    Operation *def = value.getDefiningOp();
+    if (!type || type.getRank() == 0 || !def)
+      return failure();
+    ArrayRef<int64_t> shape = type.getShape();
+    Location loc = def->getLoc();
+    OpBuilder builder(def->getContext());
+    builder.setInsertionPointAfter(def);
+    auto fullType = [&](Type elementType) {
+      return RankedTensorType::get(shape, elementType);
+    };
+    auto record = [&](Value result) {
+      created.push_back(result.getDefiningOp());
+      return result;
+    };
+    Value positions;
+    std::map<std::pair<void *, SmallVector<int64_t>>, Value> cache;
+    // `dims[i]` is the dimension of `value` that dimension i of `v` spans.
+    std::function<FailureOr<Value>(Value, SmallVector<int64_t>)> lift =
+        [&](Value v, SmallVector<int64_t> dims) -> FailureOr<Value> {
+      auto key = std::make_pair(v.getAsOpaquePointer(), dims);
+      if (auto found = cache.find(key); found != cache.end())
+        return found->second;
+      auto vType = dyn_cast<RankedTensorType>(v.getType());
+      Operation *vDef = v.getDefiningOp();
+      if (!vType || !vDef)
+        return failure();
+      Type elementType = vType.getElementType();
+      FailureOr<Value> result = failure();
+      bool identity = vType.getShape() == shape &&
+                      llvm::equal(dims, llvm::seq<int64_t>(0, shape.size()));
+      if (auto range = dyn_cast<tt::MakeRangeOp>(vDef)) {
+        int64_t length = range.getEnd() - range.getStart();
+        Value coordinates;
+        if (length == 1) {
+          coordinates = record(arith::ConstantOp::create(
+              builder, loc,
+              DenseElementsAttr::get(fullType(elementType),
+                                     builder.getI32IntegerAttr(0))));
+        } else if (length == shape[dims.front()]) {
+          if (!positions)
+            positions = buildPositions(shape, builder, loc);
+          Value along =
+              buildIndexAlong(dims.front(), shape, positions, builder, loc);
+          coordinates = record(UnrealizedConversionCastOp::create(
+                                   builder, loc, fullType(elementType), along)
+                                   .getResult(0));
+        } else {
+          return failure();
+        }
+        result = coordinates;
+        if (range.getStart() != 0)
+          result = record(arith::AddIOp::create(
+              builder, loc, coordinates,
+              record(arith::ConstantOp::create(
+                  builder, loc,
+                  DenseElementsAttr::get(
+                      fullType(elementType),
+                      builder.getI32IntegerAttr(range.getStart()))))));
+      } else if (auto splat = dyn_cast<tt::SplatOp>(vDef)) {
+        result = record(tt::SplatOp::create(builder, loc, fullType(elementType),
+                                            splat.getSrc()));
+      } else if (auto constant = dyn_cast<arith::ConstantOp>(vDef)) {
+        auto elements = dyn_cast<DenseElementsAttr>(constant.getValue());
+        if (!elements || !elements.isSplat())
+          return failure();
+        result = record(arith::ConstantOp::create(
+            builder, loc, elements.resizeSplat(fullType(elementType))));
+      } else if (auto expand = dyn_cast<tt::ExpandDimsOp>(vDef)) {
+        SmallVector<int64_t> inner(dims);
+        inner.erase(inner.begin() + expand.getAxis());
+        result = lift(expand.getSrc(), inner);
+      } else if (auto broadcast = dyn_cast<tt::BroadcastOp>(vDef)) {
+        result = lift(broadcast.getSrc(), dims);
+      } else if (auto trans = dyn_cast<tt::TransOp>(vDef)) {
+        SmallVector<int64_t> inner(dims.size());
+        for (auto [position, source] : llvm::enumerate(trans.getOrder()))
+          inner[source] = dims[position];
+        result = lift(trans.getSrc(), inner);
+      } else if (identity && isa<UnrealizedConversionCastOp>(vDef)) {
+        result = v;
+      } else if (vDef->hasTrait<OpTrait::Elementwise>() &&
+                 vDef->getNumResults() == 1 && vDef->getNumRegions() == 0) {
+        SmallVector<Value> operands;
+        for (Value operand : vDef->getOperands()) {
+          if (!isa<RankedTensorType>(operand.getType())) {
+            operands.push_back(operand);
+            continue;
+          }
+          FailureOr<Value> liftedOperand = lift(operand, dims);
+          if (failed(liftedOperand))
+            return failure();
+          operands.push_back(*liftedOperand);
+        }
+        OperationState state(loc, vDef->getName(), operands,
+                             TypeRange{fullType(elementType)},
+                             vDef->getAttrs());
+        result = record(builder.create(state)->getResult(0));
+      }
+      if (succeeded(result))
+        cache[key] = *result;
+      return result;
+    };
+    return lift(value, llvm::to_vector(llvm::seq<int64_t>(0, shape.size())));
   }
 
   /// Replaces a tensor -> tile cast of a tile -> tensor cast by the tile.

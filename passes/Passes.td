@@ -83,8 +83,10 @@ def LowerDataMovement : Pass<"mtia-lower-data-movement", "::mlir::ModuleOp"> {
   let description = [{
     Lowers the `tt.load`/`tt.store` left by the tile stage to DMA transfers
     into and out of circular-buffer pages, using the pointer and mask
-    analysis: strided `dma.load`/`dma.store` when every row is provably
-    32-byte aligned, `dma.gather`/`dma.scatter` with an index tile otherwise.
+    analysis: strided `dma.load`/`dma.store` for structured pointers (in
+    bursts when every row is 32-byte aligned, versioned at run time when
+    that is known only then, element by element otherwise),
+    `dma.gather`/`dma.scatter` with an index tile for the others.
     Inserts a circular buffer wherever a tile computed by one unit is used by
     another. Buffers of loads and stores have two pages, so loads in loops
     overlap compute; the tiles one unit passes to another in a block share
@@ -100,6 +102,22 @@ def LowerDataMovement : Pass<"mtia-lower-data-movement", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mtia::cb::CBDialect", "::mtia::dma::DMADialect",
                            "::mtia::tile::TileDialect",
                            "::mlir::arith::ArithDialect"];
+}
+
+def RematerializeTiles : Pass<"mtia-rematerialize-tiles", "::mlir::ModuleOp"> {
+  let summary = "Recompute index and mask tiles inside the loops that use them";
+  let description = [{
+    A tile computed outside a loop and used inside it takes local memory for
+    the whole loop. When the SIMD engine computes it from nothing but
+    `tile.iota`, `tile.splat` and `tile.constant` through elementwise
+    operations (the coordinates, offsets and bound masks of index and mask
+    computations, which CSE merges across regions), the computation is
+    cloned into the loop's block that uses it instead, where it costs a few
+    SIMD instructions and memory only while it is used. Tiles that carry
+    anything else (data read from memory, results of other units) are left
+    alone.
+  }];
+  let dependentDialects = ["::mtia::tile::TileDialect"];
 }
 
 #endif // MTIA_PASSES_PASSES_TD

@@ -44,7 +44,7 @@ def pass_stages(target: Target) -> tuple[tuple[str, str], ...]:
         ("tile", "builtin.module(mtia-convert-tt-to-tile, mtia-expand-combine-regions, "
                  "canonicalize, cse)"),
         ("dma", f"builtin.module(mtia-lower-data-movement{{max-buffers={max_buffers}}}, "
-                "canonicalize, cse)"),
+                "canonicalize, cse, mtia-rematerialize-tiles)"),
     )
 
 
