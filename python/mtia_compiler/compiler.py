@@ -100,7 +100,8 @@ def _bind(value: Any, parameter: Parameter) -> Any:
         return value
     if parameter.kind == "int":
         return int(value)
-    return float(np.float32(value))
+    # A double: the kernel rounds it to the parameter's type (f64 keeps it).
+    return float(value)
 
 
 def _parameters(module: ir.Module) -> tuple[str, list[Parameter]]:

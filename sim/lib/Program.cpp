@@ -409,6 +409,13 @@ void ProgramParser::parseCtl(Inst &inst, const Object &object) {
     inst.srcA = intReg(object, "a");
     inst.operandB = intOperand(field(object, "b"), "b");
     return;
+  case Op::FFma:
+    inst.type = scalarFloatType(object);
+    inst.dst = floatReg(object, "d");
+    inst.srcA = floatReg(object, "a");
+    inst.srcB = floatReg(object, "b");
+    inst.srcC = floatReg(object, "c");
+    return;
   case Op::FOp:
   case Op::FCmp:
   case Op::FUn:

@@ -654,6 +654,15 @@ void Machine::executeScalar(PEState &pe, const Inst &inst) {
     }
     return;
   }
+  case Op::FFma: {
+    uint8_t x[8], y[8], z[8], out[8] = {0};
+    storeFloat(inst.type, x, f[inst.srcA]);
+    storeFloat(inst.type, y, f[inst.srcB]);
+    storeFloat(inst.type, z, f[inst.srcC]);
+    simdFma(inst.type, out, x, y, z, 1);
+    f[inst.dst] = loadFloat(inst.type, out);
+    return;
+  }
   case Op::IToF: {
     uint8_t in[8], out[8];
     storeInt(DType::I64, in, r[inst.srcA]);

@@ -412,6 +412,7 @@ class KernelEmitter(TileOpEmitter):
             "arith.cmpi": self._emit_cmpi,
             "arith.cmpf": self._emit_cmpf,
             "arith.select": self._emit_select,
+            "math.fma": self._emit_fma,
             "math.absi": lambda op: self._bind(op, IntScalar(
                 self.scalars.abs_int(self.int_scalar(op.operands[0], op)),
                 self.int_scalar(op.operands[0], op).width)),
@@ -436,6 +437,10 @@ class KernelEmitter(TileOpEmitter):
 
     def _bind(self, op: ir.Operation, value: Value) -> None:
         self.values[op.results[0]] = value
+
+    def _emit_fma(self, op: ir.Operation) -> None:
+        a, b, c = (self.float_scalar(value, op) for value in op.operands)
+        self._bind(op, FloatScalar(self.scalars.float_fma(a, b, c, op), a.dtype))
 
     def _emit_binary(self, op: ir.Operation) -> None:
         name = op_name(op)

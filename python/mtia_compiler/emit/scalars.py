@@ -141,6 +141,10 @@ class ScalarEmitter:
     def float_binary(self, fn: str, a: FloatScalar, b: FloatScalar, where: ir.Operation) -> FReg:
         return self.b.fop(fn, a.reg, b.reg, dtype=arithmetic_dtype(a.dtype, where))
 
+    def float_fma(self, a: FloatScalar, b: FloatScalar, c: FloatScalar,
+                  where: ir.Operation) -> FReg:
+        return self.b.ffma(a.reg, b.reg, c.reg, dtype=arithmetic_dtype(a.dtype, where))
+
     def float_unary(self, fn: str, a: FloatScalar, where: ir.Operation) -> FReg:
         return self.b.fun(fn, a.reg, dtype=arithmetic_dtype(a.dtype, where))
 

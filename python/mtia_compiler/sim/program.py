@@ -339,6 +339,13 @@ class ProgramBuilder:
         self._emit("fop", fn=fn, t=dtype, d=d.index, a=a.index, b=b.index)
         return d
 
+    def ffma(self, a: FReg, b: FReg, c: FReg, dtype: str = "f32",
+             dst: FReg | None = None) -> FReg:
+        """Scalar ``a * b + c`` in ``dtype`` with one rounding."""
+        d = self._float_dst(dst)
+        self._emit("ffma", t=dtype, d=d.index, a=a.index, b=b.index, c=c.index)
+        return d
+
     def fun(self, fn: str, a: FReg, dtype: str = "f32", dst: FReg | None = None) -> FReg:
         """Scalar float unary function (the SIMD unary set)."""
         d = self._float_dst(dst)

@@ -39,6 +39,7 @@ const char *unitName(Unit unit);
   X(IOp, "iop", Ctl)                                                           \
   X(FOp, "fop", Ctl)                                                           \
   X(FUn, "fun", Ctl)                                                           \
+  X(FFma, "ffma", Ctl)                                                         \
   X(ICmp, "icmp", Ctl)                                                         \
   X(FCmp, "fcmp", Ctl)                                                         \
   X(IToF, "itof", Ctl)                                                         \
