@@ -432,14 +432,16 @@ struct FpToFpPattern : public OpConversionPattern<tt::FpToFpOp> {
 };
 
 /// How a libdevice function maps onto the SIMD engine: one special
-/// function, unary or binary kind, `fma`, or a classification of floats
-/// (`isnan`, `isinf`, `signbit`) that yields an i32 0 or 1.
+/// function, unary or binary kind, `fma`, a classification of floats
+/// (`isnan`, `isinf`, `signbit`) that yields an i32 0 or 1, or a bit count
+/// of integers (`popc`, `clz`, `ffs`) that yields an i32.
 struct ExternLowering {
   std::optional<tile::SpecialFunction> function;
   std::optional<tile::BinaryKind> binary;
   std::optional<tile::UnaryKind> unary;
   bool fma = false;
   StringRef classification;
+  StringRef bitCount;
 };
 
 /// The lowering of `tt.extern_elementwise` calling `symbol` — a libdevice
@@ -495,6 +497,11 @@ std::optional<ExternLowering> getExternLowering(tt::ExternElementwiseOp op) {
                          .Default(std::nullopt);
     if (name == "isnan" || name == "isinf" || name == "signbit")
       lowering.classification = name;
+    // The 64-bit versions end in `ll`.
+    StringRef bitFunction = name;
+    bitFunction.consume_back("ll");
+    if (bitFunction == "popc" || bitFunction == "clz" || bitFunction == "ffs")
+      lowering.bitCount = bitFunction;
   } else if (numOperands == 2) {
     lowering.binary =
         llvm::StringSwitch<std::optional<tile::BinaryKind>>(name)
@@ -510,7 +517,8 @@ std::optional<ExternLowering> getExternLowering(tt::ExternElementwiseOp op) {
     lowering.fma = name == "fma" || name == "fma_rn";
   }
   if (!lowering.function && !lowering.binary && !lowering.unary &&
-      !lowering.fma && lowering.classification.empty())
+      !lowering.fma && lowering.classification.empty() &&
+      lowering.bitCount.empty())
     return std::nullopt;
   return lowering;
 }
@@ -567,6 +575,53 @@ struct ExternElementwisePattern
     return castTo(tile::CastKind::ExtUI, type.getElementType(), flag);
   }
 
+  /// `popc` (set bits), `clz` (leading zeros) or `ffs` (one plus the
+  /// trailing zeros, 0 for 0) of the integer tile `x`, as the tile `type`:
+  /// clz counts the zeros left after smearing the highest set bit right,
+  /// ffs the bits of `x ^ (x - 1)`, which runs up to the lowest set bit.
+  static Value countBits(Operation *op, StringRef function, Value x,
+                         tile::TileType type, OpBuilder &builder) {
+    Location loc = op->getLoc();
+    auto source = cast<tile::TileType>(x.getType());
+    unsigned width = source.getElementType().getIntOrFloatBitWidth();
+    auto constant = [&](int64_t value) -> Value {
+      return tile::SplatOp::create(
+          builder, loc, source,
+          arith::ConstantOp::create(
+              builder, loc,
+              builder.getIntegerAttr(source.getElementType(), value))
+              .getResult());
+    };
+    auto binary = [&](tile::BinaryKind kind, Value lhs, Value rhs) -> Value {
+      return tile::BinaryOp::create(builder, loc, source, kind, lhs, rhs);
+    };
+    Value bits = x;
+    if (function == "clz") {
+      for (unsigned shift = 1; shift < width; shift *= 2)
+        bits = binary(tile::BinaryKind::OrI, bits,
+                      binary(tile::BinaryKind::ShRUI, bits, constant(shift)));
+      bits = binary(tile::BinaryKind::XOrI, bits, constant(-1));
+    } else if (function == "ffs") {
+      bits = binary(tile::BinaryKind::XOrI, x,
+                    binary(tile::BinaryKind::SubI, x, constant(1)));
+    }
+    Value count =
+        tile::UnaryOp::create(builder, loc, source, tile::UnaryKind::CtPop, bits);
+    if (function == "ffs") {
+      Value zero = constant(0);
+      Value isZero = tile::CmpIOp::create(
+          builder, loc, source.withElementType(builder.getI1Type()),
+          tile::CmpIPredicate::EQ, x, zero);
+      count = tile::SelectOp::create(builder, loc, source, isZero, zero, count);
+    }
+    if (source.getElementType() == type.getElementType())
+      return count;
+    return tile::CastOp::create(
+        builder, loc, type,
+        tile::CastKindAttr::get(builder.getContext(), tile::CastKind::TruncI),
+        count, tile::RoundingModeAttr());
+  }
+
   LogicalResult
   matchAndRewrite(tt::ExternElementwiseOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -579,6 +634,14 @@ struct ExternElementwisePattern
     if (!lowering->classification.empty()) {
       rewriter.replaceOp(op, classify(op, lowering->classification,
                                       operands[0], type, rewriter));
+      return success();
+    }
+    if (!lowering->bitCount.empty()) {
+      if (!isa<IntegerType>(
+              cast<tile::TileType>(operands[0].getType()).getElementType()))
+        return rewriter.notifyMatchFailure(op, "bit counts take integers");
+      rewriter.replaceOp(op, countBits(op, lowering->bitCount, operands[0],
+                                       type, rewriter));
       return success();
     }
     if (lowering->fma)

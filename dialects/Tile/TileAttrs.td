@@ -65,6 +65,7 @@ def Tile_UnaryKind : Tile_I32Enum<"UnaryKind", "elementwise unary operation of t
   I32EnumAttrCase<"Trunc", 6, "trunc">,
   I32EnumAttrCase<"Sqrt", 7, "sqrt">,
   I32EnumAttrCase<"AbsI", 20, "absi">,
+  I32EnumAttrCase<"CtPop", 21, "ctpop">,
 ]>;
 
 def Tile_SpecialFunction : Tile_I32Enum<"SpecialFunction",

@@ -156,8 +156,10 @@ LogicalResult BinaryOp::verify() {
 }
 
 LogicalResult UnaryOp::verify() {
+  bool isFloatKind =
+      getKind() != UnaryKind::AbsI && getKind() != UnaryKind::CtPop;
   return verifyKindMatchesElements(*this, stringifyUnaryKind(getKind()),
-                                   getKind() != UnaryKind::AbsI, getType());
+                                   isFloatKind, getType());
 }
 
 LogicalResult CastOp::verify() {

@@ -104,8 +104,8 @@ def Tile_BinaryOp : Tile_UnitOp<"binary", "SIMD", [Pure, SameOperandsAndResultTy
 def Tile_UnaryOp : Tile_UnitOp<"unary", "SIMD", [Pure, SameOperandsAndResultType]> {
   let summary = "elementwise unary arithmetic";
   let description = [{
-    `%r = tile.unary negf %a : !tile.tile<64xf32>`; `absi` is the only
-    integer kind. `round` rounds half away from zero, `roundeven` half to
+    `%r = tile.unary negf %a : !tile.tile<64xf32>`; `absi` and `ctpop`
+    (the number of set bits) are the integer kinds. `round` rounds half away from zero, `roundeven` half to
     even; `sqrt` is correctly rounded (Triton's `tt.precise_sqrt`), unlike
     the special-function unit's `tile.sfu sqrt`.
   }];

@@ -107,3 +107,49 @@ def test_function(name: str) -> None:
         np.testing.assert_array_equal(out, expected)
     else:
         np.testing.assert_allclose(out, expected.astype(np.float32), rtol=2e-6, atol=2e-6)
+
+
+#: libdevice bit counts of i32 or i64 integers, each giving i32.
+BIT_KERNEL = """
+module {{
+  tt.func public @count(%x: !tt.ptr<{t}> {{tt.divisibility = 16 : i32}},
+                        %out: !tt.ptr<i32> {{tt.divisibility = 16 : i32}}) {{
+    %range = tt.make_range {{end = 64 : i32, start = 0 : i32}} : tensor<64xi32>
+    %xs = tt.splat %x : !tt.ptr<{t}> -> tensor<64x!tt.ptr<{t}>>
+    %xp = tt.addptr %xs, %range : tensor<64x!tt.ptr<{t}>>, tensor<64xi32>
+    %a = tt.load %xp : tensor<64x!tt.ptr<{t}>>
+    %r = tt.extern_elementwise %a {{libname = "", libpath = "", pure = true,
+                                    symbol = "__nv_{symbol}"}}
+        : (tensor<64x{t}>) -> tensor<64xi32>
+    %os = tt.splat %out : !tt.ptr<i32> -> tensor<64x!tt.ptr<i32>>
+    %op = tt.addptr %os, %range : tensor<64x!tt.ptr<i32>>, tensor<64xi32>
+    tt.store %op, %r : tensor<64x!tt.ptr<i32>>
+    tt.return
+  }}
+}}
+"""
+
+
+def _bit_reference(function: str, value: int, width: int) -> int:
+    bits = value & ((1 << width) - 1)
+    if function == "popc":
+        return bin(bits).count("1")
+    if function == "clz":
+        return width - bits.bit_length()
+    return (bits & -bits).bit_length()  # ffs: 1 + trailing zeros, 0 for 0
+
+
+@pytest.mark.parametrize("function", ["popc", "clz", "ffs"])
+@pytest.mark.parametrize("dtype", ["i32", "i64"])
+def test_bit_count(function: str, dtype: str) -> None:
+    width = int(dtype[1:])
+    numpy_type = np.int32 if width == 32 else np.int64
+    symbol = function if width == 32 else function + "ll"
+    kernel = mtia_compiler.compile(BIT_KERNEL.format(t=dtype, symbol=symbol))
+    info = np.iinfo(numpy_type)
+    x = np.random.default_rng(3).integers(info.min, info.max, 64, dtype=numpy_type)
+    x[:8] = [0, -1, 1, info.min, info.max, 2, 1 << (width - 2), -(1 << 20)]
+    out = np.zeros(64, np.int32)
+    kernel.run(x, out)
+    expected = [_bit_reference(function, int(value), width) for value in x]
+    np.testing.assert_array_equal(out, expected)

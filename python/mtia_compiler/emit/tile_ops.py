@@ -37,7 +37,8 @@ SIMD_BINARY = {
     "shli": "shl", "shrsi": "shrs", "shrui": "shru", "mulhiui": "mulhiu",
 }
 SIMD_UNARY = {"negf": "neg", "absf": "abs", "floor": "floor", "ceil": "ceil",
-              "roundeven": "rint", "round": "round", "trunc": "trunc", "absi": "abs"}
+              "roundeven": "rint", "round": "round", "trunc": "trunc", "absi": "abs",
+              "ctpop": "popcount"}
 UNORDERED_PREDICATES = {"ult": "fult", "ule": "fule", "ugt": "fugt", "uge": "fuge"}
 COMBINERS = {
     "addf": "sum", "addi": "sum", "mulf": "prod", "muli": "prod", "maximumf": "max",

@@ -269,3 +269,20 @@ tt.func @dot_fp8(%a: tensor<32x16xf8E4M3FN>, %b: tensor<16x32xf8E5M2>, %c: tenso
   tt.print "" {hex = false, isSigned = array<i32: 0>} : %0 : tensor<32x32xf32>
   tt.return
 }
+
+// -----
+
+// libdevice bit counts: clz counts the zeros of the value with its highest
+// set bit smeared right (shifts 1, 2, 4, ... 32 for i64); the i32 result
+// truncates the count.
+// CHECK-LABEL: tt.func @count_leading_zeros
+// CHECK-COUNT-6: tile.binary shrui
+// CHECK: %[[SMEARED:.*]] = tile.binary ori
+// CHECK: %[[ZEROS:.*]] = tile.binary xori %[[SMEARED]], %{{.*}} : !tile.tile<8xi64>
+// CHECK: %[[COUNT:.*]] = tile.unary ctpop %[[ZEROS]] : !tile.tile<8xi64>
+// CHECK: tile.cast trunci %[[COUNT]] : !tile.tile<8xi64> -> !tile.tile<8xi32>
+tt.func @count_leading_zeros(%x: tensor<8xi64>) {
+  %0 = tt.extern_elementwise %x {libname = "", libpath = "", pure = true, symbol = "__nv_clzll"} : (tensor<8xi64>) -> tensor<8xi32>
+  tt.print "" {hex = false, isSigned = array<i32: 1>} : %0 : tensor<8xi32>
+  tt.return
+}
