@@ -485,6 +485,7 @@ std::optional<ExternLowering> getExternLowering(tt::ExternElementwiseOp op) {
                             .Case("atanh", SF::Atanh)
                             .Case("erf", SF::Erf)
                             .Case("erfc", SF::Erfc)
+                            .Case("erfinv", SF::Erfinv)
                             .Case("cbrt", SF::Cbrt)
                             .Default(std::nullopt);
     lowering.unary = llvm::StringSwitch<std::optional<tile::UnaryKind>>(name)

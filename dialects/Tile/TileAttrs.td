@@ -96,6 +96,7 @@ def Tile_SpecialFunction : Tile_I32Enum<"SpecialFunction",
   I32EnumAttrCase<"Atanh", 23, "atanh">,
   I32EnumAttrCase<"Erfc", 24, "erfc">,
   I32EnumAttrCase<"Cbrt", 25, "cbrt">,
+  I32EnumAttrCase<"Erfinv", 26, "erfinv">,
 ]>;
 
 def Tile_CmpIPredicate : Tile_I32Enum<"CmpIPredicate", "integer comparison", [

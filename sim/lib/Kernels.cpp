@@ -205,6 +205,39 @@ void unaryLoop(uint8_t *d, const uint8_t *a, int64_t count, F f) {
     out[i] = f(x[i]);
 }
 
+/// The inverse error function: Giles' single-precision approximation
+/// ("Approximating the erfinv function", GPU Computing Gems, 2011) refined
+/// by two Newton steps on erf in double precision.
+double inverseErf(double y) {
+  if (std::isnan(y) || std::fabs(y) > 1)
+    return std::numeric_limits<double>::quiet_NaN();
+  if (std::fabs(y) == 1)
+    return std::copysign(std::numeric_limits<double>::infinity(), y);
+  double w = -std::log((1 - y) * (1 + y));
+  double x;
+  if (w < 5) {
+    w -= 2.5;
+    double p = 2.81022636e-08;
+    for (double c : {3.43273939e-07, -3.5233877e-06, -4.39150654e-06,
+                     0.00021858087, -0.00125372503, -0.00417768164,
+                     0.246640727, 1.50140941})
+      p = c + p * w;
+    x = p * y;
+  } else {
+    w = std::sqrt(w) - 3;
+    double p = -0.000200214257;
+    for (double c : {0.000100950558, 0.00134934322, -0.00367342844,
+                     0.00573950773, -0.0076224613, 0.00943887047,
+                     1.00167406, 2.83297682})
+      p = c + p * w;
+    x = p * y;
+  }
+  const double twoOverSqrtPi = 1.1283791670955126;
+  for (int step = 0; step < 2; ++step)
+    x -= (std::erf(x) - y) / (twoOverSqrtPi * std::exp(-x * x));
+  return x;
+}
+
 template <typename T>
 void floatUnary(UnaryFn fn, uint8_t *d, const uint8_t *a, int64_t count) {
 #define MTIA_UNARY_CASE(id, expr)                                              \
@@ -243,6 +276,7 @@ void floatUnary(UnaryFn fn, uint8_t *d, const uint8_t *a, int64_t count) {
     MTIA_UNARY_CASE(Erfc, std::erfc(x))
     MTIA_UNARY_CASE(Cbrt, std::cbrt(x))
     MTIA_UNARY_CASE(Sigmoid, T(1) / (T(1) + std::exp(-x)))
+    MTIA_UNARY_CASE(Erfinv, inverseErf(double(x)))
   default:
     return;
   }

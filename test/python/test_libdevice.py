@@ -61,6 +61,7 @@ CASES: dict[str, tuple[str, str, Reference, float, float]] = {
     "atanhf": (libdevice("atanhf", 1), "f32", lambda a, b: np.arctanh(a), -0.99, 0.99),
     "erfcf": (libdevice("erfcf", 1), "f32", lambda a, b: _erfc(a), -3, 3),
     "cbrtf": (libdevice("cbrtf", 1), "f32", lambda a, b: np.cbrt(a), -8, 8),
+    "erfinvf": (libdevice("erfinvf", 1), "f32", lambda a, b: _erfinv(a), -0.999, 0.999),
     "truncf": (libdevice("truncf", 1), "f32", lambda a, b: np.trunc(a), -9, 9),
     "roundf": (libdevice("roundf", 1), "f32",
                lambda a, b: np.sign(a) * np.floor(np.abs(a) + 0.5), -9, 9),
@@ -80,6 +81,20 @@ CASES: dict[str, tuple[str, str, Reference, float, float]] = {
     "math.atan2": (math_op("atan2", 2), "f32", np.arctan2, -4, 4),
     "math.trunc": (math_op("trunc", 1), "f32", lambda a, b: np.trunc(a), -9, 9),
 }
+
+
+def _erfinv(a: np.ndarray) -> np.ndarray:
+    """Bisection on math.erf in double precision."""
+    from math import erf
+
+    def invert(y: float) -> float:
+        low, high = -6.0, 6.0
+        for _ in range(100):
+            middle = (low + high) / 2
+            low, high = (middle, high) if erf(middle) < y else (low, middle)
+        return (low + high) / 2
+
+    return np.array([invert(float(v)) for v in a], np.float32)
 
 
 def _erfc(a: np.ndarray) -> np.ndarray:

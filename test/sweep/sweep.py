@@ -232,7 +232,12 @@ def _mask(x: np.ndarray) -> int:
 
 
 def _erfinv(y: float) -> float:
+    """CUDA's erfinv: NaN outside [-1, 1], infinities at the ends."""
     import math
+    if math.isnan(y) or abs(y) > 1:
+        return math.nan
+    if abs(y) == 1:
+        return math.copysign(math.inf, y)
     lo, hi = -6.0, 6.0
     for _ in range(200):
         mid = (lo + hi) / 2

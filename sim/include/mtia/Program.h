@@ -113,7 +113,8 @@ const char *opName(Op op);
   X(Sin, "sin") X(Cos, "cos") X(Tan, "tan") X(Asin, "asin") X(Acos, "acos")    \
   X(Atan, "atan") X(Sinh, "sinh") X(Cosh, "cosh") X(Tanh, "tanh")              \
   X(Asinh, "asinh") X(Acosh, "acosh") X(Atanh, "atanh") X(Erf, "erf")          \
-  X(Erfc, "erfc") X(Cbrt, "cbrt") X(Sigmoid, "sigmoid") X(Popcount, "popcount")
+  X(Erfc, "erfc") X(Cbrt, "cbrt") X(Sigmoid, "sigmoid") X(Popcount, "popcount")  \
+  X(Erfinv, "erfinv")
 
 #define MTIA_PREDICATES(X)                                                     \
   X(Eq, "eq") X(Ne, "ne") X(Slt, "slt") X(Sle, "sle") X(Sgt, "sgt")            \
