@@ -408,25 +408,68 @@ struct ClampPattern : public OpConversionPattern<tt::ClampFOp> {
   }
 };
 
-/// `tt.fp_to_fp`: widening is exact; narrowing rounds as the op says.
+/// `tt.fp_to_fp`: widening is exact; narrowing rounds as the op says. The
+/// SIMD engine rounds to nearest even; rounding toward zero is that result
+/// stepped one unit toward zero wherever it lies farther from zero than the
+/// source (an overflow to infinity becomes the largest finite value, NaN
+/// stays NaN): floats of one sign are ordered like their bit patterns.
 struct FpToFpPattern : public OpConversionPattern<tt::FpToFpOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(tt::FpToFpOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Type type = getTypeConverter()->convertType(op.getType());
-    tile::RoundingModeAttr rounding;
-    tile::CastKind kind = tile::CastKind::ExtF;
-    if (std::optional<tt::RoundingMode> mode = op.getRounding()) {
-      kind = tile::CastKind::TruncF;
-      rounding = tile::RoundingModeAttr::get(op.getContext(),
-                                             *mode == tt::RoundingMode::RTZ
-                                                 ? tile::RoundingMode::RTZ
-                                                 : tile::RoundingMode::RTNE);
+    auto type = cast<tile::TileType>(getTypeConverter()->convertType(op.getType()));
+    MLIRContext *context = op.getContext();
+    Location loc = op.getLoc();
+    std::optional<tt::RoundingMode> mode = op.getRounding();
+    auto castTo = [&](tile::CastKind kind, tile::TileType to, Value value,
+                      tile::RoundingModeAttr rounding) -> Value {
+      return tile::CastOp::create(rewriter, loc, to,
+                                  tile::CastKindAttr::get(context, kind), value,
+                                  rounding);
+    };
+    if (!mode) {
+      rewriter.replaceOp(op, castTo(tile::CastKind::ExtF, type, adaptor.getSrc(),
+                                    tile::RoundingModeAttr()));
+      return success();
     }
-    rewriter.replaceOpWithNewOp<tile::CastOp>(
-        op, type, tile::CastKindAttr::get(op.getContext(), kind),
-        adaptor.getSrc(), rounding);
+    Value nearest = castTo(
+        tile::CastKind::TruncF, type, adaptor.getSrc(),
+        tile::RoundingModeAttr::get(context, tile::RoundingMode::RTNE));
+    if (*mode != tt::RoundingMode::RTZ) {
+      rewriter.replaceOp(op, nearest);
+      return success();
+    }
+    Value source = adaptor.getSrc();
+    auto sourceType = cast<tile::TileType>(source.getType());
+    Value back = castTo(tile::CastKind::ExtF, sourceType, nearest,
+                        tile::RoundingModeAttr());
+    auto magnitude = [&](Value value) -> Value {
+      return tile::UnaryOp::create(rewriter, loc, value.getType(),
+                                   tile::UnaryKind::AbsF, value);
+    };
+    Value backMagnitude = magnitude(back);
+    Value sourceMagnitude = magnitude(source);
+    Value away = tile::CmpFOp::create(
+        rewriter, loc, sourceType.withElementType(rewriter.getI1Type()),
+        tile::CmpFPredicate::OGT, backMagnitude, sourceMagnitude);
+    unsigned width = type.getElementType().getIntOrFloatBitWidth();
+    tile::TileType bitsType =
+        type.withElementType(rewriter.getIntegerType(width));
+    Value bits = castTo(tile::CastKind::Bitcast, bitsType, nearest,
+                        tile::RoundingModeAttr());
+    Value one = tile::SplatOp::create(
+        rewriter, loc, bitsType,
+        arith::ConstantOp::create(rewriter, loc,
+                                  rewriter.getIntegerAttr(bitsType.getElementType(), 1))
+            .getResult());
+    Value stepped = castTo(
+        tile::CastKind::Bitcast, type,
+        tile::BinaryOp::create(rewriter, loc, bitsType, tile::BinaryKind::SubI,
+                               bits, one),
+        tile::RoundingModeAttr());
+    rewriter.replaceOpWithNewOp<tile::SelectOp>(op, type, away, stepped,
+                                                nearest);
     return success();
   }
 };

@@ -286,3 +286,25 @@ tt.func @count_leading_zeros(%x: tensor<8xi64>) {
   tt.print "" {hex = false, isSigned = array<i32: 1>} : %0 : tensor<8xi32>
   tt.return
 }
+
+// -----
+
+// Rounding toward zero: the nearest-even result, stepped one unit toward
+// zero (its bit pattern less one) where it lies farther from zero than the
+// source.
+// CHECK-LABEL: tt.func @round_toward_zero
+// CHECK: %[[NEAREST:.*]] = tile.cast truncf %[[X:.*]] rounding = rtne : !tile.tile<8xf32> -> !tile.tile<8xf8E4M3FN>
+// CHECK: %[[BACK:.*]] = tile.cast extf %[[NEAREST]] : !tile.tile<8xf8E4M3FN> -> !tile.tile<8xf32>
+// CHECK: %[[ABS_BACK:.*]] = tile.unary absf %[[BACK]]
+// CHECK: %[[ABS_X:.*]] = tile.unary absf %[[X]]
+// CHECK: %[[AWAY:.*]] = tile.cmpf ogt %[[ABS_BACK]], %[[ABS_X]]
+// CHECK: %[[BITS:.*]] = tile.cast bitcast %[[NEAREST]] : !tile.tile<8xf8E4M3FN> -> !tile.tile<8xi8>
+// CHECK: %[[LESS:.*]] = tile.binary subi %[[BITS]], %{{.*}} : !tile.tile<8xi8>
+// CHECK: %[[STEPPED:.*]] = tile.cast bitcast %[[LESS]] : !tile.tile<8xi8> -> !tile.tile<8xf8E4M3FN>
+// CHECK: tile.select %[[AWAY]], %[[STEPPED]], %[[NEAREST]] : !tile.tile<8xf8E4M3FN>
+tt.func @round_toward_zero(%x: tensor<8xf32>) {
+  %0 = tt.fp_to_fp %x, rounding = rtz : tensor<8xf32> -> tensor<8xf8E4M3FN>
+  %1 = tt.fp_to_fp %0 : tensor<8xf8E4M3FN> -> tensor<8xf32>
+  tt.print "" {hex = false, isSigned = array<i32: 0>} : %1 : tensor<8xf32>
+  tt.return
+}
