@@ -56,6 +56,13 @@ bool mtia::isValueTensor(Type type) {
   return tensorType && !isa<tt::PointerType>(tensorType.getElementType());
 }
 
+Value mtia::createIntegerSplat(OpBuilder &builder, Location loc,
+                               tile::TileType type, int64_t value) {
+  Value scalar = arith::ConstantOp::create(
+      builder, loc, builder.getIntegerAttr(type.getElementType(), value));
+  return tile::SplatOp::create(builder, loc, type, scalar);
+}
+
 std::optional<tile::CombineKind> mtia::getSingleCombineKind(Region &region) {
   Block &block = region.front();
   if (block.getNumArguments() != 2 ||
@@ -418,7 +425,8 @@ struct FpToFpPattern : public OpConversionPattern<tt::FpToFpOp> {
   LogicalResult
   matchAndRewrite(tt::FpToFpOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = cast<tile::TileType>(getTypeConverter()->convertType(op.getType()));
+    auto type =
+        cast<tile::TileType>(getTypeConverter()->convertType(op.getType()));
     MLIRContext *context = op.getContext();
     Location loc = op.getLoc();
     std::optional<tt::RoundingMode> mode = op.getRounding();
@@ -429,8 +437,8 @@ struct FpToFpPattern : public OpConversionPattern<tt::FpToFpOp> {
                                   rounding);
     };
     if (!mode) {
-      rewriter.replaceOp(op, castTo(tile::CastKind::ExtF, type, adaptor.getSrc(),
-                                    tile::RoundingModeAttr()));
+      rewriter.replaceOp(op, castTo(tile::CastKind::ExtF, type,
+                                    adaptor.getSrc(), tile::RoundingModeAttr()));
       return success();
     }
     Value nearest = castTo(
@@ -458,16 +466,12 @@ struct FpToFpPattern : public OpConversionPattern<tt::FpToFpOp> {
         type.withElementType(rewriter.getIntegerType(width));
     Value bits = castTo(tile::CastKind::Bitcast, bitsType, nearest,
                         tile::RoundingModeAttr());
-    Value one = tile::SplatOp::create(
-        rewriter, loc, bitsType,
-        arith::ConstantOp::create(rewriter, loc,
-                                  rewriter.getIntegerAttr(bitsType.getElementType(), 1))
-            .getResult());
-    Value stepped = castTo(
-        tile::CastKind::Bitcast, type,
-        tile::BinaryOp::create(rewriter, loc, bitsType, tile::BinaryKind::SubI,
-                               bits, one),
-        tile::RoundingModeAttr());
+    Value one = createIntegerSplat(rewriter, loc, bitsType, 1);
+    Value stepped = castTo(tile::CastKind::Bitcast, type,
+                           tile::BinaryOp::create(rewriter, loc, bitsType,
+                                                  tile::BinaryKind::SubI, bits,
+                                                  one),
+                           tile::RoundingModeAttr());
     rewriter.replaceOpWithNewOp<tile::SelectOp>(op, type, away, stepped,
                                                 nearest);
     return success();
@@ -607,11 +611,8 @@ struct ExternElementwisePattern
       unsigned width = floatType.getIntOrFloatBitWidth();
       Type bitsType = builder.getIntegerType(width);
       Value bits = castTo(tile::CastKind::Bitcast, bitsType, x);
-      Value shift = tile::SplatOp::create(
-          builder, loc, type.withElementType(bitsType),
-          arith::ConstantOp::create(builder, loc,
-                                    builder.getIntegerAttr(bitsType, width - 1))
-              .getResult());
+      Value shift = createIntegerSplat(
+          builder, loc, type.withElementType(bitsType), width - 1);
       Value top = tile::BinaryOp::create(builder, loc, bits.getType(),
                                          tile::BinaryKind::ShRUI, bits, shift);
       flag = castTo(tile::CastKind::TruncI, builder.getI1Type(), top);
@@ -628,13 +629,8 @@ struct ExternElementwisePattern
     Location loc = op->getLoc();
     auto source = cast<tile::TileType>(x.getType());
     unsigned width = source.getElementType().getIntOrFloatBitWidth();
-    auto constant = [&](int64_t value) -> Value {
-      return tile::SplatOp::create(
-          builder, loc, source,
-          arith::ConstantOp::create(
-              builder, loc,
-              builder.getIntegerAttr(source.getElementType(), value))
-              .getResult());
+    auto constant = [&](int64_t value) {
+      return createIntegerSplat(builder, loc, source, value);
     };
     auto binary = [&](tile::BinaryKind kind, Value lhs, Value rhs) -> Value {
       return tile::BinaryOp::create(builder, loc, source, kind, lhs, rhs);
@@ -649,8 +645,8 @@ struct ExternElementwisePattern
       bits = binary(tile::BinaryKind::XOrI, x,
                     binary(tile::BinaryKind::SubI, x, constant(1)));
     }
-    Value count =
-        tile::UnaryOp::create(builder, loc, source, tile::UnaryKind::CtPop, bits);
+    Value count = tile::UnaryOp::create(builder, loc, source,
+                                        tile::UnaryKind::CtPop, bits);
     if (function == "ffs") {
       Value zero = constant(0);
       Value isZero = tile::CmpIOp::create(

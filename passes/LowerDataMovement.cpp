@@ -294,8 +294,9 @@ public:
   /// its previous use, earlier in program order.
   void reserveWhereProduced() {
     DenseMap<Value, SmallVector<cb::ReserveBackOp>> reserves;
-    function.walk(
-        [&](cb::ReserveBackOp reserve) { reserves[reserve.getCb()].push_back(reserve); });
+    function.walk([&](cb::ReserveBackOp reserve) {
+      reserves[reserve.getCb()].push_back(reserve);
+    });
     function.walk([&](cb::WriteBackOp writeBack) {
       Operation *producer = writeBack.getTile().getDefiningOp();
       auto found = reserves.find(writeBack.getCb());
@@ -612,11 +613,8 @@ private:
     int64_t inner = 1;
     for (int64_t size : shape.drop_front(dim + 1))
       inner *= size;
-    auto splat = [&](int64_t value) -> Value {
-      return tile::SplatOp::create(
-          builder, loc, indexType,
-          arith::ConstantIntOp::create(builder, loc, builder.getI32Type(),
-                                       value));
+    auto splat = [&](int64_t value) {
+      return createIntegerSplat(builder, loc, indexType, value);
     };
     Value index = iota;
     if (inner != 1)
@@ -658,9 +656,7 @@ private:
         analysis.materialize(access.offsets.offset, builder, loc, i64));
     Value positions = buildPositions(shape, builder, loc);
     auto indexType = cast<tile::TileType>(positions.getType());
-    Value indices = tile::SplatOp::create(
-        builder, loc, indexType,
-        arith::ConstantIntOp::create(builder, loc, i32, 0));
+    Value indices = createIntegerSplat(builder, loc, indexType, 0);
     Value span = arith::ConstantIntOp::create(builder, loc, i64, 0);
     bool runtimeStrides = false;
     for (auto [dim, stride] : llvm::enumerate(access.offsets.strides)) {

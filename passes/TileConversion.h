@@ -33,6 +33,11 @@ public:
 /// the engine knows that operation.
 std::optional<tile::CombineKind> getSingleCombineKind(mlir::Region &region);
 
+/// A tile of `type`, whose elements are integers, with `value` in every
+/// element.
+mlir::Value createIntegerSplat(mlir::OpBuilder &builder, mlir::Location loc,
+                               tile::TileType type, int64_t value);
+
 /// The patterns that convert arith, math and tt compute on value tensors to
 /// tile ops.
 void populateTileConversionPatterns(const mlir::TypeConverter &converter,

@@ -134,8 +134,10 @@ class TileOpEmitter:
 
     # -- copies -------------------------------------------------------------------
 
-    def zero_matrix(self, value: ir.Value) -> tuple[int, int]:
-        """The rows and columns a DPE clear of the tile multiplies over."""
+    @staticmethod
+    def zero_matrix(value: ir.Value) -> tuple[int, int]:
+        """The rows and columns a DPE clear (or copy) of the tile multiplies
+        over: the last dimension against all the others."""
         info = TileInfo.of(value.type, _where(value))
         columns = info.shape[-1] if info.shape else 1
         return info.count // columns, columns
@@ -145,8 +147,7 @@ class TileOpEmitter:
         info = TileInfo.of(value.type, _where(value))
         if info.element_bytes != 4:
             raise located_error(_where(value), f"the DPE cannot copy a {info.dtype} tile")
-        columns = info.shape[-1] if info.shape else 1
-        return info.count // columns, columns
+        return self.zero_matrix(value)
 
     def copy_tile(self, source: ir.Value, destination: Storage, where: ir.Operation) -> None:
         """Copies a tile into other storage on the unit that holds it, bit for
