@@ -28,6 +28,7 @@ from mtia_compiler.errors import CompilationError
 from mtia_compiler.passes import add_pipeline
 from mtia_compiler.program_stage import emit_program
 from mtia_compiler.sim import Result, Simulator, Target, load_target
+from mtia_compiler.sim.program import decode
 from mtia_compiler.source import compiler_context, decode_diagnostics
 
 #: Circular buffers the program stage adds to the data-movement stage's: a
@@ -58,6 +59,17 @@ class Parameter:
 
     name: str
     kind: str  # "pointer", "tensordesc", "int" or "float"
+    #: The width of a scalar parameter's type (i1 is 1); 64 for the others.
+    bits: int = 64
+
+    def to_json(self) -> list[Any]:
+        """The parameter as a JSON value (Triton keeps it in its metadata)."""
+        return [self.name, self.kind, self.bits]
+
+    @classmethod
+    def from_json(cls, value: Sequence[Any]) -> Parameter:
+        name, kind, bits = value
+        return cls(str(name), str(kind), int(bits))
 
 
 @dataclass
@@ -71,13 +83,22 @@ class CompiledKernel:
     parameters: list[Parameter]
     _simulator: Simulator | None = field(default=None, repr=False)
 
-    def run(self, *args: Any, grid: int | Sequence[int] = 1, trace: bool = False) -> Result:
+    @property
+    def local_memory_bytes(self) -> int:
+        """The local memory of each PE that the program's circular buffers
+        take (what Triton reports as the kernel's `shared` memory)."""
+        cbs = decode(self.asm["bin"]).get("cbs", [])
+        return sum(int(cb["pages"]) * int(cb["page_bytes"]) for cb in cbs)
+
+    def run(self, *args: Any, grid: int | Sequence[int] = 1, trace: bool = False,
+            echo: bool = False) -> Result:
         """Simulates one launch over `grid` (an int or 1 to 3 ints).
 
         `args` follow the `tt.func` parameters: a contiguous numpy array for
         each pointer (taken as a raw buffer, written in place) and for each
         tensor descriptor (its base tensor), a Python int or float for each
-        scalar. Raises `mtia_compiler.SimulationError` on a fault."""
+        scalar. With `echo`, the text the kernel prints also goes to stdout.
+        Raises `mtia_compiler.SimulationError` on a fault."""
         if len(args) != len(self.parameters):
             raise TypeError(
                 f"kernel '{self.name}' takes {len(self.parameters)} arguments "
@@ -89,7 +110,7 @@ class CompiledKernel:
             raise ValueError(f"grid must have 1 to 3 dimensions, got {len(dims)}")
         if self._simulator is None:
             self._simulator = Simulator(self.target)
-        return self._simulator.run(self.asm["bin"], bound, dims, trace=trace)
+        return self._simulator.run(self.asm["bin"], bound, dims, trace=trace, echo=echo)
 
 
 def _bind(value: Any, parameter: Parameter) -> Any:
@@ -99,9 +120,31 @@ def _bind(value: Any, parameter: Parameter) -> Any:
                             f"got {type(value).__name__}")
         return value
     if parameter.kind == "int":
-        return int(value)
+        return _bind_int(value, parameter)
+    if isinstance(value, (str, bytes)) or not isinstance(value, (int, float, np.number)):
+        raise TypeError(f"parameter '{parameter.name}' takes a float, "
+                        f"got {type(value).__name__}")
     # A double: the kernel rounds it to the parameter's type (f64 keeps it).
     return float(value)
+
+
+def _bind_int(value: Any, parameter: Parameter) -> int:
+    """`value` as the int64 the simulator's registers hold: integers of the
+    parameter's width, signed or unsigned (Triton passes u64 values of 2**63
+    and more as i64), wrapped to their two's-complement pattern."""
+    if isinstance(value, (bool, np.bool_)):
+        return int(value)
+    if not isinstance(value, (int, np.integer)):
+        raise TypeError(f"parameter '{parameter.name}' takes an int, "
+                        f"got {type(value).__name__}")
+    integer = int(value)
+    bits = max(parameter.bits, 1)
+    if not -(1 << (bits - 1)) <= integer < (1 << bits) and bits > 1:
+        raise OverflowError(f"parameter '{parameter.name}' is an i{bits}: "
+                            f"{integer} does not fit")
+    if integer >= 1 << 63:
+        integer -= 1 << 64
+    return integer
 
 
 def _parameters(module: ir.Module) -> tuple[str, list[Parameter]]:
@@ -118,8 +161,10 @@ def _parameters(module: ir.Module) -> tuple[str, list[Parameter]]:
         parameters = []
         entry = op.regions[0].blocks[0]
         for index, argument_type in enumerate(function_type.inputs):
+            kind = _kind(argument_type)
+            bits = ir.IntegerType(argument_type).width if kind == "int" else 64
             parameters.append(Parameter(_argument_name(entry.arguments[index], index),
-                                        _kind(argument_type)))
+                                        kind, bits))
         return name, parameters
     raise CompilationError("error: the module has no public tt.func kernel")
 

@@ -155,6 +155,10 @@ nb::dict run(const TargetDesc &target, const Program &program,
 NB_MODULE(_sim, m) {
   m.doc() = "Native MTIA machine model (see mtia_compiler.sim)";
   m.attr("PROGRAM_FORMAT_VERSION") = kProgramFormatVersion;
+  // Targets and programs may be held until the interpreter exits by objects
+  // of other modules (Triton's kernel caches hold launchers), which Python
+  // finalizes after this module: that is not a leak, so say nothing at exit.
+  nb::set_leak_warnings(false);
 
   nb::class_<TargetDesc>(m, "Target")
       .def_static(
