@@ -1107,6 +1107,9 @@ LogicalResult checkSupported(ModuleOp module) {
     supported = false;
   };
   module.walk([&](Operation *op) {
+    if (isa<tt::ElementwiseInlineAsmOp>(op))
+      return unsupported(op, "runs inline assembly of the GPU the kernel was "
+                             "written for, which the MTIA cannot execute");
     if (auto call = dyn_cast<tt::ExternElementwiseOp>(op);
         call && !getExternLowering(call))
       return unsupported(op, "calls '" + call.getSymbol() + "' with " +

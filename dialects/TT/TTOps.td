@@ -125,6 +125,23 @@ def TT_ExternElementwiseOp : TT_Op<"extern_elementwise", [Elementwise, SameOpera
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, $result)";
 }
 
+def TT_ElementwiseInlineAsmOp : TT_Op<"elementwise_inline_asm", [Elementwise]> {
+  let summary = "inline assembly applied elementwise";
+  let description = [{
+    `tl.inline_asm_elementwise` runs `asm_string`, assembly of the GPU the
+    kernel was written for (PTX or AMDGCN), on `packed_element` elements at a
+    time, with LLVM inline-assembly `constraints`. The dialect parses it so
+    that the tile stage can report, at its location, that the MTIA cannot run
+    another machine's assembly.
+  }];
+  let arguments = (ins StrAttr:$asm_string, StrAttr:$constraints, BoolAttr:$pure,
+                       I32Attr:$packed_element, Variadic<TT_Type>:$args);
+  let results = (outs Variadic<TT_Type>:$result);
+  let assemblyFormat = [{
+    $asm_string attr-dict ($args^ `:` type($args))? `->` type($result)
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Pointer arithmetic, loads and stores.
 //===----------------------------------------------------------------------===//

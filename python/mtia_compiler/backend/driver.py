@@ -93,9 +93,13 @@ def last_launch() -> LaunchRecord | None:
 
 
 def _tensor_bytes(tensor: Any, name: str) -> np.ndarray:
-    """The bytes of `tensor`'s storage from its first element on, zero-copy."""
+    """The bytes of `tensor`'s storage from its first element on, zero-copy
+    (for a `triton.reinterpret` view, those of the tensor it views)."""
     import torch
+    from triton.runtime.jit import TensorWrapper
 
+    if isinstance(tensor, TensorWrapper):
+        tensor = tensor.base
     if not isinstance(tensor, torch.Tensor):
         raise TypeError(f"argument '{name}' is a pointer: it takes a torch tensor, "
                         f"got {type(tensor).__name__}")

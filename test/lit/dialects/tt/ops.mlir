@@ -40,6 +40,8 @@ tt.func @casts_and_math(%i: tensor<8xi64>, %f: tensor<8xf16>, %x: tensor<8xf32>,
   %h = tt.mulhiui %u, %u : i32
   // CHECK: tt.extern_elementwise %{{.*}}, %{{.*}} {libname = "", libpath = "", pure = true, symbol = "__nv_powf"} : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
   %pw = tt.extern_elementwise %x, %q {libname = "", libpath = "", pure = true, symbol = "__nv_powf"} : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  // CHECK: tt.elementwise_inline_asm "mov.b32 $0, $1;" {constraints = "=r,r", packed_element = 1 : i32, pure = true} %{{.*}} : tensor<8xf32> -> tensor<8xf32>
+  %asm = tt.elementwise_inline_asm "mov.b32 $0, $1;" {constraints = "=r,r", packed_element = 1 : i32, pure = true} %x : tensor<8xf32> -> tensor<8xf32>
   tt.return
 }
 

@@ -1,0 +1,148 @@
+"""Runs Triton's language tests (pinned in ../shared/conformance/) on the MTIA
+backend and on Triton's interpreter, and reports the backend's results against
+the interpreter's (`scripts/conformance.sh` is the entry point).
+
+    python test/conformance/run.py [--sample N] [--files test_core.py ...] [--out DIR]
+
+The tests are copied to a folder outside the project (`--out`, by default
+`$TMPDIR/mtia-conformance`) with Triton's own top-level conftest beside them,
+unmodified; `mtia_plugin.py` adapts the device and records outcomes. A test
+counts against the backend only if it passes on the interpreter: the oracle.
+Each run goes on after a test that kills its process or exceeds the time
+limit (`--timeout`), which is recorded as a failure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_TESTS = HERE.parents[2] / "shared" / "conformance" / "triton-language-tests"
+DEFAULT_FILES = ("test_core.py", "test_standard.py", "test_random.py")
+
+
+def stage_tests(source: Path, out: Path) -> Path:
+    """Copies the pinned tests to `out/unit/language` (Triton's layout) with
+    Triton's top-level conftest at `out/conftest.py`."""
+    language = out / "unit" / "language"
+    if language.exists():
+        shutil.rmtree(language)
+    shutil.copytree(source, language, ignore=shutil.ignore_patterns("conftest.top.py"))
+    shutil.copy(source / "conftest.top.py", out / "conftest.py")
+    return language
+
+
+def read_results(path: Path) -> dict[str, dict[str, str]]:
+    results: dict[str, dict[str, str]] = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            record = json.loads(line)
+            results[record["test"]] = record
+    return results
+
+
+def run_mode(mode: str, language: Path, files: list[str], sample: int, timeout: int,
+             results: Path) -> dict[str, dict[str, str]]:
+    """Runs the tests in `mode` ("mtia" or "interpreter") until every one has
+    an outcome, resuming after a test that took the process down."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(HERE), env.get("PYTHONPATH", "")])
+    env["TRITON_CACHE_DIR"] = str(results.parent / f"cache-{mode}")
+    if mode == "interpreter":
+        env["TRITON_INTERPRET"] = "1"
+    else:
+        env.pop("TRITON_INTERPRET", None)
+    current = Path(f"{results}.current")
+    done_file = Path(f"{results}.done")
+    while True:
+        recorded = read_results(results)
+        done_file.write_text("\n".join(recorded))
+        current.unlink(missing_ok=True)
+        command = [sys.executable, "-m", "pytest", "-q", "-p", "mtia_plugin",
+                   "-p", "no:cacheprovider", "--device", "cpu", f"--mtia-results={results}",
+                   f"--mtia-sample={sample}",
+                   f"--mtia-skip-file={done_file}", f"--timeout={timeout}",
+                   "--timeout-method=thread", f"--rootdir={language.parents[1]}",
+                   *(str(language / name) for name in files)]
+        with Path(f"{results}.log").open("a") as log:
+            process = subprocess.run(command, cwd=language.parents[1], env=env, stdout=log,
+                                     stderr=subprocess.STDOUT, check=False)
+        if process.returncode in (0, 1, 5) or not current.exists():
+            if process.returncode not in (0, 1, 5):
+                raise SystemExit(f"pytest failed ({process.returncode}) in {mode} mode: "
+                                 f"see {results}.log")
+            return read_results(results)
+        # The process died inside a test: record it and go on after it.
+        test = current.read_text()
+        if test in read_results(results):
+            return read_results(results)
+        with results.open("a") as f:
+            f.write(json.dumps({"test": test, "outcome": "failed",
+                                "message": f"the test process ended ({process.returncode}): "
+                                           "crash or time-out"}) + "\n")
+
+
+def summarise(mtia: dict[str, dict[str, str]], oracle: dict[str, dict[str, str]]) -> dict:
+    counts: collections.Counter[str] = collections.Counter()
+    failures = []
+    for test, record in sorted(mtia.items()):
+        reference = oracle.get(test, {"outcome": "missing"})["outcome"]
+        outcome = record["outcome"]
+        if outcome == "excluded":
+            counts["excluded (listed)"] += 1
+        elif reference != "passed":
+            counts[f"not counted (interpreter: {reference})"] += 1
+        elif outcome == "passed":
+            counts["passed"] += 1
+        elif outcome == "skipped":
+            counts["skipped on mtia only"] += 1
+            failures.append((test, "skipped: " + record["message"]))
+        else:
+            counts["failed"] += 1
+            failures.append((test, record["message"]))
+    return {"collected": len(mtia), "counts": dict(counts), "failures": failures}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tests", type=Path, default=DEFAULT_TESTS)
+    parser.add_argument("--files", nargs="*", default=list(DEFAULT_FILES))
+    parser.add_argument("--sample", type=int, default=40,
+                        help="parametrisations per test function (0: all)")
+    parser.add_argument("--timeout", type=int, default=300, help="seconds per test")
+    parser.add_argument("--out", type=Path,
+                        default=Path(tempfile.gettempdir()) / "mtia-conformance")
+    parser.add_argument("--fresh", action="store_true", help="forget earlier results")
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    if args.fresh:
+        for stale in args.out.glob("results-*"):
+            stale.unlink()
+    language = stage_tests(args.tests, args.out)
+    modes = {}
+    for mode in ("interpreter", "mtia"):
+        modes[mode] = run_mode(mode, language, args.files, args.sample, args.timeout,
+                               args.out / f"results-{mode}.jsonl")
+    summary = summarise(modes["mtia"], modes["interpreter"])
+    (args.out / "summary.json").write_text(json.dumps(summary, indent=1))
+    for test, message in summary["failures"]:
+        print(f"FAILED {test}: {message}")
+    print(f"collected {summary['collected']}: " +
+          ", ".join(f"{name} {count}" for name, count in sorted(summary["counts"].items())))
+    passed = summary["counts"].get("passed", 0)
+    failed = summary["counts"].get("failed", 0) + summary["counts"].get("skipped on mtia only", 0)
+    print(f"conformance: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

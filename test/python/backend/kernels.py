@@ -1,0 +1,88 @@
+"""@triton.jit kernels of the backend tests (in a file of their own: Triton
+reads a kernel's source, and the error-location tests name these lines)."""
+
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    x = tl.load(x_ptr + offsets, mask=mask)
+    y = tl.load(y_ptr + offsets, mask=mask)
+    tl.store(out_ptr + offsets, x + y, mask=mask)
+
+
+@triton.jit
+def scale_kernel(x_ptr, out_ptr, n, stride, factor, BLOCK: tl.constexpr = 64,
+                 SHIFT: tl.constexpr = 0.5):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    x = tl.load(x_ptr + offsets * stride, mask=mask)
+    tl.store(out_ptr + offsets, x * factor + SHIFT, mask=mask)
+
+
+@triton.jit(do_not_specialize=["n"])
+def fill_kernel(out_ptr, n, value, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offsets, tl.full((BLOCK,), value, tl.int32), mask=offsets < n)
+
+
+@triton.jit
+def tuple_kernel(pointers, sizes, BLOCK: tl.constexpr):
+    offsets = tl.arange(0, BLOCK)
+    mask = offsets < sizes[0]
+    a = tl.load(pointers[0] + offsets, mask=mask)
+    b = tl.load(pointers[1] + offsets, mask=mask)
+    tl.store(pointers[2] + offsets, a * b + sizes[1], mask=mask)
+
+
+@triton.jit
+def optional_bias_kernel(x_ptr, bias_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.arange(0, BLOCK)
+    mask = offsets < n
+    x = tl.load(x_ptr + offsets, mask=mask)
+    if bias_ptr is not None:
+        x += tl.load(bias_ptr + offsets, mask=mask)
+    tl.store(out_ptr + offsets, x, mask=mask)
+
+
+@triton.jit
+def descriptor_kernel(in_desc, out_desc, BM: tl.constexpr, BN: tl.constexpr):
+    row = tl.program_id(0) * BM
+    col = tl.program_id(1) * BN
+    block = in_desc.load([row, col])
+    out_desc.store([row, col], block * 2 + 1)
+
+
+@triton.jit
+def print_kernel(x_ptr, BLOCK: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, BLOCK))
+    tl.device_print("x = ", x)
+
+
+@triton.jit
+def inline_asm_kernel(x_ptr, BLOCK: tl.constexpr):
+    offsets = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offsets)
+    y = tl.inline_asm_elementwise("mov.b32 $0, $1;", "=r,r", [x], dtype=tl.float32,
+                                  is_pure=True, pack=1)
+    tl.store(x_ptr + offsets, y)
+
+
+@triton.jit
+def unmasked_kernel(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offsets, tl.load(x_ptr + offsets))
+
+
+@triton.autotune(configs=[triton.Config({"BLOCK": block}) for block in (64, 256, 1 << 18)],
+                 key=["n"])
+@triton.jit
+def autotuned_add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    x = tl.load(x_ptr + offsets, mask=mask)
+    y = tl.load(y_ptr + offsets, mask=mask)
+    tl.store(out_ptr + offsets, x + y, mask=mask)

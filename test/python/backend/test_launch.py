@@ -1,0 +1,216 @@
+"""`@triton.jit` kernels launched through the MTIA backend with torch CPU tensors."""
+
+from __future__ import annotations
+
+import inspect
+import math
+import os
+import subprocess
+import sys
+import textwrap
+import warnings
+from pathlib import Path
+
+import pytest
+import torch
+import triton
+from triton.tools.tensor_descriptor import TensorDescriptor
+
+import mtia_compiler
+from mtia_compiler.backend import MTIADriver, do_bench, last_launch, launches
+
+from . import kernels
+
+KERNELS = Path(kernels.__file__)
+
+
+def line_of(kernel: object, text: str) -> int:
+    """The line of `kernels.py` in the body of `kernel` that contains `text`."""
+    function = getattr(kernel, "fn", kernel)
+    while hasattr(function, "fn"):
+        function = function.fn
+    lines, first = inspect.getsourcelines(function)
+    return first + next(i for i, line in enumerate(lines) if text in line)
+
+
+def test_the_backend_is_the_active_driver() -> None:
+    driver = triton.runtime.driver.active
+    assert isinstance(driver, MTIADriver)
+    assert driver.get_current_target().backend == "mtia"
+    properties = driver.utils.get_device_properties(0)
+    assert properties["max_shared_mem"] == 393216
+    assert properties["multiprocessor_count"] == 64
+
+
+@pytest.mark.parametrize("n", [1, 17, 1024, 3000])
+def test_vector_add_specialised_sizes(n: int) -> None:
+    # n == 1 is specialised as a constexpr and n == 1024 as divisible by 16.
+    x, y, out = torch.randn(n), torch.randn(n), torch.full((n,), math.nan)
+    with launches() as records:
+        compiled = kernels.add_kernel[(triton.cdiv(n, 256),)](x, y, out, n, BLOCK=256)
+    torch.testing.assert_close(out, x + y, rtol=0, atol=0)
+    assert [r.grid for r in records] == [(triton.cdiv(n, 256), 1, 1)]
+    assert records[0].cycles > 0 and records[0].seconds > 0
+    assert records[0].result.units["dma.in"]["busy_cycles"] > 0
+    assert last_launch() is records[0]
+    assert set(compiled.asm) >= {"ttir", "tile", "dma", "bin"}
+    assert "tt.func public @add_kernel" in compiled.asm["ttir"]
+    assert compiled.metadata.shared > 0 and compiled.n_regs > 0
+
+
+def test_constexpr_defaults_strided_views_and_float_arguments() -> None:
+    base = torch.randn(40, 6)
+    view = base[3:, 2]  # an offset, strided view of another tensor's storage
+    out = torch.zeros(view.numel())
+    kernels.scale_kernel[(1,)](view, out, view.numel(), view.stride(0), 1.5)
+    torch.testing.assert_close(out, view * 1.5 + 0.5)
+    kernels.scale_kernel[(1,)](view, out, view.numel(), view.stride(0), -2.0, SHIFT=3.0)
+    torch.testing.assert_close(out, view * -2.0 + 3.0)
+
+
+def test_arguments_that_share_storage() -> None:
+    x = torch.arange(64, dtype=torch.float32)
+    expected = x + x
+    kernels.add_kernel[(1,)](x, x, x, 64, BLOCK=64)
+    torch.testing.assert_close(x, expected)
+    data = torch.zeros(128)
+    kernels.add_kernel[(1,)](data[:64] + 1, data[64:] + 2, data[64:], 64, BLOCK=64)
+    assert torch.all(data[64:] == 3) and torch.all(data[:64] == 0)
+
+
+def test_do_not_specialize_and_every_integer_width() -> None:
+    out = torch.zeros(48, dtype=torch.int32)
+    for n in (1, 16, 48):
+        kernels.fill_kernel[(1,)](out, n, 7, BLOCK=64)
+        assert out[:n].tolist() == [7] * n
+    assert len(kernels.fill_kernel.device_caches[0][0]) == 1  # one compilation for every n
+
+
+def test_tuple_arguments() -> None:
+    a, b, out = torch.randn(20), torch.randn(20), torch.zeros(20)
+    kernels.tuple_kernel[(1,)]((a, b, out), (20, 4.0), BLOCK=32)
+    torch.testing.assert_close(out, a * b + 4.0)
+
+
+def test_none_arguments() -> None:
+    x, bias, out = torch.randn(10), torch.randn(10), torch.zeros(10)
+    kernels.optional_bias_kernel[(1,)](x, None, out, 10, BLOCK=16)
+    torch.testing.assert_close(out, x)
+    kernels.optional_bias_kernel[(1,)](x, bias, out, 10, BLOCK=16)
+    torch.testing.assert_close(out, x + bias)
+
+
+def test_host_tensor_descriptors() -> None:
+    source = torch.randn(64, 96)
+    target = torch.zeros(64, 96)
+    in_desc = TensorDescriptor.from_tensor(source, [16, 32])
+    out_desc = TensorDescriptor.from_tensor(target, [16, 32])
+    kernels.descriptor_kernel[(4, 3)](in_desc, out_desc, BM=16, BN=32)
+    torch.testing.assert_close(target, source * 2 + 1)
+
+
+def test_callable_and_empty_grids() -> None:
+    x, y, out = torch.randn(500), torch.randn(500), torch.zeros(500)
+    kernels.add_kernel[lambda meta: (triton.cdiv(500, meta["BLOCK"]),)](x, y, out, 500, BLOCK=128)
+    torch.testing.assert_close(out, x + y)
+    untouched = torch.zeros(500)
+    with launches() as records:
+        kernels.add_kernel[(0,)](x, y, untouched, 500, BLOCK=128)
+        kernels.add_kernel[(4, 0)](x, y, untouched, 500, BLOCK=128)
+    assert records == [] and torch.all(untouched == 0)
+
+
+def test_device_print_reaches_stdout(capfd: pytest.CaptureFixture[str]) -> None:
+    kernels.print_kernel[(1,)](torch.arange(4, dtype=torch.float32), BLOCK=4)
+    printed = capfd.readouterr().out.splitlines()
+    assert printed == [f"pid (0, 0, 0) idx ({i}) x =: {i}" for i in range(4)]
+
+
+def test_autotune_ranks_configs_by_simulated_time_and_prunes_what_does_not_compile() -> None:
+    n = 1 << 14
+    x, y, out = torch.randn(n), torch.randn(n), torch.zeros(n)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        kernels.autotuned_add_kernel[lambda meta: (triton.cdiv(n, meta["BLOCK"]),)](x, y, out, n)
+    torch.testing.assert_close(out, x + y)
+    timings = kernels.autotuned_add_kernel.configs_timings
+    by_block = {config.kwargs["BLOCK"]: ms[0] for config, ms in timings.items()}
+    assert by_block[1 << 18] == math.inf  # a 3 MiB tile: pruned, not fatal
+    assert any("pruned" in str(w.message) for w in caught)
+    assert kernels.autotuned_add_kernel.best_config.kwargs["BLOCK"] == min(by_block,
+                                                                           key=by_block.get)
+    # The timings are simulated: each is what a launch of that config records.
+    for block in (64, 256):
+        with launches() as records:
+            kernels.add_kernel[(triton.cdiv(n, block),)](x, y, out, n, BLOCK=block)
+        assert by_block[block] == pytest.approx(records[0].seconds * 1e3)
+
+
+def test_benchmarkers_measure_simulated_time() -> None:
+    x, y, out = torch.randn(4096), torch.randn(4096), torch.zeros(4096)
+
+    def launch() -> None:
+        kernels.add_kernel[(16,)](x, y, out, 4096, BLOCK=256)
+
+    with launches() as records:
+        launch()
+    simulated_ms = records[0].seconds * 1e3
+    assert do_bench(launch) == pytest.approx(simulated_ms)
+    assert do_bench(launch, quantiles=[0.5, 0.2]) == pytest.approx([simulated_ms] * 2)
+    assert triton.testing.do_bench(launch, warmup=0, rep=0) == pytest.approx(simulated_ms)
+
+
+def test_compile_errors_name_the_kernel_source_line() -> None:
+    with pytest.raises(mtia_compiler.CompilationError) as caught:
+        kernels.inline_asm_kernel[(1,)](torch.zeros(8), BLOCK=8)
+    line = line_of(kernels.inline_asm_kernel, "inline_asm_elementwise")
+    assert f"{KERNELS}:{line}:" in str(caught.value)
+    assert "inline assembly" in str(caught.value)
+
+
+def test_faults_name_the_program_pe_and_source_line() -> None:
+    x, out = torch.randn(100), torch.zeros(200)
+    with pytest.raises(mtia_compiler.SimulationError) as caught:
+        kernels.unmasked_kernel[(2,)](x, out, BLOCK=64)
+    error = caught.value
+    assert error.kind == "out_of_bounds"
+    assert error.program_id == (1, 0, 0) and error.pe >= 0
+    assert f"{KERNELS}:{line_of(kernels.unmasked_kernel, 'tl.store')}:" in str(error)
+
+
+def run_python(code: str, cache: Path) -> subprocess.CompletedProcess[str]:
+    environment = dict(os.environ, TRITON_CACHE_DIR=str(cache))
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
+                          text=True, env=environment, cwd=Path(__file__).parents[1], check=False,
+                          timeout=300)
+
+
+LAUNCH_IN_A_NEW_PROCESS = """
+    import torch, triton
+    from backend import kernels
+    hits = []
+    triton.knobs.compilation.listener = lambda **event: hits.append(event["cache_hit"])
+    x, y, out = torch.ones(100), torch.ones(100), torch.zeros(100)
+    kernels.add_kernel[(1,)](x, y, out, 100, BLOCK=128)
+    assert torch.all(out == 2)
+    print("cache hit" if hits == [True] else "compiled")
+"""
+
+
+def test_a_second_process_reuses_the_compiled_program(tmp_path: Path) -> None:
+    first = run_python(LAUNCH_IN_A_NEW_PROCESS, tmp_path)
+    second = run_python(LAUNCH_IN_A_NEW_PROCESS, tmp_path)
+    assert (first.returncode, first.stdout, first.stderr) == (0, "compiled\n", "")
+    assert (second.returncode, second.stdout, second.stderr) == (0, "cache hit\n", "")
+
+
+def test_importing_and_launching_prints_nothing(tmp_path: Path) -> None:
+    result = run_python("""
+        import warnings
+        warnings.simplefilter("error")
+        import torch, triton, mtia_compiler
+        from backend import kernels
+        out = torch.zeros(16)
+        kernels.add_kernel[(1,)](out, out, out, 16, BLOCK=16)
+    """, tmp_path)
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
