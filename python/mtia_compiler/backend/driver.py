@@ -13,6 +13,7 @@ returns; its simulated time and unit statistics are recorded
 from __future__ import annotations
 
 import math
+import os
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -274,9 +275,12 @@ class MTIADriver(DriverBase):
 
     @staticmethod
     def is_active() -> bool:
-        # Active unless a GPU backend is: Triton takes the one active driver.
+        # Active when selected by name, or else unless a GPU backend is:
+        # Triton takes the one active driver.
         from triton.backends import backends
 
+        if os.environ.get("TRITON_DEFAULT_BACKEND") == BACKEND_NAME:
+            return True
         return not any(backend.driver.is_active() for name, backend in backends.items()
                        if name != BACKEND_NAME)
 
