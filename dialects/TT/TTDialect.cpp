@@ -118,6 +118,13 @@ Type TensorDescType::parse(AsmParser &parser) {
                                 /*withTrailingX=*/true) ||
       parser.parseType(elementType) || parser.parseGreater())
     return {};
+  // Triton before 3.9 wrote `!tt.tensordesc<tensor<16x16xf16>>`.
+  if (!elementType.isIntOrFloat()) {
+    parser.emitError(loc) << "tensor descriptor elements must be integers or "
+                             "floats, got "
+                          << elementType;
+    return {};
+  }
   return parser.getChecked<TensorDescType>(
       loc, parser.getContext(), RankedTensorType::get(shape, elementType));
 }
@@ -127,6 +134,15 @@ void TensorDescType::print(AsmPrinter &printer) const {
   for (int64_t dim : getBlockType().getShape())
     printer << dim << "x";
   printer << getBlockType().getElementType() << ">";
+}
+
+RankedTensorType TensorDescType::getSignlessBlockType() const {
+  RankedTensorType block = getBlockType();
+  auto integer = dyn_cast<IntegerType>(block.getElementType());
+  if (!integer || integer.isSignless())
+    return block;
+  return block.clone(
+      IntegerType::get(getContext(), integer.getWidth(), IntegerType::Signless));
 }
 
 LogicalResult

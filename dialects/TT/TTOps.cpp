@@ -449,7 +449,8 @@ LogicalResult MakeTensorDescOp::verify() {
   if (static_cast<int64_t>(getShape().size()) != block.getRank())
     return emitOpError("expects one shape and one stride per block dimension (")
            << block.getRank() << "), got " << getShape().size();
-  if (getBase().getType().getPointeeType() != block.getElementType())
+  if (getBase().getType().getPointeeType() !=
+      getResult().getType().getSignlessBlockType().getElementType())
     return emitOpError("base pointee type ")
            << getBase().getType().getPointeeType()
            << " does not match the block element type "
@@ -463,7 +464,7 @@ static LogicalResult verifyDescriptorAccess(Operation *op,
                                             TensorDescType descType,
                                             size_t numIndices,
                                             RankedTensorType tensorType) {
-  RankedTensorType block = descType.getBlockType();
+  RankedTensorType block = descType.getSignlessBlockType();
   if (static_cast<int64_t>(numIndices) != block.getRank())
     return op->emitOpError("expects one index per block dimension (")
            << block.getRank() << "), got " << numIndices;

@@ -48,6 +48,13 @@ def TT_TensorDescType : TT_TypeDef<"TensorDesc", "tensordesc"> {
   let skipDefaultBuilders = 1;
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The block type with signless integer elements. Triton's frontend
+    /// writes the signedness of integer blocks into the descriptor
+    /// (`!tt.tensordesc<16x16xsi32>`), while the tensors that descriptor
+    /// loads and stores, and the pointers it is made from, are signless.
+    ::mlir::RankedTensorType getSignlessBlockType() const;
+  }];
 }
 
 //===----------------------------------------------------------------------===//

@@ -208,6 +208,19 @@ tt.func @descriptors(%p: !tt.ptr<f16>, %m: i32, %s: i64, %d: !tt.tensordesc<64x3
   tt.return
 }
 
+// Triton writes the signedness of integer blocks into descriptors; the
+// pointers and tensors stay signless.
+// CHECK-LABEL: tt.func @signed_descriptors
+tt.func @signed_descriptors(%p: !tt.ptr<i32>, %m: i32, %s: i64) {
+  // CHECK: tt.make_tensor_descriptor %{{.*}} : <i32>, <16x16xsi32>
+  %desc = tt.make_tensor_descriptor %p, [%m, %m], [%s, %s] : <i32>, <16x16xsi32>
+  // CHECK: tt.descriptor_load %{{.*}} : !tt.tensordesc<16x16xsi32> -> tensor<16x16xi32>
+  %t = tt.descriptor_load %desc[%m, %m] : !tt.tensordesc<16x16xsi32> -> tensor<16x16xi32>
+  // CHECK: tt.descriptor_store %{{.*}} : !tt.tensordesc<16x16xsi32>, tensor<16x16xi32>
+  tt.descriptor_store %desc[%m, %m], %t : !tt.tensordesc<16x16xsi32>, tensor<16x16xi32>
+  tt.return
+}
+
 // CHECK-LABEL: tt.func private @helper
 // CHECK-SAME: -> f32 attributes {noinline = true}
 tt.func private @helper(%x: f32) -> f32 attributes {noinline = true} {

@@ -625,3 +625,19 @@ tt.func @return_types(%x: f32) -> i32 {
   // expected-error @+1 {{operand types must match the result types of @return_types}}
   tt.return %x : f32
 }
+
+// -----
+
+// The form of Triton before 3.9.
+// expected-error @+1 {{tensor descriptor elements must be integers or floats, got 'tensor<16x16xf16>'}}
+tt.func @old_descriptor_form(%d: !tt.tensordesc<tensor<16x16xf16>>) {
+  tt.return
+}
+
+// -----
+
+tt.func @signed_descriptor_pointee(%p: !tt.ptr<i16>, %m: i32, %s: i64) {
+  // expected-error @+1 {{base pointee type 'i16' does not match the block element type 'si32'}}
+  %desc = tt.make_tensor_descriptor %p, [%m, %m], [%s, %s] : <i16>, <16x16xsi32>
+  tt.return
+}
