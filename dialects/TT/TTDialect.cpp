@@ -84,15 +84,30 @@ void TTDialect::initialize() {
 
 /// The address space Triton uses for global memory; it is not printed.
 static constexpr int kGlobalAddressSpace = 1;
+/// The address space of `tl.const` pointer parameters (read-only memory),
+/// which Triton prints by name.
+static constexpr int kConstantAddressSpace = 4;
+static constexpr llvm::StringLiteral kConstantAddressSpaceName = "constant";
 
 Type PointerType::parse(AsmParser &parser) {
   Type pointeeType;
   int addressSpace = kGlobalAddressSpace;
   if (parser.parseLess() || parser.parseType(pointeeType))
     return {};
-  if (succeeded(parser.parseOptionalComma()) &&
-      parser.parseInteger(addressSpace))
-    return {};
+  if (succeeded(parser.parseOptionalComma())) {
+    std::string name;
+    SMLoc nameLoc = parser.getCurrentLocation();
+    if (succeeded(parser.parseOptionalString(&name))) {
+      if (name != kConstantAddressSpaceName) {
+        parser.emitError(nameLoc) << "unknown address space \"" << name
+                                  << "\" (expected \"constant\" or a number)";
+        return {};
+      }
+      addressSpace = kConstantAddressSpace;
+    } else if (parser.parseInteger(addressSpace)) {
+      return {};
+    }
+  }
   if (parser.parseGreater())
     return {};
   return PointerType::get(pointeeType, addressSpace);
@@ -100,7 +115,9 @@ Type PointerType::parse(AsmParser &parser) {
 
 void PointerType::print(AsmPrinter &printer) const {
   printer << "<" << getPointeeType();
-  if (getAddressSpace() != kGlobalAddressSpace)
+  if (getAddressSpace() == kConstantAddressSpace)
+    printer << ", \"" << kConstantAddressSpaceName << "\"";
+  else if (getAddressSpace() != kGlobalAddressSpace)
     printer << ", " << getAddressSpace();
   printer << ">";
 }

@@ -17,7 +17,8 @@ def TT_PointerType : TT_TypeDef<"Pointer", "ptr"> {
   let description = [{
     `!tt.ptr<f32>` points to an element of global memory; `!tt.ptr<f32, 3>`
     carries an explicit address space (1, the global address space, is the
-    default and is not printed). A pointer to a tensor (`!tt.ptr<tensor<..>>`)
+    default and is not printed; `tl.const` parameters are in the constant
+    address space 4, printed `!tt.ptr<f32, "constant">`). A pointer to a tensor (`!tt.ptr<tensor<..>>`)
     is a block pointer made by `tt.make_tensor_ptr`.
   }];
   let parameters = (ins "::mlir::Type":$pointeeType, "int":$addressSpace);

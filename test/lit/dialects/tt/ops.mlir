@@ -233,3 +233,10 @@ tt.func @caller(%x: f32) -> f32 {
   %0 = tt.call @helper(%x) : (f32) -> f32
   tt.return %0 : f32
 }
+
+// `tl.const` parameters point into the constant address space.
+// CHECK-LABEL: tt.func @constant_pointers
+// CHECK-SAME: !tt.ptr<f32, "constant">
+tt.func @constant_pointers(%p: !tt.ptr<f32, "constant">, %q: !tt.ptr<f32, 3>) {
+  tt.return
+}

@@ -641,3 +641,10 @@ tt.func @signed_descriptor_pointee(%p: !tt.ptr<i16>, %m: i32, %s: i64) {
   %desc = tt.make_tensor_descriptor %p, [%m, %m], [%s, %s] : <i16>, <16x16xsi32>
   tt.return
 }
+
+// -----
+
+// expected-error @+1 {{unknown address space "shared" (expected "constant" or a number)}}
+tt.func @named_address_space(%p: !tt.ptr<f32, "shared">) {
+  tt.return
+}
