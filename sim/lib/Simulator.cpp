@@ -525,6 +525,7 @@ void Machine::planLocalMemory() {
                             std::to_string(target.numCircularBuffers);
     throw failure;
   }
+  const int64_t alignment = target.cbAlignmentBytes;
   int64_t offset = 0;
   std::string plan;
   for (const CBDesc &cb : program.cbs) {
@@ -532,7 +533,7 @@ void Machine::planLocalMemory() {
     int64_t bytes = cb.pageBytes * cb.pages;
     plan += " '" + cb.name + "' " + std::to_string(cb.pages) + " x " +
             std::to_string(cb.pageBytes) + " B;";
-    offset += (bytes + 63) / 64 * 64;
+    offset += (bytes + alignment - 1) / alignment * alignment;
   }
   localBytesNeeded = offset;
   if (static_cast<uint64_t>(offset) > target.localMemoryBytes) {
