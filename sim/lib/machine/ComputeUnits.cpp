@@ -7,7 +7,7 @@
 
 #include "ComputeUnits.h"
 
-#include "Kernels.h"
+#include "kernels/Kernels.h"
 
 #include <algorithm>
 #include <cinttypes>

@@ -8,7 +8,7 @@
 
 #include "MemorySystem.h"
 
-#include "Kernels.h"
+#include "kernels/Kernels.h"
 
 #include <algorithm>
 #include <cstring>

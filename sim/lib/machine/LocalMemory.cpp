@@ -9,7 +9,7 @@
 
 #include "LocalMemory.h"
 
-#include "Kernels.h"
+#include "kernels/Kernels.h"
 
 #include <algorithm>
 #include <cstring>

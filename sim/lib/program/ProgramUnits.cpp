@@ -7,7 +7,7 @@
 
 #include "ProgramParser.h"
 
-#include "Kernels.h"
+#include "kernels/Kernels.h"
 
 using namespace mtia;
 

@@ -8,7 +8,7 @@
 
 #include "ControlCore.h"
 
-#include "Kernels.h"
+#include "kernels/Kernels.h"
 
 #include <algorithm>
 #include <cstdio>

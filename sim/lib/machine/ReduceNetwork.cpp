@@ -7,7 +7,7 @@
 
 #include "ReduceNetwork.h"
 
-#include "Kernels.h"
+#include "kernels/Kernels.h"
 
 #include <algorithm>
 #include <cmath>
