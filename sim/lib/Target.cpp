@@ -131,6 +131,8 @@ std::string mtia::parseTarget(std::string_view json, TargetDesc &target) {
   reader.integer("pe_grid", "cols", target.peCols);
   reader.integer("local_memory", "bytes_per_pe", target.localMemoryBytes);
   reader.number("local_memory", "bandwidth_gbps", target.localBandwidthGBps);
+  reader.integer("local_memory", "cb_alignment_bytes",
+                 target.cbAlignmentBytes);
   reader.integer("sram", "bytes", target.sram.bytes);
   reader.number("sram", "bandwidth_gbps", target.sram.bandwidthGBps);
   reader.integer("sram", "latency_cycles", target.sram.latencyCycles, true);

@@ -31,6 +31,7 @@ nb::dict targetToDict(const TargetDesc &t) {
   d["num_pes"] = t.numPEs();
   d["local_memory_bytes"] = t.localMemoryBytes;
   d["local_bytes_per_cycle"] = t.localBytesPerCycle();
+  d["cb_alignment_bytes"] = t.cbAlignmentBytes;
   d["sram_bytes"] = t.sram.bytes;
   d["sram_bytes_per_cycle"] = t.sramBytesPerCycle();
   d["sram_latency_cycles"] = t.sram.latencyCycles;

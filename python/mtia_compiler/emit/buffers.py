@@ -27,13 +27,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from mtia_compiler import ir
+from mtia_compiler.sim import load_target
 from mtia_compiler.sim.program import Unit
 
 from .common import op_name, round_up
 from .storage import cb_pages
 from .units import BufferRoles
 
-CB_ALIGNMENT = 64
+CB_ALIGNMENT = load_target().to_dict()["cb_alignment_bytes"]
 
 
 @dataclass(eq=False)

@@ -42,6 +42,8 @@ struct TargetDesc {
 
   uint64_t localMemoryBytes = 0;
   double localBandwidthGBps = 0;
+  /// Every circular buffer starts at a multiple of this in local memory.
+  uint32_t cbAlignmentBytes = 0;
 
   GlobalMemoryDesc sram;
   SramCacheDesc sramCache;

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from conftest import copy_program
 
-from mtia_compiler.sim import Simulator, load_target
+from mtia_compiler.sim import SimulationError, Simulator, Target, load_target
 from mtia_compiler.sim.program import ProgramBuilder, Unit
 
 TARGETS = Path(__file__).resolve().parents[3] / "targets"
@@ -147,6 +147,26 @@ def test_same_program_different_cycles_from_target_data() -> None:
     assert busy["mtia-v1"] != busy["mtia-2i"]
 
 
+def test_cb_alignment_comes_from_the_target() -> None:
+    """Every CB starts at a multiple of local_memory.cb_alignment_bytes: a
+    100-byte and a 300,000-byte CB fit mtia-2i's local memory at its 64-byte
+    alignment and overflow it at an alignment of 128 KiB."""
+    b = ProgramBuilder("two_buffers")
+    b.cb("small", 100, 1)
+    b.cb("large", 300_000, 1)
+    program = b.build()
+    assert load_target().to_dict()["cb_alignment_bytes"] == 64
+    Simulator("mtia-2i").run(program, [])
+    data = json.loads((TARGETS / "mtia-2i.json").read_text())
+    data["local_memory"]["cb_alignment_bytes"] = 128 << 10
+    target = Target.from_json(json.dumps(data))
+    assert target.to_dict()["cb_alignment_bytes"] == 128 << 10
+    with pytest.raises(SimulationError) as info:
+        Simulator(target).run(program, [])
+    assert info.value.kind == "local_memory_overflow"
+    assert "need 524288 bytes" in str(info.value)
+
+
 def broken_target(tmp_path: Path, edit: str) -> Path:
     data = json.loads((TARGETS / "mtia-2i.json").read_text())
     section, _, key = edit.partition(".")
@@ -167,6 +187,7 @@ def broken_target(tmp_path: Path, edit: str) -> Path:
     ("reduce.network_hop_cycles", "field 'reduce.network_hop_cycles' must be a non-negative"),
     ("clock_ghz", "field 'clock_ghz' must be a positive number"),
     ("dpe", "missing object field 'dpe'"),
+    ("local_memory.cb_alignment_bytes", "field 'local_memory.cb_alignment_bytes' is missing"),
 ])
 def test_invalid_target_names_the_field(edit: str, message: str, tmp_path: Path) -> None:
     path = broken_target(tmp_path, edit)

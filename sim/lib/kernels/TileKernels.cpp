@@ -1,0 +1,380 @@
+//===- TileKernels.cpp - Kernels of the DPE, RE and MLU -------------------===//
+//
+// The matrix multiply of the DPE, the reductions, scans and histograms of
+// the reduction engine, and the gathers and strided copies of the MLU, on
+// dense row-major tiles.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Kernels.h"
+
+#include "KernelSupport.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+using namespace mtia;
+
+//===----------------------------------------------------------------------===//
+// DPE
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+typedef float Vec8 __attribute__((vector_size(32)));
+
+inline Vec8 loadVec(const float *p) {
+  Vec8 v;
+  std::memcpy(&v, p, sizeof(v));
+  return v;
+}
+
+inline void storeVec(float *p, Vec8 v) { std::memcpy(p, &v, sizeof(v)); }
+
+/// C += A * B on f32 (C m x n, A m x k, B k x n). Every C element adds its
+/// products in increasing k with separate multiply and add roundings, so the
+/// result does not depend on which clone runs.
+__attribute__((target_clones("avx2", "default"))) void
+gemmF32(float *c, const float *a, const float *b, int64_t m, int64_t n,
+        int64_t k) {
+  int64_t i = 0;
+  for (; i + 4 <= m; i += 4) {
+    int64_t j = 0;
+    for (; j + 16 <= n; j += 16) {
+      Vec8 acc[4][2];
+      for (int r = 0; r < 4; ++r) {
+        acc[r][0] = loadVec(c + (i + r) * n + j);
+        acc[r][1] = loadVec(c + (i + r) * n + j + 8);
+      }
+      for (int64_t p = 0; p < k; ++p) {
+        Vec8 b0 = loadVec(b + p * n + j);
+        Vec8 b1 = loadVec(b + p * n + j + 8);
+        for (int r = 0; r < 4; ++r) {
+          float scalar = a[(i + r) * k + p];
+          Vec8 product0 = b0 * scalar;
+          Vec8 product1 = b1 * scalar;
+          acc[r][0] += product0;
+          acc[r][1] += product1;
+        }
+      }
+      for (int r = 0; r < 4; ++r) {
+        storeVec(c + (i + r) * n + j, acc[r][0]);
+        storeVec(c + (i + r) * n + j + 8, acc[r][1]);
+      }
+    }
+    for (int r = 0; r < 4; ++r)
+      for (int64_t p = 0; p < k; ++p) {
+        float scalar = a[(i + r) * k + p];
+        for (int64_t jj = j; jj < n; ++jj) {
+          float product = scalar * b[p * n + jj];
+          c[(i + r) * n + jj] += product;
+        }
+      }
+  }
+  for (; i < m; ++i)
+    for (int64_t p = 0; p < k; ++p) {
+      float scalar = a[i * k + p];
+      for (int64_t jj = 0; jj < n; ++jj) {
+        float product = scalar * b[p * n + jj];
+        c[i * n + jj] += product;
+      }
+    }
+}
+
+__attribute__((target_clones("avx2", "default"))) void
+gemmI8(int32_t *c, const int8_t *a, const int8_t *b, int64_t m, int64_t n,
+       int64_t k) {
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t p = 0; p < k; ++p) {
+      int32_t scalar = a[i * k + p];
+      for (int64_t j = 0; j < n; ++j)
+        c[i * n + j] = static_cast<int32_t>(
+            static_cast<uint32_t>(c[i * n + j]) +
+            static_cast<uint32_t>(scalar * static_cast<int32_t>(b[p * n + j])));
+    }
+}
+
+} // namespace
+
+void mtia::dpeMatmul(DType inType, DType accType, uint8_t *c, const uint8_t *a,
+                     const uint8_t *b, const uint8_t *acc, int64_t m, int64_t n,
+                     int64_t k) {
+  const int64_t outBytes = m * n * 4;
+  if (acc) {
+    if (acc != c)
+      std::memmove(c, acc, outBytes);
+  } else {
+    std::memset(c, 0, outBytes);
+  }
+  if (accType == DType::I32) {
+    std::vector<int32_t> out(m * n);
+    std::memcpy(out.data(), c, outBytes);
+    gemmI8(out.data(), reinterpret_cast<const int8_t *>(a),
+           reinterpret_cast<const int8_t *>(b), m, n, k);
+    std::memcpy(c, out.data(), outBytes);
+    return;
+  }
+  std::vector<float> &wideA = scratch(0), &wideB = scratch(1),
+                     &out = scratch(2);
+  wideA.resize(m * k);
+  wideB.resize(k * n);
+  out.resize(m * n);
+  convertElements(inType, DType::F32, a,
+                  reinterpret_cast<uint8_t *>(wideA.data()), m * k, true);
+  convertElements(inType, DType::F32, b,
+                  reinterpret_cast<uint8_t *>(wideB.data()), k * n, true);
+  std::memcpy(out.data(), c, outBytes);
+  gemmF32(out.data(), wideA.data(), wideB.data(), m, n, k);
+  std::memcpy(c, out.data(), outBytes);
+}
+
+//===----------------------------------------------------------------------===//
+// Reduction engine
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The combiner of a reduction or scan on values of type T.
+template <typename T> T combine(ReduceFn fn, T x, T y) {
+  if constexpr (std::is_floating_point_v<T>) {
+    switch (fn) {
+    case ReduceFn::Sum:
+      return x + y;
+    case ReduceFn::Prod:
+      return x * y;
+    case ReduceFn::RMax:
+      return std::isnan(x) || std::isnan(y)
+                 ? std::numeric_limits<T>::quiet_NaN()
+                 : (x > y ? x : y);
+    case ReduceFn::RMin:
+      return std::isnan(x) || std::isnan(y)
+                 ? std::numeric_limits<T>::quiet_NaN()
+                 : (x < y ? x : y);
+    case ReduceFn::RMaxNum:
+      return std::fmax(x, y);
+    case ReduceFn::RMinNum:
+      return std::fmin(x, y);
+    default:
+      return x;
+    }
+  } else {
+    using U = std::make_unsigned_t<T>;
+    switch (fn) {
+    case ReduceFn::Sum:
+      return T(U(x) + U(y));
+    case ReduceFn::Prod:
+      return T(U(x) * U(y));
+    case ReduceFn::RMax:
+      return x > y ? x : y;
+    case ReduceFn::RMin:
+      return x < y ? x : y;
+    case ReduceFn::RMaxU:
+      return U(x) > U(y) ? x : y;
+    case ReduceFn::RMinU:
+      return U(x) < U(y) ? x : y;
+    case ReduceFn::RAnd:
+      return T(x & y);
+    case ReduceFn::ROr:
+      return T(x | y);
+    case ReduceFn::RXor:
+      return T(x ^ y);
+    default:
+      return x;
+    }
+  }
+}
+
+template <typename T>
+void reduceTyped(ReduceFn fn, const uint8_t *src, uint8_t *dst, uint8_t *index,
+                 int64_t outer, int64_t length, int64_t inner) {
+  const T *in = reinterpret_cast<const T *>(src);
+  bool arg = fn == ReduceFn::ArgMax || fn == ReduceFn::ArgMin;
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t i = 0; i < inner; ++i) {
+      const T *column = in + o * length * inner + i;
+      T value = column[0];
+      int32_t position = 0;
+      for (int64_t l = 1; l < length; ++l) {
+        T next = column[l * inner];
+        if (!arg) {
+          value = combine(fn, value, next);
+          continue;
+        }
+        // The first extreme wins; NaN never displaces a number.
+        bool better = fn == ReduceFn::ArgMax ? next > value : next < value;
+        if constexpr (std::is_floating_point_v<T>)
+          better = better || (std::isnan(value) && !std::isnan(next));
+        if (better) {
+          value = next;
+          position = static_cast<int32_t>(l);
+        }
+      }
+      if (dst)
+        storeAt<T>(dst, o * inner + i, value);
+      if (index)
+        storeAt<int32_t>(index, o * inner + i, position);
+    }
+}
+
+template <typename T>
+void scanTyped(ReduceFn fn, const uint8_t *src, uint8_t *dst, int64_t outer,
+               int64_t length, int64_t inner, bool reverse) {
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t i = 0; i < inner; ++i) {
+      int64_t base = o * length * inner + i;
+      T running{};
+      for (int64_t step = 0; step < length; ++step) {
+        int64_t l = reverse ? length - 1 - step : step;
+        T value = loadAt<T>(src, base + l * inner);
+        running = step == 0 ? value : combine(fn, running, value);
+        storeAt<T>(dst, base + l * inner, running);
+      }
+    }
+}
+
+} // namespace
+
+void mtia::reduceTile(ReduceFn fn, DType type, const uint8_t *src, uint8_t *dst,
+                      uint8_t *index, int64_t outer, int64_t length,
+                      int64_t inner) {
+  if (type == DType::F32)
+    return reduceTyped<float>(fn, src, dst, index, outer, length, inner);
+  if (type == DType::F64)
+    return reduceTyped<double>(fn, src, dst, index, outer, length, inner);
+  if (isFloat(type)) {
+    // Narrow floats reduce in f32 and round once at the end.
+    int64_t elements = outer * length * inner;
+    std::vector<float> wide(elements), result(outer * inner);
+    convertElements(type, DType::F32, src,
+                    reinterpret_cast<uint8_t *>(wide.data()), elements, true);
+    reduceTyped<float>(fn, reinterpret_cast<const uint8_t *>(wide.data()),
+                       reinterpret_cast<uint8_t *>(result.data()), index, outer,
+                       length, inner);
+    if (dst)
+      convertElements(DType::F32, type,
+                      reinterpret_cast<const uint8_t *>(result.data()), dst,
+                      outer * inner, true);
+    return;
+  }
+  dispatchInt(type, [&](auto tag) {
+    reduceTyped<decltype(tag)>(fn, src, dst, index, outer, length, inner);
+  });
+}
+
+void mtia::scanTile(ReduceFn fn, DType type, const uint8_t *src, uint8_t *dst,
+                    int64_t outer, int64_t length, int64_t inner,
+                    bool reverse) {
+  if (type == DType::F32)
+    return scanTyped<float>(fn, src, dst, outer, length, inner, reverse);
+  if (type == DType::F64)
+    return scanTyped<double>(fn, src, dst, outer, length, inner, reverse);
+  if (isFloat(type)) {
+    int64_t elements = outer * length * inner;
+    std::vector<float> wide(elements), result(elements);
+    convertElements(type, DType::F32, src,
+                    reinterpret_cast<uint8_t *>(wide.data()), elements, true);
+    scanTyped<float>(fn, reinterpret_cast<const uint8_t *>(wide.data()),
+                     reinterpret_cast<uint8_t *>(result.data()), outer, length,
+                     inner, reverse);
+    convertElements(DType::F32, type,
+                    reinterpret_cast<const uint8_t *>(result.data()), dst,
+                    elements, true);
+    return;
+  }
+  dispatchInt(type, [&](auto tag) {
+    scanTyped<decltype(tag)>(fn, src, dst, outer, length, inner, reverse);
+  });
+}
+
+int64_t mtia::histogramTile(DType type, bool isSigned, const uint8_t *src,
+                            const uint8_t *mask, uint8_t *counts, int64_t count,
+                            int64_t bins) {
+  std::memset(counts, 0, bins * 4);
+  const unsigned esize = dtypeSize(type);
+  for (int64_t i = 0; i < count; ++i) {
+    if (mask && !mask[i])
+      continue;
+    int64_t value = loadInt(type, src + i * esize, isSigned);
+    if (value < 0 || value >= bins)
+      return i;
+    storeAt<int32_t>(counts, value, loadAt<int32_t>(counts, value) + 1);
+  }
+  return -1;
+}
+
+//===----------------------------------------------------------------------===//
+// Layout unit
+//===----------------------------------------------------------------------===//
+
+int64_t mtia::gatherTile(unsigned elementBytes, uint8_t *dst,
+                         const uint8_t *src, const uint8_t *index,
+                         DType indexType, int64_t outer, int64_t srcLength,
+                         int64_t length, int64_t inner) {
+  const int64_t elements = outer * length * inner;
+  const unsigned indexBytes = dtypeSize(indexType);
+  for (int64_t e = 0; e < elements; ++e) {
+    int64_t position = loadInt(indexType, index + e * indexBytes);
+    if (position < 0 || position >= srcLength)
+      return e;
+  }
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t j = 0; j < length; ++j)
+      for (int64_t i = 0; i < inner; ++i) {
+        int64_t e = (o * length + j) * inner + i;
+        int64_t position = loadInt(indexType, index + e * indexBytes);
+        std::memcpy(dst + e * elementBytes,
+                    src +
+                        ((o * srcLength + position) * inner + i) * elementBytes,
+                    elementBytes);
+      }
+  return -1;
+}
+
+namespace {
+
+template <typename T>
+void stridedCopyTyped(uint8_t *dst, const uint8_t *src, const int64_t *shape,
+                      const int64_t *srcStrides, const int64_t *dstStrides,
+                      unsigned rank) {
+  int64_t dims[kMaxTileRank] = {1, 1, 1, 1};
+  int64_t ss[kMaxTileRank] = {0, 0, 0, 0}, ds[kMaxTileRank] = {0, 0, 0, 0};
+  // Right-align the dimensions in a rank-4 loop nest.
+  unsigned shift = kMaxTileRank - rank;
+  for (unsigned d = 0; d < rank; ++d) {
+    dims[shift + d] = shape[d];
+    ss[shift + d] = srcStrides[d];
+    ds[shift + d] = dstStrides[d];
+  }
+  for (int64_t i0 = 0; i0 < dims[0]; ++i0)
+    for (int64_t i1 = 0; i1 < dims[1]; ++i1)
+      for (int64_t i2 = 0; i2 < dims[2]; ++i2) {
+        int64_t s = i0 * ss[0] + i1 * ss[1] + i2 * ss[2];
+        int64_t t = i0 * ds[0] + i1 * ds[1] + i2 * ds[2];
+        for (int64_t i3 = 0; i3 < dims[3]; ++i3)
+          storeAt<T>(dst, t + i3 * ds[3], loadAt<T>(src, s + i3 * ss[3]));
+      }
+}
+
+} // namespace
+
+void mtia::stridedCopy(unsigned elementBytes, uint8_t *dst, const uint8_t *src,
+                       const int64_t *shape, const int64_t *srcStrides,
+                       const int64_t *dstStrides, unsigned rank) {
+  switch (elementBytes) {
+  case 1:
+    return stridedCopyTyped<uint8_t>(dst, src, shape, srcStrides, dstStrides,
+                                     rank);
+  case 2:
+    return stridedCopyTyped<uint16_t>(dst, src, shape, srcStrides, dstStrides,
+                                      rank);
+  case 4:
+    return stridedCopyTyped<uint32_t>(dst, src, shape, srcStrides, dstStrides,
+                                      rank);
+  default:
+    return stridedCopyTyped<uint64_t>(dst, src, shape, srcStrides, dstStrides,
+                                      rank);
+  }
+}

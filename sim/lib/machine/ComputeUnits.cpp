@@ -1,0 +1,285 @@
+//===- ComputeUnits.cpp - A PE's compute units ----------------------------===//
+//
+// Runs the numeric kernels of compute instructions on their resolved pages
+// and derives each instruction's occupancy from the target's unit rates.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ComputeUnits.h"
+
+#include "kernels/Kernels.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+using namespace mtia;
+
+void ComputeUnits::execute(PEState &pe, Unit unit, UnitState &state,
+                           const Command &cmd, uint64_t start) {
+  uint64_t occupancy = std::max<uint64_t>(run(pe, unit, cmd), 1);
+  uint64_t latency = unit == Unit::Dpe    ? target.dpeLatencyCycles
+                     : unit == Unit::Simd ? target.simdLatencyCycles
+                     : unit == Unit::Re   ? target.reduceLatencyCycles
+                                          : target.mluLatencyCycles;
+  state.retire(start, occupancy, latency);
+  diagnostics.span(pe, unit, cmd, start, occupancy);
+}
+
+void ComputeUnits::printTile(const Command &cmd, const uint8_t *data) {
+  const Inst &inst = *cmd.inst;
+  const unsigned esize = dtypeSize(inst.type);
+  int64_t count = 1;
+  for (int64_t dim : inst.shape)
+    count *= dim;
+  for (int64_t i = 0; i < count; ++i) {
+    std::string idx;
+    int64_t rest = i;
+    std::vector<int64_t> position(inst.shape.size());
+    for (int d = static_cast<int>(inst.shape.size()) - 1; d >= 0; --d) {
+      position[d] = rest % inst.shape[d];
+      rest /= inst.shape[d];
+    }
+    for (size_t d = 0; d < position.size(); ++d)
+      idx += (d ? ", " : "") + std::to_string(position[d]);
+    char value[48];
+    const uint8_t *element = data + i * esize;
+    if (inst.flag) {
+      uint64_t bits = 0;
+      std::memcpy(&bits, element, esize);
+      std::snprintf(value, sizeof(value), "0x%0*" PRIx64, int(2 * esize), bits);
+    } else if (isFloat(inst.type)) {
+      std::snprintf(value, sizeof(value), "%.9g",
+                    loadFloat(inst.type, element));
+    } else {
+      std::snprintf(value, sizeof(value), "%" PRId64,
+                    loadInt(inst.type, element, inst.isSigned));
+    }
+    diagnostics.print("pid " + pidText(cmd.pid) + " idx (" + idx + ")" +
+                      inst.text + value + "\n");
+  }
+}
+
+uint64_t ComputeUnits::run(PEState &pe, Unit unit, const Command &cmd) {
+  const Inst &inst = *cmd.inst;
+  const double localRate = target.localBytesPerCycle();
+  auto cycles = [](double work, double rate) {
+    return static_cast<uint64_t>(std::ceil(work / rate));
+  };
+  switch (inst.op) {
+  case Op::DpeMma: {
+    int64_t m = inst.shape[0], n = inst.shape[1], k = inst.shape[2];
+    const uint8_t *a = local.resolve(pe, unit, inst.slots[0], cmd);
+    const uint8_t *b = local.resolve(pe, unit, inst.slots[1], cmd);
+    uint8_t *c = local.resolve(pe, unit, inst.slots[2], cmd);
+    const uint8_t *acc = local.resolve(pe, unit, inst.slots[3], cmd);
+    dpeMatmul(inst.type, inst.type2, c, a, b, acc, m, n, k);
+    auto roundUp = [](int64_t value, int64_t step) {
+      return (value + step - 1) / step * step;
+    };
+    double macs = double(roundUp(m, target.dpeTileM)) *
+                  roundUp(n, target.dpeTileN) * roundUp(k, target.dpeTileK);
+    double tops = inst.type == DType::I8     ? target.dpeTopsI8
+                  : inst.type == DType::F32  ? target.dpeTopsF32
+                  : inst.type == DType::BF16 ? target.dpeTopsBF16
+                                             : target.dpeTopsF16;
+    double bytes = double(m * k + k * n) * dtypeSize(inst.type) +
+                   double(m * n) * 4 * (acc ? 2 : 1);
+    local.countTraffic(static_cast<uint64_t>(bytes));
+    return std::max(cycles(macs, target.macsPerCyclePerPE(tops)),
+                    cycles(bytes, localRate));
+  }
+  case Op::SimdBinary:
+  case Op::SimdUnary:
+  case Op::SimdCmp:
+  case Op::SimdSelect:
+  case Op::SimdFma: {
+    const int64_t n = inst.count;
+    uint8_t *d = local.resolve(pe, unit, inst.slots[0], cmd);
+    const uint8_t *in[3] = {nullptr, nullptr, nullptr};
+    for (size_t i = 0; i < inst.inputs.size(); ++i) {
+      bool condition = inst.op == Op::SimdSelect && i == 0;
+      in[i] = local.resolveInput(pe, unit, inst.inputs[i], cmd,
+                                 condition ? DType::I1 : inst.type, n,
+                                 static_cast<int>(i));
+    }
+    double rate = target.simdElementsPerCycle();
+    switch (inst.op) {
+    case Op::SimdBinary:
+      simdBinary(static_cast<BinaryFn>(inst.fn), inst.type, d, in[0], in[1], n);
+      break;
+    case Op::SimdUnary:
+      simdUnary(static_cast<UnaryFn>(inst.fn), inst.type, d, in[0], n);
+      if (isTranscendental(static_cast<UnaryFn>(inst.fn)))
+        rate *= target.sfuFraction;
+      break;
+    case Op::SimdCmp:
+      simdCompare(static_cast<Pred>(inst.fn), inst.type, d, in[0], in[1], n);
+      break;
+    case Op::SimdSelect:
+      simdSelect(inst.type, d, in[0], in[1], in[2], n);
+      break;
+    default:
+      simdFma(inst.type, d, in[0], in[1], in[2], n);
+      break;
+    }
+    double bytes = double(n) * dtypeSize(inst.type) * (inst.inputs.size() + 1);
+    local.countTraffic(static_cast<uint64_t>(bytes));
+    return std::max(cycles(n, rate), cycles(bytes, localRate));
+  }
+  case Op::SimdCast: {
+    uint8_t *d = local.resolve(pe, unit, inst.slots[0], cmd);
+    const uint8_t *a = local.resolve(pe, unit, inst.slots[1], cmd);
+    if (inst.flag)
+      std::memmove(d, a, inst.count * dtypeSize(inst.type));
+    else
+      convertElements(inst.type, inst.type2, a, d, inst.count, inst.isSigned);
+    double bytes =
+        double(inst.count) * (dtypeSize(inst.type) + dtypeSize(inst.type2));
+    local.countTraffic(static_cast<uint64_t>(bytes));
+    return std::max(cycles(inst.count, target.simdElementsPerCycle()),
+                    cycles(bytes, localRate));
+  }
+  case Op::SimdFill:
+  case Op::SimdIota: {
+    uint8_t *d = local.resolve(pe, unit, inst.slots[0], cmd);
+    const ScalarValue &value = cmd.scalars[0];
+    if (inst.op == Op::SimdFill) {
+      fillElements(inst.type, d, inst.count, value.f, value.i);
+    } else {
+      const unsigned esize = dtypeSize(inst.type);
+      for (int64_t i = 0; i < inst.count; ++i) {
+        if (isFloat(inst.type))
+          storeFloat(inst.type, d + i * esize, value.f + double(i));
+        else
+          storeInt(inst.type, d + i * esize, value.i + i);
+      }
+    }
+    local.countTraffic(inst.count * dtypeSize(inst.type));
+    return cycles(inst.count, target.simdElementsPerCycle());
+  }
+  case Op::SimdPrint:
+    printTile(cmd, local.resolve(pe, unit, inst.slots[0], cmd));
+    return 1;
+  case Op::SimdAssert: {
+    const uint8_t *c = local.resolve(pe, unit, inst.slots[0], cmd);
+    for (int64_t i = 0; i < inst.count; ++i)
+      if (!c[i])
+        diagnostics.abortAt("assert",
+                            "assertion failed: " + inst.text + " (element " +
+                                std::to_string(i) + ")",
+                            pe, cmd);
+    return cycles(inst.count, target.simdElementsPerCycle());
+  }
+  case Op::ReReduce:
+  case Op::ReScan: {
+    int64_t outer = 1, inner = 1;
+    for (int d = 0; d < inst.axis; ++d)
+      outer *= inst.shape[d];
+    for (size_t d = inst.axis + 1; d < inst.shape.size(); ++d)
+      inner *= inst.shape[d];
+    int64_t length = inst.shape[inst.axis];
+    const uint8_t *src = local.resolve(pe, unit, inst.slots[0], cmd);
+    uint8_t *dst = local.resolve(pe, unit, inst.slots[1], cmd);
+    uint8_t *index = local.resolve(pe, unit, inst.slots[2], cmd);
+    if (inst.op == Op::ReReduce)
+      reduceTile(static_cast<ReduceFn>(inst.fn), inst.type, src, dst, index,
+                 outer, length, inner);
+    else
+      scanTile(static_cast<ReduceFn>(inst.fn), inst.type, src, dst, outer,
+               length, inner, inst.flag);
+    local.countTraffic(outer * length * inner * dtypeSize(inst.type));
+    return cycles(double(outer * length * inner),
+                  target.reduceElementsPerCycle);
+  }
+  case Op::ReHistogram: {
+    const unsigned esize = dtypeSize(inst.type);
+    const uint8_t *src = local.resolve(pe, unit, inst.slots[0], cmd);
+    uint8_t *counts = local.resolve(pe, unit, inst.slots[1], cmd);
+    const uint8_t *mask = local.resolve(pe, unit, inst.slots[2], cmd);
+    int64_t bad = histogramTile(inst.type, inst.isSigned, src, mask, counts,
+                                inst.count, inst.bins);
+    if (bad >= 0)
+      diagnostics.abortAt(
+          "out_of_bounds",
+          "re.histogram value " +
+              std::to_string(
+                  loadInt(inst.type, src + bad * esize, inst.isSigned)) +
+              " at element " + std::to_string(bad) +
+              " is outside the bins [0, " + std::to_string(inst.bins) + ")",
+          pe, cmd);
+    local.countTraffic(inst.count * esize + (mask ? inst.count : 0) +
+                       inst.bins * 4);
+    return cycles(double(inst.count + inst.bins),
+                  target.reduceElementsPerCycle);
+  }
+  case Op::MluGather: {
+    const unsigned esize = static_cast<unsigned>(inst.count);
+    const unsigned indexBytes = dtypeSize(inst.type2);
+    uint8_t *d = local.resolve(pe, unit, inst.slots[0], cmd);
+    const uint8_t *src = local.resolve(pe, unit, inst.slots[1], cmd);
+    const uint8_t *index = local.resolve(pe, unit, inst.slots[2], cmd);
+    int64_t outer = 1, inner = 1;
+    for (int dim = 0; dim < inst.axis; ++dim)
+      outer *= inst.shape[dim];
+    for (size_t dim = inst.axis + 1; dim < inst.shape.size(); ++dim)
+      inner *= inst.shape[dim];
+    const int64_t length = inst.shape[inst.axis];
+    const int64_t srcLength = inst.srcShape[inst.axis];
+    const int64_t elements = outer * length * inner;
+    // Gather through scratch so that a destination overlapping the source
+    // or the indices reads them whole before any write.
+    std::vector<uint8_t> &gathered = scratch;
+    gathered.resize(elements * esize);
+    int64_t bad = gatherTile(esize, gathered.data(), src, index, inst.type2,
+                             outer, srcLength, length, inner);
+    if (bad >= 0) {
+      std::string position;
+      int64_t rest = bad;
+      for (int dim = static_cast<int>(inst.shape.size()) - 1; dim >= 0; --dim) {
+        position = std::to_string(rest % inst.shape[dim]) +
+                   (position.empty() ? "" : ", ") + position;
+        rest /= inst.shape[dim];
+      }
+      diagnostics.abortAt(
+          "out_of_bounds",
+          "mlu.gather index " +
+              std::to_string(loadInt(inst.type2, index + bad * indexBytes)) +
+              " at position (" + position + ") is outside [0, " +
+              std::to_string(srcLength) + ") along axis " +
+              std::to_string(inst.axis) + " of the source",
+          pe, cmd);
+    }
+    std::memcpy(d, gathered.data(), elements * esize);
+    const double bytes = double(elements) * (2 * esize + indexBytes);
+    local.countTraffic(static_cast<uint64_t>(bytes));
+    return cycles(bytes, target.mluBytesPerCycle);
+  }
+  case Op::MluCopy: {
+    uint8_t *d = local.resolve(pe, unit, inst.slots[0], cmd);
+    const uint8_t *src = local.resolve(pe, unit, inst.slots[1], cmd);
+    const unsigned esize = static_cast<unsigned>(inst.count);
+    int64_t elements = 1;
+    for (int64_t dim : inst.shape)
+      elements *= dim;
+    // Copy through scratch so that overlapping source and destination
+    // behave like a read of the whole source before any write.
+    int64_t srcSpan = inst.srcOffset + 1;
+    for (size_t dim = 0; dim < inst.shape.size(); ++dim)
+      srcSpan +=
+          std::max<int64_t>(inst.srcStrides[dim], 0) * (inst.shape[dim] - 1);
+    std::vector<uint8_t> &copy = scratch;
+    copy.assign(src, src + srcSpan * esize);
+    stridedCopy(esize, d + inst.dstOffset * esize,
+                copy.data() + inst.srcOffset * esize, inst.shape.data(),
+                inst.srcStrides.data(), inst.dstStrides.data(),
+                static_cast<unsigned>(inst.shape.size()));
+    local.countTraffic(2 * elements * esize);
+    return cycles(double(2 * elements * esize), target.mluBytesPerCycle);
+  }
+  default:
+    return 0;
+  }
+}

@@ -1,0 +1,260 @@
+//===- DmaEngine.cpp - A PE's two DMA queues ------------------------------===//
+//
+// Moves the data of DMA instructions between global buffers and local
+// memory. Contiguous rows book whole transactions; strided, masked and
+// element-wise rows, gathers, scatters and atomics book one transaction per
+// element. The memory latency delays only the visibility of a transfer.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DmaEngine.h"
+
+#include <algorithm>
+#include <cstring>
+
+using namespace mtia;
+
+void DmaEngine::execute(PEState &pe, Unit unit, UnitState &state,
+                        const Command &cmd, uint64_t start) {
+  const Inst &inst = *cmd.inst;
+  memory.beginTransfers();
+  uint64_t finish = inst.op == Op::DmaAtomic ? runAtomic(pe, unit, cmd, start)
+                    : inst.op == Op::DmaLoad || inst.op == Op::DmaStore
+                        ? runStrided(pe, unit, cmd, start)
+                        : runIndexed(pe, unit, cmd, start);
+  // The memory latency overlaps later transfers; it delays only the
+  // visibility of this one, as do cache fills still in flight, whose data
+  // is forwarded as it arrives.
+  const uint64_t end = start + std::max<uint64_t>(finish - start, 1);
+  const uint64_t visible =
+      std::max(end + target.dmaLatencyCycles + memory.transferLatency(),
+               memory.cacheFillArrival() + target.dmaLatencyCycles);
+  state.retire(start, end - start, visible - end);
+  diagnostics.span(pe, unit, cmd, start, end - start);
+  // No later transfer of either queue starts before its clock (or, for
+  // an empty queue, before the control core's next issue).
+  uint64_t floor = UINT64_MAX;
+  for (Unit queue : {Unit::DmaIn, Unit::DmaOut}) {
+    const UnitState &other = pe.unit(queue);
+    floor =
+        std::min(floor, other.queue.empty() ? std::max(other.clock, pe.ctlClock)
+                                            : other.clock);
+  }
+  pe.dmaLocalPort.forgetBefore(floor);
+}
+
+uint64_t DmaEngine::runStrided(PEState &pe, Unit unit, const Command &cmd,
+                               uint64_t start) {
+  const Inst &inst = *cmd.inst;
+  const bool load = inst.op == Op::DmaLoad;
+  const unsigned rank = inst.rank;
+  const unsigned esize = dtypeSize(inst.type);
+  const uint64_t base = static_cast<uint64_t>(cmd.ints[0]);
+  const int64_t *strides = cmd.ints + 1;
+  const int64_t *lo = inst.hasBounds ? cmd.ints + 1 + rank : nullptr;
+  const int64_t *hi = inst.hasBounds ? cmd.ints + 1 + 2 * rank : nullptr;
+  uint8_t *tile = local.resolve(pe, unit, inst.slots[0], cmd);
+  const uint8_t *mask = local.resolve(pe, unit, inst.slots[1], cmd);
+  uint8_t padding[8] = {0};
+  if (load) {
+    const ScalarValue &other = cmd.scalars[0];
+    if (isFloat(inst.type))
+      storeFloat(inst.type, padding, other.f);
+    else
+      storeInt(inst.type, padding, other.i);
+  }
+  const int64_t rowLength = inst.shape[rank - 1];
+  const int64_t innerStride = strides[rank - 1];
+  int64_t rows = 1;
+  for (unsigned d = 0; d + 1 < rank; ++d)
+    rows *= inst.shape[d];
+  const uint64_t granule = target.dmaTransactionBytes;
+  const uint64_t alignment = target.dmaAlignmentBytes;
+  uint64_t finish = start;
+  uint64_t transferred = 0;
+  int64_t index[kMaxTileRank] = {0, 0, 0, 0};
+
+  auto padElements = [&](uint8_t *dst, int64_t count) {
+    if (!load)
+      return;
+    if (esize == 1) {
+      std::memset(dst, padding[0], count);
+      return;
+    }
+    for (int64_t i = 0; i < count; ++i)
+      std::memcpy(dst + i * esize, padding, esize);
+  };
+
+  for (int64_t row = 0; row < rows; ++row) {
+    // Decompose the row number into the outer indices.
+    int64_t rest = row;
+    for (int d = static_cast<int>(rank) - 2; d >= 0; --d) {
+      index[d] = rest % inst.shape[d];
+      rest /= inst.shape[d];
+    }
+    bool rowValid = true;
+    int64_t offset = 0;
+    for (unsigned d = 0; d + 1 < rank; ++d) {
+      offset += index[d] * strides[d];
+      if (lo && (index[d] < lo[d] || index[d] >= hi[d]))
+        rowValid = false;
+    }
+    uint8_t *localRow = tile + row * rowLength * esize;
+    const uint8_t *maskRow = mask ? mask + row * rowLength : nullptr;
+    const uint64_t rowAddress = base + static_cast<uint64_t>(offset) * esize;
+    int64_t first = lo ? std::max<int64_t>(lo[rank - 1], 0) : 0;
+    int64_t last = hi ? std::min<int64_t>(hi[rank - 1], rowLength) : rowLength;
+    if (!rowValid || first >= last) {
+      padElements(localRow, rowLength);
+      continue;
+    }
+    // An elementwise transfer moves every element on its own, so its rows
+    // need no alignment.
+    const bool elementwise = inst.flag;
+    if (innerStride == 1 && !maskRow && !elementwise) {
+      if (rowAddress % alignment != 0)
+        diagnostics.abortAt("misaligned_dma",
+                            std::string("DMA row start ") + hex(rowAddress) +
+                                " is not aligned to " +
+                                std::to_string(alignment) +
+                                " bytes (use a gather for unaligned accesses)",
+                            pe, cmd);
+      uint64_t runStart = rowAddress + first * esize;
+      uint64_t runBytes = (last - first) * esize;
+      const GlobalBuffer &buffer = memory.checkedBuffer(
+          runStart, runBytes, pe, cmd, load ? "DMA read" : "DMA write");
+      uint8_t *host = buffer.host + (runStart - buffer.base);
+      if (load) {
+        padElements(localRow, first);
+        std::memcpy(localRow + first * esize, host, runBytes);
+        padElements(localRow + last * esize, rowLength - last);
+      } else {
+        std::memcpy(host, localRow + first * esize, runBytes);
+      }
+      uint64_t spanStart = runStart / granule * granule;
+      uint64_t spanEnd =
+          (runStart + runBytes + granule - 1) / granule * granule;
+      finish =
+          std::max(finish, memory.bookTransfer(buffer, !load, start, spanStart,
+                                               spanEnd - spanStart));
+      transferred += spanEnd - spanStart;
+      continue;
+    }
+    // Element-granular path: a strided row, a per-element mask or an
+    // elementwise transfer. Each element is its own transaction.
+    for (int64_t i = 0; i < rowLength; ++i) {
+      uint8_t *element = localRow + i * esize;
+      bool valid = i >= first && i < last && (!maskRow || maskRow[i]);
+      if (!valid) {
+        padElements(element, 1);
+        continue;
+      }
+      uint64_t address =
+          rowAddress + static_cast<uint64_t>(i * innerStride) * esize;
+      if (innerStride == 1 && !elementwise && i == first &&
+          rowAddress % alignment != 0)
+        diagnostics.abortAt("misaligned_dma",
+                            std::string("DMA row start ") + hex(rowAddress) +
+                                " is not aligned to " +
+                                std::to_string(alignment) +
+                                " bytes (use a gather for unaligned accesses)",
+                            pe, cmd);
+      const GlobalBuffer &buffer = memory.checkedBuffer(
+          address, esize, pe, cmd, load ? "DMA read" : "DMA write");
+      uint8_t *host = buffer.host + (address - buffer.base);
+      if (load)
+        std::memcpy(element, host, esize);
+      else
+        std::memcpy(host, element, esize);
+      finish = std::max(finish, memory.bookTransfer(buffer, !load, start,
+                                                    address / granule * granule,
+                                                    granule));
+      transferred += granule;
+    }
+  }
+  local.countTraffic(transferred);
+  return std::max(finish, pe.dmaLocalPort.book(start, transferred));
+}
+
+uint64_t DmaEngine::runIndexed(PEState &pe, Unit unit, const Command &cmd,
+                               uint64_t start) {
+  const Inst &inst = *cmd.inst;
+  const bool gather = inst.op == Op::DmaGather;
+  const unsigned esize = dtypeSize(inst.type);
+  const uint64_t base = static_cast<uint64_t>(cmd.ints[0]);
+  uint8_t *tile = local.resolve(pe, unit, inst.slots[0], cmd);
+  const uint8_t *indices = local.resolve(pe, unit, inst.slots[1], cmd);
+  const uint8_t *mask = local.resolve(pe, unit, inst.slots[2], cmd);
+  uint8_t padding[8] = {0};
+  if (gather) {
+    const ScalarValue &other = cmd.scalars[0];
+    if (isFloat(inst.type))
+      storeFloat(inst.type, padding, other.f);
+    else
+      storeInt(inst.type, padding, other.i);
+  }
+  uint64_t finish = start;
+  uint64_t transferred = 0;
+  for (int64_t i = 0; i < inst.count; ++i) {
+    uint8_t *element = tile + i * esize;
+    if (mask && !mask[i]) {
+      if (gather)
+        std::memcpy(element, padding, esize);
+      continue;
+    }
+    int64_t offset = loadInt(inst.type2, indices + i * dtypeSize(inst.type2));
+    uint64_t address = base + static_cast<uint64_t>(offset) * esize;
+    const GlobalBuffer &buffer = memory.checkedBuffer(
+        address, esize, pe, cmd, gather ? "gather read" : "scatter write");
+    uint8_t *host = buffer.host + (address - buffer.base);
+    if (gather)
+      std::memcpy(element, host, esize);
+    else
+      std::memcpy(host, element, esize);
+    const uint64_t granule = target.dmaTransactionBytes;
+    finish = std::max(finish, memory.bookTransfer(buffer, !gather, start,
+                                                  address / granule * granule,
+                                                  granule));
+    transferred += target.dmaTransactionBytes;
+  }
+  local.countTraffic(transferred);
+  return std::max(finish, pe.dmaLocalPort.book(start, transferred));
+}
+
+uint64_t DmaEngine::runAtomic(PEState &pe, Unit unit, const Command &cmd,
+                              uint64_t start) {
+  const Inst &inst = *cmd.inst;
+  const unsigned esize = dtypeSize(inst.type);
+  const uint64_t base = static_cast<uint64_t>(cmd.ints[0]);
+  const uint8_t *indices = local.resolve(pe, unit, inst.slots[0], cmd);
+  const uint8_t *mask = local.resolve(pe, unit, inst.slots[1], cmd);
+  uint8_t *old = local.resolve(pe, unit, inst.slots[2], cmd);
+  const uint8_t *values = local.resolveInput(pe, unit, inst.inputs[0], cmd,
+                                             inst.type, inst.count, 0);
+  const uint8_t *compares =
+      inst.inputs.size() > 1 ? local.resolveInput(pe, unit, inst.inputs[1], cmd,
+                                                  inst.type, inst.count, 1)
+                             : nullptr;
+  const AtomicFn fn = static_cast<AtomicFn>(inst.fn);
+  uint64_t finish = start;
+  for (int64_t i = 0; i < inst.count; ++i) {
+    if (mask && !mask[i])
+      continue;
+    int64_t offset =
+        indices ? loadInt(inst.type2, indices + i * dtypeSize(inst.type2)) : i;
+    uint64_t address = base + static_cast<uint64_t>(offset) * esize;
+    // The previous value goes straight to its `old` page when there is one.
+    uint8_t scratch[8];
+    uint8_t *previous = old ? old + i * esize : scratch;
+    const GlobalBuffer &buffer = memory.atomic(
+        address, fn, inst.type, values + i * esize,
+        compares ? compares + i * esize : nullptr, previous, pe, cmd);
+    // A read-modify-write is a read and a write transaction.
+    const uint64_t granule = target.dmaTransactionBytes;
+    const uint64_t transaction = address / granule * granule;
+    memory.bookTransfer(buffer, false, start, transaction, granule);
+    finish = std::max(
+        finish, memory.bookTransfer(buffer, true, start, transaction, granule));
+  }
+  return finish;
+}

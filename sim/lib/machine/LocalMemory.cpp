@@ -1,0 +1,189 @@
+//===- LocalMemory.cpp - A PE's local memory and circular buffers ---------===//
+//
+// The CB plan, page resolution with the ownership checks of tt-metal's CB
+// semantics (one producer and one consumer per CB, pages touched only while
+// held), and the CB operations whose page events carry the times that give
+// the machine its dataflow timing.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LocalMemory.h"
+
+#include "kernels/Kernels.h"
+
+#include <algorithm>
+#include <cstring>
+
+using namespace mtia;
+
+void LocalMemory::plan() {
+  if (program.cbs.size() > target.numCircularBuffers)
+    abortLaunch("cb_misuse",
+                "the program declares " + std::to_string(program.cbs.size()) +
+                    " circular buffers but the command processor of " +
+                    target.name + " tracks " +
+                    std::to_string(target.numCircularBuffers));
+  const int64_t alignment = target.cbAlignmentBytes;
+  int64_t offset = 0;
+  std::string layout;
+  for (const CBDesc &cb : program.cbs) {
+    cbBases.push_back(offset);
+    int64_t bytes = cb.pageBytes * cb.pages;
+    layout += " '" + cb.name + "' " + std::to_string(cb.pages) + " x " +
+              std::to_string(cb.pageBytes) + " B;";
+    offset += (bytes + alignment - 1) / alignment * alignment;
+  }
+  bytesPerPE = offset;
+  if (static_cast<uint64_t>(offset) > target.localMemoryBytes)
+    abortLaunch("local_memory_overflow",
+                "the circular buffers need " + std::to_string(offset) +
+                    " bytes of local memory but a PE of " + target.name +
+                    " has " + std::to_string(target.localMemoryBytes) + ":" +
+                    layout);
+}
+
+void LocalMemory::attach(std::vector<PEState> &pes) {
+  // Local memories are carved from one zeroed pool that is kept between
+  // launches: fresh pages per launch would cost more than the simulation.
+  thread_local std::vector<uint8_t> pool;
+  pool.resize(pes.size() * bytesPerPE);
+  std::memset(pool.data(), 0, pool.size());
+  for (PEState &pe : pes) {
+    pe.local = pool.data() + pe.index * bytesPerPE;
+    pe.cbs.resize(program.cbs.size());
+    for (size_t c = 0; c < program.cbs.size(); ++c) {
+      pe.cbs[c].base = cbBases[c];
+      pe.cbs[c].pushTime.assign(program.cbs[c].pages, 0);
+      pe.cbs[c].popTime.assign(program.cbs[c].pages, 0);
+    }
+  }
+}
+
+uint8_t *LocalMemory::resolve(PEState &pe, Unit unit, const SlotRef &ref,
+                              const Command &cmd) {
+  if (!ref.present())
+    return nullptr;
+  const CBDesc &desc = program.cbs[ref.cb];
+  CBState &cb = pe.cbs[ref.cb];
+  int owner = ref.back ? cb.producer : cb.consumer;
+  int64_t held = ref.back ? cb.reserved : cb.waited;
+  const char *side = ref.back ? "reserved" : "waited-for";
+  if (owner != static_cast<int>(unit) || ref.page >= held)
+    diagnostics.abortAt(
+        "cb_misuse",
+        std::string(unitName(unit)) + " accesses " + side + " page " +
+            std::to_string(ref.page) + " of CB '" + desc.name + "' but holds " +
+            std::to_string(owner == static_cast<int>(unit) ? held : 0) +
+            " such pages (" + (ref.back ? "reserve" : "wait") +
+            " before accessing)",
+        pe, cmd);
+  int64_t first = ref.back ? cb.pushed : cb.popped;
+  int64_t physical = (first + ref.page) % desc.pages;
+  return pe.local + cb.base + physical * desc.pageBytes + ref.offset;
+}
+
+const uint8_t *LocalMemory::resolveInput(PEState &pe, Unit unit,
+                                         const SimdInput &input,
+                                         const Command &cmd, DType type,
+                                         int64_t count, int scratchIndex) {
+  if (input.isTile && !input.splat)
+    return resolve(pe, unit, input.slot, cmd);
+  std::vector<uint8_t> &buffer = scratch[scratchIndex];
+  if (input.isTile) {
+    const size_t size = dtypeSize(type);
+    const uint8_t *element = resolve(pe, unit, input.slot, cmd);
+    buffer.resize(count * size + 8);
+    for (int64_t i = 0; i < count; ++i)
+      std::memcpy(buffer.data() + i * size, element, size);
+    return buffer.data();
+  }
+  buffer.resize(count * dtypeSize(type) + 8);
+  const ScalarValue &value = cmd.scalars[input.scalar];
+  fillElements(type, buffer.data(), count, value.f, value.i);
+  return buffer.data();
+}
+
+bool LocalMemory::executeCBOp(PEState &pe, Unit unit, const Command &cmd,
+                              uint64_t &clock, uint64_t readyTime,
+                              std::string &blockedOn) {
+  const Inst &inst = *cmd.inst;
+  const CBDesc &desc = program.cbs[inst.cb];
+  CBState &cb = pe.cbs[inst.cb];
+  const int self = static_cast<int>(unit);
+  const bool producerOp = inst.op == Op::CbReserve || inst.op == Op::CbPush;
+  int &owner = producerOp ? cb.producer : cb.consumer;
+  if (owner >= 0 && owner != self)
+    diagnostics.abortAt(
+        "cb_misuse",
+        std::string(unitName(unit)) + " moves the " +
+            (producerOp ? "write" : "read") + " pointer of CB '" + desc.name +
+            "' that " + unitName(static_cast<Unit>(owner)) +
+            " already moves (one producer and one consumer per CB)",
+        pe, cmd);
+  owner = self;
+  const int64_t n = inst.count;
+  if (n > desc.pages)
+    diagnostics.abortAt("cb_misuse",
+                        std::string(opName(inst.op)) + " of " +
+                            std::to_string(n) +
+                            " pages exceeds the capacity of CB '" + desc.name +
+                            "' (" + std::to_string(desc.pages) + " pages)",
+                        pe, cmd);
+  uint64_t now = std::max(clock, cmd.issueTime);
+  switch (inst.op) {
+  case Op::CbReserve: {
+    int64_t free = desc.pages - (cb.pushed - cb.popped);
+    if (free < n) {
+      blockedOn = "reserve(" + std::to_string(n) + ") on CB '" + desc.name +
+                  "': " + std::to_string(free) + " pages free";
+      return false;
+    }
+    uint64_t freedAt = cb.popTime[(cb.pushed + n - 1) % desc.pages];
+    clock = std::max(now, freedAt);
+    cb.reserved = std::max(cb.reserved, n);
+    return true;
+  }
+  case Op::CbPush: {
+    if (n > cb.reserved)
+      diagnostics.abortAt("cb_misuse",
+                          "push(" + std::to_string(n) + ") on CB '" +
+                              desc.name + "' without reserving: " +
+                              std::to_string(cb.reserved) + " pages reserved",
+                          pe, cmd);
+    uint64_t at = std::max(now, readyTime);
+    for (int64_t i = 0; i < n; ++i)
+      cb.pushTime[(cb.pushed + i) % desc.pages] = at;
+    cb.pushed += n;
+    cb.reserved -= n;
+    return true;
+  }
+  case Op::CbWait: {
+    int64_t available = cb.pushed - cb.popped;
+    if (available < n) {
+      blockedOn = "wait(" + std::to_string(n) + ") on CB '" + desc.name +
+                  "': " + std::to_string(available) + " pages available";
+      return false;
+    }
+    uint64_t readyAt = cb.pushTime[(cb.popped + n - 1) % desc.pages];
+    clock = std::max(now, readyAt);
+    cb.waited = std::max(cb.waited, n);
+    return true;
+  }
+  case Op::CbPop: {
+    if (n > cb.waited)
+      diagnostics.abortAt("cb_misuse",
+                          "pop(" + std::to_string(n) + ") on CB '" + desc.name +
+                              "' without waiting: " +
+                              std::to_string(cb.waited) + " pages waited for",
+                          pe, cmd);
+    uint64_t at = std::max(now, readyTime);
+    for (int64_t i = 0; i < n; ++i)
+      cb.popTime[(cb.popped + i) % desc.pages] = at;
+    cb.popped += n;
+    cb.waited -= n;
+    return true;
+  }
+  default:
+    return true;
+  }
+}

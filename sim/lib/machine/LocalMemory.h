@@ -1,0 +1,71 @@
+//===- LocalMemory.h - A PE's local memory and circular buffers -*- C++ -*-===//
+//
+// The circular buffers of a program in each PE's local memory: where they
+// lie, which pages a unit may touch, and the CB operations (reserve, push,
+// wait, pop) that move their pointers with timestamped events. The units and
+// the control core resolve their operands here and count their local-memory
+// traffic.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MTIA_SIM_LOCALMEMORY_H
+#define MTIA_SIM_LOCALMEMORY_H
+
+#include "Diagnostics.h"
+#include "PEState.h"
+
+#include "mtia/Program.h"
+#include "mtia/Target.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mtia {
+
+class LocalMemory {
+public:
+  LocalMemory(const TargetDesc &target, const Program &program,
+              const Diagnostics &diagnostics)
+      : target(target), program(program), diagnostics(diagnostics) {}
+
+  /// Places the program's circular buffers in local memory, each aligned
+  /// to local_memory.cb_alignment_bytes; aborts with cb_misuse or
+  /// local_memory_overflow when they do not fit the target.
+  void plan();
+  /// Gives every PE its zeroed local memory and its CBs' initial state.
+  void attach(std::vector<PEState> &pes);
+
+  /// The address of the page `ref` names, which `unit` must hold; null
+  /// when `ref` is absent.
+  uint8_t *resolve(PEState &pe, Unit unit, const SlotRef &ref,
+                   const Command &cmd);
+  /// The `count` elements of `type` an input names: a tile, a tile's one
+  /// element splat, or a scalar operand splat (the last two through
+  /// scratch buffer `scratchIndex`).
+  const uint8_t *resolveInput(PEState &pe, Unit unit, const SimdInput &input,
+                              const Command &cmd, DType type, int64_t count,
+                              int scratchIndex);
+  /// Executes a CB operation of `unit` (a unit or the control core) whose
+  /// clock is `clock` and whose started work completes at `readyTime`;
+  /// returns false, saying why in `blockedOn`, while it must wait.
+  bool executeCBOp(PEState &pe, Unit unit, const Command &cmd, uint64_t &clock,
+                   uint64_t readyTime, std::string &blockedOn);
+
+  /// Counts bytes a unit or the control core moved in local memory.
+  void countTraffic(uint64_t bytes) { traffic += bytes; }
+  uint64_t totalTraffic() const { return traffic; }
+
+private:
+  const TargetDesc &target;
+  const Program &program;
+  const Diagnostics &diagnostics;
+  std::vector<int64_t> cbBases;
+  int64_t bytesPerPE = 0;
+  uint64_t traffic = 0;
+  std::vector<uint8_t> scratch[3];
+};
+
+} // namespace mtia
+
+#endif // MTIA_SIM_LOCALMEMORY_H

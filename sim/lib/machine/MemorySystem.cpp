@@ -1,0 +1,225 @@
+//===- MemorySystem.cpp - The chip's global memory ------------------------===//
+//
+// Binds the launch's buffers to global addresses, checks accesses against
+// them and books transfers on the DRAM and SRAM calendars, letting the
+// SRAM's hardware-cache part decide which DRAM transactions the SRAM serves.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MemorySystem.h"
+
+#include "kernels/Kernels.h"
+
+#include <algorithm>
+#include <cstring>
+
+using namespace mtia;
+
+namespace {
+
+/// The simulator's address map, not a property of the chip: the first
+/// buffer's address, and the page that buffers are aligned to with at least
+/// one unmapped page between them, so that an overrun never lands in a
+/// neighbour.
+constexpr uint64_t kFirstBufferAddress = 0x10000000;
+constexpr uint64_t kBufferPageBytes = 4096;
+
+} // namespace
+
+std::vector<uint64_t> MemorySystem::bind(const Program &program,
+                                         const std::vector<LaunchArg> &args) {
+  std::vector<uint64_t> paramValues;
+  uint64_t next = kFirstBufferAddress;
+  uint64_t sramUsed = 0;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const Param &param = program.params[i];
+    const LaunchArg &arg = args[i];
+    if (arg.kind != param.kind)
+      abortLaunch("invalid_launch", "argument " + std::to_string(i) + " ('" +
+                                        param.name + "') has the wrong kind");
+    if (param.kind == ParamKind::Int) {
+      paramValues.push_back(static_cast<uint64_t>(arg.intValue));
+      continue;
+    }
+    if (param.kind == ParamKind::Float) {
+      paramValues.push_back(0);
+      continue;
+    }
+    GlobalBuffer buffer;
+    buffer.base = next;
+    buffer.bytes = arg.bytes;
+    buffer.host = arg.data;
+    buffer.name = param.name;
+    buffer.space = param.space;
+    if (param.space == MemorySpace::Sram)
+      sramUsed += arg.bytes;
+    next += (arg.bytes + kBufferPageBytes + kBufferPageBytes - 1) /
+            kBufferPageBytes * kBufferPageBytes;
+    paramValues.push_back(buffer.base);
+    buffers.push_back(std::move(buffer));
+  }
+  if (sramUsed > target.sramScratchBytes())
+    abortLaunch("invalid_launch",
+                "the buffers placed in SRAM need " + std::to_string(sramUsed) +
+                    " bytes but " + target.name + " has " +
+                    std::to_string(target.sramScratchBytes()) +
+                    " (its SRAM's software-managed part; " +
+                    std::to_string(target.sramCache.bytes) +
+                    " bytes are hardware cache)");
+  if (cache.enabled())
+    cache.cover(kFirstBufferAddress, next);
+  return paramValues;
+}
+
+std::string MemorySystem::describeAddress(uint64_t address) const {
+  const GlobalBuffer *nearest = nullptr;
+  uint64_t bestDistance = UINT64_MAX;
+  for (const GlobalBuffer &buffer : buffers) {
+    uint64_t distance = address < buffer.base ? buffer.base - address
+                        : address >= buffer.base + buffer.bytes
+                            ? address - (buffer.base + buffer.bytes) + 1
+                            : 0;
+    if (distance < bestDistance) {
+      bestDistance = distance;
+      nearest = &buffer;
+    }
+  }
+  if (!nearest)
+    return "no buffers are bound";
+  return "nearest buffer '" + nearest->name + "' spans [" + hex(nearest->base) +
+         ", " + hex(nearest->base + nearest->bytes) + ") (" +
+         std::to_string(nearest->bytes) + " bytes)";
+}
+
+const GlobalBuffer *MemorySystem::findBuffer(uint64_t address,
+                                             uint64_t bytes) const {
+  for (const GlobalBuffer &buffer : buffers)
+    if (address >= buffer.base && bytes <= buffer.bytes &&
+        address - buffer.base <= buffer.bytes - bytes)
+      return &buffer;
+  return nullptr;
+}
+
+const GlobalBuffer &
+MemorySystem::checkedBuffer(uint64_t address, uint64_t bytes, const PEState &pe,
+                            const Command &cmd, const char *what) const {
+  if (const GlobalBuffer *buffer = findBuffer(address, bytes))
+    return *buffer;
+  diagnostics.abortAt("out_of_bounds",
+                      std::string("out-of-bounds ") + what + " of " +
+                          std::to_string(bytes) + " bytes at address " +
+                          hex(address) + "; " + describeAddress(address),
+                      pe, cmd);
+}
+
+const GlobalBuffer &MemorySystem::atomic(uint64_t address, AtomicFn fn,
+                                         DType type, const uint8_t *value,
+                                         const uint8_t *compare,
+                                         uint8_t *previous, const PEState &pe,
+                                         const Command &cmd) const {
+  const unsigned esize = dtypeSize(type);
+  const GlobalBuffer &buffer =
+      checkedBuffer(address, esize, pe, cmd, "atomic access");
+  if (address % esize != 0)
+    diagnostics.abortAt("misaligned_dma",
+                        "atomic access at " + hex(address) +
+                            " is not aligned to " + std::to_string(esize) +
+                            " bytes",
+                        pe, cmd);
+  uint8_t *host = buffer.host + (address - buffer.base);
+  std::memcpy(previous, host, esize);
+  uint8_t result[8];
+  switch (fn) {
+  case AtomicFn::AXchg:
+    std::memcpy(result, value, esize);
+    break;
+  case AtomicFn::ACas:
+    std::memcpy(result,
+                std::memcmp(previous, compare, esize) == 0 ? value : previous,
+                esize);
+    break;
+  default: {
+    static constexpr BinaryFn kFns[] = {
+        BinaryFn::Add,  BinaryFn::Max, BinaryFn::Min, BinaryFn::MaxU,
+        BinaryFn::MinU, BinaryFn::And, BinaryFn::Or,  BinaryFn::Xor};
+    BinaryFn binary = kFns[static_cast<int>(fn)];
+    // Float max/min ignore NaN operands like Triton's atomics.
+    if (isFloat(type) && binary == BinaryFn::Max)
+      binary = BinaryFn::MaxNum;
+    if (isFloat(type) && binary == BinaryFn::Min)
+      binary = BinaryFn::MinNum;
+    if (!binaryFnSupports(binary, type))
+      diagnostics.abortAt("invalid_program",
+                          std::string("atomic ") + binaryFnName(binary) +
+                              " does not apply to " + dtypeName(type),
+                          pe, cmd);
+    simdBinary(binary, type, result, previous, value, 1);
+    break;
+  }
+  }
+  std::memcpy(host, result, esize);
+  return buffer;
+}
+
+uint64_t MemorySystem::bookTransfer(const GlobalBuffer &buffer, bool write,
+                                    uint64_t start, uint64_t address,
+                                    uint64_t bytes) {
+  if (buffer.space == MemorySpace::Sram) {
+    latency = std::max<uint64_t>(latency, target.sram.latencyCycles);
+    (write ? sramWrite : sramRead) += bytes;
+    return sram.book(start, static_cast<double>(bytes));
+  }
+  if (cache.enabled())
+    return bookCachedTransfer(write, start, address, bytes);
+  latency = std::max<uint64_t>(latency, target.dram.latencyCycles);
+  (write ? dramWrite : dramRead) += bytes;
+  return dram.book(start, static_cast<double>(bytes));
+}
+
+uint64_t MemorySystem::bookCachedTransfer(bool write, uint64_t start,
+                                          uint64_t address, uint64_t bytes) {
+  const uint64_t sectorBytes = target.dmaTransactionBytes;
+  const uint64_t firstSector = address / sectorBytes;
+  const uint64_t sectors = bytes / sectorBytes;
+  const uint64_t dramLatency = target.dram.latencyCycles;
+  if (write) {
+    // Write-through with allocation: every byte goes on to DRAM, and the
+    // cache keeps the sectors for later reads from the time the write has
+    // passed.
+    latency = std::max(latency, dramLatency);
+    dramWrite += bytes;
+    const uint64_t finish = dram.book(start, static_cast<double>(bytes));
+    cache.write(firstSector, sectors, finish);
+    return finish;
+  }
+  // Hits come from the SRAM, misses from DRAM; a hit whose fill is still in
+  // flight is forwarded when the fill arrives.
+  uint64_t finish = start;
+  const CacheReadOutcome outcome =
+      cache.read(firstSector, sectors, start, [&](uint64_t missSectors) {
+        const uint64_t missBytes = missSectors * sectorBytes;
+        latency = std::max(latency, dramLatency);
+        dramRead += missBytes;
+        const uint64_t dramFinish =
+            dram.book(start, static_cast<double>(missBytes));
+        finish = std::max(finish, dramFinish);
+        return dramFinish + dramLatency;
+      });
+  if (outcome.hitSectors == 0)
+    return finish;
+  const uint64_t hitBytes = outcome.hitSectors * sectorBytes;
+  latency = std::max<uint64_t>(latency, target.sram.latencyCycles);
+  fillArrival = std::max(fillArrival, outcome.inFlightUntil);
+  return std::max(finish, sram.book(start, static_cast<double>(hitBytes)));
+}
+
+void MemorySystem::report(SimResult &result) const {
+  result.dramReadBytes = dramRead;
+  result.dramWriteBytes = dramWrite;
+  result.sramReadBytes = sramRead;
+  result.sramWriteBytes = sramWrite;
+  result.cacheReadBytes = cache.hits() * target.dmaTransactionBytes;
+  result.cacheHits = cache.hits();
+  result.cacheMisses = cache.misses();
+  result.cacheEvictions = cache.evictions();
+}

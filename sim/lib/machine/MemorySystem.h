@@ -1,0 +1,104 @@
+//===- MemorySystem.h - The chip's global memory ----------------*- C++ -*-===//
+//
+// The global buffers a launch binds, the chip-wide DRAM and SRAM bandwidth
+// calendars and the SRAM's hardware-cache part. The DMA engine and the
+// control core find and check buffers here and book their transfers; the
+// memory system reports the bytes each memory moved.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MTIA_SIM_MEMORYSYSTEM_H
+#define MTIA_SIM_MEMORYSYSTEM_H
+
+#include "BandwidthCalendar.h"
+#include "Cache.h"
+#include "Diagnostics.h"
+#include "PEState.h"
+
+#include "mtia/Program.h"
+#include "mtia/Simulator.h"
+#include "mtia/Target.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mtia {
+
+struct GlobalBuffer {
+  uint64_t base = 0;
+  uint64_t bytes = 0;
+  uint8_t *host = nullptr;
+  std::string name;
+  MemorySpace space = MemorySpace::Dram;
+};
+
+class MemorySystem {
+public:
+  MemorySystem(const TargetDesc &target, const Diagnostics &diagnostics)
+      : target(target), diagnostics(diagnostics),
+        dram(target.dramBytesPerCycle()), sram(target.sramBytesPerCycle()),
+        cache(target.sramCache.bytes, target.sramCache.lineBytes,
+              target.dmaTransactionBytes, target.sramCache.ways) {}
+
+  /// Places the pointer arguments of a launch in global memory and returns
+  /// the value of every parameter as the control code reads it (a buffer's
+  /// address, an integer, 0 for a float). Aborts with invalid_launch on an
+  /// argument of the wrong kind or SRAM buffers that do not fit.
+  std::vector<uint64_t> bind(const Program &program,
+                             const std::vector<LaunchArg> &args);
+
+  /// The buffer that holds all of [address, address + bytes); aborts with
+  /// out_of_bounds naming `what` of `cmd` when none does.
+  const GlobalBuffer &checkedBuffer(uint64_t address, uint64_t bytes,
+                                    const PEState &pe, const Command &cmd,
+                                    const char *what) const;
+
+  /// Performs an atomic read-modify-write `fn` of one element of `type` at
+  /// `address` with operand `value` (and, for cas, comparand `compare`);
+  /// returns its buffer and writes the previous value to `previous`.
+  const GlobalBuffer &atomic(uint64_t address, AtomicFn fn, DType type,
+                             const uint8_t *value, const uint8_t *compare,
+                             uint8_t *previous, const PEState &pe,
+                             const Command &cmd) const;
+
+  /// Starts the timing of one DMA instruction: the latency and cache fills
+  /// of its transfers accumulate until the next call.
+  void beginTransfers() {
+    latency = 0;
+    fillArrival = 0;
+  }
+  /// Books `bytes` at `address` (a multiple of dma.transaction_bytes, which
+  /// `bytes` is too) of `buffer`, requested at `start`; returns when the
+  /// memory has moved them.
+  uint64_t bookTransfer(const GlobalBuffer &buffer, bool write, uint64_t start,
+                        uint64_t address, uint64_t bytes);
+  /// The latency of the slowest memory the transfers since beginTransfers()
+  /// touched.
+  uint64_t transferLatency() const { return latency; }
+  /// When the cache fills those transfers' reads found in flight arrive in
+  /// the SRAM (0: none).
+  uint64_t cacheFillArrival() const { return fillArrival; }
+
+  /// Adds the bytes each memory moved and the cache's counts to `result`.
+  void report(SimResult &result) const;
+
+private:
+  const GlobalBuffer *findBuffer(uint64_t address, uint64_t bytes) const;
+  std::string describeAddress(uint64_t address) const;
+  uint64_t bookCachedTransfer(bool write, uint64_t start, uint64_t address,
+                              uint64_t bytes);
+
+  const TargetDesc &target;
+  const Diagnostics &diagnostics;
+  std::vector<GlobalBuffer> buffers;
+  BandwidthCalendar dram, sram;
+  LastLevelCache cache;
+  uint64_t dramRead = 0, dramWrite = 0, sramRead = 0, sramWrite = 0;
+  uint64_t latency = 0;
+  uint64_t fillArrival = 0;
+};
+
+} // namespace mtia
+
+#endif // MTIA_SIM_MEMORYSYSTEM_H

@@ -1,0 +1,115 @@
+//===- PEState.h - The state of one PE of the machine -----------*- C++ -*-===//
+//
+// What the components of the machine model share about one PE: the control
+// core's registers and program position, the units' command queues and
+// clocks, and the circular buffers' pointers and event times. The
+// components (ControlCore, DmaEngine, ComputeUnits, ReduceNetwork,
+// LocalMemory) read and advance it; Machine owns one per PE.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MTIA_SIM_PESTATE_H
+#define MTIA_SIM_PESTATE_H
+
+#include "BandwidthCalendar.h"
+
+#include "mtia/Program.h"
+#include "mtia/Simulator.h"
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <vector>
+
+namespace mtia {
+
+struct ScalarValue {
+  int64_t i = 0;
+  double f = 0;
+};
+
+/// A unit instruction with its register operands read at issue.
+struct Command {
+  const Inst *inst = nullptr;
+  int32_t index = 0;
+  int64_t ints[kMaxCommandInts];
+  ScalarValue scalars[kMaxCommandScalars];
+  std::array<int64_t, 3> pid;
+  uint64_t issueTime = 0;
+  int64_t sequence = 0; // Of a re.xreduce among its program's re.xreduces.
+};
+
+struct CBState {
+  int64_t base = 0;
+  int64_t pushed = 0, popped = 0;
+  int64_t reserved = 0, waited = 0;
+  std::vector<uint64_t> pushTime, popTime;
+  int producer = -1, consumer = -1;
+};
+
+struct UnitState {
+  std::deque<Command> queue;
+  uint64_t clock = 0;     // When the unit can start its next instruction.
+  uint64_t readyTime = 0; // When all results of started work are complete.
+  UnitStats stats;
+  std::string blockedOn;
+  bool contributed = false; // The head re.xreduce has sent its tile.
+
+  /// Accounts for an instruction that occupies the unit for `occupancy`
+  /// cycles from `start` and whose results are complete `latency` cycles
+  /// after that.
+  void retire(uint64_t start, uint64_t occupancy, uint64_t latency) {
+    clock = start + occupancy;
+    readyTime = std::max(readyTime, start + occupancy + latency);
+    stats.busyCycles += occupancy;
+    ++stats.instructions;
+  }
+};
+
+struct PEState {
+  int index = 0;
+  std::vector<int64_t> programs;
+  size_t nextProgram = 0;
+  bool ctlDone = false;
+  bool inProgram = false;
+  int32_t pc = 0;
+  std::array<int64_t, 3> pid = {0, 0, 0};
+  int64_t crossReducesIssued = 0; // By the current program.
+  std::vector<int64_t> iregs;
+  std::vector<double> fregs;
+  uint64_t ctlClock = 0;
+  std::string ctlBlockedOn;
+  UnitState units[kNumUnits];
+  std::vector<CBState> cbs;
+  uint8_t *local = nullptr;
+  /// The local-memory port shared by the PE's two DMA queues.
+  BandwidthCalendar dmaLocalPort;
+
+  UnitState &unit(Unit which) { return units[static_cast<int>(which)]; }
+
+  bool finished() const {
+    if (!ctlDone)
+      return false;
+    for (unsigned u = 1; u < kNumUnits; ++u)
+      if (!units[u].queue.empty())
+        return false;
+    return true;
+  }
+};
+
+/// The program ids of a linearised program number of `grid` (x fastest).
+inline std::array<int64_t, 3> pidOf(const std::array<int64_t, 3> &grid,
+                                    int64_t linear) {
+  return {linear % grid[0], (linear / grid[0]) % grid[1],
+          linear / (grid[0] * grid[1])};
+}
+
+inline int64_t linearOf(const std::array<int64_t, 3> &grid,
+                        const std::array<int64_t, 3> &pid) {
+  return pid[0] + grid[0] * (pid[1] + grid[1] * pid[2]);
+}
+
+} // namespace mtia
+
+#endif // MTIA_SIM_PESTATE_H

@@ -1,0 +1,215 @@
+//===- Simulator.cpp - The MTIA machine model -----------------------------===//
+//
+// Each PE has a control core and six units (two DMA queues, DPE, SIMD, RE,
+// MLU). The control core runs the program's control code and issues unit
+// instructions into bounded in-order queues; a unit executes its queue in
+// order, blocking on circular-buffer conditions. Agents are stepped in a
+// fixed order until all finish, so results are deterministic; each agent
+// keeps its own clock and CB events carry timestamps, which yields dataflow
+// timing independent of the stepping order.
+//
+// The Machine owns the PEs' state and the components that act on it (the
+// memory system, the local memories, the control core, the DMA engine, the
+// compute units, the cross-PE reduction network and the diagnostics), and
+// keeps the stepping loop.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mtia/Simulator.h"
+
+#include "ComputeUnits.h"
+#include "ControlCore.h"
+#include "Diagnostics.h"
+#include "DmaEngine.h"
+#include "LocalMemory.h"
+#include "MemorySystem.h"
+#include "PEState.h"
+#include "ReduceNetwork.h"
+
+#include <algorithm>
+
+using namespace mtia;
+
+namespace {
+
+class Machine {
+public:
+  Machine(const TargetDesc &target, const Program &program,
+          const LaunchConfig &config)
+      : target(target), program(program), config(config),
+        diagnostics(target, program, config.trace), memory(target, diagnostics),
+        local(target, program, diagnostics),
+        core(target, program, config, diagnostics, memory, local, paramValues,
+             args),
+        dma(target, diagnostics, memory, local),
+        compute(target, diagnostics, local),
+        network(target, program, config, diagnostics, local) {}
+
+  /// Binds the launch's arguments and plans the local memories; aborts
+  /// with invalid_launch, cb_misuse or local_memory_overflow.
+  void bind(const std::vector<LaunchArg> &launchArgs);
+  /// Steps every agent until all finish; aborts on the first error or a
+  /// deadlock.
+  void run();
+  void fillResult(SimResult &result);
+
+private:
+  bool stepUnit(PEState &pe, Unit unit);
+  bool executeCommand(PEState &pe, Unit unit, UnitState &state,
+                      const Command &cmd);
+
+  const TargetDesc &target;
+  const Program &program;
+  const LaunchConfig &config;
+  std::vector<LaunchArg> args;
+  std::vector<uint64_t> paramValues;
+  std::vector<PEState> pes;
+  Diagnostics diagnostics;
+  MemorySystem memory;
+  LocalMemory local;
+  ControlCore core;
+  DmaEngine dma;
+  ComputeUnits compute;
+  ReduceNetwork network;
+};
+
+void Machine::bind(const std::vector<LaunchArg> &launchArgs) {
+  if (launchArgs.size() != program.params.size())
+    abortLaunch("invalid_launch",
+                "the kernel '" + program.kernel + "' takes " +
+                    std::to_string(program.params.size()) + " arguments but " +
+                    std::to_string(launchArgs.size()) + " were given");
+  for (int64_t dim : config.grid)
+    if (dim < 1 || dim > (int64_t(1) << 31))
+      abortLaunch("invalid_launch", "grid dimensions must be in [1, 2^31]");
+  paramValues = memory.bind(program, launchArgs);
+  args = launchArgs;
+  local.plan();
+}
+
+bool Machine::executeCommand(PEState &pe, Unit unit, UnitState &state,
+                             const Command &cmd) {
+  const Inst &inst = *cmd.inst;
+  if (inst.op >= Op::CbReserve && inst.op <= Op::CbPop)
+    return local.executeCBOp(pe, unit, cmd, state.clock, state.readyTime,
+                             state.blockedOn);
+  if (inst.op == Op::ReXReduce)
+    return network.execute(pe, state, cmd);
+  const uint64_t start = std::max(state.clock, cmd.issueTime);
+  if (unit == Unit::DmaIn || unit == Unit::DmaOut)
+    dma.execute(pe, unit, state, cmd, start);
+  else
+    compute.execute(pe, unit, state, cmd, start);
+  return true;
+}
+
+bool Machine::stepUnit(PEState &pe, Unit unit) {
+  UnitState &state = pe.unit(unit);
+  bool progressed = false;
+  state.blockedOn.clear();
+  while (!state.queue.empty()) {
+    const bool contributedBefore = state.contributed;
+    if (!executeCommand(pe, unit, state, state.queue.front())) {
+      // Sending a tile into a cross-PE reduction is progress even though
+      // the instruction waits for the other members.
+      progressed |= state.contributed && !contributedBefore;
+      break;
+    }
+    state.queue.pop_front();
+    progressed = true;
+  }
+  return progressed;
+}
+
+void Machine::run() {
+  constexpr unsigned kRoundsPerVisit = 8;
+  const unsigned numPEs = target.numPEs();
+  const int64_t total = config.grid[0] * config.grid[1] * config.grid[2];
+  pes.resize(numPEs);
+  for (unsigned p = 0; p < numPEs; ++p) {
+    PEState &pe = pes[p];
+    pe.index = static_cast<int>(p);
+    for (int64_t id = p; id < total; id += numPEs)
+      pe.programs.push_back(id);
+    pe.iregs.assign(program.numIntRegs, 0);
+    pe.fregs.assign(program.numFloatRegs, 0.0);
+    pe.dmaLocalPort = BandwidthCalendar(target.localBytesPerCycle());
+    if (pe.programs.empty())
+      pe.ctlDone = true;
+  }
+  local.attach(pes);
+  if (program.reduceGroupAxes)
+    network.checkGroups(pes);
+  while (true) {
+    bool progressed = false, allDone = true;
+    for (PEState &pe : pes) {
+      // A few rounds per visit keep the PE's local memory in the host's
+      // cache; PEs interact only through global memory, whose bandwidth
+      // calendar does not depend on the visiting order, and cross-PE
+      // reductions, whose results and times depend only on the members'
+      // contributions.
+      for (unsigned round = 0; round < kRoundsPerVisit && !pe.finished();
+           ++round) {
+        bool moved = core.step(pe);
+        for (unsigned u = 1; u < kNumUnits; ++u)
+          moved |= stepUnit(pe, static_cast<Unit>(u));
+        progressed |= moved;
+        if (!moved)
+          break;
+      }
+      allDone &= pe.finished();
+    }
+    if (allDone)
+      return;
+    if (!progressed)
+      diagnostics.reportDeadlock(pes);
+  }
+}
+
+void Machine::fillResult(SimResult &result) {
+  const unsigned numPEs = target.numPEs();
+  result.peBusyCycles.assign(numPEs * kNumUnits, 0);
+  uint64_t end = 0;
+  for (const PEState &pe : pes) {
+    end = std::max(end, pe.ctlClock);
+    for (unsigned u = 1; u < kNumUnits; ++u) {
+      const UnitState &state = pe.units[u];
+      end = std::max({end, state.clock, state.readyTime});
+      result.units[u].busyCycles += state.stats.busyCycles;
+      result.units[u].instructions += state.stats.instructions;
+      result.peBusyCycles[pe.index * kNumUnits + u] = state.stats.busyCycles;
+    }
+    result.peBusyCycles[pe.index * kNumUnits] = pe.ctlClock;
+    result.units[0].busyCycles += pe.ctlClock;
+  }
+  result.units[0].instructions = core.steps();
+  result.cycles = end;
+  memory.report(result);
+  result.localBytes = local.totalTraffic();
+  network.report(result);
+  diagnostics.report(pes, result);
+}
+
+} // namespace
+
+SimResult mtia::simulate(const TargetDesc &target, const Program &program,
+                         const std::vector<LaunchArg> &args,
+                         const LaunchConfig &config) {
+  SimResult result;
+  Machine machine(target, program, config);
+  try {
+    machine.bind(args);
+    machine.run();
+  } catch (SimAbort &failure) {
+    result.error = std::move(failure.error);
+    machine.fillResult(result);
+    return result;
+  } catch (std::bad_alloc &) {
+    result.error.kind = "resource";
+    result.error.message = "the simulator ran out of host memory";
+    return result;
+  }
+  machine.fillResult(result);
+  result.ok = true;
+  return result;
+}
