@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from mtia_compiler import ir
-from mtia_compiler.sim.program import Unit
+from mtia_compiler.program import Unit
 
 from .common import op_name, round_up
 from .storage import cb_pages

@@ -9,7 +9,7 @@ from functools import cached_property
 from mtia_compiler import ir
 from mtia_compiler.dialects.tile import TileType
 from mtia_compiler.errors import CompilationError
-from mtia_compiler.sim.program import DTYPE_BYTES
+from mtia_compiler.program import DTYPE_BYTES
 
 FLOAT_DTYPES = {"F16Type": "f16", "BF16Type": "bf16", "F32Type": "f32", "F64Type": "f64",
                 "Float8E4M3FNType": "f8e4m3", "Float8E5M2Type": "f8e5m2"}

@@ -11,7 +11,7 @@ from typing import Any
 from mtia_compiler import ir
 from mtia_compiler.dialects.cb import CircularBufferType
 from mtia_compiler.dialects.tt import PointerType, TensorDescType
-from mtia_compiler.sim.program import CB, DTYPE_BYTES, FReg, Label, ProgramBuilder, Reg, Unit
+from mtia_compiler.program import CB, DTYPE_BYTES, FReg, Label, ProgramBuilder, Reg, Unit
 
 from .buffers import CB_ALIGNMENT, BufferDeclaration, fit_buffers
 from .common import element_dtype, file_location, is_tile, located_error, op_name, round_up

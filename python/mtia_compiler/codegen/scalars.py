@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from mtia_compiler import ir
 from mtia_compiler.dialects.tt import PointerType
-from mtia_compiler.sim.program import FReg, ProgramBuilder, Reg
+from mtia_compiler.program import FReg, ProgramBuilder, Reg
 
 from .common import element_dtype, located_error, op_name
 from .values import FloatScalar, IntScalar, PointerScalar, Scalar

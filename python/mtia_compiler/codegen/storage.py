@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from mtia_compiler import ir
-from mtia_compiler.sim.program import Unit
+from mtia_compiler.program import Unit
 
 from .common import TileInfo, is_tile, located_error, op_name
 from .units import TILE_OP_UNITS, BufferRoles, op_unit

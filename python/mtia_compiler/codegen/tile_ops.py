@@ -9,7 +9,7 @@ from dataclasses import replace
 from mtia_compiler import ir
 from mtia_compiler.dialects import dma, tile
 from mtia_compiler.dialects.cb import CircularBufferType
-from mtia_compiler.sim.program import (
+from mtia_compiler.program import (
     CB,
     DTYPE_BYTES,
     FReg,

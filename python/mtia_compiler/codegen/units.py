@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from mtia_compiler import ir
 from mtia_compiler.dialects import tile
-from mtia_compiler.sim.program import Unit
+from mtia_compiler.program import Unit
 
 from .common import is_tile, located_error, op_name
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mtia_compiler.sim.program import CB, FReg, Reg, Unit
+from mtia_compiler.program import CB, FReg, Reg, Unit
 
 
 @dataclass(frozen=True)

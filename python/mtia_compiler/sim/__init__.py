@@ -1,6 +1,6 @@
 """The MTIA simulator: run program files on a simulated PE grid.
 
-    from mtia_compiler.sim import run, program
+    from mtia_compiler.sim import run
     result = run(program_bytes, [x, y, out, n], grid=(64, 1, 1))
     result.cycles, result.units["dma.in"]["busy_cycles"], result.bytes
 
@@ -21,8 +21,7 @@ from typing import Any
 import numpy as np
 
 from mtia_compiler import _sim
-
-from .program import ProgramBuilder
+from mtia_compiler.program import ProgramBuilder
 
 __all__ = [
     "Result",

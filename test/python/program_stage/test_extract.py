@@ -8,7 +8,7 @@ import pytest
 from program_stage_support import emit, rng, run
 
 from mtia_compiler.errors import CompilationError
-from mtia_compiler.sim.program import decode
+from mtia_compiler.program import decode
 
 ELEMENTS = """
 #loc = loc("extract.py":1:1)

@@ -9,8 +9,8 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import pytest
 
+from mtia_compiler.program import DTYPE_BYTES, ProgramBuilder, Slot, Unit
 from mtia_compiler.sim import Result, Simulator
-from mtia_compiler.sim.program import DTYPE_BYTES, ProgramBuilder, Slot, Unit
 
 Emit = Callable[[ProgramBuilder, Slot, list[Slot]], None]
 

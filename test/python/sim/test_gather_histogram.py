@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from conftest import run_tile
 
+from mtia_compiler.program import ProgramBuilder, Slot, Unit
 from mtia_compiler.sim import SimulationError, parse_program
-from mtia_compiler.sim.program import ProgramBuilder, Slot, Unit
 
 
 def gather(src: np.ndarray, src_dtype: str, index: np.ndarray, index_dtype: str,
