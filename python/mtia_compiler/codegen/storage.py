@@ -27,7 +27,7 @@ from mtia_compiler import ir
 from mtia_compiler.program import Unit
 
 from .common import TileInfo, is_tile, located_error, op_name
-from .units import TILE_OP_UNITS, BufferRoles, op_unit
+from .units import BufferRoles, op_unit, tile_op_unit
 
 SLOT_ALIGNMENT = 8
 LOOP_OPS = ("scf.for", "scf.while")
@@ -297,7 +297,7 @@ class StoragePlanner:
             if isinstance(value, ir.BlockArgument) or len(list(value.uses)) != 1:
                 continue
             producer = value.owner.operation
-            if op_name(producer) not in TILE_OP_UNITS or producer.block != op.block:
+            if tile_op_unit(producer) is None or producer.block != op.block:
                 continue
             if self._page_reserved_at(producer, op, buffer, page, block_ops):
                 self.storage[value] = PageStorage(buffer, "back", page)
@@ -389,7 +389,7 @@ class StoragePlanner:
         """Whether `value` is a plain op result held in scratch."""
         return (not isinstance(value, ir.BlockArgument) and value in self.homes
                 and value not in self.storage
-                and op_name(value.owner.operation) in TILE_OP_UNITS)
+                and tile_op_unit(value.owner.operation) is not None)
 
     def _coalesce_initial(self, argument: ir.Value, initial: ir.Value,
                           loop: ir.Operation) -> None:
@@ -428,7 +428,7 @@ class StoragePlanner:
     def _computed_in(self, value: ir.Value, block: ir.Block) -> bool:
         return (not isinstance(value, ir.BlockArgument) and value not in self.storage
                 and value.owner.operation.block == block
-                and op_name(value.owner.operation) in TILE_OP_UNITS)
+                and tile_op_unit(value.owner.operation) is not None)
 
     def _temporaries(self, ops: list[ir.Operation]) -> dict[ir.Operation, list[ScratchStorage]]:
         """Scratch for ops that need it while they run: a non-splat constant
@@ -610,8 +610,8 @@ def tile_homes(ops: list[ir.Operation], roles: BufferRoles) -> dict[ir.Value, Un
                 continue
             if name == "cb.read_front":
                 homes[value] = roles.consumer[op.operands[0]]
-            elif name in TILE_OP_UNITS:
-                homes[value] = TILE_OP_UNITS[name]
+            elif (unit := tile_op_unit(op)) is not None:
+                homes[value] = unit
             elif name not in ("scf.for", "scf.while", "scf.if"):
                 raise located_error(op, f"'{name}' producing a tile is not supported by the "
                                     "program stage")
