@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TypeVar
 
 from mtia_compiler import ir
 from mtia_compiler.dialects.tile import TileType
@@ -43,6 +44,19 @@ def located_error(where: ir.Operation | ir.OpView | ir.Location, message: str) -
 def op_name(op: ir.Operation | ir.OpView) -> str:
     """Returns the registered name of an operation, such as `arith.addi`."""
     return op.operation.name
+
+
+View = TypeVar("View", bound=ir.OpView)
+
+
+def view_as(op: ir.Operation, op_class: type[View]) -> View:
+    """Returns `op` as an instance of its generated op class `op_class`
+    (whose named accessors read its operands and attributes); a located
+    error if `op` is another operation."""
+    view = op.opview
+    if not isinstance(view, op_class):
+        raise located_error(op, f"expected a {op_class.__name__}, got '{op_name(op)}'")
+    return view
 
 
 def element_dtype(element: ir.Type, where: ir.Operation | ir.OpView) -> str:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from mtia_compiler import ir
-from mtia_compiler.dialects import dma, tile
+from mtia_compiler.dialects import cb, dma, tile
 from mtia_compiler.dialects.cb import CircularBufferType
 from mtia_compiler.program import (
     CB,
@@ -20,11 +20,11 @@ from mtia_compiler.program import (
     TileArg,
     Unit,
 )
+from mtia_compiler.program import Scalar as ProgramScalar
 
-from .common import TileInfo, integer_dtype_of_width, located_error, op_name
+from .common import TileInfo, integer_dtype_of_width, located_error, op_name, view_as
 from .scalars import integer_width
 from .storage import CopySite, PageStorage, Storage, StoragePlan, is_splat_constant
-from .units import segments
 from .values import Buffer, FloatScalar, IntScalar, PointerScalar, Scalar, Token, Value
 
 SIMD_BINARY = {
@@ -82,12 +82,12 @@ class TileOpEmitter:
         if isinstance(value, ir.BlockArgument):
             return self.slot(value)
         producer = value.owner.operation
-        name = op_name(producer)
-        if name == "tile.splat":
-            return self.scalar(producer.operands[0], where).reg
-        if name == "tile.splat_element":
-            return Splat(self.slot(producer.operands[0]))
-        if name == "tile.constant" and is_splat_constant(producer):
+        view = producer.opview
+        if isinstance(view, tile.SplatOp):
+            return self.scalar(view.scalar, where).reg
+        if isinstance(view, tile.SplatElementOp):
+            return Splat(self.slot(view.source))
+        if is_splat_constant(producer):
             attribute = ir.DenseElementsAttr(producer.attributes["value"])
             return _attribute_number(attribute.get_splat_value())
         return self.slot(value)
@@ -179,73 +179,71 @@ class TileOpEmitter:
 
     # -- dispatch -----------------------------------------------------------------
 
-    def handles_tile_op(self, name: str) -> bool:
-        return name in self._tile_handlers
+    def handles_tile_op(self, op: ir.Operation) -> bool:
+        return type(op.opview) in self._tile_handlers
 
     def emit_tile_op(self, op: ir.Operation) -> None:
-        self._tile_handlers[op_name(op)](op)
+        self._tile_handlers[type(op.opview)](op)
 
     @functools.cached_property
-    def _tile_handlers(self) -> dict[str, Callable[[ir.Operation], None]]:
+    def _tile_handlers(self) -> dict[type, Callable[[ir.Operation], None]]:
+        """The handler of every tile, cb and dma operation, by its generated
+        op class."""
         return {
-            "cb.alloc": lambda op: None,
-            "cb.read_front": lambda op: None,
-            "cb.reserve_back": lambda op: self.b.reserve(
+            cb.AllocOp: lambda op: None,
+            cb.ReadFrontOp: lambda op: None,
+            cb.ReserveBackOp: lambda op: self.b.reserve(
                 self.buffer(op.operands[0]).producer, self.buffer(op.operands[0]).cb,
                 _int_attr(op, "pages")),
-            "cb.push_back": lambda op: self.b.push(
+            cb.PushBackOp: lambda op: self.b.push(
                 self.buffer(op.operands[0]).producer, self.buffer(op.operands[0]).cb,
                 _int_attr(op, "pages")),
-            "cb.wait_front": lambda op: self.b.wait(
+            cb.WaitFrontOp: lambda op: self.b.wait(
                 self.buffer(op.operands[0]).consumer, self.buffer(op.operands[0]).cb,
                 _int_attr(op, "pages")),
-            "cb.pop_front": lambda op: self.b.pop(
+            cb.PopFrontOp: lambda op: self.b.pop(
                 self.buffer(op.operands[0]).consumer, self.buffer(op.operands[0]).cb,
                 _int_attr(op, "pages")),
-            "cb.write_back": self._write_back,
-            "tile.binary": self._binary,
-            "tile.unary": self._unary,
-            "tile.fma": lambda op: self.b.simd_fma(
-                self._info(op).dtype, self._result(op), *self._arguments(op),
-                self._info(op).count),
-            "tile.sfu": self._sfu,
-            "tile.cmpi": self._compare,
-            "tile.cmpf": self._compare,
-            "tile.select": lambda op: self.b.simd_select(
-                self._info(op).dtype, self._result(op), *self._arguments(op),
-                self._info(op).count),
-            "tile.cast": self._cast,
-            "tile.splat": self._splat,
-            "tile.splat_element": self._splat_element,
-            "tile.iota": lambda op: self.b.simd_iota(
+            cb.WriteBackOp: self._write_back,
+            tile.BinaryOp: self._binary,
+            tile.UnaryOp: self._unary,
+            tile.FmaOp: self._fma,
+            tile.SFUOp: self._sfu,
+            tile.CmpIOp: self._compare,
+            tile.CmpFOp: self._compare,
+            tile.SelectOp: self._select,
+            tile.CastOp: self._cast,
+            tile.SplatOp: self._splat,
+            tile.SplatElementOp: self._splat_element,
+            tile.IotaOp: lambda op: self.b.simd_iota(
                 self._info(op).dtype, self._result(op), self._info(op).count,
                 _int_attr(op, "start")),
-            "tile.constant": self._constant,
-            "tile.extract": self._extract,
-            "tile.matmul": self._matmul,
-            "tile.zeros": self._zeros,
-            "tile.reduce": self._reduce,
-            "tile.arg_reduce": self._arg_reduce,
-            "tile.scan": self._scan,
-            "tile.cross_pe_reduce": self._cross_pe_reduce,
-            "tile.transpose": self._transpose,
-            "tile.convert_layout": self._convert_layout,
-            "tile.reshape": self._reshape,
-            "tile.copy": self._reshape,
-            "tile.broadcast": self._broadcast,
-            "tile.slice": self._slice,
-            "tile.concat": self._concat,
-            "tile.gather": self._gather,
-            "tile.print": self._print,
-            "tile.assert": self._assert,
-            "tile.histogram": self._histogram,
-            "dma.load": self._dma_load,
-            "dma.store": self._dma_store,
-            "dma.gather": self._dma_gather,
-            "dma.scatter": self._dma_scatter,
-            "dma.atomic_rmw": self._dma_atomic_rmw,
-            "dma.atomic_cas": self._dma_atomic_cas,
-            "dma.wait": lambda op: self.b.fence(),
+            tile.ConstantOp: self._constant,
+            tile.ExtractOp: self._extract,
+            tile.MatmulOp: self._matmul,
+            tile.ZerosOp: self._zeros,
+            tile.ReduceOp: self._reduce,
+            tile.ArgReduceOp: self._arg_reduce,
+            tile.ScanOp: self._scan,
+            tile.CrossPEReduceOp: self._cross_pe_reduce,
+            tile.TransposeOp: self._transpose,
+            tile.ConvertLayoutOp: self._convert_layout,
+            tile.ReshapeOp: self._reshape,
+            tile.CopyOp: self._reshape,
+            tile.BroadcastOp: self._broadcast,
+            tile.SliceOp: self._slice,
+            tile.ConcatOp: self._concat,
+            tile.GatherOp: self._gather,
+            tile.PrintOp: self._print,
+            tile.AssertOp: self._assert,
+            tile.HistogramOp: self._histogram,
+            dma.LoadOp: self._dma_load,
+            dma.StoreOp: self._dma_store,
+            dma.GatherOp: self._dma_gather,
+            dma.ScatterOp: self._dma_scatter,
+            dma.AtomicRMWOp: self._dma_atomic_rmw,
+            dma.AtomicCASOp: self._dma_atomic_cas,
+            dma.WaitOp: lambda op: self.b.fence(),
         }
 
     # -- helpers --------------------------------------------------------------------
@@ -276,8 +274,20 @@ class TileOpEmitter:
     def _binary(self, op: ir.Operation) -> None:
         kind = self._enum(op, "kind", tile.BinaryKind)
         info = self._info(op)
-        self.b.simd_binary(SIMD_BINARY[kind], info.dtype, self._result(op),
-                           *self._arguments(op), info.count)
+        lhs, rhs = self._arguments(op)
+        self.b.simd_binary(SIMD_BINARY[kind], info.dtype, self._result(op), lhs, rhs,
+                           info.count)
+
+    def _fma(self, op: ir.Operation) -> None:
+        info = self._info(op)
+        a, b, c = self._arguments(op)
+        self.b.simd_fma(info.dtype, self._result(op), a, b, c, info.count)
+
+    def _select(self, op: ir.Operation) -> None:
+        info = self._info(op)
+        condition, true_value, false_value = self._arguments(op)
+        self.b.simd_select(info.dtype, self._result(op), condition, true_value, false_value,
+                           info.count)
 
     def _unary(self, op: ir.Operation) -> None:
         kind = self._enum(op, "kind", tile.UnaryKind)
@@ -295,14 +305,14 @@ class TileOpEmitter:
             self.b.simd_unary(function, info.dtype, self._result(op), source, info.count)
 
     def _compare(self, op: ir.Operation) -> None:
-        if op_name(op) == "tile.cmpi":
+        if isinstance(op.opview, tile.CmpIOp):
             predicate = self._enum(op, "predicate", tile.CmpIPredicate)
         else:
             predicate = self._enum(op, "predicate", tile.CmpFPredicate)
             predicate = UNORDERED_PREDICATES.get(predicate, predicate)
         source = TileInfo.of(op.operands[0].type, op)
-        self.b.simd_cmp(predicate, source.dtype, self._result(op), *self._arguments(op),
-                        source.count)
+        lhs, rhs = self._arguments(op)
+        self.b.simd_cmp(predicate, source.dtype, self._result(op), lhs, rhs, source.count)
 
     def _cast(self, op: ir.Operation) -> None:
         kind = self._enum(op, "kind", tile.CastKind)
@@ -483,7 +493,8 @@ class TileOpEmitter:
         self._require_row_major(op)
         source = TileInfo.of(op.operands[0].type, op)
         indices = TileInfo.of(op.operands[1].type, op)
-        self.b.mlu_gather(self._result(op), *self._inputs(op), source.element_bytes,
+        source_slot, indices_slot = self._inputs(op)
+        self.b.mlu_gather(self._result(op), source_slot, indices_slot, source.element_bytes,
                           list(indices.shape), list(source.shape), _int_attr(op, "axis"),
                           index_dtype=indices.dtype)
 
@@ -558,77 +569,82 @@ class TileOpEmitter:
         bound_regs = [self.int_scalar(bounds[dim], op).reg for dim in dims]
         return shape, stride_regs, [0] * len(dims), bound_regs
 
-    def _optional_slot(self, group: list[ir.Value]) -> Slot | None:
-        return self.slot(group[0]) if group else None
+    def _optional_slot(self, value: ir.Value | None) -> Slot | None:
+        return self.slot(value) if value is not None else None
 
-    def _padding(self, group: list[ir.Value], op: ir.Operation) -> Reg | int | float:
-        return self.scalar(group[0], op).reg if group else 0
+    def _padding(self, value: ir.Value | None, op: ir.Operation) -> ProgramScalar:
+        return self.scalar(value, op).reg if value is not None else 0
 
     def _dma_load(self, op: ir.Operation) -> None:
-        base, offset, strides, bounds, mask, padding, cb = segments(op)
-        buffer = self.buffer(cb[0])
-        page = TileInfo.of(_page_type(cb[0]), op)
-        shape, stride_regs, lo, hi = self._window(op, page, strides, bounds)
-        self.b.dma_load(buffer.cb.back(_int_attr(op, "page")), self._address(base[0], offset[0],
-                                                                             op),
-                        page.dtype, shape, stride_regs, lo=lo, hi=hi,
-                        other=self._padding(padding, op), mask=self._optional_slot(mask),
-                        elementwise="elementwise" in op.attributes)
+        load = view_as(op, dma.LoadOp)
+        buffer = self.buffer(load.cb)
+        page = TileInfo.of(_page_type(load.cb), op)
+        shape, stride_regs, lo, hi = self._window(op, page, list(load.strides),
+                                                  list(load.bounds))
+        self.b.dma_load(buffer.cb.back(_int_attr(op, "page")),
+                        self._address(load.base, load.offset, op), page.dtype, shape,
+                        stride_regs, lo=lo, hi=hi, other=self._padding(load.padding, op),
+                        mask=self._optional_slot(load.mask), elementwise=load.elementwise)
         self.values[op.results[0]] = Token()
 
     def _dma_store(self, op: ir.Operation) -> None:
-        cb, base, offset, strides, bounds, mask = segments(op)
-        buffer = self.buffer(cb[0])
-        page = TileInfo.of(_page_type(cb[0]), op)
-        shape, stride_regs, lo, hi = self._window(op, page, strides, bounds)
+        store = view_as(op, dma.StoreOp)
+        buffer = self.buffer(store.cb)
+        page = TileInfo.of(_page_type(store.cb), op)
+        shape, stride_regs, lo, hi = self._window(op, page, list(store.strides),
+                                                  list(store.bounds))
         self.b.dma_store(buffer.cb.front(_int_attr(op, "page")),
-                         self._address(base[0], offset[0], op), page.dtype, shape, stride_regs,
-                         lo=lo, hi=hi, mask=self._optional_slot(mask),
-                         elementwise="elementwise" in op.attributes)
+                         self._address(store.base, store.offset, op), page.dtype, shape,
+                         stride_regs, lo=lo, hi=hi, mask=self._optional_slot(store.mask),
+                         elementwise=store.elementwise)
         self.values[op.results[0]] = Token()
 
     def _dma_gather(self, op: ir.Operation) -> None:
-        base, indices, mask, padding, cb = segments(op)
-        page = TileInfo.of(_page_type(cb[0]), op)
-        index = TileInfo.of(indices[0].type, op)
-        self.b.dma_gather(self.buffer(cb[0]).cb.back(_int_attr(op, "page")),
-                          self.pointer(base[0], op).reg, page.dtype, page.count,
-                          self.slot(indices[0]), index.dtype, mask=self._optional_slot(mask),
-                          other=self._padding(padding, op))
+        gather = view_as(op, dma.GatherOp)
+        page = TileInfo.of(_page_type(gather.cb), op)
+        index = TileInfo.of(gather.indices.type, op)
+        self.b.dma_gather(self.buffer(gather.cb).cb.back(_int_attr(op, "page")),
+                          self.pointer(gather.base, op).reg, page.dtype, page.count,
+                          self.slot(gather.indices), index.dtype,
+                          mask=self._optional_slot(gather.mask),
+                          other=self._padding(gather.padding, op))
         self.values[op.results[0]] = Token()
 
     def _dma_scatter(self, op: ir.Operation) -> None:
-        cb, base, indices, *mask = list(op.operands)
-        page = TileInfo.of(_page_type(cb), op)
-        index = TileInfo.of(indices.type, op)
-        self.b.dma_scatter(self.buffer(cb).cb.front(_int_attr(op, "page")),
-                           self.pointer(base, op).reg, page.dtype, page.count,
-                           self.slot(indices), index.dtype, mask=self._optional_slot(mask))
+        scatter = view_as(op, dma.ScatterOp)
+        page = TileInfo.of(_page_type(scatter.cb), op)
+        index = TileInfo.of(scatter.indices.type, op)
+        self.b.dma_scatter(self.buffer(scatter.cb).cb.front(_int_attr(op, "page")),
+                           self.pointer(scatter.base, op).reg, page.dtype, page.count,
+                           self.slot(scatter.indices), index.dtype,
+                           mask=self._optional_slot(scatter.mask))
         self.values[op.results[0]] = Token()
 
-    def _old_values(self, op: ir.Operation, cb: list[ir.Value]) -> Slot | None:
-        if not cb:
+    def _old_values(self, op: ir.Operation, buffer: ir.Value | None) -> Slot | None:
+        """The page an atomic returns the old values into, if any."""
+        if buffer is None:
             return None
-        return self.buffer(cb[0]).cb.back(_int_attr(op, "page"))
+        return self.buffer(buffer).cb.back(_int_attr(op, "page"))
 
     def _dma_atomic_rmw(self, op: ir.Operation) -> None:
-        base, indices, values, mask, cb = segments(op)
-        kind = self._enum(op, "kind", dma.AtomicKind)
-        info = TileInfo.of(values[0].type, op)
-        index = TileInfo.of(indices[0].type, op)
-        self.b.dma_atomic(ATOMICS[kind], self.pointer(base[0], op).reg, info.dtype, info.count,
-                          self.slot(values[0]), index=self.slot(indices[0]),
-                          index_dtype=index.dtype, mask=self._optional_slot(mask),
-                          old=self._old_values(op, cb))
+        rmw = view_as(op, dma.AtomicRMWOp)
+        kind = str(dma.AtomicKind(ir.IntegerAttr(rmw.kind).value))
+        info = TileInfo.of(rmw.values.type, op)
+        index = TileInfo.of(rmw.indices.type, op)
+        self.b.dma_atomic(ATOMICS[kind], self.pointer(rmw.base, op).reg, info.dtype, info.count,
+                          self.slot(rmw.values), index=self.slot(rmw.indices),
+                          index_dtype=index.dtype, mask=self._optional_slot(rmw.mask),
+                          old=self._old_values(op, rmw.cb))
         self.values[op.results[0]] = Token()
 
     def _dma_atomic_cas(self, op: ir.Operation) -> None:
-        base, indices, compare, value, *cb = list(op.operands)
-        info = TileInfo.of(value.type, op)
-        index = TileInfo.of(indices.type, op)
-        self.b.dma_atomic("cas", self.pointer(base, op).reg, info.dtype, info.count,
-                          self.slot(value), index=self.slot(indices), index_dtype=index.dtype,
-                          old=self._old_values(op, cb), cmp=self.slot(compare))
+        cas = view_as(op, dma.AtomicCASOp)
+        info = TileInfo.of(cas.value.type, op)
+        index = TileInfo.of(cas.indices.type, op)
+        self.b.dma_atomic("cas", self.pointer(cas.base, op).reg, info.dtype, info.count,
+                          self.slot(cas.value), index=self.slot(cas.indices),
+                          index_dtype=index.dtype, old=self._old_values(op, cas.cb),
+                          cmp=self.slot(cas.compare))
         self.values[op.results[0]] = Token()
 
 
