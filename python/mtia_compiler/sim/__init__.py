@@ -20,7 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from mtia_compiler import _sim
+import mtia_compiler._sim as _sim
+from mtia_compiler._sim import Target
 from mtia_compiler.program import ProgramBuilder
 
 __all__ = [
@@ -33,7 +34,6 @@ __all__ = [
     "run",
 ]
 
-Target = _sim.Target
 DEFAULT_TARGET = "mtia-2i"
 TARGETS_DIR = Path(__file__).parent.parent / "targets"
 

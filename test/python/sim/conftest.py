@@ -5,6 +5,7 @@ test."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 import pytest
@@ -45,7 +46,7 @@ def tile_program(inputs: Sequence[tuple[int, str]], output: tuple[int, str], emi
     return b.build()
 
 
-def run_tile(inputs: Sequence[tuple[np.ndarray, str]], out_dtype: str, out_np: type,
+def run_tile(inputs: Sequence[tuple[np.ndarray, str]], out_dtype: str, out_np: type[Any],
              out_count: int, emit: Emit, unit: Unit = Unit.SIMD) -> np.ndarray:
     """Runs :func:`tile_program` on host arrays and returns the output array."""
     data = tile_program([(a.size, dtype) for a, dtype in inputs], (out_count, out_dtype),
