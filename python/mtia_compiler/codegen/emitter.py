@@ -14,7 +14,7 @@ from mtia_compiler import ir
 from mtia_compiler.dialects import tile, tt
 from mtia_compiler.dialects.cb import AllocOp, CircularBufferType
 from mtia_compiler.dialects.tt import PointerType, TensorDescType
-from mtia_compiler.program import CB, DTYPE_BYTES, FReg, Label, ProgramBuilder, Reg, Unit
+from mtia_compiler.program import DTYPE_BYTES, FReg, Label, ProgramBuilder, Reg, Unit
 
 from .buffers import CB_ALIGNMENT, BufferDeclaration, fit_buffers
 from .common import (
@@ -47,9 +47,9 @@ from .storage import (
     folded_splats,
     tile_homes,
 )
-from .tile_ops import ATOMICS, TileOpEmitter
+from .tile_ops import ATOMICS, FixedBuffers, TileOpEmitter, dpe_copy_matrix, dpe_zero_matrix
 from .units import BufferRoles, resolve_buffer_roles, walk
-from .values import Buffer, FloatScalar, IntScalar, PointerScalar, Scalar, Value
+from .values import Buffer, FloatScalar, IntScalar, PointerScalar, Scalar, Value, ValueTable
 
 PAGE_ALIGNMENT = 32
 
@@ -75,16 +75,18 @@ def _memory_semantic(attribute: ir.Attribute) -> str:
     return str(tt.MemSemantic(ir.IntegerAttr(attribute).value))
 
 
-class KernelEmitter(TileOpEmitter):
-    """Translates one kernel into a ProgramBuilder."""
+class KernelEmitter:
+    """Translates one kernel into a ProgramBuilder: the signature, the
+    local-memory plan, control flow and scalar code here, the tile, cb and
+    dma operations through its TileOpEmitter."""
 
     def __init__(self, kernel: ir.Operation, target: Any) -> None:
         name = ir.StringAttr(view_as(kernel, tt.FuncOp).sym_name).value
-        super().__init__(ProgramBuilder(name))
+        self.b = ProgramBuilder(name)
         self.kernel = kernel
         self.target = target
         self.scalars = ScalarEmitter(self.b)
-        self.values: dict[ir.Value, Value] = {}
+        self.values = ValueTable()
         self.ops = walk(kernel)
         self.roles: BufferRoles = resolve_buffer_roles(self.ops)
         self.folded_splats = folded_splats(self.ops)
@@ -93,8 +95,9 @@ class KernelEmitter(TileOpEmitter):
         check_units(self.ops, self.roles, self.homes)
         self.plan: StoragePlan = StoragePlanner(kernel, self.ops, self.roles, self.homes,
                                                  self.folded_splats).plan()
-        self.scratch: dict[Unit, CB] = {}
-        self.dpe_zeros: CB | None = None
+        self.fixed = FixedBuffers()
+        self.tiles = TileOpEmitter(self.b, self.values, self.plan, self.homes, self.folded_splats,
+                                   self.fixed)
         self.block_labels: dict[ir.Block, Label] = {}
 
     # -- setup ------------------------------------------------------------------
@@ -162,9 +165,9 @@ class KernelEmitter(TileOpEmitter):
                 self.values[result] = Buffer(cb, self.roles.producer[result],
                                              self.roles.consumer[result])
         for unit, size in scratch:
-            self.scratch[unit] = self.b.cb(f"scratch.{unit.value}", size, pages=1)
+            self.fixed.scratch[unit] = self.b.cb(f"scratch.{unit.value}", size, pages=1)
         if dpe_zeros_bytes:
-            self.dpe_zeros = self.b.cb("dpe.zeros", dpe_zeros_bytes, pages=1)
+            self.fixed.dpe_zeros = self.b.cb("dpe.zeros", dpe_zeros_bytes, pages=1)
 
     def _plan_dpe_zeros(self) -> int:
         """The bytes of the page of zeros the DPE copies and clears tiles with
@@ -175,14 +178,14 @@ class KernelEmitter(TileOpEmitter):
                    and op.results[0] not in self.folded_splats]
         if not dpe_copies and not cleared:
             return 0
-        shapes = [self.copy_matrix(site.source) for site in dpe_copies]
-        shapes += [self.zero_matrix(value) for value in cleared]
+        shapes = [dpe_copy_matrix(site.source) for site in dpe_copies]
+        shapes += [dpe_zero_matrix(value) for value in cleared]
         # +0.0 rows (read as bf16 zeros, or i8 zeros for integer copies),
         # then bf16 -0.0 columns.
-        self.dpe_positive_zeros = max(max(shape) for shape in shapes)
-        self.dpe_negative_zeros = max(columns for _, columns in shapes)
-        self.dpe_negative_zeros_offset = round_up(4 * self.dpe_positive_zeros, 8)
-        page_bytes = self.dpe_negative_zeros_offset + 2 * self.dpe_negative_zeros
+        self.fixed.dpe_positive_zeros = max(max(shape) for shape in shapes)
+        self.fixed.dpe_negative_zeros = max(columns for _, columns in shapes)
+        self.fixed.dpe_negative_zeros_offset = round_up(4 * self.fixed.dpe_positive_zeros, 8)
+        page_bytes = self.fixed.dpe_negative_zeros_offset + 2 * self.fixed.dpe_negative_zeros
         return round_up(page_bytes, PAGE_ALIGNMENT)
 
     def _check_local_memory(self) -> None:
@@ -205,20 +208,20 @@ class KernelEmitter(TileOpEmitter):
         """Reserves every unit's scratch page and, when DPE tiles are copied,
         fills the DPE's zero operands (+0.0 rows, then -0.0 columns, so that
         `acc + 0 × -0` is exactly `acc`)."""
-        for unit, cb in self.scratch.items():
+        for unit, cb in self.fixed.scratch.items():
             self.b.reserve(unit, cb)
-        if self.dpe_zeros is not None:
-            zeros = self.dpe_zeros
+        if self.fixed.dpe_zeros is not None:
+            zeros = self.fixed.dpe_zeros
             self.b.reserve(Unit.SIMD, zeros)
-            self.b.simd_fill("f32", zeros.back(), self.dpe_positive_zeros, 0.0)
-            self.b.simd_fill("bf16", zeros.back(offset=self.dpe_negative_zeros_offset),
-                             self.dpe_negative_zeros, -0.0)
+            self.b.simd_fill("f32", zeros.back(), self.fixed.dpe_positive_zeros, 0.0)
+            self.b.simd_fill("bf16", zeros.back(offset=self.fixed.dpe_negative_zeros_offset),
+                             self.fixed.dpe_negative_zeros, -0.0)
             self.b.push(Unit.SIMD, zeros)
             self.b.wait(Unit.DPE, zeros)
 
     def _epilogue(self) -> None:
-        if self.dpe_zeros is not None:
-            self.b.pop(Unit.DPE, self.dpe_zeros)
+        if self.fixed.dpe_zeros is not None:
+            self.b.pop(Unit.DPE, self.fixed.dpe_zeros)
 
     # -- regions and control flow ---------------------------------------------------
 
@@ -270,8 +273,8 @@ class KernelEmitter(TileOpEmitter):
             if is_tile(source.type):
                 tile_moves.append((source, target))
                 continue
-            source_value = self.scalar(source, where)
-            target_value = self.scalar(target, where)
+            source_value = self.values.scalar(source, where)
+            target_value = self.values.scalar(target, where)
             if source_value.reg != target_value.reg:
                 moves.append((source_value.reg, target_value.reg))
         destinations = {target_reg for _, target_reg in moves}
@@ -297,11 +300,11 @@ class KernelEmitter(TileOpEmitter):
                 raise located_error(where, "loop-carried tiles that exchange their storage "
                                     "are not supported")
         for source, target in pending:
-            self.copy_tile(source, self.plan.storage[target], where)
+            self.tiles.copy_tile(source, self.plan.storage[target], where)
 
     def _emit_for(self, op: ir.Operation) -> None:
         loop = view_as(op, scf.ForOp)
-        lower, upper, step = (self.int_scalar(value, op)
+        lower, upper, step = (self.values.int_scalar(value, op)
                               for value in (loop.lowerBound, loop.upperBound, loop.step))
         inits = list(loop.initArgs)
         body = loop.body
@@ -350,7 +353,7 @@ class KernelEmitter(TileOpEmitter):
         return list(parent.results)
 
     def _emit_if(self, op: ir.Operation) -> None:
-        condition = self.int_scalar(op.operands[0], op)
+        condition = self.values.int_scalar(op.operands[0], op)
         for result in op.results:
             self._bind_fresh(result, op)
         otherwise, done = self.b.label(), self.b.label()
@@ -375,7 +378,7 @@ class KernelEmitter(TileOpEmitter):
         self._emit_body(before)
         condition_op = list(before.operations)[-1].operation
         with self.b.location(file_location(condition_op.location)):
-            condition = self.int_scalar(condition_op.operands[0], condition_op)
+            condition = self.values.int_scalar(condition_op.operands[0], condition_op)
             self._move_values(condition_op, list(condition_op.operands)[1:], list(op.results))
             self.b.branch_if_zero(condition.reg, done)
         self._emit_body(after)
@@ -389,7 +392,7 @@ class KernelEmitter(TileOpEmitter):
             self._move_values(op, operands, list(block.arguments))
             self.b.jump(self.block_labels[block])
             return
-        condition = self.int_scalar(op.operands[0], op)
+        condition = self.values.int_scalar(op.operands[0], op)
         otherwise = self.b.label()
         self.b.branch_if_zero(condition.reg, otherwise)
         for index, (block, operands) in enumerate(targets):
@@ -409,12 +412,12 @@ class KernelEmitter(TileOpEmitter):
             self._emit_binary(op)
         elif name in FLOAT_UNARY:
             self._bind(op, FloatScalar(self.scalars.float_unary(
-                FLOAT_UNARY[name], self.float_scalar(op.operands[0], op), op),
-                self.float_scalar(op.operands[0], op).dtype))
+                FLOAT_UNARY[name], self.values.float_scalar(op.operands[0], op), op),
+                self.values.float_scalar(op.operands[0], op).dtype))
         elif name in CASTS:
-            self._bind(op, self.scalars.cast(op, self.scalar(op.operands[0], op)))
-        elif self.handles_tile_op(op):
-            self.emit_tile_op(op)
+            self._bind(op, self.scalars.cast(op, self.values.scalar(op.operands[0], op)))
+        elif self.tiles.handles(op):
+            self.tiles.emit(op)
         else:
             raise located_error(op, f"operation '{name}' is not supported by the program stage")
 
@@ -429,8 +432,8 @@ class KernelEmitter(TileOpEmitter):
             arith.SelectOp: self._emit_select,
             math.FmaOp: self._emit_fma,
             math.AbsIOp: lambda op: self._bind(op, IntScalar(
-                self.scalars.abs_int(self.int_scalar(op.operands[0], op)),
-                self.int_scalar(op.operands[0], op).width)),
+                self.scalars.abs_int(self.values.int_scalar(op.operands[0], op)),
+                self.values.int_scalar(op.operands[0], op).width)),
             tt.GetProgramIdOp: lambda op: self._bind(op, IntScalar(
                 self.b.program_id(_axis(view_as(op, tt.GetProgramIdOp))), 32)),
             tt.GetNumProgramsOp: lambda op: self._bind(op, IntScalar(
@@ -454,12 +457,12 @@ class KernelEmitter(TileOpEmitter):
         self.values[op.results[0]] = value
 
     def _emit_fma(self, op: ir.Operation) -> None:
-        a, b, c = (self.float_scalar(value, op) for value in op.operands)
+        a, b, c = (self.values.float_scalar(value, op) for value in op.operands)
         self._bind(op, FloatScalar(self.scalars.float_fma(a, b, c, op), a.dtype))
 
     def _emit_binary(self, op: ir.Operation) -> None:
         name = op_name(op)
-        lhs, rhs = (self.scalar(value, op) for value in op.operands)
+        lhs, rhs = (self.values.scalar(value, op) for value in op.operands)
         if name in INT_BINARY and isinstance(lhs, IntScalar) and isinstance(rhs, IntScalar):
             reg = self.scalars.integer_binary(INT_BINARY[name], lhs, rhs, op)
             self._bind(op, IntScalar(reg, lhs.width))
@@ -472,7 +475,7 @@ class KernelEmitter(TileOpEmitter):
 
     def _emit_cmpi(self, op: ir.Operation) -> None:
         predicate = CMPI_PREDICATES[ir.IntegerAttr(view_as(op, arith.CmpIOp).predicate).value]
-        lhs, rhs = (self.scalar(value, op) for value in op.operands)
+        lhs, rhs = (self.values.scalar(value, op) for value in op.operands)
         if isinstance(lhs, FloatScalar) or isinstance(rhs, FloatScalar):
             raise located_error(op, "arith.cmpi needs integer operands")
         self._bind(op, IntScalar(self.scalars.compare(predicate, IntScalar(lhs.reg, _width(lhs)),
@@ -480,7 +483,7 @@ class KernelEmitter(TileOpEmitter):
 
     def _emit_cmpf(self, op: ir.Operation) -> None:
         code = ir.IntegerAttr(view_as(op, arith.CmpFOp).predicate).value
-        lhs, rhs = (self.float_scalar(value, op) for value in op.operands)
+        lhs, rhs = (self.values.float_scalar(value, op) for value in op.operands)
         if code in (0, 15):
             self._bind(op, IntScalar(self.b.const(int(code == 15)), 1))
             return
@@ -490,8 +493,8 @@ class KernelEmitter(TileOpEmitter):
     def _emit_select(self, op: ir.Operation) -> None:
         if is_tile(op.results[0].type):
             raise located_error(op, "arith.select on tiles must be tile.select")
-        condition = self.int_scalar(op.operands[0], op)
-        first, second = (self.scalar(value, op) for value in list(op.operands)[1:])
+        condition = self.values.int_scalar(op.operands[0], op)
+        first, second = (self.values.scalar(value, op) for value in list(op.operands)[1:])
         if isinstance(first, FloatScalar) and isinstance(second, FloatScalar):
             self._bind(op, FloatScalar(self.b.fselect(condition.reg, first.reg, second.reg),
                                        first.dtype))
@@ -502,14 +505,14 @@ class KernelEmitter(TileOpEmitter):
 
     def _emit_addptr(self, op: ir.Operation) -> None:
         addptr = view_as(op, tt.AddPtrOp)
-        base = self.pointer(addptr.ptr, op)
-        offset = self.int_scalar(addptr.offset, op)
+        base = self.values.pointer(addptr.ptr, op)
+        offset = self.values.int_scalar(addptr.offset, op)
         scaled = self.b.mul(offset.reg, DTYPE_BYTES[base.dtype])
         self._bind(op, PointerScalar(self.b.add(base.reg, scaled), base.dtype))
 
     def _emit_load(self, op: ir.Operation) -> None:
         load = view_as(op, tt.LoadOp)
-        address = self.pointer(load.ptr, op)
+        address = self.values.pointer(load.ptr, op)
         result_type = op.results[0].type
         if is_tile(result_type):
             raise located_error(op, "tt.load of a tile must be lowered to DMA before the "
@@ -525,11 +528,11 @@ class KernelEmitter(TileOpEmitter):
                      other: ir.Value | None) -> Reg | FReg:
         floating = address.dtype.startswith(("f", "bf"))
         if other is not None:
-            result = self._copy_register(self.scalar(other, op).reg)
+            result = self._copy_register(self.values.scalar(other, op).reg)
         else:
             result = self.b.fconst(0.0) if floating else self.b.const(0)
         skip = self.b.label()
-        self.b.branch_if_zero(self.int_scalar(mask, op).reg, skip)
+        self.b.branch_if_zero(self.values.int_scalar(mask, op).reg, skip)
         loaded = self.b.load_scalar(address.reg, address.dtype)
         if isinstance(loaded, FReg) and isinstance(result, FReg):
             self.b.fmov(loaded, dst=result)
@@ -543,11 +546,11 @@ class KernelEmitter(TileOpEmitter):
         if is_tile(store.value.type):
             raise located_error(op, "tt.store of a tile must be lowered to DMA before the "
                                 "program stage")
-        address = self.pointer(store.ptr, op)
-        value = self.scalar(store.value, op)
+        address = self.values.pointer(store.ptr, op)
+        value = self.values.scalar(store.value, op)
         skip = self.b.label()
         if store.mask is not None:
-            self.b.branch_if_zero(self.int_scalar(store.mask, op).reg, skip)
+            self.b.branch_if_zero(self.values.int_scalar(store.mask, op).reg, skip)
         self.b.store_scalar(address.reg, value.reg, address.dtype)
         self.b.bind(skip)
 
@@ -557,9 +560,9 @@ class KernelEmitter(TileOpEmitter):
             raise located_error(op, "tt.atomic_cas of a tile must be lowered to DMA before the "
                                 "program stage")
         cas = view_as(op, tt.AtomicCASOp)
-        address = self.pointer(cas.ptr, op)
-        compare = self.scalar(cas.cmp, op)
-        value = self.scalar(cas.val, op)
+        address = self.values.pointer(cas.ptr, op)
+        compare = self.values.scalar(cas.cmp, op)
+        value = self.values.scalar(cas.val, op)
         sem = _memory_semantic(cas.sem)
         old = self.b.atomic_scalar("cas", address.reg, value.reg, address.dtype, sem,
                                    cmp=compare.reg)
@@ -572,9 +575,9 @@ class KernelEmitter(TileOpEmitter):
             raise located_error(op, "tt.atomic_rmw of a tile must be lowered to DMA before the "
                                 "program stage")
         rmw = view_as(op, tt.AtomicRMWOp)
-        address = self.pointer(rmw.ptr, op)
-        value = self.scalar(rmw.val, op)
-        mask = self.int_scalar(rmw.mask, op).reg if rmw.mask is not None else None
+        address = self.values.pointer(rmw.ptr, op)
+        value = self.values.scalar(rmw.val, op)
+        mask = self.values.int_scalar(rmw.mask, op).reg if rmw.mask is not None else None
         kind = str(tt.RMWOp(ir.IntegerAttr(rmw.atomic_rmw_op).value))
         sem = _memory_semantic(rmw.sem)
         old = self.b.atomic_scalar(ATOMICS[kind], address.reg, value.reg, address.dtype, sem,
@@ -593,7 +596,7 @@ class KernelEmitter(TileOpEmitter):
             raise located_error(op, "the control core prints at most 4 scalars at once")
         arguments: list[Reg | FReg] = []
         for index, value in enumerate(operands):
-            scalar = self.scalar(value, op)
+            scalar = self.values.scalar(value, op)
             if isinstance(scalar, IntScalar) and index < len(signed) and not signed[index]:
                 arguments.append(self.scalars.zero_extended(scalar.reg, scalar.width))
             else:
@@ -603,7 +606,7 @@ class KernelEmitter(TileOpEmitter):
     def _emit_assert(self, op: ir.Operation) -> None:
         assertion = view_as(op, tt.AssertOp)
         message = ir.StringAttr(assertion.message).value
-        self.b.assert_(self.int_scalar(assertion.condition, op).reg, message)
+        self.b.assert_(self.values.int_scalar(assertion.condition, op).reg, message)
 
     def _emit_return(self, op: ir.Operation) -> None:
         if list(op.operands):

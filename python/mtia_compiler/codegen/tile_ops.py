@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 from mtia_compiler import ir
 from mtia_compiler.dialects import cb, dma, tile
@@ -25,7 +25,7 @@ from mtia_compiler.program import Scalar as ProgramScalar
 from .common import TileInfo, integer_dtype_of_width, located_error, op_name, view_as
 from .scalars import integer_width
 from .storage import CopySite, PageStorage, Storage, StoragePlan, is_splat_constant
-from .values import Buffer, FloatScalar, IntScalar, PointerScalar, Scalar, Token, Value
+from .values import FloatScalar, IntScalar, Token, ValueTable
 
 SIMD_BINARY = {
     "addf": "add", "subf": "sub", "mulf": "mul", "divf": "div", "remf": "rem",
@@ -55,20 +55,53 @@ MANTISSA_BITS = {"f16": 11, "bf16": 8, "f32": 24, "f64": 53, "f8e4m3": 4, "f8e5m
 MAX_CONSTANT_PATCHES = 4096
 
 
+@dataclass
+class FixedBuffers:
+    """The buffers the program stage adds to the kernel's: a scratch page for
+    each unit that needs one, and the DPE's page of zeros, which holds
+    `dpe_positive_zeros` +0.0 values and, from byte
+    `dpe_negative_zeros_offset` on, `dpe_negative_zeros` bf16 -0.0 values.
+    The kernel emitter fills it in when it declares them."""
+
+    scratch: dict[Unit, CB] = field(default_factory=dict)
+    dpe_zeros: CB | None = None
+    dpe_positive_zeros: int = 0
+    dpe_negative_zeros: int = 0
+    dpe_negative_zeros_offset: int = 0
+
+
+def dpe_zero_matrix(value: ir.Value) -> tuple[int, int]:
+    """The rows and columns a DPE clear (or copy) of the tile multiplies
+    over: the last dimension against all the others."""
+    info = TileInfo.of(value.type, _where(value))
+    columns = info.shape[-1] if info.shape else 1
+    return info.count // columns, columns
+
+
+def dpe_copy_matrix(value: ir.Value) -> tuple[int, int]:
+    """The rows and columns a DPE copy of the tile multiplies over."""
+    info = TileInfo.of(value.type, _where(value))
+    if info.element_bytes != 4:
+        raise located_error(_where(value), f"the DPE cannot copy a {info.dtype} tile")
+    return dpe_zero_matrix(value)
+
+
 class TileOpEmitter:
     """The tile-level half of the kernel emitter: local-memory slots of tile
-    values and the instructions of tile, cb and dma operations."""
+    values and the instructions of tile, cb and dma operations. It shares
+    the kernel emitter's builder and value table, and reads the storage plan
+    and the program stage's buffers (`fixed`, filled in once they are
+    declared)."""
 
-    values: dict[ir.Value, Value]
-    homes: dict[ir.Value, Unit]
-    folded_splats: set[ir.Value]
-    plan: StoragePlan
-    scratch: dict[Unit, CB]
-    dpe_zeros: CB | None
-    dpe_negative_zeros_offset: int
-
-    def __init__(self, builder: ProgramBuilder) -> None:
+    def __init__(self, builder: ProgramBuilder, values: ValueTable, plan: StoragePlan,
+                 homes: dict[ir.Value, Unit], folded_splats: set[ir.Value],
+                 fixed: FixedBuffers) -> None:
         self.b = builder
+        self.values = values
+        self.plan = plan
+        self.homes = homes
+        self.folded_splats = folded_splats
+        self.fixed = fixed
 
     # -- values and storage -------------------------------------------------------
 
@@ -84,7 +117,7 @@ class TileOpEmitter:
         producer = value.owner.operation
         view = producer.opview
         if isinstance(view, tile.SplatOp):
-            return self.scalar(view.scalar, where).reg
+            return self.values.scalar(view.scalar, where).reg
         if isinstance(view, tile.SplatElementOp):
             return Splat(self.slot(view.source))
         if is_splat_constant(producer):
@@ -97,57 +130,10 @@ class TileOpEmitter:
 
     def storage_slot(self, storage: Storage) -> Slot:
         if isinstance(storage, PageStorage):
-            return Slot(self.buffer(storage.buffer).cb.index, storage.side, storage.page, 0)
-        return self.scratch[storage.unit].back(offset=storage.offset)
-
-    def buffer(self, value: ir.Value) -> Buffer:
-        found = self.values.get(value)
-        if not isinstance(found, Buffer):
-            raise located_error(value.location, "a circular buffer must be the result of a "
-                                "cb.alloc of the kernel")
-        return found
-
-    def scalar(self, value: ir.Value, where: ir.Operation) -> Scalar:
-        found = self.values.get(value)
-        if not isinstance(found, (IntScalar, FloatScalar, PointerScalar)):
-            raise located_error(where, f"operand of type {value.type} is not a scalar of the "
-                                "control core")
-        return found
-
-    def int_scalar(self, value: ir.Value, where: ir.Operation) -> IntScalar:
-        found = self.scalar(value, where)
-        if not isinstance(found, IntScalar):
-            raise located_error(where, f"expected an integer operand, got {value.type}")
-        return found
-
-    def float_scalar(self, value: ir.Value, where: ir.Operation) -> FloatScalar:
-        found = self.scalar(value, where)
-        if not isinstance(found, FloatScalar):
-            raise located_error(where, f"expected a float operand, got {value.type}")
-        return found
-
-    def pointer(self, value: ir.Value, where: ir.Operation) -> PointerScalar:
-        found = self.scalar(value, where)
-        if not isinstance(found, PointerScalar):
-            raise located_error(where, f"expected a pointer operand, got {value.type}")
-        return found
+            return Slot(self.values.buffer(storage.buffer).cb.index, storage.side, storage.page, 0)
+        return self.fixed.scratch[storage.unit].back(offset=storage.offset)
 
     # -- copies -------------------------------------------------------------------
-
-    @staticmethod
-    def zero_matrix(value: ir.Value) -> tuple[int, int]:
-        """The rows and columns a DPE clear (or copy) of the tile multiplies
-        over: the last dimension against all the others."""
-        info = TileInfo.of(value.type, _where(value))
-        columns = info.shape[-1] if info.shape else 1
-        return info.count // columns, columns
-
-    def copy_matrix(self, value: ir.Value) -> tuple[int, int]:
-        """The rows and columns a DPE copy of the tile multiplies over."""
-        info = TileInfo.of(value.type, _where(value))
-        if info.element_bytes != 4:
-            raise located_error(_where(value), f"the DPE cannot copy a {info.dtype} tile")
-        return self.zero_matrix(value)
 
     def copy_tile(self, source: ir.Value, destination: Storage, where: ir.Operation) -> None:
         """Copies a tile into other storage on the unit that holds it, bit for
@@ -164,12 +150,12 @@ class TileOpEmitter:
             self.b.reduce("or", bits, src, [info.count, 1], 1, d=dst)
         elif unit == Unit.MLU:
             self.b.mlu_copy(dst, src, info.element_bytes, [info.count], [1], [1])
-        elif unit == Unit.DPE and self.dpe_zeros is not None:
-            rows, columns = self.copy_matrix(source)
-            zeros = self.dpe_zeros
+        elif unit == Unit.DPE and self.fixed.dpe_zeros is not None:
+            rows, columns = dpe_copy_matrix(source)
+            zeros = self.fixed.dpe_zeros
             if info.dtype == "f32":
                 # bf16 zeros: the DPE's full rate, and products just as exact.
-                self.b.mma(zeros.front(), zeros.front(offset=self.dpe_negative_zeros_offset),
+                self.b.mma(zeros.front(), zeros.front(offset=self.fixed.dpe_negative_zeros_offset),
                            dst, rows, columns, 1, "bf16", "f32", acc=src)
             else:
                 self.b.mma(zeros.front(), zeros.front(), dst, rows, columns, 1, "i8", "i32",
@@ -179,10 +165,11 @@ class TileOpEmitter:
 
     # -- dispatch -----------------------------------------------------------------
 
-    def handles_tile_op(self, op: ir.Operation) -> bool:
+    def handles(self, op: ir.Operation) -> bool:
+        """Whether `op` is a tile, cb or dma operation."""
         return type(op.opview) in self._tile_handlers
 
-    def emit_tile_op(self, op: ir.Operation) -> None:
+    def emit(self, op: ir.Operation) -> None:
         self._tile_handlers[type(op.opview)](op)
 
     @functools.cached_property
@@ -193,16 +180,16 @@ class TileOpEmitter:
             cb.AllocOp: lambda op: None,
             cb.ReadFrontOp: lambda op: None,
             cb.ReserveBackOp: lambda op: self.b.reserve(
-                self.buffer(op.operands[0]).producer, self.buffer(op.operands[0]).cb,
+                self.values.buffer(op.operands[0]).producer, self.values.buffer(op.operands[0]).cb,
                 _int_attr(op, "pages")),
             cb.PushBackOp: lambda op: self.b.push(
-                self.buffer(op.operands[0]).producer, self.buffer(op.operands[0]).cb,
+                self.values.buffer(op.operands[0]).producer, self.values.buffer(op.operands[0]).cb,
                 _int_attr(op, "pages")),
             cb.WaitFrontOp: lambda op: self.b.wait(
-                self.buffer(op.operands[0]).consumer, self.buffer(op.operands[0]).cb,
+                self.values.buffer(op.operands[0]).consumer, self.values.buffer(op.operands[0]).cb,
                 _int_attr(op, "pages")),
             cb.PopFrontOp: lambda op: self.b.pop(
-                self.buffer(op.operands[0]).consumer, self.buffer(op.operands[0]).cb,
+                self.values.buffer(op.operands[0]).consumer, self.values.buffer(op.operands[0]).cb,
                 _int_attr(op, "pages")),
             cb.WriteBackOp: self._write_back,
             tile.BinaryOp: self._binary,
@@ -332,7 +319,7 @@ class TileOpEmitter:
             return
         info = self._info(op)
         self.b.simd_fill(info.dtype, self._result(op), info.count,
-                         self.scalar(op.operands[0], op).reg)
+                         self.values.scalar(op.operands[0], op).reg)
 
     def _splat_element(self, op: ir.Operation) -> None:
         """Spreads the element as integers of its width (bit for bit)."""
@@ -382,7 +369,7 @@ class TileOpEmitter:
             if constant is not None:
                 offset += constant * stride
                 continue
-            term = self.b.mul(self.int_scalar(index, op).reg, stride)
+            term = self.b.mul(self.values.int_scalar(index, op).reg, stride)
             dynamic = term if dynamic is None else self.b.add(dynamic, term)
         position: Reg | int = offset
         if dynamic is not None:
@@ -421,8 +408,8 @@ class TileOpEmitter:
         the zero operands from the `dpe.zeros` page."""
         if op.results[0] in self.folded_splats:
             return
-        rows, columns = self.zero_matrix(op.results[0])
-        zeros = self.dpe_zeros
+        rows, columns = dpe_zero_matrix(op.results[0])
+        zeros = self.fixed.dpe_zeros
         if zeros is None:
             raise located_error(op, "internal error: tile.zeros without the dpe.zeros page")
         info = self._info(op)
@@ -550,8 +537,8 @@ class TileOpEmitter:
     # -- DMA ------------------------------------------------------------------------
 
     def _address(self, base: ir.Value, offset: ir.Value, op: ir.Operation) -> Reg:
-        pointer = self.pointer(base, op)
-        scaled = self.b.mul(self.int_scalar(offset, op).reg, DTYPE_BYTES[pointer.dtype])
+        pointer = self.values.pointer(base, op)
+        scaled = self.b.mul(self.values.int_scalar(offset, op).reg, DTYPE_BYTES[pointer.dtype])
         return self.b.add(pointer.reg, scaled)
 
     def _window(self, op: ir.Operation, page: TileInfo, strides: list[ir.Value],
@@ -563,21 +550,21 @@ class TileOpEmitter:
             raise located_error(op, "DMA transfers have at most 4 dimensions")
         dims = page.storage_dims
         shape = [page.shape[dim] for dim in dims]
-        stride_regs = [self.int_scalar(strides[dim], op).reg for dim in dims]
+        stride_regs = [self.values.int_scalar(strides[dim], op).reg for dim in dims]
         if not bounds:
             return shape, stride_regs, None, None
-        bound_regs = [self.int_scalar(bounds[dim], op).reg for dim in dims]
+        bound_regs = [self.values.int_scalar(bounds[dim], op).reg for dim in dims]
         return shape, stride_regs, [0] * len(dims), bound_regs
 
     def _optional_slot(self, value: ir.Value | None) -> Slot | None:
         return self.slot(value) if value is not None else None
 
     def _padding(self, value: ir.Value | None, op: ir.Operation) -> ProgramScalar:
-        return self.scalar(value, op).reg if value is not None else 0
+        return self.values.scalar(value, op).reg if value is not None else 0
 
     def _dma_load(self, op: ir.Operation) -> None:
         load = view_as(op, dma.LoadOp)
-        buffer = self.buffer(load.cb)
+        buffer = self.values.buffer(load.cb)
         page = TileInfo.of(_page_type(load.cb), op)
         shape, stride_regs, lo, hi = self._window(op, page, list(load.strides),
                                                   list(load.bounds))
@@ -589,7 +576,7 @@ class TileOpEmitter:
 
     def _dma_store(self, op: ir.Operation) -> None:
         store = view_as(op, dma.StoreOp)
-        buffer = self.buffer(store.cb)
+        buffer = self.values.buffer(store.cb)
         page = TileInfo.of(_page_type(store.cb), op)
         shape, stride_regs, lo, hi = self._window(op, page, list(store.strides),
                                                   list(store.bounds))
@@ -603,8 +590,8 @@ class TileOpEmitter:
         gather = view_as(op, dma.GatherOp)
         page = TileInfo.of(_page_type(gather.cb), op)
         index = TileInfo.of(gather.indices.type, op)
-        self.b.dma_gather(self.buffer(gather.cb).cb.back(_int_attr(op, "page")),
-                          self.pointer(gather.base, op).reg, page.dtype, page.count,
+        self.b.dma_gather(self.values.buffer(gather.cb).cb.back(_int_attr(op, "page")),
+                          self.values.pointer(gather.base, op).reg, page.dtype, page.count,
                           self.slot(gather.indices), index.dtype,
                           mask=self._optional_slot(gather.mask),
                           other=self._padding(gather.padding, op))
@@ -614,8 +601,8 @@ class TileOpEmitter:
         scatter = view_as(op, dma.ScatterOp)
         page = TileInfo.of(_page_type(scatter.cb), op)
         index = TileInfo.of(scatter.indices.type, op)
-        self.b.dma_scatter(self.buffer(scatter.cb).cb.front(_int_attr(op, "page")),
-                           self.pointer(scatter.base, op).reg, page.dtype, page.count,
+        self.b.dma_scatter(self.values.buffer(scatter.cb).cb.front(_int_attr(op, "page")),
+                           self.values.pointer(scatter.base, op).reg, page.dtype, page.count,
                            self.slot(scatter.indices), index.dtype,
                            mask=self._optional_slot(scatter.mask))
         self.values[op.results[0]] = Token()
@@ -624,15 +611,15 @@ class TileOpEmitter:
         """The page an atomic returns the old values into, if any."""
         if buffer is None:
             return None
-        return self.buffer(buffer).cb.back(_int_attr(op, "page"))
+        return self.values.buffer(buffer).cb.back(_int_attr(op, "page"))
 
     def _dma_atomic_rmw(self, op: ir.Operation) -> None:
         rmw = view_as(op, dma.AtomicRMWOp)
         kind = str(dma.AtomicKind(ir.IntegerAttr(rmw.kind).value))
         info = TileInfo.of(rmw.values.type, op)
         index = TileInfo.of(rmw.indices.type, op)
-        self.b.dma_atomic(ATOMICS[kind], self.pointer(rmw.base, op).reg, info.dtype, info.count,
-                          self.slot(rmw.values), index=self.slot(rmw.indices),
+        self.b.dma_atomic(ATOMICS[kind], self.values.pointer(rmw.base, op).reg, info.dtype,
+                          info.count, self.slot(rmw.values), index=self.slot(rmw.indices),
                           index_dtype=index.dtype, mask=self._optional_slot(rmw.mask),
                           old=self._old_values(op, rmw.cb))
         self.values[op.results[0]] = Token()
@@ -641,7 +628,7 @@ class TileOpEmitter:
         cas = view_as(op, dma.AtomicCASOp)
         info = TileInfo.of(cas.value.type, op)
         index = TileInfo.of(cas.indices.type, op)
-        self.b.dma_atomic("cas", self.pointer(cas.base, op).reg, info.dtype, info.count,
+        self.b.dma_atomic("cas", self.values.pointer(cas.base, op).reg, info.dtype, info.count,
                           self.slot(cas.value), index=self.slot(cas.indices),
                           index_dtype=index.dtype, old=self._old_values(op, cas.cb),
                           cmp=self.slot(cas.compare))

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mtia_compiler import ir
 from mtia_compiler.program import CB, FReg, Reg, Unit
+
+from .common import located_error
 
 
 @dataclass(frozen=True)
@@ -49,3 +52,40 @@ class Token:
 
 Scalar = IntScalar | FloatScalar | PointerScalar
 Value = Scalar | Buffer | Token
+
+
+class ValueTable(dict[ir.Value, Value]):
+    """What every SSA value of the kernel is, with lookups that raise a
+    located CompilationError for a value of another kind."""
+
+    def buffer(self, value: ir.Value) -> Buffer:
+        found = self.get(value)
+        if not isinstance(found, Buffer):
+            raise located_error(value.location, "a circular buffer must be the result of a "
+                                "cb.alloc of the kernel")
+        return found
+
+    def scalar(self, value: ir.Value, where: ir.Operation) -> Scalar:
+        found = self.get(value)
+        if not isinstance(found, (IntScalar, FloatScalar, PointerScalar)):
+            raise located_error(where, f"operand of type {value.type} is not a scalar of the "
+                                "control core")
+        return found
+
+    def int_scalar(self, value: ir.Value, where: ir.Operation) -> IntScalar:
+        found = self.scalar(value, where)
+        if not isinstance(found, IntScalar):
+            raise located_error(where, f"expected an integer operand, got {value.type}")
+        return found
+
+    def float_scalar(self, value: ir.Value, where: ir.Operation) -> FloatScalar:
+        found = self.scalar(value, where)
+        if not isinstance(found, FloatScalar):
+            raise located_error(where, f"expected a float operand, got {value.type}")
+        return found
+
+    def pointer(self, value: ir.Value, where: ir.Operation) -> PointerScalar:
+        found = self.scalar(value, where)
+        if not isinstance(found, PointerScalar):
+            raise located_error(where, f"expected a pointer operand, got {value.type}")
+        return found
