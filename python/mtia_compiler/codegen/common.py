@@ -59,6 +59,17 @@ def view_as(op: ir.Operation, op_class: type[View]) -> View:
     return view
 
 
+#: The program format's names of the unordered float comparisons whose IR
+#: names (arith and tile alike) differ.
+_UNORDERED_PREDICATES = {"ult": "fult", "ule": "fule", "ugt": "fugt", "uge": "fuge"}
+
+
+def float_predicate(name: str) -> str:
+    """The program-format predicate of a float comparison named `name` in
+    the IR (`oeq`, ..., `ugt`, ..., `uno`)."""
+    return _UNORDERED_PREDICATES.get(name, name)
+
+
 def element_dtype(element: ir.Type, where: ir.Operation | ir.OpView) -> str:
     """Returns the program-format dtype of an integer or float MLIR type."""
     if isinstance(element, ir.IntegerType):

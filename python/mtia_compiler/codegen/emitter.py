@@ -20,6 +20,7 @@ from .buffers import CB_ALIGNMENT, BufferDeclaration, fit_buffers
 from .common import (
     element_dtype,
     file_location,
+    float_predicate,
     is_tile,
     located_error,
     op_name,
@@ -28,8 +29,6 @@ from .common import (
 )
 from .scalars import (
     CASTS,
-    CMPF_PREDICATES,
-    CMPI_PREDICATES,
     FLOAT_BINARY,
     FLOAT_UNARY,
     INT_BINARY,
@@ -404,22 +403,23 @@ class KernelEmitter:
     # -- operations ---------------------------------------------------------------
 
     def _emit_op(self, op: ir.Operation) -> None:
-        name = op_name(op)
-        handler = self._handlers.get(type(op.opview))
+        op_class = type(op.opview)
+        handler = self._handlers.get(op_class)
         if handler is not None:
             handler(op)
-        elif name in INT_BINARY or name in FLOAT_BINARY:
+        elif op_class in INT_BINARY or op_class in FLOAT_BINARY:
             self._emit_binary(op)
-        elif name in FLOAT_UNARY:
+        elif op_class in FLOAT_UNARY:
             self._bind(op, FloatScalar(self.scalars.float_unary(
-                FLOAT_UNARY[name], self.values.float_scalar(op.operands[0], op), op),
+                FLOAT_UNARY[op_class], self.values.float_scalar(op.operands[0], op), op),
                 self.values.float_scalar(op.operands[0], op).dtype))
-        elif name in CASTS:
+        elif op_class in CASTS:
             self._bind(op, self.scalars.cast(op, self.values.scalar(op.operands[0], op)))
         elif self.tiles.handles(op):
             self.tiles.emit(op)
         else:
-            raise located_error(op, f"operation '{name}' is not supported by the program stage")
+            raise located_error(op, f"operation '{op_name(op)}' is not supported by the "
+                                "program stage")
 
     @functools.cached_property
     def _handlers(self) -> dict[type, Callable[[ir.Operation], None]]:
@@ -461,20 +461,21 @@ class KernelEmitter:
         self._bind(op, FloatScalar(self.scalars.float_fma(a, b, c, op), a.dtype))
 
     def _emit_binary(self, op: ir.Operation) -> None:
-        name = op_name(op)
+        op_class = type(op.opview)
         lhs, rhs = (self.values.scalar(value, op) for value in op.operands)
-        if name in INT_BINARY and isinstance(lhs, IntScalar) and isinstance(rhs, IntScalar):
-            reg = self.scalars.integer_binary(INT_BINARY[name], lhs, rhs, op)
+        if op_class in INT_BINARY and isinstance(lhs, IntScalar) and isinstance(rhs, IntScalar):
+            reg = self.scalars.integer_binary(INT_BINARY[op_class], lhs, rhs, op)
             self._bind(op, IntScalar(reg, lhs.width))
-        elif name in FLOAT_BINARY and isinstance(lhs, FloatScalar) and \
+        elif op_class in FLOAT_BINARY and isinstance(lhs, FloatScalar) and \
                 isinstance(rhs, FloatScalar):
-            self._bind(op, FloatScalar(self.scalars.float_binary(FLOAT_BINARY[name], lhs, rhs,
-                                                                 op), lhs.dtype))
+            self._bind(op, FloatScalar(self.scalars.float_binary(FLOAT_BINARY[op_class], lhs,
+                                                                 rhs, op), lhs.dtype))
         else:
-            raise located_error(op, f"'{name}' on these operand types is not supported")
+            raise located_error(op, f"'{op_name(op)}' on these operand types is not supported")
 
     def _emit_cmpi(self, op: ir.Operation) -> None:
-        predicate = CMPI_PREDICATES[ir.IntegerAttr(view_as(op, arith.CmpIOp).predicate).value]
+        predicate = str(arith.CmpIPredicate(
+            ir.IntegerAttr(view_as(op, arith.CmpIOp).predicate).value))
         lhs, rhs = (self.values.scalar(value, op) for value in op.operands)
         if isinstance(lhs, FloatScalar) or isinstance(rhs, FloatScalar):
             raise located_error(op, "arith.cmpi needs integer operands")
@@ -482,13 +483,15 @@ class KernelEmitter:
                                                       IntScalar(rhs.reg, _width(rhs))), 1))
 
     def _emit_cmpf(self, op: ir.Operation) -> None:
-        code = ir.IntegerAttr(view_as(op, arith.CmpFOp).predicate).value
+        predicate = arith.CmpFPredicate(ir.IntegerAttr(view_as(op, arith.CmpFOp).predicate).value)
         lhs, rhs = (self.values.float_scalar(value, op) for value in op.operands)
-        if code in (0, 15):
-            self._bind(op, IntScalar(self.b.const(int(code == 15)), 1))
+        if predicate in (arith.CmpFPredicate.AlwaysFalse, arith.CmpFPredicate.AlwaysTrue):
+            always = int(predicate == arith.CmpFPredicate.AlwaysTrue)
+            self._bind(op, IntScalar(self.b.const(always), 1))
             return
         dtype = "f64" if lhs.dtype == "f64" else "f32"
-        self._bind(op, IntScalar(self.b.fcmp(CMPF_PREDICATES[code], lhs.reg, rhs.reg, dtype), 1))
+        self._bind(op, IntScalar(self.b.fcmp(float_predicate(str(predicate)), lhs.reg, rhs.reg,
+                                             dtype), 1))
 
     def _emit_select(self, op: ir.Operation) -> None:
         if is_tile(op.results[0].type):

@@ -6,6 +6,8 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
+from mlir.dialects import arith
+
 from mtia_compiler import ir
 from mtia_compiler.dialects import cb, dma, tile
 from mtia_compiler.dialects.cb import CircularBufferType
@@ -22,7 +24,14 @@ from mtia_compiler.program import (
 )
 from mtia_compiler.program import Scalar as ProgramScalar
 
-from .common import TileInfo, integer_dtype_of_width, located_error, op_name, view_as
+from .common import (
+    TileInfo,
+    float_predicate,
+    integer_dtype_of_width,
+    located_error,
+    op_name,
+    view_as,
+)
 from .scalars import integer_width
 from .storage import CopySite, PageStorage, Storage, StoragePlan, is_splat_constant
 from .values import FloatScalar, IntScalar, Token, ValueTable
@@ -39,7 +48,6 @@ SIMD_BINARY = {
 SIMD_UNARY = {"negf": "neg", "absf": "abs", "floor": "floor", "ceil": "ceil",
               "roundeven": "rint", "round": "round", "trunc": "trunc", "absi": "abs",
               "ctpop": "popcount"}
-UNORDERED_PREDICATES = {"ult": "fult", "ule": "fule", "ugt": "fugt", "uge": "fuge"}
 COMBINERS = {
     "addf": "sum", "addi": "sum", "mulf": "prod", "muli": "prod", "maximumf": "max",
     "minimumf": "min", "maxnumf": "maxnum", "minnumf": "minnum", "maxsi": "max",
@@ -296,7 +304,7 @@ class TileOpEmitter:
             predicate = self._enum(op, "predicate", tile.CmpIPredicate)
         else:
             predicate = self._enum(op, "predicate", tile.CmpFPredicate)
-            predicate = UNORDERED_PREDICATES.get(predicate, predicate)
+            predicate = float_predicate(predicate)
         source = TileInfo.of(op.operands[0].type, op)
         lhs, rhs = self._arguments(op)
         self.b.simd_cmp(predicate, source.dtype, self._result(op), lhs, rhs, source.count)
@@ -641,9 +649,12 @@ def _offset(slot: Slot, delta: int) -> Slot:
 
 def _constant_int(value: ir.Value) -> int | None:
     """The value of an integer or index `arith.constant`, else None."""
-    if isinstance(value, ir.BlockArgument) or op_name(value.owner) != "arith.constant":
+    if isinstance(value, ir.BlockArgument):
         return None
-    return ir.IntegerAttr(value.owner.attributes["value"]).value
+    constant = value.owner.operation.opview
+    if not isinstance(constant, arith.ConstantOp):
+        return None
+    return ir.IntegerAttr(constant.value).value
 
 
 def _int_attr(op: ir.Operation, key: str) -> int:
