@@ -13,6 +13,7 @@ from mlir.dialects import arith, cf, math, scf
 from mtia_compiler import ir
 from mtia_compiler.dialects import tile, tt
 from mtia_compiler.dialects.cb import AllocOp, CircularBufferType
+from mtia_compiler.dialects.tile import TileType
 from mtia_compiler.dialects.tt import PointerType, TensorDescType
 from mtia_compiler.program import DTYPE_BYTES, FReg, Label, ProgramBuilder, Reg, Unit
 
@@ -146,7 +147,7 @@ class KernelEmitter:
             if not isinstance(alloc, AllocOp):
                 continue
             buffer_type = CircularBufferType(op.results[0].type)
-            page_bytes = round_up(max(int(buffer_type.page_type.size_in_bytes), 1),
+            page_bytes = round_up(max(TileType(buffer_type.page_type).size_in_bytes, 1),
                                    PAGE_ALIGNMENT)
             declared.append(BufferDeclaration([op.results[0]],
                                               ir.StringAttr(alloc.name).value,
