@@ -18,8 +18,8 @@ from collections.abc import Callable
 
 import numpy as np
 
+from mtia_compiler.program import ProgramBuilder, Unit
 from mtia_compiler.sim import Result, Simulator
-from mtia_compiler.sim.program import ProgramBuilder, Unit
 
 VECTOR_N = 16 * 1024 * 1024
 VECTOR_BLOCK = 16384

@@ -48,6 +48,17 @@ int64_t mtiaTileTypeGetSizeInBytes(MlirType type) {
 }
 
 //===----------------------------------------------------------------------===//
+// `tile` operations
+//===----------------------------------------------------------------------===//
+
+int32_t mtiaTileOpGetUnit(MlirOperation op) {
+  auto unitOp = dyn_cast<tile::UnitOpInterface>(unwrap(op));
+  if (!unitOp)
+    return -1;
+  return static_cast<int32_t>(unitOp.getUnit());
+}
+
+//===----------------------------------------------------------------------===//
 // `cb` types
 //===----------------------------------------------------------------------===//
 

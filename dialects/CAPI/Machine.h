@@ -39,6 +39,14 @@ MLIR_CAPI_EXPORTED bool mtiaTileTypeIsRowMajor(MlirType type);
 MLIR_CAPI_EXPORTED int64_t mtiaTileTypeGetSizeInBytes(MlirType type);
 
 //===----------------------------------------------------------------------===//
+// `tile` operations.
+//===----------------------------------------------------------------------===//
+
+/// Returns the `tile::Unit` (as its integer value) that executes `op`, the
+/// unit its `UnitOpInterface` names, or -1 if `op` has no such interface.
+MLIR_CAPI_EXPORTED int32_t mtiaTileOpGetUnit(MlirOperation op);
+
+//===----------------------------------------------------------------------===//
 // `cb` types.
 //===----------------------------------------------------------------------===//
 

@@ -24,11 +24,11 @@ from mlir.passmanager import PassManager
 
 from mtia_compiler import _mtia, ir
 from mtia_compiler import transforms as _transforms  # noqa: F401 (registers passes)
+from mtia_compiler.codegen import emit_program
 from mtia_compiler.errors import CompilationError
 from mtia_compiler.passes import add_pipeline
-from mtia_compiler.program_stage import emit_program
+from mtia_compiler.program import decode
 from mtia_compiler.sim import Result, Simulator, Target, load_target
-from mtia_compiler.sim.program import decode
 from mtia_compiler.source import compiler_context, decode_diagnostics
 
 #: Circular buffers the program stage adds to the data-movement stage's: a

@@ -35,7 +35,7 @@ def softmax_reference(x: np.ndarray) -> np.ndarray:
 @click.option("--target", default="mtia-2i", show_default=True)
 def main(kernel: Path | None, rows: int, cols: int, target: str) -> None:
     """Compile and simulate fused softmax, and compare it with numpy."""
-    source = kernel or resources.files("mtia_compiler").joinpath("kernels", SOFTMAX)
+    source = kernel or resources.files("mtia_compiler") / "kernels" / SOFTMAX
     compiled = mtia_compiler.compile(str(source), target=target)
     rng = np.random.default_rng(0)
     x = rng.standard_normal((rows, cols), dtype=np.float32)

@@ -14,6 +14,7 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 import click
 from mlir.passmanager import PassManager
@@ -81,10 +82,12 @@ def _parse_and_transform(
                 pm.run(module.operation)
             except ir.MLIRError:
                 return None
-    return module.operation.get_asm(
+    # MLIR's stubs type get_asm as returning `object`; without `binary` it
+    # returns the text.
+    return cast(str, module.operation.get_asm(
         enable_debug_info=options.print_debuginfo,
         print_generic_op_form=options.print_generic,
-    )
+    ))
 
 
 STAGE_NAMES = [name for name, _ in PASS_STAGES]

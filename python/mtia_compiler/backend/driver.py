@@ -183,7 +183,7 @@ class MTIAUtils:
                     device: int) -> tuple[None, bytes, int, int, int]:
         """Returns (module, function, registers, spills, threads): the program
         bytes are the `function` the launcher receives."""
-        from mtia_compiler.sim.program import decode
+        from mtia_compiler.program import decode
 
         body = decode(kernel)
         registers = int(body.get("iregs", 0)) + int(body.get("fregs", 0))

@@ -14,8 +14,11 @@ from mtia_compiler.dialects.tile import Unit
 __all__ = ["CircularBufferType", "Unit", "read_front"]
 
 
-def read_front(buffer: ir.Value, page: int, *, view: ir.Type | None = None,
-               loc: ir.Location | None = None, ip: ir.InsertionPoint | None = None) -> ir.Value:
+# This replaces the generated builder of the same name, which takes the
+# result type first.
+def read_front(  # type: ignore[no-redef]
+        buffer: ir.Value, page: int, *, view: ir.Type | None = None,
+        loc: ir.Location | None = None, ip: ir.InsertionPoint | None = None) -> ir.Value:
     """The tile in an available page: of the page type, or `view` for a tile
     of another type in the page's first bytes."""
     tile_type = view if view is not None else CircularBufferType(buffer.type).page_type

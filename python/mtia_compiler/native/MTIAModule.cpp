@@ -124,7 +124,10 @@ NB_MODULE(_mtia, m) {
       .def("take_output", &PySourceSession::takeOutput,
            "The diagnostics rendered since the last call.")
       .def("close", &PySourceSession::close)
-      .def("__enter__", [](nb::object self) { return self; })
+      .def(
+          "__enter__",
+          [](PySourceSession &self) -> PySourceSession & { return self; },
+          nb::rv_policy::reference)
       .def("__exit__", [](PySourceSession &self, nb::args) { self.close(); });
 
   mlir_type_subclass(m, "PointerType", mtiaTypeIsATTPointer,

@@ -1,7 +1,8 @@
 //===- MachineTypes.cpp - Python types of the tile, cb and dma dialects ---===//
 //
 // Part of the `mtia_compiler._mtia` extension: Python classes of the types in
-// dialects/CAPI/Machine.h, as subclasses of `mlir.ir.Type`.
+// dialects/CAPI/Machine.h, as subclasses of `mlir.ir.Type`, and the unit that
+// executes a tile, cb or dma operation.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,6 +32,18 @@ MlirType checked(MlirType type, const char *what) {
 } // namespace
 
 void mtia::python::populateMachineTypes(nb::module_ &m) {
+  m.def(
+      "tile_op_unit",
+      [](MlirOperation op) -> std::optional<int32_t> {
+        int32_t unit = mtiaTileOpGetUnit(op);
+        if (unit < 0)
+          return std::nullopt;
+        return unit;
+      },
+      nb::arg("op"),
+      "The tile.Unit value of the unit that executes `op` (its "
+      "UnitOpInterface), or None if `op` has no unit.");
+
   mlir_type_subclass(m, "TileType", mtiaTypeIsATile, mtiaTileTypeGetTypeID)
       .def_classmethod(
           "get",

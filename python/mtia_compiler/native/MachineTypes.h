@@ -7,7 +7,8 @@
 
 namespace mtia::python {
 
-/// Adds TileType, CircularBufferType and TokenType to the module.
+/// Adds TileType, CircularBufferType, TokenType and `tile_op_unit` to the
+/// module.
 void populateMachineTypes(nanobind::module_ &m);
 
 } // namespace mtia::python

@@ -1,6 +1,6 @@
 """The MTIA simulator: run program files on a simulated PE grid.
 
-    from mtia_compiler.sim import run, program
+    from mtia_compiler.sim import run
     result = run(program_bytes, [x, y, out, n], grid=(64, 1, 1))
     result.cycles, result.units["dma.in"]["busy_cycles"], result.bytes
 
@@ -20,9 +20,9 @@ from typing import Any
 
 import numpy as np
 
-from mtia_compiler import _sim
-
-from .program import ProgramBuilder
+import mtia_compiler._sim as _sim
+from mtia_compiler._sim import Target
+from mtia_compiler.program import ProgramBuilder
 
 __all__ = [
     "Result",
@@ -34,7 +34,6 @@ __all__ = [
     "run",
 ]
 
-Target = _sim.Target
 DEFAULT_TARGET = "mtia-2i"
 TARGETS_DIR = Path(__file__).parent.parent / "targets"
 

@@ -56,7 +56,7 @@ def _scalar(text: str) -> int | float:
 def main(program: Path, inputs: Path | None, buffers: tuple[str, ...],
          scalars: tuple[str, ...], grid: tuple[int, int, int], target: str,
          out: Path | None, trace: Path | None, as_json: bool) -> None:
-    """Run PROGRAM (a program file written by mtia_compiler.sim.program)."""
+    """Run PROGRAM (a program file written by mtia_compiler.program)."""
     data = program.read_bytes()
     try:
         simulator = Simulator(target)

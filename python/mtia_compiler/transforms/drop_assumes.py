@@ -23,6 +23,6 @@ def drop_assumes(module: ir.Operation, pass_: object) -> None:
             assumes.append(op)
         return ir.WalkResult.ADVANCE
 
-    module.walk(collect)
+    module.walk(collect, ir.WalkOrder.POST_ORDER)
     for assume in assumes:
         assume.erase()

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from mtia_compiler.program_stage import emit_program
+from mtia_compiler.codegen import emit_program
 from mtia_compiler.sim import HostArg, Result, Simulator, load_target
 from mtia_compiler.source import new_context, parse_module
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from program_stage_support import emit, rng, run
 
-from mtia_compiler.sim.program import decode
+from mtia_compiler.program import decode
 
 VECTOR_ADD = """
 #loc = loc("vadd.py":1:1)

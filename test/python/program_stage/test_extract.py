@@ -3,12 +3,14 @@ waits for the page, reads the element into a register (ldl) and pops."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 from program_stage_support import emit, rng, run
 
 from mtia_compiler.errors import CompilationError
-from mtia_compiler.sim.program import decode
+from mtia_compiler.program import decode
 
 ELEMENTS = """
 #loc = loc("extract.py":1:1)
@@ -46,8 +48,9 @@ module {{
 }}
 """
 
-NUMPY_TYPES = {"f32": np.float32, "f16": np.float16, "f64": np.float64, "i8": np.int8,
-               "i16": np.int16, "i32": np.int32, "i64": np.int64}
+NUMPY_TYPES: dict[str, type[Any]] = {
+    "f32": np.float32, "f16": np.float16, "f64": np.float64, "i8": np.int8, "i16": np.int16,
+    "i32": np.int32, "i64": np.int64}
 
 
 def elements_module(dtype: str, column_major: bool = False) -> str:

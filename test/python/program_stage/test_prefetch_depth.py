@@ -9,7 +9,7 @@ import pytest
 from program_stage_support import TARGET, emit, rng, run
 
 from mtia_compiler.errors import CompilationError
-from mtia_compiler.sim.program import decode
+from mtia_compiler.program import decode
 
 #: Sums 4 blocks of 1024 floats streamed through a load buffer of `pages`
 #: pages, next to two scratch tiles of `big` integers that take most of the

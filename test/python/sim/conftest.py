@@ -5,12 +5,13 @@ test."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 import pytest
 
+from mtia_compiler.program import DTYPE_BYTES, ProgramBuilder, Slot, Unit
 from mtia_compiler.sim import Result, Simulator
-from mtia_compiler.sim.program import DTYPE_BYTES, ProgramBuilder, Slot, Unit
 
 Emit = Callable[[ProgramBuilder, Slot, list[Slot]], None]
 
@@ -45,7 +46,7 @@ def tile_program(inputs: Sequence[tuple[int, str]], output: tuple[int, str], emi
     return b.build()
 
 
-def run_tile(inputs: Sequence[tuple[np.ndarray, str]], out_dtype: str, out_np: type,
+def run_tile(inputs: Sequence[tuple[np.ndarray, str]], out_dtype: str, out_np: type[Any],
              out_count: int, emit: Emit, unit: Unit = Unit.SIMD) -> np.ndarray:
     """Runs :func:`tile_program` on host arrays and returns the output array."""
     data = tile_program([(a.size, dtype) for a, dtype in inputs], (out_count, out_dtype),

@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 from conftest import page_bytes
 
+from mtia_compiler.program import ProgramBuilder, Unit
 from mtia_compiler.sim import Result, SimulationError, Simulator, Target, load_target
-from mtia_compiler.sim.program import ProgramBuilder, Unit
 
 TARGETS = Path(__file__).resolve().parents[3] / "targets"
 LINE = 128

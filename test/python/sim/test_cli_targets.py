@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 from conftest import copy_program
 
+from mtia_compiler.program import ProgramBuilder, Unit
 from mtia_compiler.sim import SimulationError, Simulator, Target, load_target
-from mtia_compiler.sim.program import ProgramBuilder, Unit
 
 TARGETS = Path(__file__).resolve().parents[3] / "targets"
 

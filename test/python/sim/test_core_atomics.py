@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from mtia_compiler.program import ProgramBuilder, Reg
 from mtia_compiler.sim import SimulationError, Simulator
-from mtia_compiler.sim.program import ProgramBuilder, Reg
 
 
 def spin_lock_program(release: bool) -> bytes:

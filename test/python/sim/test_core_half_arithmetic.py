@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from half_reference import BF16, F16, bf16_bits, bf16_values
 
+from mtia_compiler.program import ProgramBuilder, Reg
 from mtia_compiler.sim import SimulationError, Simulator
-from mtia_compiler.sim.program import ProgramBuilder, Reg
 
 BINARY = ("add", "sub", "mul", "div")
 EXACT_OPS = {"add": lambda a, b: a + b, "sub": lambda a, b: a - b,

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 from conftest import page_bytes
 
+from mtia_compiler.program import CB, FReg, ProgramBuilder, Reg, Unit, encode
 from mtia_compiler.sim import TARGETS_DIR, SimulationError, Simulator
-from mtia_compiler.sim.program import CB, FReg, ProgramBuilder, Reg, Unit, encode
 
 #: dtype -> (numpy type of the host data, the host data).
 ELEMENTS = {

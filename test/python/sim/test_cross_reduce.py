@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from conftest import page_bytes
 
+from mtia_compiler.program import DTYPE_BYTES, ProgramBuilder, Reg, Unit
 from mtia_compiler.sim import Result, SimulationError, Simulator
-from mtia_compiler.sim.program import DTYPE_BYTES, ProgramBuilder, Reg, Unit
 
 N = 48
 

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from conftest import copy_program
 
+from mtia_compiler.program import ProgramBuilder, Unit
 from mtia_compiler.sim import SimulationError, Simulator
-from mtia_compiler.sim.program import ProgramBuilder, Unit
 
 
 def run_expecting(kind: str, data: bytes, args: list, grid: tuple = (1,)) -> SimulationError:

@@ -3,12 +3,14 @@ tt.histogram) against numpy, with their out-of-range errors."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 from conftest import run_tile
 
+from mtia_compiler.program import ProgramBuilder, Slot, Unit
 from mtia_compiler.sim import SimulationError, parse_program
-from mtia_compiler.sim.program import ProgramBuilder, Slot, Unit
 
 
 def gather(src: np.ndarray, src_dtype: str, index: np.ndarray, index_dtype: str,
@@ -30,7 +32,7 @@ def gather(src: np.ndarray, src_dtype: str, index: np.ndarray, index_dtype: str,
     ("i8", np.int8, "i64"),
 ])
 def test_gather_matches_take_along_axis(src_shape: tuple[int, ...], index_shape: tuple[int, ...],
-                                        axis: int, src_dtype: str, np_type: type,
+                                        axis: int, src_dtype: str, np_type: type[Any],
                                         index_dtype: str, rng: np.random.Generator) -> None:
     src = rng.integers(-100, 100, src_shape).astype(np_type)
     index = rng.integers(0, src_shape[axis], index_shape).astype(
@@ -74,7 +76,7 @@ def histogram(values: np.ndarray, dtype: str, bins: int, mask: np.ndarray | None
 
 @pytest.mark.parametrize(("dtype", "np_type"), [("i32", np.int32), ("i8", np.int8),
                                                 ("i64", np.int64), ("i16", np.int16)])
-def test_histogram_matches_bincount(dtype: str, np_type: type,
+def test_histogram_matches_bincount(dtype: str, np_type: type[Any],
                                     rng: np.random.Generator) -> None:
     values = rng.integers(0, 50, 3000).astype(np_type)
     np.testing.assert_array_equal(histogram(values, dtype, 50), np.bincount(values, minlength=50))

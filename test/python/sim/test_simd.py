@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from conftest import run_tile
 
-from mtia_compiler.sim.program import ProgramBuilder, Slot
+from mtia_compiler.program import ProgramBuilder, Slot
 
 N = 1000
 

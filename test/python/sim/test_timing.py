@@ -7,8 +7,8 @@ import json
 import numpy as np
 from conftest import copy_program, run_copy
 
+from mtia_compiler.program import ProgramBuilder, Unit
 from mtia_compiler.sim import Simulator, load_target
-from mtia_compiler.sim.program import ProgramBuilder, Unit
 
 
 def test_copy_is_exact_and_bandwidth_bound() -> None:

@@ -10,8 +10,8 @@ from conftest import page_bytes, run_tile
 from half_reference import BF16, bf16_values
 from test_simd import bf16_rne
 
+from mtia_compiler.program import ProgramBuilder, Slot, Unit
 from mtia_compiler.sim import Simulator
-from mtia_compiler.sim.program import ProgramBuilder, Slot, Unit
 
 N = 777
 

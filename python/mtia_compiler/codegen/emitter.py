@@ -5,20 +5,31 @@ tile_ops.py)."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from mlir.dialects import arith, cf, math, scf
+
 from mtia_compiler import ir
-from mtia_compiler.dialects.cb import CircularBufferType
+from mtia_compiler.dialects import tile, tt
+from mtia_compiler.dialects.cb import AllocOp, CircularBufferType
+from mtia_compiler.dialects.tile import TileType
 from mtia_compiler.dialects.tt import PointerType, TensorDescType
-from mtia_compiler.sim.program import CB, DTYPE_BYTES, FReg, Label, ProgramBuilder, Reg, Unit
+from mtia_compiler.program import DTYPE_BYTES, FReg, Label, ProgramBuilder, Reg, Unit
 
 from .buffers import CB_ALIGNMENT, BufferDeclaration, fit_buffers
-from .common import element_dtype, file_location, is_tile, located_error, op_name, round_up
+from .common import (
+    element_dtype,
+    file_location,
+    float_predicate,
+    is_tile,
+    located_error,
+    op_name,
+    round_up,
+    view_as,
+)
 from .scalars import (
     CASTS,
-    CMPF_PREDICATES,
-    CMPI_PREDICATES,
     FLOAT_BINARY,
     FLOAT_UNARY,
     INT_BINARY,
@@ -36,9 +47,9 @@ from .storage import (
     folded_splats,
     tile_homes,
 )
-from .tile_ops import ATOMICS, TileOpEmitter
-from .units import BufferRoles, resolve_buffer_roles, segments, walk
-from .values import Buffer, FloatScalar, IntScalar, PointerScalar, Scalar, Value
+from .tile_ops import ATOMICS, FixedBuffers, TileOpEmitter, dpe_copy_matrix, dpe_zero_matrix
+from .units import BufferRoles, resolve_buffer_roles, walk
+from .values import Buffer, FloatScalar, IntScalar, PointerScalar, Scalar, Value, ValueTable
 
 PAGE_ALIGNMENT = 32
 
@@ -46,36 +57,36 @@ PAGE_ALIGNMENT = 32
 def kernel_function(module: ir.Module) -> ir.Operation:
     """The module's one public `tt.func`."""
     kernels = [op.operation for op in module.body.operations
-               if op_name(op) == "tt.func" and _visibility(op.operation) != "private"]
+               if isinstance(op, tt.FuncOp) and _visibility(op) != "private"]
     if len(kernels) != 1:
         where = kernels[1] if len(kernels) > 1 else module.operation
         raise located_error(where, f"expected one public tt.func, found {len(kernels)}")
     return kernels[0]
 
 
-def _visibility(op: ir.Operation) -> str:
-    if "sym_visibility" in op.attributes:
-        return ir.StringAttr(op.attributes["sym_visibility"]).value
-    return "public"
+def _visibility(function: tt.FuncOp) -> str:
+    if function.sym_visibility is None:
+        return "public"
+    return ir.StringAttr(function.sym_visibility).value
 
 
-#: tt.MemSemantic values (dialects/TT/TTAttrs.td) by their program-format names.
-MEMORY_SEMANTICS = {1: "relaxed", 2: "acquire", 3: "release", 4: "acq_rel"}
-#: tt.RMWOp values (dialects/TT/TTAttrs.td) by their names.
-RMW_KINDS = {1: "and", 2: "or", 3: "xor", 4: "add", 5: "fadd", 6: "max", 7: "min", 8: "umax",
-             9: "umin", 10: "exch"}
+def _memory_semantic(attribute: ir.Attribute) -> str:
+    """The program-format name of a `tt.MemSemantic` (its IR spelling)."""
+    return str(tt.MemSemantic(ir.IntegerAttr(attribute).value))
 
 
-class KernelEmitter(TileOpEmitter):
-    """Translates one kernel into a ProgramBuilder."""
+class KernelEmitter:
+    """Translates one kernel into a ProgramBuilder: the signature, the
+    local-memory plan, control flow and scalar code here, the tile, cb and
+    dma operations through its TileOpEmitter."""
 
     def __init__(self, kernel: ir.Operation, target: Any) -> None:
-        name = ir.StringAttr(kernel.attributes["sym_name"]).value
-        super().__init__(ProgramBuilder(name))
+        name = ir.StringAttr(view_as(kernel, tt.FuncOp).sym_name).value
+        self.b = ProgramBuilder(name)
         self.kernel = kernel
         self.target = target
         self.scalars = ScalarEmitter(self.b)
-        self.values: dict[ir.Value, Value] = {}
+        self.values = ValueTable()
         self.ops = walk(kernel)
         self.roles: BufferRoles = resolve_buffer_roles(self.ops)
         self.folded_splats = folded_splats(self.ops)
@@ -84,8 +95,9 @@ class KernelEmitter(TileOpEmitter):
         check_units(self.ops, self.roles, self.homes)
         self.plan: StoragePlan = StoragePlanner(kernel, self.ops, self.roles, self.homes,
                                                  self.folded_splats).plan()
-        self.scratch: dict[Unit, CB] = {}
-        self.dpe_zeros: CB | None = None
+        self.fixed = FixedBuffers()
+        self.tiles = TileOpEmitter(self.b, self.values, self.plan, self.homes, self.folded_splats,
+                                   self.fixed)
         self.block_labels: dict[ir.Block, Label] = {}
 
     # -- setup ------------------------------------------------------------------
@@ -131,13 +143,14 @@ class KernelEmitter(TileOpEmitter):
     def _declare_buffers(self) -> None:
         declared = []
         for op in self.ops:
-            if op_name(op) != "cb.alloc":
+            alloc = op.opview
+            if not isinstance(alloc, AllocOp):
                 continue
             buffer_type = CircularBufferType(op.results[0].type)
-            page_bytes = round_up(max(int(buffer_type.page_type.size_in_bytes), 1),
+            page_bytes = round_up(max(TileType(buffer_type.page_type).size_in_bytes, 1),
                                    PAGE_ALIGNMENT)
             declared.append(BufferDeclaration([op.results[0]],
-                                              ir.StringAttr(op.attributes["name"]).value,
+                                              ir.StringAttr(alloc.name).value,
                                               page_bytes, int(buffer_type.num_pages)))
         scratch = [(unit, round_up(size, PAGE_ALIGNMENT)) for unit, size in
                    sorted(self.plan.scratch_bytes.items(), key=lambda item: item[0].value)]
@@ -152,27 +165,27 @@ class KernelEmitter(TileOpEmitter):
                 self.values[result] = Buffer(cb, self.roles.producer[result],
                                              self.roles.consumer[result])
         for unit, size in scratch:
-            self.scratch[unit] = self.b.cb(f"scratch.{unit.value}", size, pages=1)
+            self.fixed.scratch[unit] = self.b.cb(f"scratch.{unit.value}", size, pages=1)
         if dpe_zeros_bytes:
-            self.dpe_zeros = self.b.cb("dpe.zeros", dpe_zeros_bytes, pages=1)
+            self.fixed.dpe_zeros = self.b.cb("dpe.zeros", dpe_zeros_bytes, pages=1)
 
     def _plan_dpe_zeros(self) -> int:
         """The bytes of the page of zeros the DPE copies and clears tiles with
         (0: none)."""
         dpe_copies = [site for site in self.plan.copy_sites
                       if self.plan.needs_copy(site) and self.homes[site.source] == Unit.DPE]
-        cleared = [op.results[0] for op in self.ops if op_name(op) == "tile.zeros"
+        cleared = [op.results[0] for op in self.ops if isinstance(op.opview, tile.ZerosOp)
                    and op.results[0] not in self.folded_splats]
         if not dpe_copies and not cleared:
             return 0
-        shapes = [self.copy_matrix(site.source) for site in dpe_copies]
-        shapes += [self.zero_matrix(value) for value in cleared]
+        shapes = [dpe_copy_matrix(site.source) for site in dpe_copies]
+        shapes += [dpe_zero_matrix(value) for value in cleared]
         # +0.0 rows (read as bf16 zeros, or i8 zeros for integer copies),
         # then bf16 -0.0 columns.
-        self.dpe_positive_zeros = max(max(shape) for shape in shapes)
-        self.dpe_negative_zeros = max(columns for _, columns in shapes)
-        self.dpe_negative_zeros_offset = round_up(4 * self.dpe_positive_zeros, 8)
-        page_bytes = self.dpe_negative_zeros_offset + 2 * self.dpe_negative_zeros
+        self.fixed.dpe_positive_zeros = max(max(shape) for shape in shapes)
+        self.fixed.dpe_negative_zeros = max(columns for _, columns in shapes)
+        self.fixed.dpe_negative_zeros_offset = round_up(4 * self.fixed.dpe_positive_zeros, 8)
+        page_bytes = self.fixed.dpe_negative_zeros_offset + 2 * self.fixed.dpe_negative_zeros
         return round_up(page_bytes, PAGE_ALIGNMENT)
 
     def _check_local_memory(self) -> None:
@@ -195,20 +208,20 @@ class KernelEmitter(TileOpEmitter):
         """Reserves every unit's scratch page and, when DPE tiles are copied,
         fills the DPE's zero operands (+0.0 rows, then -0.0 columns, so that
         `acc + 0 × -0` is exactly `acc`)."""
-        for unit, cb in self.scratch.items():
+        for unit, cb in self.fixed.scratch.items():
             self.b.reserve(unit, cb)
-        if self.dpe_zeros is not None:
-            zeros = self.dpe_zeros
+        if self.fixed.dpe_zeros is not None:
+            zeros = self.fixed.dpe_zeros
             self.b.reserve(Unit.SIMD, zeros)
-            self.b.simd_fill("f32", zeros.back(), self.dpe_positive_zeros, 0.0)
-            self.b.simd_fill("bf16", zeros.back(offset=self.dpe_negative_zeros_offset),
-                             self.dpe_negative_zeros, -0.0)
+            self.b.simd_fill("f32", zeros.back(), self.fixed.dpe_positive_zeros, 0.0)
+            self.b.simd_fill("bf16", zeros.back(offset=self.fixed.dpe_negative_zeros_offset),
+                             self.fixed.dpe_negative_zeros, -0.0)
             self.b.push(Unit.SIMD, zeros)
             self.b.wait(Unit.DPE, zeros)
 
     def _epilogue(self) -> None:
-        if self.dpe_zeros is not None:
-            self.b.pop(Unit.DPE, self.dpe_zeros)
+        if self.fixed.dpe_zeros is not None:
+            self.b.pop(Unit.DPE, self.fixed.dpe_zeros)
 
     # -- regions and control flow ---------------------------------------------------
 
@@ -260,18 +273,19 @@ class KernelEmitter(TileOpEmitter):
             if is_tile(source.type):
                 tile_moves.append((source, target))
                 continue
-            source_value = self.scalar(source, where)
-            target_value = self.scalar(target, where)
+            source_value = self.values.scalar(source, where)
+            target_value = self.values.scalar(target, where)
             if source_value.reg != target_value.reg:
                 moves.append((source_value.reg, target_value.reg))
-        destinations = {target for _, target in moves}
-        if any(source in destinations for source, _ in moves):
-            moves = [(self._copy_register(source), target) for source, target in moves]
-        for source, target in moves:
-            if isinstance(source, FReg) and isinstance(target, FReg):
-                self.b.fmov(source, dst=target)
-            elif isinstance(source, Reg) and isinstance(target, Reg):
-                self.b.mov(source, dst=target)
+        destinations = {target_reg for _, target_reg in moves}
+        if any(source_reg in destinations for source_reg, _ in moves):
+            moves = [(self._copy_register(source_reg), target_reg)
+                     for source_reg, target_reg in moves]
+        for source_reg, target_reg in moves:
+            if isinstance(source_reg, FReg) and isinstance(target_reg, FReg):
+                self.b.fmov(source_reg, dst=target_reg)
+            elif isinstance(source_reg, Reg) and isinstance(target_reg, Reg):
+                self.b.mov(source_reg, dst=target_reg)
         self._move_tiles(where, tile_moves)
 
     def _copy_register(self, reg: Reg | FReg) -> Reg | FReg:
@@ -286,12 +300,14 @@ class KernelEmitter(TileOpEmitter):
                 raise located_error(where, "loop-carried tiles that exchange their storage "
                                     "are not supported")
         for source, target in pending:
-            self.copy_tile(source, self.plan.storage[target], where)
+            self.tiles.copy_tile(source, self.plan.storage[target], where)
 
     def _emit_for(self, op: ir.Operation) -> None:
-        lower, upper, step = (self.int_scalar(value, op) for value in list(op.operands)[:3])
-        inits = list(op.operands)[3:]
-        body = op.regions[0].blocks[0]
+        loop = view_as(op, scf.ForOp)
+        lower, upper, step = (self.values.int_scalar(value, op)
+                              for value in (loop.lowerBound, loop.upperBound, loop.step))
+        inits = list(loop.initArgs)
+        body = loop.body
         induction = IntScalar(self.b.mov(lower.reg), lower.width)
         self.values[body.arguments[0]] = induction
         carried = list(body.arguments)[1:]
@@ -300,7 +316,7 @@ class KernelEmitter(TileOpEmitter):
         self._move_values(op, inits, carried)
         top, done = self.b.label(), self.b.label()
         self.b.bind(top)
-        predicate = "ult" if "unsignedCmp" in op.attributes else "slt"
+        predicate = "ult" if loop.unsignedCmp else "slt"
         self.b.branch_if_zero(self.scalars.compare(predicate, induction, upper), done)
         self._emit_body(body)
         with self.b.location(file_location(op.location)):
@@ -320,24 +336,24 @@ class KernelEmitter(TileOpEmitter):
                 self._emit_op(op)
         terminator = operations[-1]
         with self.b.location(file_location(terminator.location)):
-            if op_name(terminator) == "scf.yield":
+            if isinstance(terminator.opview, scf.YieldOp):
                 parent = block.region.owner.operation
                 self._move_values(terminator, list(terminator.operands),
                                   self._yield_targets(parent, block))
-            elif op_name(terminator) != "scf.condition":
+            elif not isinstance(terminator.opview, scf.ConditionOp):
                 raise located_error(terminator, f"unexpected terminator '{op_name(terminator)}'")
 
     @staticmethod
     def _yield_targets(parent: ir.Operation, block: ir.Block) -> list[ir.Value]:
-        name = op_name(parent)
-        if name == "scf.for":
-            return list(block.arguments)[1:]
-        if name == "scf.while":
-            return list(parent.regions[0].blocks[0].arguments)
+        loop = parent.opview
+        if isinstance(loop, scf.ForOp):
+            return list(loop.inner_iter_args)
+        if isinstance(loop, scf.WhileOp):
+            return list(loop.before.blocks[0].arguments)
         return list(parent.results)
 
     def _emit_if(self, op: ir.Operation) -> None:
-        condition = self.int_scalar(op.operands[0], op)
+        condition = self.values.int_scalar(op.operands[0], op)
         for result in op.results:
             self._bind_fresh(result, op)
         otherwise, done = self.b.label(), self.b.label()
@@ -362,7 +378,7 @@ class KernelEmitter(TileOpEmitter):
         self._emit_body(before)
         condition_op = list(before.operations)[-1].operation
         with self.b.location(file_location(condition_op.location)):
-            condition = self.int_scalar(condition_op.operands[0], condition_op)
+            condition = self.values.int_scalar(condition_op.operands[0], condition_op)
             self._move_values(condition_op, list(condition_op.operands)[1:], list(op.results))
             self.b.branch_if_zero(condition.reg, done)
         self._emit_body(after)
@@ -371,12 +387,12 @@ class KernelEmitter(TileOpEmitter):
 
     def _emit_branch(self, op: ir.Operation) -> None:
         targets = branch_targets(op)
-        if op_name(op) == "cf.br":
+        if isinstance(op.opview, cf.BranchOp):
             block, operands = targets[0]
             self._move_values(op, operands, list(block.arguments))
             self.b.jump(self.block_labels[block])
             return
-        condition = self.int_scalar(op.operands[0], op)
+        condition = self.values.int_scalar(op.operands[0], op)
         otherwise = self.b.label()
         self.b.branch_if_zero(condition.reg, otherwise)
         for index, (block, operands) in enumerate(targets):
@@ -388,95 +404,101 @@ class KernelEmitter(TileOpEmitter):
     # -- operations ---------------------------------------------------------------
 
     def _emit_op(self, op: ir.Operation) -> None:
-        name = op_name(op)
-        handler = self._handlers.get(name)
+        op_class = type(op.opview)
+        handler = self._handlers.get(op_class)
         if handler is not None:
             handler(op)
-        elif name in INT_BINARY or name in FLOAT_BINARY:
+        elif op_class in INT_BINARY or op_class in FLOAT_BINARY:
             self._emit_binary(op)
-        elif name in FLOAT_UNARY:
+        elif op_class in FLOAT_UNARY:
             self._bind(op, FloatScalar(self.scalars.float_unary(
-                FLOAT_UNARY[name], self.float_scalar(op.operands[0], op), op),
-                self.float_scalar(op.operands[0], op).dtype))
-        elif name in CASTS:
-            self._bind(op, self.scalars.cast(op, self.scalar(op.operands[0], op)))
-        elif self.handles_tile_op(name):
-            self.emit_tile_op(op)
+                FLOAT_UNARY[op_class], self.values.float_scalar(op.operands[0], op), op),
+                self.values.float_scalar(op.operands[0], op).dtype))
+        elif op_class in CASTS:
+            self._bind(op, self.scalars.cast(op, self.values.scalar(op.operands[0], op)))
+        elif self.tiles.handles(op):
+            self.tiles.emit(op)
         else:
-            raise located_error(op, f"operation '{name}' is not supported by the program stage")
+            raise located_error(op, f"operation '{op_name(op)}' is not supported by the "
+                                "program stage")
 
     @functools.cached_property
-    def _handlers(self) -> dict[str, Any]:
+    def _handlers(self) -> dict[type, Callable[[ir.Operation], None]]:
+        """The handler of every control-core operation, by its generated op
+        class."""
         return {
-            "arith.constant": lambda op: self._bind(op, self.scalars.constant(op)),
-            "arith.cmpi": self._emit_cmpi,
-            "arith.cmpf": self._emit_cmpf,
-            "arith.select": self._emit_select,
-            "math.fma": self._emit_fma,
-            "math.absi": lambda op: self._bind(op, IntScalar(
-                self.scalars.abs_int(self.int_scalar(op.operands[0], op)),
-                self.int_scalar(op.operands[0], op).width)),
-            "tt.get_program_id": lambda op: self._bind(op, IntScalar(
-                self.b.program_id(_axis(op)), 32)),
-            "tt.get_num_programs": lambda op: self._bind(op, IntScalar(
-                self.b.num_programs(_axis(op)), 32)),
-            "tt.addptr": self._emit_addptr,
-            "tt.load": self._emit_load,
-            "tt.store": self._emit_store,
-            "tt.atomic_cas": self._emit_atomic_cas,
-            "tt.atomic_rmw": self._emit_atomic_rmw,
-            "tt.print": self._emit_print,
-            "tt.assert": self._emit_assert,
-            "tt.return": self._emit_return,
-            "scf.for": self._emit_for,
-            "scf.if": self._emit_if,
-            "scf.while": self._emit_while,
-            "cf.br": self._emit_branch,
-            "cf.cond_br": self._emit_branch,
+            arith.ConstantOp: lambda op: self._bind(op, self.scalars.constant(op)),
+            arith.CmpIOp: self._emit_cmpi,
+            arith.CmpFOp: self._emit_cmpf,
+            arith.SelectOp: self._emit_select,
+            math.FmaOp: self._emit_fma,
+            math.AbsIOp: lambda op: self._bind(op, IntScalar(
+                self.scalars.abs_int(self.values.int_scalar(op.operands[0], op)),
+                self.values.int_scalar(op.operands[0], op).width)),
+            tt.GetProgramIdOp: lambda op: self._bind(op, IntScalar(
+                self.b.program_id(_axis(view_as(op, tt.GetProgramIdOp))), 32)),
+            tt.GetNumProgramsOp: lambda op: self._bind(op, IntScalar(
+                self.b.num_programs(_axis(view_as(op, tt.GetNumProgramsOp))), 32)),
+            tt.AddPtrOp: self._emit_addptr,
+            tt.LoadOp: self._emit_load,
+            tt.StoreOp: self._emit_store,
+            tt.AtomicCASOp: self._emit_atomic_cas,
+            tt.AtomicRMWOp: self._emit_atomic_rmw,
+            tt.PrintOp: self._emit_print,
+            tt.AssertOp: self._emit_assert,
+            tt.ReturnOp: self._emit_return,
+            scf.ForOp: self._emit_for,
+            scf.IfOp: self._emit_if,
+            scf.WhileOp: self._emit_while,
+            cf.BranchOp: self._emit_branch,
+            cf.CondBranchOp: self._emit_branch,
         }
 
     def _bind(self, op: ir.Operation, value: Value) -> None:
         self.values[op.results[0]] = value
 
     def _emit_fma(self, op: ir.Operation) -> None:
-        a, b, c = (self.float_scalar(value, op) for value in op.operands)
+        a, b, c = (self.values.float_scalar(value, op) for value in op.operands)
         self._bind(op, FloatScalar(self.scalars.float_fma(a, b, c, op), a.dtype))
 
     def _emit_binary(self, op: ir.Operation) -> None:
-        name = op_name(op)
-        lhs, rhs = (self.scalar(value, op) for value in op.operands)
-        if name in INT_BINARY and isinstance(lhs, IntScalar) and isinstance(rhs, IntScalar):
-            reg = self.scalars.integer_binary(INT_BINARY[name], lhs, rhs, op)
+        op_class = type(op.opview)
+        lhs, rhs = (self.values.scalar(value, op) for value in op.operands)
+        if op_class in INT_BINARY and isinstance(lhs, IntScalar) and isinstance(rhs, IntScalar):
+            reg = self.scalars.integer_binary(INT_BINARY[op_class], lhs, rhs, op)
             self._bind(op, IntScalar(reg, lhs.width))
-        elif name in FLOAT_BINARY and isinstance(lhs, FloatScalar) and \
+        elif op_class in FLOAT_BINARY and isinstance(lhs, FloatScalar) and \
                 isinstance(rhs, FloatScalar):
-            self._bind(op, FloatScalar(self.scalars.float_binary(FLOAT_BINARY[name], lhs, rhs,
-                                                                 op), lhs.dtype))
+            self._bind(op, FloatScalar(self.scalars.float_binary(FLOAT_BINARY[op_class], lhs,
+                                                                 rhs, op), lhs.dtype))
         else:
-            raise located_error(op, f"'{name}' on these operand types is not supported")
+            raise located_error(op, f"'{op_name(op)}' on these operand types is not supported")
 
     def _emit_cmpi(self, op: ir.Operation) -> None:
-        predicate = CMPI_PREDICATES[ir.IntegerAttr(op.attributes["predicate"]).value]
-        lhs, rhs = (self.scalar(value, op) for value in op.operands)
+        predicate = str(arith.CmpIPredicate(
+            ir.IntegerAttr(view_as(op, arith.CmpIOp).predicate).value))
+        lhs, rhs = (self.values.scalar(value, op) for value in op.operands)
         if isinstance(lhs, FloatScalar) or isinstance(rhs, FloatScalar):
             raise located_error(op, "arith.cmpi needs integer operands")
         self._bind(op, IntScalar(self.scalars.compare(predicate, IntScalar(lhs.reg, _width(lhs)),
                                                       IntScalar(rhs.reg, _width(rhs))), 1))
 
     def _emit_cmpf(self, op: ir.Operation) -> None:
-        code = ir.IntegerAttr(op.attributes["predicate"]).value
-        lhs, rhs = (self.float_scalar(value, op) for value in op.operands)
-        if code in (0, 15):
-            self._bind(op, IntScalar(self.b.const(int(code == 15)), 1))
+        predicate = arith.CmpFPredicate(ir.IntegerAttr(view_as(op, arith.CmpFOp).predicate).value)
+        lhs, rhs = (self.values.float_scalar(value, op) for value in op.operands)
+        if predicate in (arith.CmpFPredicate.AlwaysFalse, arith.CmpFPredicate.AlwaysTrue):
+            always = int(predicate == arith.CmpFPredicate.AlwaysTrue)
+            self._bind(op, IntScalar(self.b.const(always), 1))
             return
         dtype = "f64" if lhs.dtype == "f64" else "f32"
-        self._bind(op, IntScalar(self.b.fcmp(CMPF_PREDICATES[code], lhs.reg, rhs.reg, dtype), 1))
+        self._bind(op, IntScalar(self.b.fcmp(float_predicate(str(predicate)), lhs.reg, rhs.reg,
+                                             dtype), 1))
 
     def _emit_select(self, op: ir.Operation) -> None:
         if is_tile(op.results[0].type):
             raise located_error(op, "arith.select on tiles must be tile.select")
-        condition = self.int_scalar(op.operands[0], op)
-        first, second = (self.scalar(value, op) for value in list(op.operands)[1:])
+        condition = self.values.int_scalar(op.operands[0], op)
+        first, second = (self.values.scalar(value, op) for value in list(op.operands)[1:])
         if isinstance(first, FloatScalar) and isinstance(second, FloatScalar):
             self._bind(op, FloatScalar(self.b.fselect(condition.reg, first.reg, second.reg),
                                        first.dtype))
@@ -486,20 +508,20 @@ class KernelEmitter(TileOpEmitter):
                        else IntScalar(reg, _width(first)))
 
     def _emit_addptr(self, op: ir.Operation) -> None:
-        base = self.pointer(op.operands[0], op)
-        offset = self.int_scalar(op.operands[1], op)
+        addptr = view_as(op, tt.AddPtrOp)
+        base = self.values.pointer(addptr.ptr, op)
+        offset = self.values.int_scalar(addptr.offset, op)
         scaled = self.b.mul(offset.reg, DTYPE_BYTES[base.dtype])
         self._bind(op, PointerScalar(self.b.add(base.reg, scaled), base.dtype))
 
     def _emit_load(self, op: ir.Operation) -> None:
-        operands = segments(op)
-        address = self.pointer(operands[0][0], op)
+        load = view_as(op, tt.LoadOp)
+        address = self.values.pointer(load.ptr, op)
         result_type = op.results[0].type
         if is_tile(result_type):
             raise located_error(op, "tt.load of a tile must be lowered to DMA before the "
                                 "program stage")
-        mask = operands[1][0] if len(operands) > 1 and operands[1] else None
-        other = operands[2][0] if len(operands) > 2 and operands[2] else None
+        mask, other = load.mask, load.other
         if mask is None:
             loaded = self.b.load_scalar(address.reg, address.dtype)
         else:
@@ -510,11 +532,11 @@ class KernelEmitter(TileOpEmitter):
                      other: ir.Value | None) -> Reg | FReg:
         floating = address.dtype.startswith(("f", "bf"))
         if other is not None:
-            result = self._copy_register(self.scalar(other, op).reg)
+            result = self._copy_register(self.values.scalar(other, op).reg)
         else:
             result = self.b.fconst(0.0) if floating else self.b.const(0)
         skip = self.b.label()
-        self.b.branch_if_zero(self.int_scalar(mask, op).reg, skip)
+        self.b.branch_if_zero(self.values.int_scalar(mask, op).reg, skip)
         loaded = self.b.load_scalar(address.reg, address.dtype)
         if isinstance(loaded, FReg) and isinstance(result, FReg):
             self.b.fmov(loaded, dst=result)
@@ -524,15 +546,15 @@ class KernelEmitter(TileOpEmitter):
         return result
 
     def _emit_store(self, op: ir.Operation) -> None:
-        operands = list(op.operands)
-        if is_tile(operands[1].type):
+        store = view_as(op, tt.StoreOp)
+        if is_tile(store.value.type):
             raise located_error(op, "tt.store of a tile must be lowered to DMA before the "
                                 "program stage")
-        address = self.pointer(operands[0], op)
-        value = self.scalar(operands[1], op)
+        address = self.values.pointer(store.ptr, op)
+        value = self.values.scalar(store.value, op)
         skip = self.b.label()
-        if len(operands) > 2:
-            self.b.branch_if_zero(self.int_scalar(operands[2], op).reg, skip)
+        if store.mask is not None:
+            self.b.branch_if_zero(self.values.int_scalar(store.mask, op).reg, skip)
         self.b.store_scalar(address.reg, value.reg, address.dtype)
         self.b.bind(skip)
 
@@ -541,10 +563,11 @@ class KernelEmitter(TileOpEmitter):
         if is_tile(op.results[0].type):
             raise located_error(op, "tt.atomic_cas of a tile must be lowered to DMA before the "
                                 "program stage")
-        address = self.pointer(op.operands[0], op)
-        compare = self.scalar(op.operands[1], op)
-        value = self.scalar(op.operands[2], op)
-        sem = MEMORY_SEMANTICS[ir.IntegerAttr(op.attributes["sem"]).value]
+        cas = view_as(op, tt.AtomicCASOp)
+        address = self.values.pointer(cas.ptr, op)
+        compare = self.values.scalar(cas.cmp, op)
+        value = self.values.scalar(cas.val, op)
+        sem = _memory_semantic(cas.sem)
         old = self.b.atomic_scalar("cas", address.reg, value.reg, address.dtype, sem,
                                    cmp=compare.reg)
         self._bind(op, _scalar_of(old, op.results[0].type, op))
@@ -555,28 +578,29 @@ class KernelEmitter(TileOpEmitter):
         if is_tile(op.results[0].type):
             raise located_error(op, "tt.atomic_rmw of a tile must be lowered to DMA before the "
                                 "program stage")
-        operands = list(op.operands)
-        address = self.pointer(operands[0], op)
-        value = self.scalar(operands[1], op)
-        mask = self.int_scalar(operands[2], op).reg if len(operands) > 2 else None
-        kind = RMW_KINDS[ir.IntegerAttr(op.attributes["atomic_rmw_op"]).value]
-        sem = MEMORY_SEMANTICS[ir.IntegerAttr(op.attributes["sem"]).value]
+        rmw = view_as(op, tt.AtomicRMWOp)
+        address = self.values.pointer(rmw.ptr, op)
+        value = self.values.scalar(rmw.val, op)
+        mask = self.values.int_scalar(rmw.mask, op).reg if rmw.mask is not None else None
+        kind = str(tt.RMWOp(ir.IntegerAttr(rmw.atomic_rmw_op).value))
+        sem = _memory_semantic(rmw.sem)
         old = self.b.atomic_scalar(ATOMICS[kind], address.reg, value.reg, address.dtype, sem,
                                    mask=mask)
         self._bind(op, _scalar_of(old, op.results[0].type, op))
 
     def _emit_print(self, op: ir.Operation) -> None:
-        prefix = ir.StringAttr(op.attributes["prefix"]).value
-        hexadecimal = ir.BoolAttr(op.attributes["hex"]).value
-        signed = list(ir.DenseI32ArrayAttr(op.attributes["isSigned"]))
-        operands = list(op.operands)
+        print_op = view_as(op, tt.PrintOp)
+        prefix = ir.StringAttr(print_op.prefix).value
+        hexadecimal = ir.BoolAttr(print_op.hex).value
+        signed = list(ir.DenseI32ArrayAttr(print_op.isSigned))
+        operands = list(print_op.args)
         if hexadecimal:
             raise located_error(op, "hexadecimal printing of scalars is not supported")
         if len(operands) > 4:
             raise located_error(op, "the control core prints at most 4 scalars at once")
         arguments: list[Reg | FReg] = []
         for index, value in enumerate(operands):
-            scalar = self.scalar(value, op)
+            scalar = self.values.scalar(value, op)
             if isinstance(scalar, IntScalar) and index < len(signed) and not signed[index]:
                 arguments.append(self.scalars.zero_extended(scalar.reg, scalar.width))
             else:
@@ -584,8 +608,9 @@ class KernelEmitter(TileOpEmitter):
         self.b.print(prefix, *arguments)
 
     def _emit_assert(self, op: ir.Operation) -> None:
-        message = ir.StringAttr(op.attributes["message"]).value
-        self.b.assert_(self.int_scalar(op.operands[0], op).reg, message)
+        assertion = view_as(op, tt.AssertOp)
+        message = ir.StringAttr(assertion.message).value
+        self.b.assert_(self.values.int_scalar(assertion.condition, op).reg, message)
 
     def _emit_return(self, op: ir.Operation) -> None:
         if list(op.operands):
@@ -598,8 +623,9 @@ def _width(value: Scalar) -> int:
     return value.width if isinstance(value, IntScalar) else 64
 
 
-def _axis(op: ir.Operation) -> int:
-    return ir.IntegerAttr(op.attributes["axis"]).value
+def _axis(op: tt.GetProgramIdOp | tt.GetNumProgramsOp) -> int:
+    """The grid axis of a `tt.get_program_id` or `tt.get_num_programs`."""
+    return ir.IntegerAttr(op.axis).value
 
 
 def _scalar_of(reg: Reg | FReg, value_type: ir.Type, where: ir.Operation) -> Scalar:

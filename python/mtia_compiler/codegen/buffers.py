@@ -27,10 +27,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from mtia_compiler import ir
+from mtia_compiler.dialects import cb
+from mtia_compiler.program import Unit
 from mtia_compiler.sim import load_target
-from mtia_compiler.sim.program import Unit
 
-from .common import op_name, round_up
+from .common import round_up
 from .storage import cb_pages
 from .units import BufferRoles
 
@@ -135,7 +136,7 @@ def _buffer_spans(kernel: ir.Operation,
     blocks = list(kernel.regions[0].blocks)
     if len(blocks) != 1:
         return None
-    buffers = {op.results[0] for op in ops if op_name(op) == "cb.alloc"}
+    buffers = {op.results[0] for op in ops if isinstance(op.opview, cb.AllocOp)}
     spans: dict[ir.Value, tuple[int, int]] = {}
     for position, child in enumerate(blocks[0].operations):
         top = child.operation
@@ -159,14 +160,14 @@ def _serially_reserved_buffers(ops: list[ir.Operation]) -> dict[ir.Value, int]:
     later in program order, so it runs without deadlock on those pages."""
     sequences: dict[ir.Value, list[ir.Operation]] = {}
     for op in ops:
-        if op_name(op) in ("cb.reserve_back", "cb.pop_front"):
+        if isinstance(op.opview, (cb.ReserveBackOp, cb.PopFrontOp)):
             sequences.setdefault(op.operands[0], []).append(op)
     serial: dict[ir.Value, int] = {}
     for buffer, sequence in sequences.items():
         if len({op.block for op in sequence}) != 1:
             continue
-        kinds = [op_name(op) for op in sequence]
-        alternating = kinds == ["cb.reserve_back", "cb.pop_front"] * (len(kinds) // 2)
+        kinds = [type(op.opview) for op in sequence]
+        alternating = kinds == [cb.ReserveBackOp, cb.PopFrontOp] * (len(kinds) // 2)
         if not alternating:
             continue
         reserved = [cb_pages(op) for op in sequence[0::2]]

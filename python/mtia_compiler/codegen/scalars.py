@@ -3,44 +3,48 @@ operations, with integer widths kept exact (see values.IntScalar)."""
 
 from __future__ import annotations
 
+from mlir.dialects import arith, math
+
 from mtia_compiler import ir
+from mtia_compiler.dialects import tt
 from mtia_compiler.dialects.tt import PointerType
-from mtia_compiler.sim.program import FReg, ProgramBuilder, Reg
+from mtia_compiler.program import FReg, ProgramBuilder, Reg
 
 from .common import element_dtype, located_error, op_name
 from .values import FloatScalar, IntScalar, PointerScalar, Scalar
 
-INT_BINARY = {
-    "arith.addi": "add", "arith.subi": "sub", "arith.muli": "mul", "arith.divsi": "div",
-    "arith.divui": "divu", "arith.remsi": "rem", "arith.remui": "remu",
-    "arith.minsi": "min", "arith.maxsi": "max", "arith.minui": "minu", "arith.maxui": "maxu",
-    "arith.andi": "and", "arith.ori": "or", "arith.xori": "xor", "arith.shli": "shl",
-    "arith.shrsi": "shrs", "arith.shrui": "shru", "tt.mulhiui": "mulhiu",
+#: The control-core instruction of every integer binary operation, by its
+#: generated op class (so are the tables below).
+INT_BINARY: dict[type, str] = {
+    arith.AddIOp: "add", arith.SubIOp: "sub", arith.MulIOp: "mul", arith.DivSIOp: "div",
+    arith.DivUIOp: "divu", arith.RemSIOp: "rem", arith.RemUIOp: "remu",
+    arith.MinSIOp: "min", arith.MaxSIOp: "max", arith.MinUIOp: "minu", arith.MaxUIOp: "maxu",
+    arith.AndIOp: "and", arith.OrIOp: "or", arith.XOrIOp: "xor", arith.ShLIOp: "shl",
+    arith.ShRSIOp: "shrs", arith.ShRUIOp: "shru", tt.MulhiUIOp: "mulhiu",
 }
 UNSIGNED_OPERAND_FNS = ("divu", "remu", "shru", "mulhiu")
-FLOAT_BINARY = {
-    "arith.addf": "add", "arith.subf": "sub", "arith.mulf": "mul", "arith.divf": "div",
-    "arith.remf": "rem", "arith.maximumf": "max", "arith.minimumf": "min",
-    "arith.maxnumf": "maxnum", "arith.minnumf": "minnum", "math.powf": "pow",
-    "math.atan2": "atan2", "math.copysign": "copysign", "tt.precise_divf": "div",
+FLOAT_BINARY: dict[type, str] = {
+    arith.AddFOp: "add", arith.SubFOp: "sub", arith.MulFOp: "mul", arith.DivFOp: "div",
+    arith.RemFOp: "rem", arith.MaximumFOp: "max", arith.MinimumFOp: "min",
+    arith.MaxNumFOp: "maxnum", arith.MinNumFOp: "minnum", math.PowFOp: "pow",
+    math.Atan2Op: "atan2", math.CopySignOp: "copysign", tt.PreciseDivFOp: "div",
 }
-FLOAT_UNARY = {
-    "arith.negf": "neg", "math.absf": "abs", "math.floor": "floor", "math.ceil": "ceil",
-    "math.trunc": "trunc", "math.round": "round", "math.roundeven": "rint",
-    "tt.precise_sqrt": "sqrt",
-    **{f"math.{fn}": fn for fn in (
-        "sqrt", "rsqrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin",
-        "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh",
-        "atanh", "erf", "erfc", "cbrt")},
+FLOAT_UNARY: dict[type, str] = {
+    arith.NegFOp: "neg", math.AbsFOp: "abs", math.FloorOp: "floor", math.CeilOp: "ceil",
+    math.TruncOp: "trunc", math.RoundOp: "round", math.RoundEvenOp: "rint",
+    tt.PreciseSqrtOp: "sqrt", math.SqrtOp: "sqrt", math.RsqrtOp: "rsqrt", math.ExpOp: "exp",
+    math.Exp2Op: "exp2", math.ExpM1Op: "expm1", math.LogOp: "log", math.Log2Op: "log2",
+    math.Log10Op: "log10", math.Log1pOp: "log1p", math.SinOp: "sin", math.CosOp: "cos",
+    math.TanOp: "tan", math.AsinOp: "asin", math.AcosOp: "acos", math.AtanOp: "atan",
+    math.SinhOp: "sinh", math.CoshOp: "cosh", math.TanhOp: "tanh", math.AsinhOp: "asinh",
+    math.AcoshOp: "acosh", math.AtanhOp: "atanh", math.ErfOp: "erf", math.ErfcOp: "erfc",
+    math.CbrtOp: "cbrt",
 }
-CMPI_PREDICATES = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
-CMPF_PREDICATES = {1: "oeq", 2: "ogt", 3: "oge", 4: "olt", 5: "ole", 6: "one", 7: "ord",
-                   8: "ueq", 9: "fugt", 10: "fuge", 11: "fult", 12: "fule", 13: "une",
-                   14: "uno"}
-CASTS = ("arith.extsi", "arith.extui", "arith.trunci", "arith.index_cast",
-         "arith.index_castui", "arith.sitofp", "arith.uitofp", "arith.fptosi",
-         "arith.fptoui", "arith.extf", "arith.truncf", "arith.bitcast", "tt.bitcast",
-         "tt.int_to_ptr", "tt.ptr_to_int")
+#: Casts that reinterpret the register as another type.
+REINTERPRETING_CASTS = (tt.IntToPtrOp, arith.BitcastOp, tt.BitcastOp, tt.PtrToIntOp)
+CASTS = (arith.ExtSIOp, arith.ExtUIOp, arith.TruncIOp, arith.IndexCastOp, arith.IndexCastUIOp,
+         arith.SIToFPOp, arith.UIToFPOp, arith.FPToSIOp, arith.FPToUIOp, arith.ExtFOp,
+         arith.TruncFOp, *REINTERPRETING_CASTS)
 
 
 def integer_width(value_type: ir.Type) -> int | None:
@@ -149,16 +153,16 @@ class ScalarEmitter:
         return self.b.fun(fn, a.reg, dtype=arithmetic_dtype(a.dtype, where))
 
     def cast(self, op: ir.Operation, source: Scalar) -> Scalar:
-        name = op_name(op)
+        view = op.opview
         result_type = op.results[0].type
         to_width = integer_width(result_type)
-        if name in ("tt.int_to_ptr", "arith.bitcast", "tt.bitcast", "tt.ptr_to_int"):
+        if isinstance(view, REINTERPRETING_CASTS):
             return self._reinterpret(op, source, result_type, to_width)
         if isinstance(source, IntScalar):
-            return self._cast_integer(op, name, source, result_type, to_width)
+            return self._cast_integer(op, view, source, result_type, to_width)
         if isinstance(source, FloatScalar):
-            return self._cast_float(op, name, source, result_type, to_width)
-        raise located_error(op, f"'{name}' of a pointer is not supported")
+            return self._cast_float(op, view, source, result_type, to_width)
+        raise located_error(op, f"'{op_name(op)}' of a pointer is not supported")
 
     def _reinterpret(self, op: ir.Operation, source: Scalar, result_type: ir.Type,
                      to_width: int | None) -> Scalar:
@@ -172,10 +176,10 @@ class ScalarEmitter:
                             "supported: the control core has no instruction that moves "
                             "bits between its register files")
 
-    def _cast_integer(self, op: ir.Operation, name: str, source: IntScalar,
+    def _cast_integer(self, op: ir.Operation, view: ir.OpView, source: IntScalar,
                       result_type: ir.Type, to_width: int | None) -> Scalar:
-        if name in ("arith.sitofp", "arith.uitofp"):
-            signed = name == "arith.sitofp"
+        if isinstance(view, (arith.SIToFPOp, arith.UIToFPOp)):
+            signed = isinstance(view, arith.SIToFPOp)
             dtype = arithmetic_dtype(float_dtype(result_type, op), op)
             reg = source.reg if signed else self.zero_extended(source.reg, source.width)
             if signed and source.width == 1:
@@ -184,7 +188,7 @@ class ScalarEmitter:
                                dtype)
         assert to_width is not None
         widening = to_width >= source.width
-        unsigned = name in ("arith.extui", "arith.index_castui")
+        unsigned = isinstance(view, (arith.ExtUIOp, arith.IndexCastUIOp))
         if not widening:
             return IntScalar(self.canonical(source.reg, to_width), to_width)
         if unsigned:
@@ -193,15 +197,15 @@ class ScalarEmitter:
             return IntScalar(self.b.sub(self.b.const(0), source.reg), to_width)
         return IntScalar(source.reg, to_width)
 
-    def _cast_float(self, op: ir.Operation, name: str, source: FloatScalar,
+    def _cast_float(self, op: ir.Operation, view: ir.OpView, source: FloatScalar,
                     result_type: ir.Type, to_width: int | None) -> Scalar:
-        if name in ("arith.fptosi", "arith.fptoui"):
+        if isinstance(view, (arith.FPToSIOp, arith.FPToUIOp)):
             assert to_width is not None
-            signed = name == "arith.fptosi"
+            signed = isinstance(view, arith.FPToSIOp)
             reg = self.b.ftoi(source.reg, width=64 if to_width == 64 else 32, signed=signed)
             return IntScalar(self.canonical(reg, to_width), to_width)
         dtype = float_dtype(result_type, op)
-        if name == "arith.extf" or dtype == source.dtype:
+        if isinstance(view, arith.ExtFOp) or dtype == source.dtype:
             return FloatScalar(source.reg, dtype)
         return FloatScalar(self.round_to(source.reg, dtype, op), dtype)
 

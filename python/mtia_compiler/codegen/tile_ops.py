@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
+
+from mlir.dialects import arith
 
 from mtia_compiler import ir
-from mtia_compiler.dialects import dma, tile
+from mtia_compiler.dialects import cb, dma, tile
 from mtia_compiler.dialects.cb import CircularBufferType
-from mtia_compiler.sim.program import (
+from mtia_compiler.program import (
     CB,
     DTYPE_BYTES,
     FReg,
@@ -20,12 +22,19 @@ from mtia_compiler.sim.program import (
     TileArg,
     Unit,
 )
+from mtia_compiler.program import Scalar as ProgramScalar
 
-from .common import TileInfo, integer_dtype_of_width, located_error, op_name
+from .common import (
+    TileInfo,
+    float_predicate,
+    integer_dtype_of_width,
+    located_error,
+    op_name,
+    view_as,
+)
 from .scalars import integer_width
 from .storage import CopySite, PageStorage, Storage, StoragePlan, is_splat_constant
-from .units import segments
-from .values import Buffer, FloatScalar, IntScalar, PointerScalar, Scalar, Token, Value
+from .values import FloatScalar, IntScalar, Token, ValueTable
 
 SIMD_BINARY = {
     "addf": "add", "subf": "sub", "mulf": "mul", "divf": "div", "remf": "rem",
@@ -39,7 +48,6 @@ SIMD_BINARY = {
 SIMD_UNARY = {"negf": "neg", "absf": "abs", "floor": "floor", "ceil": "ceil",
               "roundeven": "rint", "round": "round", "trunc": "trunc", "absi": "abs",
               "ctpop": "popcount"}
-UNORDERED_PREDICATES = {"ult": "fult", "ule": "fule", "ugt": "fugt", "uge": "fuge"}
 COMBINERS = {
     "addf": "sum", "addi": "sum", "mulf": "prod", "muli": "prod", "maximumf": "max",
     "minimumf": "min", "maxnumf": "maxnum", "minnumf": "minnum", "maxsi": "max",
@@ -55,20 +63,53 @@ MANTISSA_BITS = {"f16": 11, "bf16": 8, "f32": 24, "f64": 53, "f8e4m3": 4, "f8e5m
 MAX_CONSTANT_PATCHES = 4096
 
 
+@dataclass
+class FixedBuffers:
+    """The buffers the program stage adds to the kernel's: a scratch page for
+    each unit that needs one, and the DPE's page of zeros, which holds
+    `dpe_positive_zeros` +0.0 values and, from byte
+    `dpe_negative_zeros_offset` on, `dpe_negative_zeros` bf16 -0.0 values.
+    The kernel emitter fills it in when it declares them."""
+
+    scratch: dict[Unit, CB] = field(default_factory=dict)
+    dpe_zeros: CB | None = None
+    dpe_positive_zeros: int = 0
+    dpe_negative_zeros: int = 0
+    dpe_negative_zeros_offset: int = 0
+
+
+def dpe_zero_matrix(value: ir.Value) -> tuple[int, int]:
+    """The rows and columns a DPE clear (or copy) of the tile multiplies
+    over: the last dimension against all the others."""
+    info = TileInfo.of(value.type, _where(value))
+    columns = info.shape[-1] if info.shape else 1
+    return info.count // columns, columns
+
+
+def dpe_copy_matrix(value: ir.Value) -> tuple[int, int]:
+    """The rows and columns a DPE copy of the tile multiplies over."""
+    info = TileInfo.of(value.type, _where(value))
+    if info.element_bytes != 4:
+        raise located_error(_where(value), f"the DPE cannot copy a {info.dtype} tile")
+    return dpe_zero_matrix(value)
+
+
 class TileOpEmitter:
     """The tile-level half of the kernel emitter: local-memory slots of tile
-    values and the instructions of tile, cb and dma operations."""
+    values and the instructions of tile, cb and dma operations. It shares
+    the kernel emitter's builder and value table, and reads the storage plan
+    and the program stage's buffers (`fixed`, filled in once they are
+    declared)."""
 
-    values: dict[ir.Value, Value]
-    homes: dict[ir.Value, Unit]
-    folded_splats: set[ir.Value]
-    plan: StoragePlan
-    scratch: dict[Unit, CB]
-    dpe_zeros: CB | None
-    dpe_negative_zeros_offset: int
-
-    def __init__(self, builder: ProgramBuilder) -> None:
+    def __init__(self, builder: ProgramBuilder, values: ValueTable, plan: StoragePlan,
+                 homes: dict[ir.Value, Unit], folded_splats: set[ir.Value],
+                 fixed: FixedBuffers) -> None:
         self.b = builder
+        self.values = values
+        self.plan = plan
+        self.homes = homes
+        self.folded_splats = folded_splats
+        self.fixed = fixed
 
     # -- values and storage -------------------------------------------------------
 
@@ -82,12 +123,12 @@ class TileOpEmitter:
         if isinstance(value, ir.BlockArgument):
             return self.slot(value)
         producer = value.owner.operation
-        name = op_name(producer)
-        if name == "tile.splat":
-            return self.scalar(producer.operands[0], where).reg
-        if name == "tile.splat_element":
-            return Splat(self.slot(producer.operands[0]))
-        if name == "tile.constant" and is_splat_constant(producer):
+        view = producer.opview
+        if isinstance(view, tile.SplatOp):
+            return self.values.scalar(view.scalar, where).reg
+        if isinstance(view, tile.SplatElementOp):
+            return Splat(self.slot(view.source))
+        if is_splat_constant(producer):
             attribute = ir.DenseElementsAttr(producer.attributes["value"])
             return _attribute_number(attribute.get_splat_value())
         return self.slot(value)
@@ -97,57 +138,10 @@ class TileOpEmitter:
 
     def storage_slot(self, storage: Storage) -> Slot:
         if isinstance(storage, PageStorage):
-            return Slot(self.buffer(storage.buffer).cb.index, storage.side, storage.page, 0)
-        return self.scratch[storage.unit].back(offset=storage.offset)
-
-    def buffer(self, value: ir.Value) -> Buffer:
-        found = self.values.get(value)
-        if not isinstance(found, Buffer):
-            raise located_error(value.location, "a circular buffer must be the result of a "
-                                "cb.alloc of the kernel")
-        return found
-
-    def scalar(self, value: ir.Value, where: ir.Operation) -> Scalar:
-        found = self.values.get(value)
-        if not isinstance(found, (IntScalar, FloatScalar, PointerScalar)):
-            raise located_error(where, f"operand of type {value.type} is not a scalar of the "
-                                "control core")
-        return found
-
-    def int_scalar(self, value: ir.Value, where: ir.Operation) -> IntScalar:
-        found = self.scalar(value, where)
-        if not isinstance(found, IntScalar):
-            raise located_error(where, f"expected an integer operand, got {value.type}")
-        return found
-
-    def float_scalar(self, value: ir.Value, where: ir.Operation) -> FloatScalar:
-        found = self.scalar(value, where)
-        if not isinstance(found, FloatScalar):
-            raise located_error(where, f"expected a float operand, got {value.type}")
-        return found
-
-    def pointer(self, value: ir.Value, where: ir.Operation) -> PointerScalar:
-        found = self.scalar(value, where)
-        if not isinstance(found, PointerScalar):
-            raise located_error(where, f"expected a pointer operand, got {value.type}")
-        return found
+            return Slot(self.values.buffer(storage.buffer).cb.index, storage.side, storage.page, 0)
+        return self.fixed.scratch[storage.unit].back(offset=storage.offset)
 
     # -- copies -------------------------------------------------------------------
-
-    @staticmethod
-    def zero_matrix(value: ir.Value) -> tuple[int, int]:
-        """The rows and columns a DPE clear (or copy) of the tile multiplies
-        over: the last dimension against all the others."""
-        info = TileInfo.of(value.type, _where(value))
-        columns = info.shape[-1] if info.shape else 1
-        return info.count // columns, columns
-
-    def copy_matrix(self, value: ir.Value) -> tuple[int, int]:
-        """The rows and columns a DPE copy of the tile multiplies over."""
-        info = TileInfo.of(value.type, _where(value))
-        if info.element_bytes != 4:
-            raise located_error(_where(value), f"the DPE cannot copy a {info.dtype} tile")
-        return self.zero_matrix(value)
 
     def copy_tile(self, source: ir.Value, destination: Storage, where: ir.Operation) -> None:
         """Copies a tile into other storage on the unit that holds it, bit for
@@ -164,12 +158,12 @@ class TileOpEmitter:
             self.b.reduce("or", bits, src, [info.count, 1], 1, d=dst)
         elif unit == Unit.MLU:
             self.b.mlu_copy(dst, src, info.element_bytes, [info.count], [1], [1])
-        elif unit == Unit.DPE and self.dpe_zeros is not None:
-            rows, columns = self.copy_matrix(source)
-            zeros = self.dpe_zeros
+        elif unit == Unit.DPE and self.fixed.dpe_zeros is not None:
+            rows, columns = dpe_copy_matrix(source)
+            zeros = self.fixed.dpe_zeros
             if info.dtype == "f32":
                 # bf16 zeros: the DPE's full rate, and products just as exact.
-                self.b.mma(zeros.front(), zeros.front(offset=self.dpe_negative_zeros_offset),
+                self.b.mma(zeros.front(), zeros.front(offset=self.fixed.dpe_negative_zeros_offset),
                            dst, rows, columns, 1, "bf16", "f32", acc=src)
             else:
                 self.b.mma(zeros.front(), zeros.front(), dst, rows, columns, 1, "i8", "i32",
@@ -179,73 +173,72 @@ class TileOpEmitter:
 
     # -- dispatch -----------------------------------------------------------------
 
-    def handles_tile_op(self, name: str) -> bool:
-        return name in self._tile_handlers
+    def handles(self, op: ir.Operation) -> bool:
+        """Whether `op` is a tile, cb or dma operation."""
+        return type(op.opview) in self._tile_handlers
 
-    def emit_tile_op(self, op: ir.Operation) -> None:
-        self._tile_handlers[op_name(op)](op)
+    def emit(self, op: ir.Operation) -> None:
+        self._tile_handlers[type(op.opview)](op)
 
     @functools.cached_property
-    def _tile_handlers(self) -> dict[str, Callable[[ir.Operation], None]]:
+    def _tile_handlers(self) -> dict[type, Callable[[ir.Operation], None]]:
+        """The handler of every tile, cb and dma operation, by its generated
+        op class."""
         return {
-            "cb.alloc": lambda op: None,
-            "cb.read_front": lambda op: None,
-            "cb.reserve_back": lambda op: self.b.reserve(
-                self.buffer(op.operands[0]).producer, self.buffer(op.operands[0]).cb,
+            cb.AllocOp: lambda op: None,
+            cb.ReadFrontOp: lambda op: None,
+            cb.ReserveBackOp: lambda op: self.b.reserve(
+                self.values.buffer(op.operands[0]).producer, self.values.buffer(op.operands[0]).cb,
                 _int_attr(op, "pages")),
-            "cb.push_back": lambda op: self.b.push(
-                self.buffer(op.operands[0]).producer, self.buffer(op.operands[0]).cb,
+            cb.PushBackOp: lambda op: self.b.push(
+                self.values.buffer(op.operands[0]).producer, self.values.buffer(op.operands[0]).cb,
                 _int_attr(op, "pages")),
-            "cb.wait_front": lambda op: self.b.wait(
-                self.buffer(op.operands[0]).consumer, self.buffer(op.operands[0]).cb,
+            cb.WaitFrontOp: lambda op: self.b.wait(
+                self.values.buffer(op.operands[0]).consumer, self.values.buffer(op.operands[0]).cb,
                 _int_attr(op, "pages")),
-            "cb.pop_front": lambda op: self.b.pop(
-                self.buffer(op.operands[0]).consumer, self.buffer(op.operands[0]).cb,
+            cb.PopFrontOp: lambda op: self.b.pop(
+                self.values.buffer(op.operands[0]).consumer, self.values.buffer(op.operands[0]).cb,
                 _int_attr(op, "pages")),
-            "cb.write_back": self._write_back,
-            "tile.binary": self._binary,
-            "tile.unary": self._unary,
-            "tile.fma": lambda op: self.b.simd_fma(
-                self._info(op).dtype, self._result(op), *self._arguments(op),
-                self._info(op).count),
-            "tile.sfu": self._sfu,
-            "tile.cmpi": self._compare,
-            "tile.cmpf": self._compare,
-            "tile.select": lambda op: self.b.simd_select(
-                self._info(op).dtype, self._result(op), *self._arguments(op),
-                self._info(op).count),
-            "tile.cast": self._cast,
-            "tile.splat": self._splat,
-            "tile.splat_element": self._splat_element,
-            "tile.iota": lambda op: self.b.simd_iota(
+            cb.WriteBackOp: self._write_back,
+            tile.BinaryOp: self._binary,
+            tile.UnaryOp: self._unary,
+            tile.FmaOp: self._fma,
+            tile.SFUOp: self._sfu,
+            tile.CmpIOp: self._compare,
+            tile.CmpFOp: self._compare,
+            tile.SelectOp: self._select,
+            tile.CastOp: self._cast,
+            tile.SplatOp: self._splat,
+            tile.SplatElementOp: self._splat_element,
+            tile.IotaOp: lambda op: self.b.simd_iota(
                 self._info(op).dtype, self._result(op), self._info(op).count,
                 _int_attr(op, "start")),
-            "tile.constant": self._constant,
-            "tile.extract": self._extract,
-            "tile.matmul": self._matmul,
-            "tile.zeros": self._zeros,
-            "tile.reduce": self._reduce,
-            "tile.arg_reduce": self._arg_reduce,
-            "tile.scan": self._scan,
-            "tile.cross_pe_reduce": self._cross_pe_reduce,
-            "tile.transpose": self._transpose,
-            "tile.convert_layout": self._convert_layout,
-            "tile.reshape": self._reshape,
-            "tile.copy": self._reshape,
-            "tile.broadcast": self._broadcast,
-            "tile.slice": self._slice,
-            "tile.concat": self._concat,
-            "tile.gather": self._gather,
-            "tile.print": self._print,
-            "tile.assert": self._assert,
-            "tile.histogram": self._histogram,
-            "dma.load": self._dma_load,
-            "dma.store": self._dma_store,
-            "dma.gather": self._dma_gather,
-            "dma.scatter": self._dma_scatter,
-            "dma.atomic_rmw": self._dma_atomic_rmw,
-            "dma.atomic_cas": self._dma_atomic_cas,
-            "dma.wait": lambda op: self.b.fence(),
+            tile.ConstantOp: self._constant,
+            tile.ExtractOp: self._extract,
+            tile.MatmulOp: self._matmul,
+            tile.ZerosOp: self._zeros,
+            tile.ReduceOp: self._reduce,
+            tile.ArgReduceOp: self._arg_reduce,
+            tile.ScanOp: self._scan,
+            tile.CrossPEReduceOp: self._cross_pe_reduce,
+            tile.TransposeOp: self._transpose,
+            tile.ConvertLayoutOp: self._convert_layout,
+            tile.ReshapeOp: self._reshape,
+            tile.CopyOp: self._reshape,
+            tile.BroadcastOp: self._broadcast,
+            tile.SliceOp: self._slice,
+            tile.ConcatOp: self._concat,
+            tile.GatherOp: self._gather,
+            tile.PrintOp: self._print,
+            tile.AssertOp: self._assert,
+            tile.HistogramOp: self._histogram,
+            dma.LoadOp: self._dma_load,
+            dma.StoreOp: self._dma_store,
+            dma.GatherOp: self._dma_gather,
+            dma.ScatterOp: self._dma_scatter,
+            dma.AtomicRMWOp: self._dma_atomic_rmw,
+            dma.AtomicCASOp: self._dma_atomic_cas,
+            dma.WaitOp: lambda op: self.b.fence(),
         }
 
     # -- helpers --------------------------------------------------------------------
@@ -276,8 +269,20 @@ class TileOpEmitter:
     def _binary(self, op: ir.Operation) -> None:
         kind = self._enum(op, "kind", tile.BinaryKind)
         info = self._info(op)
-        self.b.simd_binary(SIMD_BINARY[kind], info.dtype, self._result(op),
-                           *self._arguments(op), info.count)
+        lhs, rhs = self._arguments(op)
+        self.b.simd_binary(SIMD_BINARY[kind], info.dtype, self._result(op), lhs, rhs,
+                           info.count)
+
+    def _fma(self, op: ir.Operation) -> None:
+        info = self._info(op)
+        a, b, c = self._arguments(op)
+        self.b.simd_fma(info.dtype, self._result(op), a, b, c, info.count)
+
+    def _select(self, op: ir.Operation) -> None:
+        info = self._info(op)
+        condition, true_value, false_value = self._arguments(op)
+        self.b.simd_select(info.dtype, self._result(op), condition, true_value, false_value,
+                           info.count)
 
     def _unary(self, op: ir.Operation) -> None:
         kind = self._enum(op, "kind", tile.UnaryKind)
@@ -295,14 +300,14 @@ class TileOpEmitter:
             self.b.simd_unary(function, info.dtype, self._result(op), source, info.count)
 
     def _compare(self, op: ir.Operation) -> None:
-        if op_name(op) == "tile.cmpi":
+        if isinstance(op.opview, tile.CmpIOp):
             predicate = self._enum(op, "predicate", tile.CmpIPredicate)
         else:
             predicate = self._enum(op, "predicate", tile.CmpFPredicate)
-            predicate = UNORDERED_PREDICATES.get(predicate, predicate)
+            predicate = float_predicate(predicate)
         source = TileInfo.of(op.operands[0].type, op)
-        self.b.simd_cmp(predicate, source.dtype, self._result(op), *self._arguments(op),
-                        source.count)
+        lhs, rhs = self._arguments(op)
+        self.b.simd_cmp(predicate, source.dtype, self._result(op), lhs, rhs, source.count)
 
     def _cast(self, op: ir.Operation) -> None:
         kind = self._enum(op, "kind", tile.CastKind)
@@ -322,7 +327,7 @@ class TileOpEmitter:
             return
         info = self._info(op)
         self.b.simd_fill(info.dtype, self._result(op), info.count,
-                         self.scalar(op.operands[0], op).reg)
+                         self.values.scalar(op.operands[0], op).reg)
 
     def _splat_element(self, op: ir.Operation) -> None:
         """Spreads the element as integers of its width (bit for bit)."""
@@ -372,7 +377,7 @@ class TileOpEmitter:
             if constant is not None:
                 offset += constant * stride
                 continue
-            term = self.b.mul(self.int_scalar(index, op).reg, stride)
+            term = self.b.mul(self.values.int_scalar(index, op).reg, stride)
             dynamic = term if dynamic is None else self.b.add(dynamic, term)
         position: Reg | int = offset
         if dynamic is not None:
@@ -411,8 +416,8 @@ class TileOpEmitter:
         the zero operands from the `dpe.zeros` page."""
         if op.results[0] in self.folded_splats:
             return
-        rows, columns = self.zero_matrix(op.results[0])
-        zeros = self.dpe_zeros
+        rows, columns = dpe_zero_matrix(op.results[0])
+        zeros = self.fixed.dpe_zeros
         if zeros is None:
             raise located_error(op, "internal error: tile.zeros without the dpe.zeros page")
         info = self._info(op)
@@ -483,7 +488,8 @@ class TileOpEmitter:
         self._require_row_major(op)
         source = TileInfo.of(op.operands[0].type, op)
         indices = TileInfo.of(op.operands[1].type, op)
-        self.b.mlu_gather(self._result(op), *self._inputs(op), source.element_bytes,
+        source_slot, indices_slot = self._inputs(op)
+        self.b.mlu_gather(self._result(op), source_slot, indices_slot, source.element_bytes,
                           list(indices.shape), list(source.shape), _int_attr(op, "axis"),
                           index_dtype=indices.dtype)
 
@@ -539,8 +545,8 @@ class TileOpEmitter:
     # -- DMA ------------------------------------------------------------------------
 
     def _address(self, base: ir.Value, offset: ir.Value, op: ir.Operation) -> Reg:
-        pointer = self.pointer(base, op)
-        scaled = self.b.mul(self.int_scalar(offset, op).reg, DTYPE_BYTES[pointer.dtype])
+        pointer = self.values.pointer(base, op)
+        scaled = self.b.mul(self.values.int_scalar(offset, op).reg, DTYPE_BYTES[pointer.dtype])
         return self.b.add(pointer.reg, scaled)
 
     def _window(self, op: ir.Operation, page: TileInfo, strides: list[ir.Value],
@@ -552,83 +558,88 @@ class TileOpEmitter:
             raise located_error(op, "DMA transfers have at most 4 dimensions")
         dims = page.storage_dims
         shape = [page.shape[dim] for dim in dims]
-        stride_regs = [self.int_scalar(strides[dim], op).reg for dim in dims]
+        stride_regs = [self.values.int_scalar(strides[dim], op).reg for dim in dims]
         if not bounds:
             return shape, stride_regs, None, None
-        bound_regs = [self.int_scalar(bounds[dim], op).reg for dim in dims]
+        bound_regs = [self.values.int_scalar(bounds[dim], op).reg for dim in dims]
         return shape, stride_regs, [0] * len(dims), bound_regs
 
-    def _optional_slot(self, group: list[ir.Value]) -> Slot | None:
-        return self.slot(group[0]) if group else None
+    def _optional_slot(self, value: ir.Value | None) -> Slot | None:
+        return self.slot(value) if value is not None else None
 
-    def _padding(self, group: list[ir.Value], op: ir.Operation) -> Reg | int | float:
-        return self.scalar(group[0], op).reg if group else 0
+    def _padding(self, value: ir.Value | None, op: ir.Operation) -> ProgramScalar:
+        return self.values.scalar(value, op).reg if value is not None else 0
 
     def _dma_load(self, op: ir.Operation) -> None:
-        base, offset, strides, bounds, mask, padding, cb = segments(op)
-        buffer = self.buffer(cb[0])
-        page = TileInfo.of(_page_type(cb[0]), op)
-        shape, stride_regs, lo, hi = self._window(op, page, strides, bounds)
-        self.b.dma_load(buffer.cb.back(_int_attr(op, "page")), self._address(base[0], offset[0],
-                                                                             op),
-                        page.dtype, shape, stride_regs, lo=lo, hi=hi,
-                        other=self._padding(padding, op), mask=self._optional_slot(mask),
-                        elementwise="elementwise" in op.attributes)
+        load = view_as(op, dma.LoadOp)
+        buffer = self.values.buffer(load.cb)
+        page = TileInfo.of(_page_type(load.cb), op)
+        shape, stride_regs, lo, hi = self._window(op, page, list(load.strides),
+                                                  list(load.bounds))
+        self.b.dma_load(buffer.cb.back(_int_attr(op, "page")),
+                        self._address(load.base, load.offset, op), page.dtype, shape,
+                        stride_regs, lo=lo, hi=hi, other=self._padding(load.padding, op),
+                        mask=self._optional_slot(load.mask), elementwise=load.elementwise)
         self.values[op.results[0]] = Token()
 
     def _dma_store(self, op: ir.Operation) -> None:
-        cb, base, offset, strides, bounds, mask = segments(op)
-        buffer = self.buffer(cb[0])
-        page = TileInfo.of(_page_type(cb[0]), op)
-        shape, stride_regs, lo, hi = self._window(op, page, strides, bounds)
+        store = view_as(op, dma.StoreOp)
+        buffer = self.values.buffer(store.cb)
+        page = TileInfo.of(_page_type(store.cb), op)
+        shape, stride_regs, lo, hi = self._window(op, page, list(store.strides),
+                                                  list(store.bounds))
         self.b.dma_store(buffer.cb.front(_int_attr(op, "page")),
-                         self._address(base[0], offset[0], op), page.dtype, shape, stride_regs,
-                         lo=lo, hi=hi, mask=self._optional_slot(mask),
-                         elementwise="elementwise" in op.attributes)
+                         self._address(store.base, store.offset, op), page.dtype, shape,
+                         stride_regs, lo=lo, hi=hi, mask=self._optional_slot(store.mask),
+                         elementwise=store.elementwise)
         self.values[op.results[0]] = Token()
 
     def _dma_gather(self, op: ir.Operation) -> None:
-        base, indices, mask, padding, cb = segments(op)
-        page = TileInfo.of(_page_type(cb[0]), op)
-        index = TileInfo.of(indices[0].type, op)
-        self.b.dma_gather(self.buffer(cb[0]).cb.back(_int_attr(op, "page")),
-                          self.pointer(base[0], op).reg, page.dtype, page.count,
-                          self.slot(indices[0]), index.dtype, mask=self._optional_slot(mask),
-                          other=self._padding(padding, op))
+        gather = view_as(op, dma.GatherOp)
+        page = TileInfo.of(_page_type(gather.cb), op)
+        index = TileInfo.of(gather.indices.type, op)
+        self.b.dma_gather(self.values.buffer(gather.cb).cb.back(_int_attr(op, "page")),
+                          self.values.pointer(gather.base, op).reg, page.dtype, page.count,
+                          self.slot(gather.indices), index.dtype,
+                          mask=self._optional_slot(gather.mask),
+                          other=self._padding(gather.padding, op))
         self.values[op.results[0]] = Token()
 
     def _dma_scatter(self, op: ir.Operation) -> None:
-        cb, base, indices, *mask = list(op.operands)
-        page = TileInfo.of(_page_type(cb), op)
-        index = TileInfo.of(indices.type, op)
-        self.b.dma_scatter(self.buffer(cb).cb.front(_int_attr(op, "page")),
-                           self.pointer(base, op).reg, page.dtype, page.count,
-                           self.slot(indices), index.dtype, mask=self._optional_slot(mask))
+        scatter = view_as(op, dma.ScatterOp)
+        page = TileInfo.of(_page_type(scatter.cb), op)
+        index = TileInfo.of(scatter.indices.type, op)
+        self.b.dma_scatter(self.values.buffer(scatter.cb).cb.front(_int_attr(op, "page")),
+                           self.values.pointer(scatter.base, op).reg, page.dtype, page.count,
+                           self.slot(scatter.indices), index.dtype,
+                           mask=self._optional_slot(scatter.mask))
         self.values[op.results[0]] = Token()
 
-    def _old_values(self, op: ir.Operation, cb: list[ir.Value]) -> Slot | None:
-        if not cb:
+    def _old_values(self, op: ir.Operation, buffer: ir.Value | None) -> Slot | None:
+        """The page an atomic returns the old values into, if any."""
+        if buffer is None:
             return None
-        return self.buffer(cb[0]).cb.back(_int_attr(op, "page"))
+        return self.values.buffer(buffer).cb.back(_int_attr(op, "page"))
 
     def _dma_atomic_rmw(self, op: ir.Operation) -> None:
-        base, indices, values, mask, cb = segments(op)
-        kind = self._enum(op, "kind", dma.AtomicKind)
-        info = TileInfo.of(values[0].type, op)
-        index = TileInfo.of(indices[0].type, op)
-        self.b.dma_atomic(ATOMICS[kind], self.pointer(base[0], op).reg, info.dtype, info.count,
-                          self.slot(values[0]), index=self.slot(indices[0]),
-                          index_dtype=index.dtype, mask=self._optional_slot(mask),
-                          old=self._old_values(op, cb))
+        rmw = view_as(op, dma.AtomicRMWOp)
+        kind = str(dma.AtomicKind(ir.IntegerAttr(rmw.kind).value))
+        info = TileInfo.of(rmw.values.type, op)
+        index = TileInfo.of(rmw.indices.type, op)
+        self.b.dma_atomic(ATOMICS[kind], self.values.pointer(rmw.base, op).reg, info.dtype,
+                          info.count, self.slot(rmw.values), index=self.slot(rmw.indices),
+                          index_dtype=index.dtype, mask=self._optional_slot(rmw.mask),
+                          old=self._old_values(op, rmw.cb))
         self.values[op.results[0]] = Token()
 
     def _dma_atomic_cas(self, op: ir.Operation) -> None:
-        base, indices, compare, value, *cb = list(op.operands)
-        info = TileInfo.of(value.type, op)
-        index = TileInfo.of(indices.type, op)
-        self.b.dma_atomic("cas", self.pointer(base, op).reg, info.dtype, info.count,
-                          self.slot(value), index=self.slot(indices), index_dtype=index.dtype,
-                          old=self._old_values(op, cb), cmp=self.slot(compare))
+        cas = view_as(op, dma.AtomicCASOp)
+        info = TileInfo.of(cas.value.type, op)
+        index = TileInfo.of(cas.indices.type, op)
+        self.b.dma_atomic("cas", self.values.pointer(cas.base, op).reg, info.dtype, info.count,
+                          self.slot(cas.value), index=self.slot(cas.indices),
+                          index_dtype=index.dtype, old=self._old_values(op, cas.cb),
+                          cmp=self.slot(cas.compare))
         self.values[op.results[0]] = Token()
 
 
@@ -638,9 +649,12 @@ def _offset(slot: Slot, delta: int) -> Slot:
 
 def _constant_int(value: ir.Value) -> int | None:
     """The value of an integer or index `arith.constant`, else None."""
-    if isinstance(value, ir.BlockArgument) or op_name(value.owner) != "arith.constant":
+    if isinstance(value, ir.BlockArgument):
         return None
-    return ir.IntegerAttr(value.owner.attributes["value"]).value
+    constant = value.owner.operation.opview
+    if not isinstance(constant, arith.ConstantOp):
+        return None
+    return ir.IntegerAttr(constant.value).value
 
 
 def _int_attr(op: ir.Operation, key: str) -> int:

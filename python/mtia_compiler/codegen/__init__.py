@@ -4,7 +4,8 @@ The final IR is what the data-movement stage produces: one public `tt.func`
 whose scalar code (`arith`, `math`, `scf`, `cf`, scalar `tt` ops) runs on
 the control core and whose tile code (`tile`, `cb`, `dma`) is issued to the
 PE's units. `emit_program` writes it with the program builder the simulator
-tests use (docs/program-stage.md).
+tests use (`mtia_compiler.program`); the modules of this package are its
+parts (docs/program-stage.md describes the translation).
 """
 
 from __future__ import annotations
@@ -12,8 +13,10 @@ from __future__ import annotations
 from typing import Any
 
 from mtia_compiler import ir
-from mtia_compiler.emit.emitter import KernelEmitter, kernel_function
+from mtia_compiler.codegen.emitter import KernelEmitter, kernel_function
 from mtia_compiler.sim import load_target
+
+__all__ = ["emit_program"]
 
 
 def emit_program(module: ir.Module, target: Any | None = None) -> bytes:

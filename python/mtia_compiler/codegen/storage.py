@@ -23,17 +23,20 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from mtia_compiler import ir
-from mtia_compiler.sim.program import Unit
+from mlir.dialects import cf, scf
 
-from .common import TileInfo, is_tile, located_error, op_name
-from .units import TILE_OP_UNITS, BufferRoles, op_unit
+from mtia_compiler import ir
+from mtia_compiler.dialects import cb, tile, tt
+from mtia_compiler.program import Unit
+
+from .common import TileInfo, is_tile, located_error, op_name, view_as
+from .units import BufferRoles, op_unit, tile_op_unit
 
 SLOT_ALIGNMENT = 8
-LOOP_OPS = ("scf.for", "scf.while")
-ELEMENTWISE_SIMD_OPS = ("tile.binary", "tile.unary", "tile.fma", "tile.sfu", "tile.select")
+LOOP_OPS = (scf.ForOp, scf.WhileOp)
+ELEMENTWISE_SIMD_OPS = (tile.BinaryOp, tile.UnaryOp, tile.FmaOp, tile.SFUOp, tile.SelectOp)
 #: The SIMD operations whose inputs may be scalars broadcast to every element.
-SCALAR_OPERAND_OPS = ("tile.binary", "tile.fma", "tile.select", "tile.cmpi", "tile.cmpf")
+SCALAR_OPERAND_OPS = (tile.BinaryOp, tile.FmaOp, tile.SelectOp, tile.CmpIOp, tile.CmpFOp)
 
 
 @dataclass(frozen=True)
@@ -148,7 +151,7 @@ def _block_inside(block: ir.Block, op: ir.Operation) -> bool:
         parent = _parent_op(current)
         if parent == op:
             return True
-        if op_name(parent) == "tt.func":
+        if isinstance(parent.opview, tt.FuncOp):
             return False
         current = parent.block
 
@@ -192,7 +195,7 @@ class StoragePlanner:
         if isinstance(value, ir.BlockArgument):
             block = value.owner
             parent = _parent_op(block)
-            if op_name(parent) == "tt.func" or len(list(block.region.blocks)) > 1:
+            if isinstance(parent.opview, tt.FuncOp) or len(list(block.region.blocks)) > 1:
                 return self.numbering.region_first[block]
             return self.numbering.index[parent]
         return self.numbering.index[value.owner.operation]
@@ -212,7 +215,7 @@ class StoragePlanner:
         for use in value.uses:
             user = use.owner.operation
             yield user
-            if op_name(user) == "tile.splat_element" and user.results[0] in self.folded:
+            if isinstance(user.opview, tile.SplatElementOp) and user.results[0] in self.folded:
                 yield from (inner.owner.operation for inner in user.results[0].uses)
 
     def _lifted_position(self, user: ir.Operation, def_block: ir.Block) -> int:
@@ -223,9 +226,9 @@ class StoragePlanner:
             if len(list(region.blocks)) > 1:
                 position = max(position, self.numbering.region_last[current.block])
             parent = region.owner.operation
-            if op_name(parent) == "tt.func":
+            if isinstance(parent.opview, tt.FuncOp):
                 break
-            if op_name(parent) in LOOP_OPS and not _block_inside(def_block, parent):
+            if isinstance(parent.opview, LOOP_OPS) and not _block_inside(def_block, parent):
                 position = max(position, self.numbering.last[parent])
             current = parent
         return position
@@ -235,7 +238,7 @@ class StoragePlanner:
     def plan(self) -> StoragePlan:
         ops = self.ops
         for op in ops:
-            if op_name(op) == "cb.read_front":
+            if isinstance(op.opview, cb.ReadFrontOp):
                 self.storage[op.results[0]] = PageStorage(op.operands[0], "front",
                                                           _page(op))
         self._place_write_backs(ops)
@@ -280,9 +283,9 @@ class StoragePlanner:
         for member in groups[root].members:
             if isinstance(member, ir.BlockArgument):
                 parent = _parent_op(member.owner)
-                if op_name(parent) in LOOP_OPS:
+                if isinstance(parent.opview, LOOP_OPS):
                     yield parent
-            elif op_name(member.owner.operation) in LOOP_OPS:
+            elif isinstance(member.owner.operation.opview, LOOP_OPS):
                 yield member.owner.operation
 
     def _place_write_backs(self, ops: list[ir.Operation]) -> None:
@@ -291,13 +294,13 @@ class StoragePlanner:
         that page and with no push or reserve of the buffer in between."""
         block_ops = _BlockOps()
         for op in ops:
-            if op_name(op) != "cb.write_back":
+            if not isinstance(op.opview, cb.WriteBackOp):
                 continue
             value, buffer, page = op.operands[0], op.operands[1], _page(op)
             if isinstance(value, ir.BlockArgument) or len(list(value.uses)) != 1:
                 continue
             producer = value.owner.operation
-            if op_name(producer) not in TILE_OP_UNITS or producer.block != op.block:
+            if tile_op_unit(producer) is None or producer.block != op.block:
                 continue
             if self._page_reserved_at(producer, op, buffer, page, block_ops):
                 self.storage[value] = PageStorage(buffer, "back", page)
@@ -308,13 +311,13 @@ class StoragePlanner:
         ops, position = block_ops.of(producer.block)
         start, stop = position[producer], position[write_back]
         for between in ops[start + 1:stop]:
-            if op_name(between) in ("cb.reserve_back", "cb.push_back") and \
+            if isinstance(between.opview, (cb.ReserveBackOp, cb.PushBackOp)) and \
                     between.operands[0] == buffer:
                 return False
         for before in reversed(ops[:start]):
-            if op_name(before) == "cb.push_back" and before.operands[0] == buffer:
+            if isinstance(before.opview, cb.PushBackOp) and before.operands[0] == buffer:
                 return False
-            if op_name(before) == "cb.reserve_back" and before.operands[0] == buffer:
+            if isinstance(before.opview, cb.ReserveBackOp) and before.operands[0] == buffer:
                 return cb_pages(before) > page
         return False
 
@@ -322,11 +325,11 @@ class StoragePlanner:
         """Groups loop-carried values, branch results and block arguments with
         the values that flow into them when no copy is needed."""
         for op in ops:
-            name = op_name(op)
-            if name == "scf.for":
-                body = op.regions[0].blocks[0]
+            view = op.opview
+            if isinstance(view, scf.ForOp):
+                body = view.body
                 yielded = list(_terminator(body).operands)
-                inits = list(op.operands)[3:]
+                inits = list(view.initArgs)
                 for index, result in enumerate(op.results):
                     if not is_tile(result.type):
                         continue
@@ -334,8 +337,8 @@ class StoragePlanner:
                     self._union(result, argument)
                     self._coalesce_carried(argument, yielded[index], body)
                     self._coalesce_initial(argument, inits[index], op)
-            elif name == "scf.while":
-                before, after = op.regions[0].blocks[0], op.regions[1].blocks[0]
+            elif isinstance(view, scf.WhileOp):
+                before, after = view.before.blocks[0], view.after.blocks[0]
                 yielded = list(_terminator(after).operands)
                 condition_args = list(_terminator(before).operands)[1:]
                 for index, argument in enumerate(before.arguments):
@@ -345,7 +348,7 @@ class StoragePlanner:
                     if is_tile(result.type):
                         self._union(result, after.arguments[index])
                         self._coalesce_defined(result, condition_args[index], before)
-            elif name == "scf.if":
+            elif isinstance(view, scf.IfOp):
                 for region in op.regions:
                     if not list(region.blocks):
                         continue
@@ -389,7 +392,7 @@ class StoragePlanner:
         """Whether `value` is a plain op result held in scratch."""
         return (not isinstance(value, ir.BlockArgument) and value in self.homes
                 and value not in self.storage
-                and op_name(value.owner.operation) in TILE_OP_UNITS)
+                and tile_op_unit(value.owner.operation) is not None)
 
     def _coalesce_initial(self, argument: ir.Value, initial: ir.Value,
                           loop: ir.Operation) -> None:
@@ -428,14 +431,14 @@ class StoragePlanner:
     def _computed_in(self, value: ir.Value, block: ir.Block) -> bool:
         return (not isinstance(value, ir.BlockArgument) and value not in self.storage
                 and value.owner.operation.block == block
-                and op_name(value.owner.operation) in TILE_OP_UNITS)
+                and tile_op_unit(value.owner.operation) is not None)
 
     def _temporaries(self, ops: list[ir.Operation]) -> dict[ir.Operation, list[ScratchStorage]]:
         """Scratch for ops that need it while they run: a non-splat constant
         is built from an i32 index tile and an i1 mask."""
         temporaries: dict[ir.Operation, list[ScratchStorage]] = {}
         for op in ops:
-            if op_name(op) == "tile.constant" and not is_splat_constant(op):
+            if isinstance(op.opview, tile.ConstantOp) and not is_splat_constant(op):
                 count = TileInfo.of(op.results[0].type, op).count
                 position = self.numbering.index[op]
                 temporaries[op] = [ScratchStorage(Unit.SIMD, _aligned(count * 4), position,
@@ -453,14 +456,14 @@ def _writes_in_place(producer: ir.Operation, operand: ir.Value) -> bool:
     """Whether `producer` may write its result over `operand`: elementwise
     SIMD ops read each element before writing it, and the DPE copies its
     accumulator into the result before reading the other operands."""
-    name = op_name(producer)
-    if name in ELEMENTWISE_SIMD_OPS:
+    view = producer.opview
+    if isinstance(view, ELEMENTWISE_SIMD_OPS):
         return True
-    if name == "tile.cast":
-        source = TileInfo.of(producer.operands[0].type, producer)
+    if isinstance(view, tile.CastOp):
+        source = TileInfo.of(view.source.type, producer)
         result = TileInfo.of(producer.results[0].type, producer)
         return source.element_bytes == result.element_bytes
-    if name == "tile.matmul":
+    if isinstance(view, tile.MatmulOp):
         return [index for index, value in enumerate(producer.operands)
                 if value == operand] == [2]
     return False
@@ -468,7 +471,7 @@ def _writes_in_place(producer: ir.Operation, operand: ir.Value) -> bool:
 
 def is_splat_constant(op: ir.Operation) -> bool:
     """Whether `op` is a `tile.constant` whose elements are all equal."""
-    if op_name(op) != "tile.constant":
+    if not isinstance(op.opview, tile.ConstantOp):
         return False
     value = op.attributes["value"]
     return isinstance(value, ir.DenseElementsAttr) and ir.DenseElementsAttr(value).is_splat
@@ -521,18 +524,18 @@ def copy_sites(ops: list[ir.Operation]) -> Iterator[CopySite]:
     of a write_back page (a copy unless the planner placed both together),
     among a kernel's operations `ops`."""
     for op in ops:
-        name = op_name(op)
-        if name == "scf.for":
-            body = op.regions[0].blocks[0]
-            inits = list(op.operands)[3:]
+        view = op.opview
+        if isinstance(view, scf.ForOp):
+            body = view.body
+            inits = list(view.initArgs)
             yielded = list(_terminator(body).operands)
             for index, init in enumerate(inits):
                 if is_tile(init.type):
                     argument = body.arguments[index + 1]
                     yield CopySite(op, init, argument)
                     yield CopySite(_terminator(body), yielded[index], argument)
-        elif name == "scf.while":
-            before, after = op.regions[0].blocks[0], op.regions[1].blocks[0]
+        elif isinstance(view, scf.WhileOp):
+            before, after = view.before.blocks[0], view.after.blocks[0]
             condition = _terminator(before)
             for index, init in enumerate(op.operands):
                 if is_tile(init.type):
@@ -543,33 +546,31 @@ def copy_sites(ops: list[ir.Operation]) -> Iterator[CopySite]:
                 if is_tile(value.type):
                     yield CopySite(condition, value, after.arguments[index])
                     yield CopySite(condition, value, op.results[index])
-        elif name == "scf.if":
+        elif isinstance(view, scf.IfOp):
             for region in op.regions:
                 for block in region.blocks:
                     terminator = _terminator(block)
                     for index, value in enumerate(terminator.operands):
                         if is_tile(value.type):
                             yield CopySite(terminator, value, op.results[index])
-        elif name in ("cf.br", "cf.cond_br"):
+        elif isinstance(view, (cf.BranchOp, cf.CondBranchOp)):
             for successor, operands in branch_targets(op):
                 for argument, value in zip(successor.arguments, operands, strict=True):
                     if is_tile(value.type):
                         yield CopySite(op, value, argument)
-        elif name == "cb.write_back":
-            yield CopySite(op, op.operands[0],
-                           PageStorage(op.operands[1], "back", _page(op)))
+        elif isinstance(view, cb.WriteBackOp):
+            yield CopySite(op, view.tile, PageStorage(view.cb, "back", _page(op)))
 
 
 def branch_targets(op: ir.Operation) -> list[tuple[ir.Block, list[ir.Value]]]:
     """The successors of a cf branch with the operands passed to each."""
     successors = list(op.successors)
-    operands = list(op.operands)
-    if op_name(op) == "cf.br":
-        return [(successors[0], operands)]
-    sizes = ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"])
-    true_count = sizes[1]
-    return [(successors[0], operands[1:1 + true_count]),
-            (successors[1], operands[1 + true_count:])]
+    view = op.opview
+    if isinstance(view, cf.BranchOp):
+        return [(successors[0], list(view.destOperands))]
+    branch = view_as(op, cf.CondBranchOp)
+    return [(successors[0], list(branch.trueDestOperands)),
+            (successors[1], list(branch.falseDestOperands))]
 
 
 def folded_splats(ops: list[ir.Operation]) -> set[ir.Value]:
@@ -581,17 +582,19 @@ def folded_splats(ops: list[ir.Operation]) -> set[ir.Value]:
     without one."""
     folded: set[ir.Value] = set()
     for op in ops:
-        if op_name(op) == "tile.zeros":
+        if isinstance(op.opview, tile.ZerosOp):
             # A dot whose accumulator is zero has none.
-            if all(op_name(use.owner.operation) == "tile.matmul" and use.operand_number == 2
+            if all(isinstance(use.owner.operation.opview, tile.MatmulOp) and
+                   use.operand_number == 2
                    for use in op.results[0].uses):
                 folded.add(op.results[0])
             continue
-        if op_name(op) not in ("tile.splat", "tile.splat_element") and \
+        if not isinstance(op.opview, (tile.SplatOp, tile.SplatElementOp)) and \
                 not is_splat_constant(op):
             continue
         value = op.results[0]
-        if all(op_name(use.owner.operation) in SCALAR_OPERAND_OPS for use in value.uses):
+        if all(isinstance(use.owner.operation.opview, SCALAR_OPERAND_OPS)
+               for use in value.uses):
             folded.add(value)
     return folded
 
@@ -604,22 +607,23 @@ def tile_homes(ops: list[ir.Operation], roles: BufferRoles) -> dict[ir.Value, Un
     homes: dict[ir.Value, Unit] = {}
     pending: list[tuple[ir.Value, ir.Value]] = []
     for op in ops:
-        name = op_name(op)
+        view = op.opview
         for value in op.results:
             if not is_tile(value.type):
                 continue
-            if name == "cb.read_front":
-                homes[value] = roles.consumer[op.operands[0]]
-            elif name in TILE_OP_UNITS:
-                homes[value] = TILE_OP_UNITS[name]
-            elif name not in ("scf.for", "scf.while", "scf.if"):
-                raise located_error(op, f"'{name}' producing a tile is not supported by the "
+            if isinstance(view, cb.ReadFrontOp):
+                homes[value] = roles.consumer[view.cb]
+            elif (unit := tile_op_unit(op)) is not None:
+                homes[value] = unit
+            elif not isinstance(view, (scf.ForOp, scf.WhileOp, scf.IfOp)):
+                raise located_error(op, f"'{op_name(op)}' producing a tile is not supported by the "
                                     "program stage")
     for site in copy_sites(ops):
         if isinstance(site.destination, PageStorage):
             continue
         pending.append((site.source, site.destination))
-        if op_name(site.op) == "scf.for" and site.destination in _iteration_arguments(site.op):
+        if isinstance(site.op.opview, scf.ForOp) and \
+                site.destination in _iteration_arguments(site.op):
             index = _iteration_arguments(site.op).index(site.destination)
             pending.append((site.destination, site.op.results[index]))
     changed = True
@@ -656,7 +660,7 @@ def check_units(ops: list[ir.Operation], roles: BufferRoles,
     for op in ops:
         name = op_name(op)
         expected = op_unit(op)
-        if name == "cb.write_back":
+        if isinstance(op.opview, cb.WriteBackOp):
             expected = roles.producer[op.operands[1]]
         if expected is None:
             continue

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TypeVar
 
 from mtia_compiler import ir
 from mtia_compiler.dialects.tile import TileType
 from mtia_compiler.errors import CompilationError
-from mtia_compiler.sim.program import DTYPE_BYTES
+from mtia_compiler.program import DTYPE_BYTES
 
 FLOAT_DTYPES = {"F16Type": "f16", "BF16Type": "bf16", "F32Type": "f32", "F64Type": "f64",
                 "Float8E4M3FNType": "f8e4m3", "Float8E5M2Type": "f8e5m2"}
@@ -43,6 +44,30 @@ def located_error(where: ir.Operation | ir.OpView | ir.Location, message: str) -
 def op_name(op: ir.Operation | ir.OpView) -> str:
     """Returns the registered name of an operation, such as `arith.addi`."""
     return op.operation.name
+
+
+View = TypeVar("View", bound=ir.OpView)
+
+
+def view_as(op: ir.Operation, op_class: type[View]) -> View:
+    """Returns `op` as an instance of its generated op class `op_class`
+    (whose named accessors read its operands and attributes); a located
+    error if `op` is another operation."""
+    view = op.opview
+    if not isinstance(view, op_class):
+        raise located_error(op, f"expected a {op_class.__name__}, got '{op_name(op)}'")
+    return view
+
+
+#: The program format's names of the unordered float comparisons whose IR
+#: names (arith and tile alike) differ.
+_UNORDERED_PREDICATES = {"ult": "fult", "ule": "fule", "ugt": "fugt", "uge": "fuge"}
+
+
+def float_predicate(name: str) -> str:
+    """The program-format predicate of a float comparison named `name` in
+    the IR (`oeq`, ..., `ugt`, ..., `uno`)."""
+    return _UNORDERED_PREDICATES.get(name, name)
 
 
 def element_dtype(element: ir.Type, where: ir.Operation | ir.OpView) -> str:

@@ -1,7 +1,8 @@
 """Which unit of the PE executes each operation and holds each tile.
 
-The table mirrors the `UnitOpInterface` of the tile dialect
-(dialects/Tile/TileOps.td). The DMA engine of the dialects is two units in
+The unit of an operation is the one its `UnitOpInterface` names
+(dialects/Tile/TileInterfaces.td), read through the C API. The DMA engine of
+the dialects is two units in
 the simulator: `dma.in` issues loads and gathers, `dma.out` stores, scatters
 and atomics; the side a circular buffer's `dma` endpoint stands for follows
 from the transfers that use it. The control core (`core` in the dialects)
@@ -12,27 +13,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mtia_compiler import ir
+from mtia_compiler import _mtia, ir
 from mtia_compiler.dialects import tile
-from mtia_compiler.sim.program import Unit
+from mtia_compiler.program import Unit
 
 from .common import is_tile, located_error, op_name
-
-TILE_OP_UNITS = {
-    "tile.matmul": Unit.DPE,
-    "tile.zeros": Unit.DPE,
-    **{f"tile.{name}": Unit.SIMD for name in (
-        "binary", "unary", "fma", "sfu", "cmpi", "cmpf", "select", "cast", "splat",
-        "splat_element", "iota", "constant", "print", "assert")},
-    **{f"tile.{name}": Unit.RE for name in (
-        "reduce", "reduce_region", "scan", "arg_reduce", "cross_pe_reduce", "histogram")},
-    **{f"tile.{name}": Unit.MLU for name in (
-        "copy", "transpose", "convert_layout", "reshape", "broadcast", "slice", "concat",
-        "gather")},
-    "tile.extract": Unit.CTL,
-}
-"""The agent that executes every tile operation: a unit, or for tile.extract
-(which reads an element into a register) the control core."""
 
 INBOUND_DMA_OPS = ("dma.load", "dma.gather")
 OUTBOUND_DMA_OPS = ("dma.store", "dma.scatter", "dma.atomic_rmw", "dma.atomic_cas")
@@ -148,14 +133,28 @@ def _name(alloc: ir.Operation) -> str:
     return str(alloc.attributes["name"])
 
 
+def _declared_unit(op: ir.Operation) -> str | None:
+    """The name of the dialect's unit (`tile.Unit`) that executes `op`, or
+    None if `op` has no unit."""
+    unit = _mtia.tile_op_unit(op)
+    return None if unit is None else str(tile.Unit(unit))
+
+
+def tile_op_unit(op: ir.Operation) -> Unit | None:
+    """The agent that executes a tile operation: a unit, or for tile.extract
+    (which reads an element into a register) the control core; None for
+    every other operation, DMA transfers included."""
+    unit = _declared_unit(op)
+    if unit is None or unit == "dma":
+        return None
+    return _DIALECT_UNITS[unit]
+
+
 def op_unit(op: ir.Operation) -> Unit | None:
     """The unit that executes a tile or DMA operation, or None for others."""
-    name = op_name(op)
-    if name in TILE_OP_UNITS:
-        return TILE_OP_UNITS[name]
-    if name.startswith("dma.") and name != "dma.wait":
+    if _declared_unit(op) == "dma":
         return dma_unit(op)
-    return None
+    return tile_op_unit(op)
 
 
 def tile_operands(op: ir.Operation) -> list[ir.Value]:

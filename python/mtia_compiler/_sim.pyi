@@ -1,0 +1,47 @@
+"""Native MTIA machine model (see mtia_compiler.sim)"""
+
+from collections.abc import Sequence
+
+
+PROGRAM_FORMAT_VERSION: int = 1
+
+class Target:
+    @staticmethod
+    def from_json(text: str) -> Target:
+        """Parses a target description (JSON text)."""
+
+    @staticmethod
+    def from_file(path: str) -> Target:
+        """Reads a target description file."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def num_pes(self) -> int: ...
+
+    @property
+    def clock_ghz(self) -> float: ...
+
+    def to_dict(self) -> dict:
+        """The description with derived per-cycle rates."""
+
+class Program:
+    @staticmethod
+    def parse(data: bytes) -> Program:
+        """Parses and validates program bytes."""
+
+    @property
+    def kernel(self) -> str: ...
+
+    @property
+    def param_names(self) -> list[str]: ...
+
+    @property
+    def param_kinds(self) -> list[str]: ...
+
+    @property
+    def num_instructions(self) -> int: ...
+
+def run(target: Target, program: Program, args: list, grid: Sequence[int], trace: bool = False) -> dict:
+    """Simulates one launch; returns a result dictionary."""
