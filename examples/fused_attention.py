@@ -8,6 +8,7 @@ local memory. `--causal 1` masks keys after each query.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import torch
@@ -74,7 +75,7 @@ def main() -> None:
     q, k, v = (torch.randn(batch, heads, seq, dim, dtype=torch.float16) for _ in range(3))
     for causal in ((False, True) if args.small else (bool(args.causal),)):
         out = simulate(f"fused_attention Z={batch} H={heads} N={seq} D={dim} causal={causal}",
-                       lambda causal=causal: attention(q, k, v, causal))
+                       functools.partial(attention, q, k, v, causal))
         reference = torch.nn.functional.scaled_dot_product_attention(
             q.float(), k.float(), v.float(), is_causal=causal).half()
         torch.testing.assert_close(out, reference, rtol=2e-2, atol=2e-2)

@@ -90,7 +90,7 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
         path = _results_path(_CONFIG[0])
         if path is None:
             return
-        outcome = report.outcome
+        outcome: str = report.outcome
         message = ""
         if report.skipped and isinstance(report.longrepr, tuple):
             message = str(report.longrepr[2])

@@ -10,6 +10,7 @@ import sys
 import textwrap
 import warnings
 from pathlib import Path
+from typing import Any
 
 import pytest
 import torch
@@ -24,12 +25,12 @@ from . import kernels
 KERNELS = Path(kernels.__file__)
 
 
-def line_of(kernel: object, text: str) -> int:
-    """The line of `kernels.py` in the body of `kernel` that contains `text`."""
-    function = getattr(kernel, "fn", kernel)
-    while hasattr(function, "fn"):
-        function = function.fn
-    lines, first = inspect.getsourcelines(function)
+def line_of(kernel: Any, text: str) -> int:
+    """The line of `kernels.py` in the body of `kernel` (a JIT function,
+    perhaps autotuned) that contains `text`."""
+    while hasattr(kernel, "fn"):
+        kernel = kernel.fn
+    lines, first = inspect.getsourcelines(kernel)
     return first + next(i for i, line in enumerate(lines) if text in line)
 
 
@@ -137,8 +138,8 @@ def test_autotune_ranks_configs_by_simulated_time_and_prunes_what_does_not_compi
     by_block = {config.kwargs["BLOCK"]: ms[0] for config, ms in timings.items()}
     assert by_block[1 << 18] == math.inf  # a 3 MiB tile: pruned, not fatal
     assert any("pruned" in str(w.message) for w in caught)
-    assert kernels.autotuned_add_kernel.best_config.kwargs["BLOCK"] == min(by_block,
-                                                                           key=by_block.get)
+    fastest = min(by_block.items(), key=lambda item: item[1])[0]
+    assert kernels.autotuned_add_kernel.best_config.kwargs["BLOCK"] == fastest
     # The timings are simulated: each is what a launch of that config records.
     for block in (64, 256):
         with launches() as records:
