@@ -75,15 +75,15 @@ def run_mode(mode: str, language: Path, files: list[str], sample: int, timeout: 
         with Path(f"{results}.log").open("a") as log:
             process = subprocess.run(command, cwd=language.parents[1], env=env, stdout=log,
                                      stderr=subprocess.STDOUT, check=False)
-        if process.returncode in (0, 1, 5) or not current.exists():
+        recorded = read_results(results)
+        test = current.read_text() if current.exists() else None
+        if test is None or test in recorded:
             if process.returncode not in (0, 1, 5):
                 raise SystemExit(f"pytest failed ({process.returncode}) in {mode} mode: "
                                  f"see {results}.log")
-            return read_results(results)
-        # The process died inside a test: record it and go on after it.
-        test = current.read_text()
-        if test in read_results(results):
-            return read_results(results)
+            return recorded
+        # The process ended inside a test (a crash, or pytest-timeout ending
+        # it): record the test as failed and go on after it.
         with results.open("a") as f:
             f.write(json.dumps({"test": test, "outcome": "failed",
                                 "message": f"the test process ended ({process.returncode}): "
