@@ -17,8 +17,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Conversion/TTToTile/TileConversion.h"
 #include "passes/Passes.h"
-#include "passes/TileConversion.h"
 
 #include "dialects/Tile/TileDialect.h"
 

@@ -1,6 +1,6 @@
 //===- PointerAnalysis.cpp - Structured pointers and masks of TTIR --------===//
 
-#include "passes/PointerAnalysis.h"
+#include "passes/Analysis/PointerAnalysis.h"
 
 #include "dialects/TT/TTDialect.h"
 

@@ -1,0 +1,223 @@
+//===- ReductionOpToTile.cpp - Reductions on the reduction engine ---------===//
+//
+// Converts `tt.reduce`, `tt.scan` and `tt.histogram` to the reduction
+// engine's tile operations. A reduction whose combine region is one of the
+// engine's combine kinds becomes `tile.reduce`; any other keeps its region in
+// `tile.reduce_region`, as every scan does in `tile.scan`, for
+// mtia-expand-combine-regions to expand.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Conversion/TTToTile/TileConversion.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mtia;
+
+std::optional<tile::CombineKind> mtia::getSingleCombineKind(Region &region) {
+  Block &block = region.front();
+  if (block.getNumArguments() != 2 ||
+      !llvm::hasSingleElement(block.without_terminator()))
+    return std::nullopt;
+  Operation &combine = block.front();
+  Operation *terminator = block.getTerminator();
+  if (combine.getNumOperands() != 2 || terminator->getNumOperands() != 1 ||
+      terminator->getOperand(0) != combine.getResult(0))
+    return std::nullopt;
+  Value lhs = combine.getOperand(0), rhs = combine.getOperand(1);
+  if (!((lhs == block.getArgument(0) && rhs == block.getArgument(1)) ||
+        (lhs == block.getArgument(1) && rhs == block.getArgument(0))))
+    return std::nullopt;
+  return llvm::TypeSwitch<Operation *, std::optional<tile::CombineKind>>(
+             &combine)
+      .Case([](arith::AddFOp) { return tile::CombineKind::AddF; })
+      .Case([](arith::MulFOp) { return tile::CombineKind::MulF; })
+      .Case([](arith::MaximumFOp) { return tile::CombineKind::MaximumF; })
+      .Case([](arith::MinimumFOp) { return tile::CombineKind::MinimumF; })
+      .Case([](arith::MaxNumFOp) { return tile::CombineKind::MaxNumF; })
+      .Case([](arith::MinNumFOp) { return tile::CombineKind::MinNumF; })
+      .Case([](arith::AddIOp) { return tile::CombineKind::AddI; })
+      .Case([](arith::MulIOp) { return tile::CombineKind::MulI; })
+      .Case([](arith::MaxSIOp) { return tile::CombineKind::MaxSI; })
+      .Case([](arith::MinSIOp) { return tile::CombineKind::MinSI; })
+      .Case([](arith::MaxUIOp) { return tile::CombineKind::MaxUI; })
+      .Case([](arith::MinUIOp) { return tile::CombineKind::MinUI; })
+      .Case([](arith::AndIOp) { return tile::CombineKind::AndI; })
+      .Case([](arith::OrIOp) { return tile::CombineKind::OrI; })
+      .Case([](arith::XOrIOp) { return tile::CombineKind::XOrI; })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+namespace {
+
+/// Returns the combine kind of a region that selects the larger or smaller
+/// of its two arguments: `select(x > y, x, y)` for integers and, for floats,
+/// the NaN-propagating `select(x > y || x != x, x, y)` of TorchInductor's
+/// `triton_helpers.maximum`/`minimum` (equal to `maximumf`/`minimumf` but
+/// for the sign of a zero result).
+std::optional<tile::CombineKind> getSelectCombineKind(Region &region) {
+  Block &block = region.front();
+  if (block.getNumArguments() != 2)
+    return std::nullopt;
+  Value a = block.getArgument(0), b = block.getArgument(1);
+  auto select = dyn_cast_if_present<arith::SelectOp>(
+      block.getTerminator()->getNumOperands() == 1
+          ? block.getTerminator()->getOperand(0).getDefiningOp()
+          : nullptr);
+  if (!select || select->getBlock() != &block)
+    return std::nullopt;
+  Value chosen = select.getTrueValue(), other = select.getFalseValue();
+  if (!((chosen == a && other == b) || (chosen == b && other == a)))
+    return std::nullopt;
+  // The comparison must prefer `chosen` over `other`.
+  auto comparesChosen = [&](Operation *op) {
+    return op && op->getNumOperands() == 2 && op->getOperand(0) == chosen &&
+           op->getOperand(1) == other;
+  };
+  Operation *condition = select.getCondition().getDefiningOp();
+  if (auto compare = dyn_cast_if_present<arith::CmpIOp>(condition)) {
+    if (!comparesChosen(compare) ||
+        std::distance(block.begin(), block.end()) != 3)
+      return std::nullopt;
+    switch (compare.getPredicate()) {
+    case arith::CmpIPredicate::sgt:
+    case arith::CmpIPredicate::sge:
+      return tile::CombineKind::MaxSI;
+    case arith::CmpIPredicate::slt:
+    case arith::CmpIPredicate::sle:
+      return tile::CombineKind::MinSI;
+    case arith::CmpIPredicate::ugt:
+    case arith::CmpIPredicate::uge:
+      return tile::CombineKind::MaxUI;
+    case arith::CmpIPredicate::ult:
+    case arith::CmpIPredicate::ule:
+      return tile::CombineKind::MinUI;
+    default:
+      return std::nullopt;
+    }
+  }
+  auto either = dyn_cast_if_present<arith::OrIOp>(condition);
+  if (!either || std::distance(block.begin(), block.end()) != 5)
+    return std::nullopt;
+  auto order = either.getLhs().getDefiningOp<arith::CmpFOp>();
+  auto isNaN = either.getRhs().getDefiningOp<arith::CmpFOp>();
+  if (order && isNaN && order.getPredicate() == arith::CmpFPredicate::UNE)
+    std::swap(order, isNaN);
+  if (!order || !isNaN || !comparesChosen(order) ||
+      isNaN.getPredicate() != arith::CmpFPredicate::UNE ||
+      isNaN.getLhs() != chosen || isNaN.getRhs() != chosen)
+    return std::nullopt;
+  switch (order.getPredicate()) {
+  case arith::CmpFPredicate::OGT:
+    return tile::CombineKind::MaximumF;
+  case arith::CmpFPredicate::OLT:
+    return tile::CombineKind::MinimumF;
+  default:
+    return std::nullopt;
+  }
+}
+
+/// Moves a `tt.reduce`/`tt.scan` combine region into a tile op, replacing its
+/// terminator with `tile.yield`.
+void moveCombineRegion(Region &from, Region &to,
+                       ConversionPatternRewriter &rewriter) {
+  rewriter.inlineRegionBefore(from, to, to.end());
+  Operation *terminator = to.front().getTerminator();
+  rewriter.setInsertionPoint(terminator);
+  tile::YieldOp::create(rewriter, terminator->getLoc(),
+                        terminator->getOperands());
+  rewriter.eraseOp(terminator);
+}
+
+/// Tiles of the reduction results: a rank-1 reduction gives rank-0 tiles,
+/// read back into scalars on the control core.
+SmallVector<Value> finishReduction(tt::ReduceOp op, ValueRange tiles,
+                                   ConversionPatternRewriter &rewriter) {
+  SmallVector<Value> results;
+  for (auto [tileValue, result] : llvm::zip_equal(tiles, op.getResult())) {
+    if (isa<RankedTensorType>(result.getType()))
+      results.push_back(tileValue);
+    else
+      results.push_back(tile::ExtractOp::create(rewriter, op.getLoc(),
+                                                tileValue, ValueRange{}));
+  }
+  return results;
+}
+
+tile::TileType getReducedTileType(Type srcType, int64_t axis) {
+  auto tensorType = cast<RankedTensorType>(srcType);
+  SmallVector<int64_t> shape(tensorType.getShape());
+  shape.erase(shape.begin() + axis);
+  return tile::TileType::get(shape, tensorType.getElementType());
+}
+
+struct ReducePattern : public OpConversionPattern<tt::ReduceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::ReduceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    int64_t axis = op.getAxis();
+    SmallVector<Type> tileTypes;
+    for (Value src : op.getSrcs())
+      tileTypes.push_back(getReducedTileType(src.getType(), axis));
+    if (op.getSrcs().size() == 1) {
+      std::optional<tile::CombineKind> kind =
+          getSingleCombineKind(op.getCombineOp());
+      if (!kind)
+        kind = getSelectCombineKind(op.getCombineOp());
+      if (kind) {
+        Value reduced =
+            tile::ReduceOp::create(rewriter, op.getLoc(), tileTypes.front(),
+                                   *kind, adaptor.getSrcs().front(), axis);
+        rewriter.replaceOp(op, finishReduction(op, reduced, rewriter));
+        return success();
+      }
+    }
+    auto reduce = tile::ReduceRegionOp::create(rewriter, op.getLoc(), tileTypes,
+                                               adaptor.getSrcs(), axis);
+    moveCombineRegion(op.getCombineOp(), reduce.getCombiner(), rewriter);
+    rewriter.setInsertionPointAfter(reduce);
+    rewriter.replaceOp(op, finishReduction(op, reduce.getResults(), rewriter));
+    return success();
+  }
+};
+
+struct ScanPattern : public OpConversionPattern<tt::ScanOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::ScanOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    SmallVector<Type> tileTypes;
+    if (failed(
+            getTypeConverter()->convertTypes(op.getResultTypes(), tileTypes)))
+      return failure();
+    auto scan =
+        tile::ScanOp::create(rewriter, op.getLoc(), tileTypes,
+                             adaptor.getSrcs(), op.getAxis(), op.getReverse());
+    moveCombineRegion(op.getCombineOp(), scan.getCombiner(), rewriter);
+    rewriter.replaceOp(op, scan.getResults());
+    return success();
+  }
+};
+
+struct HistogramPattern : public OpConversionPattern<tt::HistogramOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::HistogramOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<tile::HistogramOp>(
+        op, getTypeConverter()->convertType(op.getType()), adaptor.getSrc(),
+        adaptor.getMask());
+    return success();
+  }
+};
+
+} // namespace
+
+void mtia::populateReductionPatterns(const TypeConverter &converter,
+                                     RewritePatternSet &patterns) {
+  patterns.add<ReducePattern, ScanPattern, HistogramPattern>(
+      converter, patterns.getContext());
+}
