@@ -32,8 +32,10 @@ struct DotPattern : public OpConversionPattern<tt::DotOp> {
           tile::RoundingModeAttr());
     };
     auto widenFp8 = [&](Value operand) -> Value {
-      Type elementType = cast<tile::TileType>(operand.getType()).getElementType();
-      if (!isa<FloatType>(elementType) || elementType.getIntOrFloatBitWidth() != 8)
+      Type elementType =
+          cast<tile::TileType>(operand.getType()).getElementType();
+      if (!isa<FloatType>(elementType) ||
+          elementType.getIntOrFloatBitWidth() != 8)
         return operand;
       return widen(operand, rewriter.getF16Type());
     };

@@ -201,13 +201,14 @@ struct FpToFpPattern : public OpConversionPattern<tt::FpToFpOp> {
                                   rounding);
     };
     if (!mode) {
-      rewriter.replaceOp(op, castTo(tile::CastKind::ExtF, type,
-                                    adaptor.getSrc(), tile::RoundingModeAttr()));
+      rewriter.replaceOp(op,
+                         castTo(tile::CastKind::ExtF, type, adaptor.getSrc(),
+                                tile::RoundingModeAttr()));
       return success();
     }
-    Value nearest = castTo(
-        tile::CastKind::TruncF, type, adaptor.getSrc(),
-        tile::RoundingModeAttr::get(context, tile::RoundingMode::RTNE));
+    Value nearest =
+        castTo(tile::CastKind::TruncF, type, adaptor.getSrc(),
+               tile::RoundingModeAttr::get(context, tile::RoundingMode::RTNE));
     if (*mode != tt::RoundingMode::RTZ) {
       rewriter.replaceOp(op, nearest);
       return success();
@@ -231,11 +232,11 @@ struct FpToFpPattern : public OpConversionPattern<tt::FpToFpOp> {
     Value bits = castTo(tile::CastKind::Bitcast, bitsType, nearest,
                         tile::RoundingModeAttr());
     Value one = createIntegerSplat(rewriter, loc, bitsType, 1);
-    Value stepped = castTo(tile::CastKind::Bitcast, type,
-                           tile::BinaryOp::create(rewriter, loc, bitsType,
-                                                  tile::BinaryKind::SubI, bits,
-                                                  one),
-                           tile::RoundingModeAttr());
+    Value stepped =
+        castTo(tile::CastKind::Bitcast, type,
+               tile::BinaryOp::create(rewriter, loc, bitsType,
+                                      tile::BinaryKind::SubI, bits, one),
+               tile::RoundingModeAttr());
     rewriter.replaceOpWithNewOp<tile::SelectOp>(op, type, away, stepped,
                                                 nearest);
     return success();

@@ -75,14 +75,15 @@ std::optional<ExternLowering> getExternLowering(tt::ExternElementwiseOp op) {
                             .Case("erfinv", SF::Erfinv)
                             .Case("cbrt", SF::Cbrt)
                             .Default(std::nullopt);
-    lowering.unary = llvm::StringSwitch<std::optional<tile::UnaryKind>>(name)
-                         .Case("fabs", tile::UnaryKind::AbsF)
-                         .Case("floor", tile::UnaryKind::Floor)
-                         .Case("ceil", tile::UnaryKind::Ceil)
-                         .Case("trunc", tile::UnaryKind::Trunc)
-                         .Case("round", tile::UnaryKind::Round)
-                         .Cases({"rint", "nearbyint"}, tile::UnaryKind::RoundEven)
-                         .Default(std::nullopt);
+    lowering.unary =
+        llvm::StringSwitch<std::optional<tile::UnaryKind>>(name)
+            .Case("fabs", tile::UnaryKind::AbsF)
+            .Case("floor", tile::UnaryKind::Floor)
+            .Case("ceil", tile::UnaryKind::Ceil)
+            .Case("trunc", tile::UnaryKind::Trunc)
+            .Case("round", tile::UnaryKind::Round)
+            .Cases({"rint", "nearbyint"}, tile::UnaryKind::RoundEven)
+            .Default(std::nullopt);
     if (name == "isnan" || name == "isinf" || name == "signbit")
       lowering.classification = name;
     // The 64-bit versions end in `ll`.
@@ -131,11 +132,11 @@ struct ExternElementwisePattern
     };
     Value flag;
     if (classification == "isnan") {
-      flag = tile::CmpFOp::create(builder, loc, flags,
-                                  tile::CmpFPredicate::UNO, x, x);
+      flag = tile::CmpFOp::create(builder, loc, flags, tile::CmpFPredicate::UNO,
+                                  x, x);
     } else if (classification == "isinf") {
-      Value magnitude = tile::UnaryOp::create(builder, loc, source,
-                                              tile::UnaryKind::AbsF, x);
+      Value magnitude =
+          tile::UnaryOp::create(builder, loc, source, tile::UnaryKind::AbsF, x);
       const llvm::fltSemantics &semantics =
           cast<FloatType>(floatType).getFloatSemantics();
       Value inf = tile::SplatOp::create(
@@ -144,8 +145,8 @@ struct ExternElementwisePattern
               builder, loc,
               builder.getFloatAttr(floatType, APFloat::getInf(semantics)))
               .getResult());
-      flag = tile::CmpFOp::create(builder, loc, flags,
-                                  tile::CmpFPredicate::OEQ, magnitude, inf);
+      flag = tile::CmpFOp::create(builder, loc, flags, tile::CmpFPredicate::OEQ,
+                                  magnitude, inf);
     } else {
       // signbit: the top bit of the float's bits.
       unsigned width = floatType.getIntOrFloatBitWidth();
@@ -212,16 +213,16 @@ struct ExternElementwisePattern
         cast<tile::TileType>(getTypeConverter()->convertType(op.getType()));
     ValueRange operands = adaptor.getSrcs();
     if (!lowering->classification.empty()) {
-      rewriter.replaceOp(op, classify(op, lowering->classification,
-                                      operands[0], type, rewriter));
+      rewriter.replaceOp(op, classify(op, lowering->classification, operands[0],
+                                      type, rewriter));
       return success();
     }
     if (!lowering->bitCount.empty()) {
       if (!isa<IntegerType>(
               cast<tile::TileType>(operands[0].getType()).getElementType()))
         return rewriter.notifyMatchFailure(op, "bit counts take integers");
-      rewriter.replaceOp(op, countBits(op, lowering->bitCount, operands[0],
-                                       type, rewriter));
+      rewriter.replaceOp(
+          op, countBits(op, lowering->bitCount, operands[0], type, rewriter));
       return success();
     }
     if (lowering->fma)
