@@ -278,9 +278,8 @@ struct ExpandCombineRegionsPass
     getOperation().walk([&](Operation *op) {
       if (isa<tile::ReduceRegionOp>(op))
         expansions.push_back(op);
-      if (auto scan = dyn_cast<tile::ScanOp>(op);
-          scan && !(scan.getSources().size() == 1 &&
-                    getSingleCombineKind(scan.getCombiner())))
+      // A scan with a combine kind runs on the reduction engine itself.
+      if (auto scan = dyn_cast<tile::ScanOp>(op); scan && !scan.getKind())
         expansions.push_back(op);
     });
     for (Operation *op : expansions) {

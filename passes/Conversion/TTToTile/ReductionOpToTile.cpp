@@ -3,52 +3,17 @@
 // Converts `tt.reduce`, `tt.scan` and `tt.histogram` to the reduction
 // engine's tile operations. A reduction whose combine region is one of the
 // engine's combine kinds becomes `tile.reduce`; any other keeps its region in
-// `tile.reduce_region`, as every scan does in `tile.scan`, for
-// mtia-expand-combine-regions to expand.
+// `tile.reduce_region` for mtia-expand-combine-regions to expand. Every scan
+// becomes `tile.scan`, which names the combine kind where there is one.
 //
 //===----------------------------------------------------------------------===//
 
 #include "passes/Conversion/TTToTile/TileConversion.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mtia;
-
-std::optional<tile::CombineKind> mtia::getSingleCombineKind(Region &region) {
-  Block &block = region.front();
-  if (block.getNumArguments() != 2 ||
-      !llvm::hasSingleElement(block.without_terminator()))
-    return std::nullopt;
-  Operation &combine = block.front();
-  Operation *terminator = block.getTerminator();
-  if (combine.getNumOperands() != 2 || terminator->getNumOperands() != 1 ||
-      terminator->getOperand(0) != combine.getResult(0))
-    return std::nullopt;
-  Value lhs = combine.getOperand(0), rhs = combine.getOperand(1);
-  if (!((lhs == block.getArgument(0) && rhs == block.getArgument(1)) ||
-        (lhs == block.getArgument(1) && rhs == block.getArgument(0))))
-    return std::nullopt;
-  return llvm::TypeSwitch<Operation *, std::optional<tile::CombineKind>>(
-             &combine)
-      .Case([](arith::AddFOp) { return tile::CombineKind::AddF; })
-      .Case([](arith::MulFOp) { return tile::CombineKind::MulF; })
-      .Case([](arith::MaximumFOp) { return tile::CombineKind::MaximumF; })
-      .Case([](arith::MinimumFOp) { return tile::CombineKind::MinimumF; })
-      .Case([](arith::MaxNumFOp) { return tile::CombineKind::MaxNumF; })
-      .Case([](arith::MinNumFOp) { return tile::CombineKind::MinNumF; })
-      .Case([](arith::AddIOp) { return tile::CombineKind::AddI; })
-      .Case([](arith::MulIOp) { return tile::CombineKind::MulI; })
-      .Case([](arith::MaxSIOp) { return tile::CombineKind::MaxSI; })
-      .Case([](arith::MinSIOp) { return tile::CombineKind::MinSI; })
-      .Case([](arith::MaxUIOp) { return tile::CombineKind::MaxUI; })
-      .Case([](arith::MinUIOp) { return tile::CombineKind::MinUI; })
-      .Case([](arith::AndIOp) { return tile::CombineKind::AndI; })
-      .Case([](arith::OrIOp) { return tile::CombineKind::OrI; })
-      .Case([](arith::XOrIOp) { return tile::CombineKind::XOrI; })
-      .Default([](Operation *) { return std::nullopt; });
-}
 
 namespace {
 
@@ -164,7 +129,7 @@ struct ReducePattern : public OpConversionPattern<tt::ReduceOp> {
       tileTypes.push_back(getReducedTileType(src.getType(), axis));
     if (op.getSrcs().size() == 1) {
       std::optional<tile::CombineKind> kind =
-          getSingleCombineKind(op.getCombineOp());
+          tile::getSingleCombineKind(op.getCombineOp());
       if (!kind)
         kind = getSelectCombineKind(op.getCombineOp());
       if (kind) {
@@ -193,9 +158,16 @@ struct ScanPattern : public OpConversionPattern<tt::ScanOp> {
     if (failed(
             getTypeConverter()->convertTypes(op.getResultTypes(), tileTypes)))
       return failure();
-    auto scan =
-        tile::ScanOp::create(rewriter, op.getLoc(), tileTypes,
-                             adaptor.getSrcs(), op.getAxis(), op.getReverse());
+    // The reduction engine runs a scan of one tile with one of its combine
+    // operations itself; mtia-expand-combine-regions expands any other.
+    tile::CombineKindAttr kind;
+    if (op.getSrcs().size() == 1)
+      if (std::optional<tile::CombineKind> single =
+              tile::getSingleCombineKind(op.getCombineOp()))
+        kind = tile::CombineKindAttr::get(op.getContext(), *single);
+    auto scan = tile::ScanOp::create(rewriter, op.getLoc(), tileTypes,
+                                     adaptor.getSrcs(), op.getAxis(),
+                                     op.getReverse(), kind);
     moveCombineRegion(op.getCombineOp(), scan.getCombiner(), rewriter);
     rewriter.replaceOp(op, scan.getResults());
     return success();

@@ -23,8 +23,6 @@
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/DenseSet.h"
 
-#include <optional>
-
 namespace mtia {
 
 //===----------------------------------------------------------------------===//
@@ -85,11 +83,6 @@ void populateReductionPatterns(const mlir::TypeConverter &converter,
 
 /// Whether the libdevice patterns lower `op` (LibdeviceOpToTile.cpp).
 bool hasLibdeviceLowering(tt::ExternElementwiseOp op);
-
-/// The reduction engine's combine kind of a `tt.reduce`/`tt.scan` (or tile)
-/// combine region that applies one arith operation to its two arguments, if
-/// the engine knows that operation (ReductionOpToTile.cpp).
-std::optional<tile::CombineKind> getSingleCombineKind(mlir::Region &region);
 
 //===----------------------------------------------------------------------===//
 // Steps of the tile stage around the conversion
