@@ -11,17 +11,6 @@
 
 include "mlir/Pass/PassBase.td"
 
-def TestPointerAnalysis : Pass<"mtia-test-pointer-analysis", "::mlir::ModuleOp"> {
-  let summary = "Report the structure of every load, store and atomic as a remark";
-  let description = [{
-    Runs the pointer and mask analysis that the data-movement stage uses to
-    turn `tt.load`/`tt.store` into strided DMA, and attaches a remark to each
-    memory operation: its base pointer, element offset and per-dimension
-    strides, and the per-dimension bounds and conditions of its mask, or why
-    it is unstructured.
-  }];
-}
-
 def CheckLocalMemory : Pass<"mtia-check-local-memory", "::mlir::ModuleOp"> {
   let summary = "check that each kernel's buffers fit in a PE's local memory";
   let description = [{

@@ -147,6 +147,8 @@ def Tile_RoundingMode : Tile_I32Enum<"RoundingMode", "floating-point rounding mo
   I32EnumAttrCase<"RTZ", 1, "rtz">,
 ]>;
 
+// Each combine kind is named after the arith operation it applies, which is
+// how getSingleCombineKind (TileOps.cpp) recognises it in a combine region.
 def Tile_CombineKind : Tile_I32Enum<"CombineKind", "combine operation of a reduction", [
   I32EnumAttrCase<"AddF", 0, "addf">,
   I32EnumAttrCase<"MulF", 1, "mulf">,

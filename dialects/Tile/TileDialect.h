@@ -18,6 +18,8 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include <optional>
+
 #include "dialects/Tile/TileDialect.h.inc"
 #include "dialects/Tile/TileEnums.h.inc"
 
@@ -35,6 +37,13 @@ mlir::Type getBoolTileLike(mlir::Type type);
 
 /// Returns the bytes one element of `elementType` takes in local memory.
 int64_t getElementSizeInBytes(mlir::Type elementType);
+
+/// Returns the combine kind of a combine region (of `tile.scan`, or of
+/// Triton's `tt.reduce`/`tt.scan`) that applies one arith operation to its
+/// two arguments and yields the result, if the reduction engine has that
+/// operation; each combine kind is named after the arith operation it
+/// applies.
+std::optional<CombineKind> getSingleCombineKind(mlir::Region &region);
 
 } // namespace mtia::tile
 

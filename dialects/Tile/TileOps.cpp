@@ -313,19 +313,51 @@ LogicalResult ReduceRegionOp::verifyRegions() {
   return verifyCombiner(*this, getCombiner(), getSources());
 }
 
+std::optional<CombineKind> mtia::tile::getSingleCombineKind(Region &region) {
+  Block &block = region.front();
+  if (block.getNumArguments() != 2 ||
+      !llvm::hasSingleElement(block.without_terminator()))
+    return std::nullopt;
+  Operation &combine = block.front();
+  Operation *terminator = block.getTerminator();
+  if (combine.getNumOperands() != 2 || terminator->getNumOperands() != 1 ||
+      terminator->getOperand(0) != combine.getResult(0))
+    return std::nullopt;
+  Value lhs = combine.getOperand(0), rhs = combine.getOperand(1);
+  if (!((lhs == block.getArgument(0) && rhs == block.getArgument(1)) ||
+        (lhs == block.getArgument(1) && rhs == block.getArgument(0))))
+    return std::nullopt;
+  StringRef name = combine.getName().getStringRef();
+  if (!name.consume_front("arith."))
+    return std::nullopt;
+  return symbolizeCombineKind(name);
+}
+
 LogicalResult ScanOp::verify() {
   if (failed(verifySourcesOfOneShape(*this, getSources(), getNumResults())))
     return failure();
-  if (failed(verifyAxis(*this, cast<TileType>(getSources().front().getType()),
-                        getAxis())))
+  auto sourceType = cast<TileType>(getSources().front().getType());
+  if (failed(verifyAxis(*this, sourceType, getAxis())))
     return failure();
   if (getSources().getTypes() != getResults().getTypes())
     return emitOpError("results must have the types of the sources");
-  return success();
+  std::optional<CombineKind> kind = getKind();
+  if (!kind)
+    return success();
+  if (getSources().size() != 1)
+    return emitOpError("with a combine kind must scan one tile");
+  return verifyKindMatchesElements(*this, stringifyCombineKind(*kind),
+                                   isFloatKind(*kind), sourceType);
 }
 
 LogicalResult ScanOp::verifyRegions() {
-  return verifyCombiner(*this, getCombiner(), getSources());
+  if (failed(verifyCombiner(*this, getCombiner(), getSources())))
+    return failure();
+  std::optional<CombineKind> kind = getKind();
+  if (kind && getSingleCombineKind(getCombiner()) != kind)
+    return emitOpError("combine region must apply '")
+           << stringifyCombineKind(*kind) << "' to its two arguments";
+  return success();
 }
 
 LogicalResult ArgReduceOp::verify() {

@@ -316,13 +316,18 @@ def Tile_ScanOp : Tile_UnitOp<"scan", "Reduce", [Pure, SingleBlock]> {
   let description = [{
     Like `tile.reduce_region`, but produces every prefix: results have the
     operands' types. With `reverse` the scan runs from the last element.
+    A scan of one tile whose region applies one of the reduction engine's
+    combine operations to its two arguments carries that operation as
+    `kind` (set by the tile stage), and the engine runs it; any other scan
+    is expanded by `mtia-expand-combine-regions`.
   }];
   let arguments = (ins Variadic<Tile_AnyTile>:$sources,
-                       ConfinedAttr<I32Attr, [IntNonNegative]>:$axis, UnitAttr:$reverse);
+                       ConfinedAttr<I32Attr, [IntNonNegative]>:$axis, UnitAttr:$reverse,
+                       OptionalAttr<Tile_CombineKind>:$kind);
   let results = (outs Variadic<Tile_AnyTile>:$results);
   let regions = (region SizedRegion<1>:$combiner);
   let assemblyFormat = [{
-    $sources `axis` `=` $axis (`reverse` $reverse^)? attr-dict `:` functional-type($sources, $results) $combiner
+    $sources `axis` `=` $axis (`reverse` $reverse^)? (`kind` $kind^)? attr-dict `:` functional-type($sources, $results) $combiner
   }];
   let hasVerifier = 1;
   let hasRegionVerifier = 1;

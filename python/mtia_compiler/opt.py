@@ -29,6 +29,10 @@ from mtia_compiler.passes import (
 )
 from mtia_compiler.source import SPLIT_MARKER, decode_diagnostics, new_context, split_source
 
+# Like mlir-opt, mtia-opt also registers the test passes of test/lib, which
+# compile() does not.
+_mtia.register_test_passes()
+
 
 @dataclass(frozen=True)
 class OptOptions:

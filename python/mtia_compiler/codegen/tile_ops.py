@@ -451,7 +451,10 @@ class TileOpEmitter:
 
     def _scan(self, op: ir.Operation) -> None:
         self._require_row_major(op)
-        fn = _region_combiner(op)
+        if "kind" not in op.attributes:
+            raise located_error(op, "a 'tile.scan' without a combine kind is not run by the "
+                                "reduction engine (mtia-expand-combine-regions expands it)")
+        fn = COMBINERS[self._enum(op, "kind", tile.CombineKind)]
         source = TileInfo.of(op.operands[0].type, op)
         self.b.scan(fn, source.dtype, self._inputs(op)[0], self._result(op), list(source.shape),
                     _int_attr(op, "axis"), reverse="reverse" in op.attributes)
@@ -681,25 +684,6 @@ def _dense_values(attribute: ir.DenseElementsAttr) -> list[int | float]:
     else:
         elements = ir.DenseFPElementsAttr(attribute)
     return [elements[index] for index in range(len(elements))]
-
-
-def _region_combiner(op: ir.Operation) -> str:
-    """The reduction-engine combiner a one-operation combine region computes
-    (the tile stage expands every other region, `mtia-expand-combine-regions`)."""
-    if len(list(op.operands)) != 1:
-        raise located_error(op, f"'{op_name(op)}' of several tiles is not supported by the "
-                            "reduction engine")
-    block = op.regions[0].blocks[0]
-    body = [child.operation for child in block.operations]
-    arguments = set(block.arguments)
-    if len(body) == 2 and op_name(body[1]) == "tile.yield":
-        combine, terminator = body
-        kind = op_name(combine).removeprefix("arith.")
-        if (kind in COMBINERS and set(combine.operands) == arguments and
-                len(arguments) == 2 and list(terminator.operands) == [combine.results[0]]):
-            return COMBINERS[kind]
-    raise located_error(op, f"the combine region of '{op_name(op)}' is not one of the reduction "
-                        "engine's combiners (add, mul, max, min, and, or, xor)")
 
 
 def _where(value: ir.Value) -> ir.Operation:

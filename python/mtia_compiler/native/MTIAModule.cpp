@@ -8,6 +8,7 @@
 
 #include "dialects/CAPI/MTIA.h"
 #include "python/mtia_compiler/native/MachineTypes.h"
+#include "test/lib/TestPasses.h"
 
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir/Bindings/Python/Nanobind.h"
@@ -89,6 +90,11 @@ NB_MODULE(_mtia, m) {
   m.def(
       "register_passes", []() { mtiaRegisterAllPasses(); },
       "Add the C++ passes of mtia-compiler to the global pass registry.");
+
+  m.def(
+      "register_test_passes", []() { mtiaRegisterTestPasses(); },
+      "Add the test passes of test/lib (mtia-opt only) to the global pass "
+      "registry.");
 
   m.def(
       "registered_dialects",

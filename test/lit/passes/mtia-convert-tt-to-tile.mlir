@@ -308,3 +308,27 @@ tt.func @round_toward_zero(%x: tensor<8xf32>) {
   tt.print "" {hex = false, isSigned = array<i32: 0>} : %1 : tensor<8xf32>
   tt.return
 }
+
+// -----
+
+// A scan of one tensor whose region is one of the reduction engine's
+// combine operations names it as its kind; a scan of several tensors keeps
+// only its region.
+// CHECK-LABEL: tt.func @scan_kinds
+// CHECK: tile.scan %{{.*}} axis = 0 kind addi : (!tile.tile<8xi32>) -> !tile.tile<8xi32>
+// CHECK: tile.scan %{{.*}}, %{{.*}} axis = 0 : (!tile.tile<8xi32>, !tile.tile<8xi32>) -> (!tile.tile<8xi32>, !tile.tile<8xi32>)
+tt.func @scan_kinds(%x: tensor<8xi32>) {
+  %0 = "tt.scan"(%x) <{axis = 0 : i32, reverse = false}> ({
+  ^bb0(%a: i32, %b: i32):
+    %s = arith.addi %a, %b : i32
+    tt.scan.return %s : i32
+  }) : (tensor<8xi32>) -> tensor<8xi32>
+  %1:2 = "tt.scan"(%x, %x) <{axis = 0 : i32, reverse = false}> ({
+  ^bb0(%a: i32, %ai: i32, %b: i32, %bi: i32):
+    %s = arith.addi %a, %b : i32
+    %t = arith.addi %ai, %bi : i32
+    tt.scan.return %s, %t : i32, i32
+  }) : (tensor<8xi32>, tensor<8xi32>) -> (tensor<8xi32>, tensor<8xi32>)
+  tt.print "" {hex = false, isSigned = array<i32: 1, 1, 1>} : %0, %1#0, %1#1 : tensor<8xi32>, tensor<8xi32>, tensor<8xi32>
+  tt.return
+}

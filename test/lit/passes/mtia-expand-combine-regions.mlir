@@ -120,7 +120,7 @@ tt.func @reverse_scan_of_pairs(%v: !tile.tile<4xf32>, %i: !tile.tile<4xi32>) -> 
 // CHECK: tile.scan %arg0 axis = 0
 // CHECK-NOT: tile.slice
 tt.func @cumulative_sum(%v: !tile.tile<8xf32>) -> !tile.tile<8xf32> {
-  %r = tile.scan %v axis = 0 : (!tile.tile<8xf32>) -> !tile.tile<8xf32> {
+  %r = tile.scan %v axis = 0 kind addf : (!tile.tile<8xf32>) -> !tile.tile<8xf32> {
   ^bb0(%a: f32, %b: f32):
     %s = arith.addf %a, %b : f32
     tile.yield %s : f32

@@ -79,3 +79,33 @@ def test_the_control_core_reads_only_tiles_passed_to_it_in_a_buffer() -> None:
     with pytest.raises(CompilationError, match=r"^extract.py:2:8: error: 'tile.extract' runs "
                                                r"on ctl but reads a tile held by simd"):
         emit(EXTRACT)
+
+
+UNEXPANDED_SCAN = """
+!page = !cb.cb<64xi32, pages = 1>
+module {
+  tt.func public @kernel(%x: !tt.ptr<i32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %in = cb.alloc "x", dma -> reduce : !page
+    cb.reserve_back %in, 1 : !page
+    %t0 = dma.load %x[%c0] strides [%c1] into %in[0] : !tt.ptr<i32>, !page
+    cb.push_back %in, 1 : !page
+    cb.wait_front %in, 1 : !page
+    %tile = cb.read_front %in[0] : !page
+    %s = tile.scan %tile axis = 0 : (!tile.tile<64xi32>) -> !tile.tile<64xi32> {
+    ^bb0(%a: i32, %b: i32):
+      %d = arith.subi %a, %b : i32
+      tile.yield %d : i32
+    } loc("scan.py":5:3)
+    cb.pop_front %in, 1 : !page
+    tt.return
+  }
+}
+"""
+
+
+def test_a_scan_without_a_combine_kind_is_located_at_the_scan() -> None:
+    with pytest.raises(CompilationError, match=r"^scan.py:5:3: error: a 'tile.scan' without a "
+                       "combine kind"):
+        emit(UNEXPANDED_SCAN)

@@ -32,7 +32,7 @@ module {
     cb.write_back %sum, %rows[0] : !row_page
     cb.push_back %rows, 1 : !row_page
     cb.reserve_back %scanned, 1 : !in_page
-    %running = tile.scan %tile axis = 1 : (!tile.tile<8x64xf32>) -> !tile.tile<8x64xf32> {
+    %running = tile.scan %tile axis = 1 kind addf : (!tile.tile<8x64xf32>) -> !tile.tile<8x64xf32> {
     ^bb0(%acc: f32, %new: f32):
       %s = arith.addf %acc, %new : f32
       tile.yield %s : f32

@@ -126,6 +126,12 @@ tt.func @reductions(%x: !tile.tile<64x128xf32>, %i: !tile.tile<64x128xi32>, %v: 
     %sum = arith.addi %acc, %new : i32
     tile.yield %sum : i32
   }
+  // CHECK: tile.scan %{{.*}} axis = 0 reverse kind maxnumf : (!tile.tile<128xf32>) -> !tile.tile<128xf32> {
+  %running_max = tile.scan %v axis = 0 reverse kind maxnumf : (!tile.tile<128xf32>) -> !tile.tile<128xf32> {
+  ^bb0(%acc: f32, %new: f32):
+    %max = arith.maxnumf %acc, %new : f32
+    tile.yield %max : f32
+  }
   // CHECK: tile.arg_reduce argmax %{{.*}} axis = 1 : !tile.tile<64x128xf32> -> !tile.tile<64xi32>
   %6 = tile.arg_reduce argmax %x axis = 1 : !tile.tile<64x128xf32> -> !tile.tile<64xi32>
   // CHECK: tile.arg_reduce argmin %{{.*}} axis = 0 : !tile.tile<128xf32> -> !tile.tile<i64>

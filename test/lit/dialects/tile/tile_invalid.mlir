@@ -387,3 +387,38 @@ tt.func @splat_element_rank(%t: !tile.tile<4xf32>) {
   %0 = tile.splat_element %t : !tile.tile<4xf32> -> !tile.tile<4x4xf32>
   tt.return
 }
+
+// -----
+
+tt.func @scan_kind_of_several(%a: !tile.tile<8xf32>) {
+  // expected-error @+1 {{with a combine kind must scan one tile}}
+  %0:2 = tile.scan %a, %a axis = 0 kind addf : (!tile.tile<8xf32>, !tile.tile<8xf32>) -> (!tile.tile<8xf32>, !tile.tile<8xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32, %w: f32):
+    tile.yield %x, %y : f32, f32
+  }
+  tt.return
+}
+
+// -----
+
+tt.func @scan_kind_elements(%a: !tile.tile<8xi32>) {
+  // expected-error @+1 {{kind 'addf' applies to float tiles}}
+  %0 = tile.scan %a axis = 0 kind addf : (!tile.tile<8xi32>) -> !tile.tile<8xi32> {
+  ^bb0(%x: i32, %y: i32):
+    %s = arith.addi %x, %y : i32
+    tile.yield %s : i32
+  }
+  tt.return
+}
+
+// -----
+
+tt.func @scan_kind_region(%a: !tile.tile<8xf32>) {
+  // expected-error @+1 {{combine region must apply 'maximumf' to its two arguments}}
+  %0 = tile.scan %a axis = 0 kind maximumf : (!tile.tile<8xf32>) -> !tile.tile<8xf32> {
+  ^bb0(%x: f32, %y: f32):
+    %s = arith.addf %x, %y : f32
+    tile.yield %s : f32
+  }
+  tt.return
+}

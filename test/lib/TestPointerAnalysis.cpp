@@ -6,17 +6,17 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "passes/Passes.h"
-#include "passes/PointerAnalysis.h"
+#include "passes/Analysis/PointerAnalysis.h"
 
 #include "dialects/TT/TTDialect.h"
 
 #include "mlir/IR/AsmState.h"
+#include "mlir/Pass/Pass.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace mtia {
 #define GEN_PASS_DEF_TESTPOINTERANALYSIS
-#include "passes/Passes.h.inc"
+#include "test/lib/TestPasses.h.inc"
 } // namespace mtia
 
 using namespace mlir;

@@ -17,8 +17,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Conversion/TTToTile/TileConversion.h"
 #include "passes/Passes.h"
-#include "passes/TileConversion.h"
 
 #include "dialects/Tile/TileDialect.h"
 
@@ -94,8 +94,8 @@ FailureOr<SmallVector<Value>> applyCombiner(Operation *owner, Region &combiner,
   llvm::SetVector<Operation *> views;
   for (auto [argument, tileValue] :
        llvm::zip_equal(block.getArguments(), operands)) {
-    auto view = UnrealizedConversionCastOp::create(builder, loc,
-                                                   argument.getType(), tileValue);
+    auto view = UnrealizedConversionCastOp::create(
+        builder, loc, argument.getType(), tileValue);
     views.insert(view);
     mapping.map(argument, view.getResult(0));
   }
@@ -208,12 +208,12 @@ LogicalResult expandReduce(tile::ReduceRegionOp op) {
     SmallVector<Value> first, second;
     for (Value value : values) {
       Value paired = reshape(builder, loc, value, pairs);
-      first.push_back(reshape(
-          builder, loc, sliceAlong(builder, loc, paired, axis + 1, 0, 1),
-          halved));
-      second.push_back(reshape(
-          builder, loc, sliceAlong(builder, loc, paired, axis + 1, 1, 1),
-          halved));
+      first.push_back(reshape(builder, loc,
+                              sliceAlong(builder, loc, paired, axis + 1, 0, 1),
+                              halved));
+      second.push_back(reshape(builder, loc,
+                               sliceAlong(builder, loc, paired, axis + 1, 1, 1),
+                               halved));
     }
     FailureOr<SmallVector<Value>> combined =
         applyCombiner(op, op.getCombiner(), first, second, builder);
@@ -257,11 +257,13 @@ LogicalResult expandScan(tile::ScanOp op) {
       return failure();
     for (auto [value, combinedValue] : llvm::zip_equal(values, *combined)) {
       // The first `distance` elements (the last when reversed) are final.
-      Value done = sliceAlong(builder, loc, value, axis,
-                              reverse ? count : 0, distance);
-      SmallVector<Value> parts = reverse ? SmallVector<Value>{combinedValue, done}
-                                         : SmallVector<Value>{done, combinedValue};
-      value = tile::ConcatOp::create(builder, loc, value.getType(), parts, axis);
+      Value done =
+          sliceAlong(builder, loc, value, axis, reverse ? count : 0, distance);
+      SmallVector<Value> parts = reverse
+                                     ? SmallVector<Value>{combinedValue, done}
+                                     : SmallVector<Value>{done, combinedValue};
+      value =
+          tile::ConcatOp::create(builder, loc, value.getType(), parts, axis);
     }
   }
   op.replaceAllUsesWith(values);
@@ -276,9 +278,8 @@ struct ExpandCombineRegionsPass
     getOperation().walk([&](Operation *op) {
       if (isa<tile::ReduceRegionOp>(op))
         expansions.push_back(op);
-      if (auto scan = dyn_cast<tile::ScanOp>(op);
-          scan && !(scan.getSources().size() == 1 &&
-                    getSingleCombineKind(scan.getCombiner())))
+      // A scan with a combine kind runs on the reduction engine itself.
+      if (auto scan = dyn_cast<tile::ScanOp>(op); scan && !scan.getKind())
         expansions.push_back(op);
     });
     for (Operation *op : expansions) {

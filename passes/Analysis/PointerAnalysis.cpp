@@ -1,6 +1,6 @@
 //===- PointerAnalysis.cpp - Structured pointers and masks of TTIR --------===//
 
-#include "passes/PointerAnalysis.h"
+#include "passes/Analysis/PointerAnalysis.h"
 
 #include "dialects/TT/TTDialect.h"
 
@@ -256,10 +256,9 @@ PointerAnalysis::analyzeIntegerUncached(Value value) {
                 return fail(rem, "a remainder by index-dependent divisors");
               AffineTensor result = l;
               llvm::append_range(result.assumptions, r.assumptions);
-              result.assumptions.push_back(
-                  RangeAssumption{l.offset, l.strides,
-                                  llvm::to_vector(getShape(rem.getLhs())),
-                                  r.offset});
+              result.assumptions.push_back(RangeAssumption{
+                  l.offset, l.strides, llvm::to_vector(getShape(rem.getLhs())),
+                  r.offset});
               return result;
             });
       })

@@ -1,0 +1,159 @@
+//===- ShapeOpToTile.cpp - Shape and layout ops on the memory-layout unit -===//
+//
+// Converts the tt operations that build, reshape, broadcast, transpose,
+// concatenate, split and gather tensors to the tile operations of the
+// memory-layout unit (`tt.splat` and `tt.make_range` to the SIMD engine's
+// splat and iota).
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Conversion/TTToTile/TileConversion.h"
+
+using namespace mlir;
+using namespace mtia;
+
+namespace {
+
+struct SplatPattern : public OpConversionPattern<tt::SplatOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::SplatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<tile::SplatOp>(
+        op, getTypeConverter()->convertType(op.getType()), adaptor.getSrc());
+    return success();
+  }
+};
+
+struct MakeRangePattern : public OpConversionPattern<tt::MakeRangeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::MakeRangeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<tile::IotaOp>(
+        op, getTypeConverter()->convertType(op.getType()),
+        op.getStartAttr().getInt());
+    return success();
+  }
+};
+
+/// `tt.expand_dims` and `tt.reshape` keep the row-major element order.
+template <typename SourceOp>
+struct ReshapePattern : public OpConversionPattern<SourceOp> {
+  using OpConversionPattern<SourceOp>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<tile::ReshapeOp>(
+        op, this->getTypeConverter()->convertType(op.getType()),
+        adaptor.getSrc());
+    return success();
+  }
+};
+
+struct BroadcastPattern : public OpConversionPattern<tt::BroadcastOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::BroadcastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<tile::BroadcastOp>(
+        op, getTypeConverter()->convertType(op.getType()), adaptor.getSrc());
+    return success();
+  }
+};
+
+struct TransPattern : public OpConversionPattern<tt::TransOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::TransOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    SmallVector<int64_t> permutation(op.getOrder().begin(),
+                                     op.getOrder().end());
+    rewriter.replaceOpWithNewOp<tile::TransposeOp>(
+        op, getTypeConverter()->convertType(op.getType()), adaptor.getSrc(),
+        rewriter.getDenseI64ArrayAttr(permutation));
+    return success();
+  }
+};
+
+struct CatPattern : public OpConversionPattern<tt::CatOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::CatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<tile::ConcatOp>(
+        op, getTypeConverter()->convertType(op.getType()),
+        ValueRange{adaptor.getLhs(), adaptor.getRhs()}, /*axis=*/0);
+    return success();
+  }
+};
+
+/// `tt.join`: each operand gains a minor dimension of one, then the two are
+/// concatenated along it.
+struct JoinPattern : public OpConversionPattern<tt::JoinOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::JoinOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType =
+        cast<tile::TileType>(getTypeConverter()->convertType(op.getType()));
+    SmallVector<int64_t> shape(resultType.getShape());
+    shape.back() = 1;
+    tile::TileType halfType = resultType.withShape(shape);
+    Value lhs = tile::ReshapeOp::create(rewriter, op.getLoc(), halfType,
+                                        adaptor.getLhs());
+    Value rhs = tile::ReshapeOp::create(rewriter, op.getLoc(), halfType,
+                                        adaptor.getRhs());
+    rewriter.replaceOpWithNewOp<tile::ConcatOp>(
+        op, resultType, ValueRange{lhs, rhs}, shape.size() - 1);
+    return success();
+  }
+};
+
+/// `tt.split`: the two halves of the minor dimension, without it.
+struct SplitPattern : public OpConversionPattern<tt::SplitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::SplitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto srcType = cast<tile::TileType>(adaptor.getSrc().getType());
+    auto resultType = cast<tile::TileType>(
+        getTypeConverter()->convertType(op.getOutLHS().getType()));
+    SmallVector<int64_t> halfShape(srcType.getShape());
+    halfShape.back() = 1;
+    SmallVector<Value> halves;
+    for (int64_t half = 0; half < 2; ++half) {
+      SmallVector<int64_t> offsets(halfShape.size(), 0);
+      offsets.back() = half;
+      Value slice = tile::SliceOp::create(
+          rewriter, op.getLoc(), srcType.withShape(halfShape), adaptor.getSrc(),
+          rewriter.getDenseI64ArrayAttr(offsets));
+      halves.push_back(
+          tile::ReshapeOp::create(rewriter, op.getLoc(), resultType, slice));
+    }
+    rewriter.replaceOp(op, halves);
+    return success();
+  }
+};
+
+struct GatherPattern : public OpConversionPattern<tt::GatherOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::GatherOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<tile::GatherOp>(
+        op, getTypeConverter()->convertType(op.getType()), adaptor.getSrc(),
+        adaptor.getIndices(), op.getAxis());
+    return success();
+  }
+};
+
+} // namespace
+
+void mtia::populateShapePatterns(const TypeConverter &converter,
+                                 RewritePatternSet &patterns) {
+  patterns.add<SplatPattern, MakeRangePattern, ReshapePattern<tt::ExpandDimsOp>,
+               ReshapePattern<tt::ReshapeOp>, BroadcastPattern, TransPattern,
+               CatPattern, JoinPattern, SplitPattern, GatherPattern>(
+      converter, patterns.getContext());
+}

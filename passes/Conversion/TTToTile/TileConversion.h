@@ -1,0 +1,102 @@
+//===- TileConversion.h - Tensors to tiles ----------------------*- C++ -*-===//
+//
+// The conversion of tensor compute to tile ops by unit, shared by the tile
+// stage (all compute) and the data-movement stage (the address and mask
+// computations of accesses that take the indexed path).
+//
+// The patterns come in one file per op family, each of which ends in one
+// `populate<Family>Patterns` function; `populateTileConversionPatterns` adds
+// them all. The steps of the tile stage that are not patterns (isolating the
+// addressing computations, lifting tile-derived scalars) are declared at the
+// end.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MTIA_PASSES_CONVERSION_TTTOTILE_TILECONVERSION_H
+#define MTIA_PASSES_CONVERSION_TTTOTILE_TILECONVERSION_H
+
+#include "dialects/TT/TTDialect.h"
+#include "dialects/Tile/TileDialect.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace mtia {
+
+//===----------------------------------------------------------------------===//
+// Types and helpers (TileConversion.cpp)
+//===----------------------------------------------------------------------===//
+
+/// Whether `type` is a ranked tensor of integers or floats (not pointers).
+bool isValueTensor(mlir::Type type);
+
+/// Maps tensors of integers and floats to tiles of the same shape; joins
+/// converted and unconverted values with `unrealized_conversion_cast`.
+class TileTypeConverter : public mlir::TypeConverter {
+public:
+  TileTypeConverter();
+};
+
+/// A tile of `type`, whose elements are integers, with `value` in every
+/// element.
+mlir::Value createIntegerSplat(mlir::OpBuilder &builder, mlir::Location loc,
+                               tile::TileType type, int64_t value);
+
+/// The patterns that convert arith, math and tt compute on value tensors to
+/// tile ops: every family below.
+void populateTileConversionPatterns(const mlir::TypeConverter &converter,
+                                    mlir::RewritePatternSet &patterns);
+
+//===----------------------------------------------------------------------===//
+// Pattern families
+//===----------------------------------------------------------------------===//
+
+/// Arith and math arithmetic, comparisons, selects, constants and casts, and
+/// `tt.clampf`/`tt.fp_to_fp`, on the SIMD engine (ElementwiseOpToTile.cpp).
+void populateElementwisePatterns(const mlir::TypeConverter &converter,
+                                 mlir::RewritePatternSet &patterns);
+
+/// `tt.extern_elementwise` calls of libdevice functions
+/// (LibdeviceOpToTile.cpp).
+void populateLibdevicePatterns(const mlir::TypeConverter &converter,
+                               mlir::RewritePatternSet &patterns);
+
+/// Splats, ranges, reshapes, broadcasts, transposes, concatenations and
+/// gathers on the memory-layout unit (ShapeOpToTile.cpp).
+void populateShapePatterns(const mlir::TypeConverter &converter,
+                           mlir::RewritePatternSet &patterns);
+
+/// `tt.print` and `tt.assert` of tensors (DebugOpToTile.cpp).
+void populateDebugPatterns(const mlir::TypeConverter &converter,
+                           mlir::RewritePatternSet &patterns);
+
+/// `tt.dot` on the dot-product engine (DotOpToTile.cpp).
+void populateDotPatterns(const mlir::TypeConverter &converter,
+                         mlir::RewritePatternSet &patterns);
+
+/// `tt.reduce`, `tt.scan` and `tt.histogram` on the reduction engine
+/// (ReductionOpToTile.cpp).
+void populateReductionPatterns(const mlir::TypeConverter &converter,
+                               mlir::RewritePatternSet &patterns);
+
+/// Whether the libdevice patterns lower `op` (LibdeviceOpToTile.cpp).
+bool hasLibdeviceLowering(tt::ExternElementwiseOp op);
+
+//===----------------------------------------------------------------------===//
+// Steps of the tile stage around the conversion
+//===----------------------------------------------------------------------===//
+
+/// Finds the tensor operations of `function` whose results are used only to
+/// address memory, duplicating those that also feed compute, and returns
+/// them (AddressingIsolation.cpp).
+llvm::DenseSet<mlir::Operation *> isolateAddressing(tt::FuncOp function);
+
+/// Moves the scalar arithmetic of `module` on reduction results onto rank-0
+/// tiles and broadcasts such scalars as tiles (ScalarLifting.cpp).
+mlir::LogicalResult liftTileDerivedScalars(mlir::ModuleOp module);
+
+} // namespace mtia
+
+#endif // MTIA_PASSES_CONVERSION_TTTOTILE_TILECONVERSION_H
