@@ -12,6 +12,11 @@ def register_dialects(registry: mlir.ir.DialectRegistry) -> None:
 def register_passes() -> None:
     """Add the C++ passes of mtia-compiler to the global pass registry."""
 
+def register_test_passes() -> None:
+    """
+    Add the test passes of test/lib (mtia-opt only) to the global pass registry.
+    """
+
 def registered_dialects(context: mlir.ir.Context) -> list[str]:
     """Names of the dialects registered in a context."""
 
