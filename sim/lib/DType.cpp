@@ -44,6 +44,19 @@ unsigned mtia::dtypeSize(DType type) {
 }
 bool mtia::isFloat(DType type) { return kInfo[static_cast<int>(type)].isFloat; }
 
+DType mtia::integerOfSize(unsigned bytes) {
+  switch (bytes) {
+  case 1:
+    return DType::I8;
+  case 2:
+    return DType::I16;
+  case 4:
+    return DType::I32;
+  default:
+    return DType::I64;
+  }
+}
+
 uint32_t mtia::encodeSmallFloat(double value, const SmallFloatFormat &format) {
   const int m = format.mantissaBits;
   const uint32_t signBit = std::signbit(value) ? 1u << (format.exponentBits + m)

@@ -172,9 +172,13 @@ class ScalarEmitter:
             return IntScalar(source.reg, to_width)
         if isinstance(source, FloatScalar) and not isinstance(result_type, ir.IntegerType):
             return FloatScalar(source.reg, float_dtype(result_type, op))
-        raise located_error(op, "bitcasts between integer and float scalars are not "
-                            "supported: the control core has no instruction that moves "
-                            "bits between its register files")
+        if isinstance(source, FloatScalar) and to_width is not None:
+            return IntScalar(self.b.fmvx(source.reg, arithmetic_dtype(source.dtype, op)),
+                             to_width)
+        if isinstance(source, IntScalar):
+            dtype = arithmetic_dtype(float_dtype(result_type, op), op)
+            return FloatScalar(self.b.fmvf(source.reg, dtype), dtype)
+        raise located_error(op, f"'{op_name(op)}' of a pointer to a float is not supported")
 
     def _cast_integer(self, op: ir.Operation, view: ir.OpView, source: IntScalar,
                       result_type: ir.Type, to_width: int | None) -> Scalar:

@@ -370,6 +370,18 @@ class ProgramBuilder:
         self._emit("ftoi", d=d.index, a=a.index, w=width, signed=signed)
         return d
 
+    def fmvx(self, a: FReg, dtype: str = "f32") -> Reg:
+        """The bits of `a` as a `dtype` float, as a signed integer of its width."""
+        d = self.ireg()
+        self._emit("fmvx", d=d.index, a=a.index, t=dtype)
+        return d
+
+    def fmvf(self, a: Reg, dtype: str = "f32") -> FReg:
+        """The low bits of `a` (as many as `dtype` has) read as a `dtype` float."""
+        d = self.freg()
+        self._emit("fmvf", d=d.index, a=a.index, t=dtype)
+        return d
+
     def select(self, cond: Reg, a: Reg, b: Reg, dst: Reg | None = None) -> Reg:
         d = self._int_dst(dst)
         self._emit("isel", d=d.index, c=cond.index, a=a.index, b=b.index)

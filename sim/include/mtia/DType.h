@@ -37,6 +37,8 @@ const char *dtypeName(DType type);
 unsigned dtypeSize(DType type);
 bool isFloat(DType type);
 inline bool isInteger(DType type) { return !isFloat(type); }
+/// The integer type of `bytes` bytes (1, 2, 4 or 8).
+DType integerOfSize(unsigned bytes);
 
 /// A small IEEE-like binary float format.
 struct SmallFloatFormat {

@@ -44,6 +44,8 @@ const char *unitName(Unit unit);
   X(FCmp, "fcmp", Ctl)                                                         \
   X(IToF, "itof", Ctl)                                                         \
   X(FToI, "ftoi", Ctl)                                                         \
+  X(FMvX, "fmvx", Ctl)                                                         \
+  X(FMvF, "fmvf", Ctl)                                                         \
   X(ISel, "isel", Ctl)                                                         \
   X(FSel, "fsel", Ctl)                                                         \
   X(Pid, "pid", Ctl)                                                           \

@@ -150,6 +150,20 @@ void ControlCore::executeScalar(PEState &pe, const Inst &inst) {
     r[inst.dst] = loadInt(type, out, inst.isSigned);
     return;
   }
+  case Op::FMvX: {
+    // The bits of the float, as the signed integer of the float's width.
+    uint8_t bits[8] = {0};
+    storeFloat(inst.type, bits, f[inst.srcA]);
+    r[inst.dst] = loadInt(integerOfSize(dtypeSize(inst.type)), bits);
+    return;
+  }
+  case Op::FMvF: {
+    // The low bits of the register, read as a float of their width.
+    uint8_t bits[8];
+    storeInt(DType::I64, bits, r[inst.srcA]);
+    f[inst.dst] = loadFloat(inst.type, bits);
+    return;
+  }
   case Op::ISel:
     r[inst.dst] = r[inst.srcC] ? r[inst.srcA] : r[inst.srcB];
     return;

@@ -116,6 +116,16 @@ void ProgramParser::parseCtl(Inst &inst, const Object &object) {
       fail("field 'w' must be 32 or 64");
     inst.isSigned = boolean(object, "signed", true);
     return;
+  case Op::FMvX:
+    inst.dst = intReg(object, "d");
+    inst.srcA = floatReg(object, "a");
+    inst.type = scalarFloatType(object);
+    return;
+  case Op::FMvF:
+    inst.dst = floatReg(object, "d");
+    inst.srcA = intReg(object, "a");
+    inst.type = scalarFloatType(object);
+    return;
   case Op::ISel:
   case Op::FSel:
     inst.srcC = intReg(object, "c");

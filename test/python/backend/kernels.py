@@ -86,3 +86,13 @@ def autotuned_add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
     x = tl.load(x_ptr + offsets, mask=mask)
     y = tl.load(y_ptr + offsets, mask=mask)
     tl.store(out_ptr + offsets, x + y, mask=mask)
+
+
+@triton.jit
+def scalar_bitcast_kernel(float_ptr, int_ptr, float_out, int_out, FLOAT: tl.constexpr,
+                          INT: tl.constexpr):
+    # Scalars: the bit moves run on the control core.
+    x = tl.load(float_ptr)
+    tl.store(int_out, x.to(INT, bitcast=True))
+    i = tl.load(int_ptr)
+    tl.store(float_out, i.to(FLOAT, bitcast=True) * 2)

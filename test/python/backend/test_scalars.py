@@ -1,0 +1,32 @@
+"""Scalar operations of the control core, launched through the backend."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+import triton.language as tl
+
+from . import kernels
+
+BITCAST_TYPES = [
+    (torch.float16, torch.int16, tl.float16, tl.int16),
+    (torch.bfloat16, torch.int16, tl.bfloat16, tl.int16),
+    (torch.float32, torch.int32, tl.float32, tl.int32),
+    (torch.float64, torch.int64, tl.float64, tl.int64),
+]
+
+
+@pytest.mark.parametrize(("float_dtype", "int_dtype", "float_type", "int_type"), BITCAST_TYPES)
+@pytest.mark.parametrize("value", [1.5, -0.0, -3.25e-3, float("inf")])
+def test_scalar_bitcasts_between_floats_and_integers(float_dtype: torch.dtype,
+                                                     int_dtype: torch.dtype, float_type: object,
+                                                     int_type: object, value: float) -> None:
+    floats = torch.tensor([value], dtype=float_dtype)
+    # Bit patterns of negative and positive floats, and of a NaN-free value.
+    ints = torch.tensor([-2.5], dtype=float_dtype).view(int_dtype)
+    float_out = torch.zeros(1, dtype=float_dtype)
+    int_out = torch.zeros(1, dtype=int_dtype)
+    kernels.scalar_bitcast_kernel[(1,)](floats, ints, float_out, int_out, FLOAT=float_type,
+                                        INT=int_type)
+    assert int_out.item() == floats.view(int_dtype).item()
+    assert float_out.item() == ints.view(float_dtype).item() * 2
