@@ -3,7 +3,8 @@
 // Converts `tt.extern_elementwise` calls of libdevice functions, of
 // CUDA-targeted TTIR (`__nv_*`) or of our own MTIA libdevice (`mtia_*`), to
 // the SIMD engine's tile operations: the table maps each function to one
-// special function, unary or binary kind or `fma`, and expands the float
+// special function, unary or binary kind (`powi` as `pow` of its exponent
+// converted to a float) or `fma`, and expands the float
 // classifications and the integer bit counts into several tile operations.
 //
 //===----------------------------------------------------------------------===//
@@ -94,7 +95,7 @@ std::optional<ExternLowering> getExternLowering(tt::ExternElementwiseOp op) {
   } else if (numOperands == 2) {
     lowering.binary =
         llvm::StringSwitch<std::optional<tile::BinaryKind>>(name)
-            .Case("pow", tile::BinaryKind::PowF)
+            .Cases({"pow", "powi"}, tile::BinaryKind::PowF)
             .Case("fmax", tile::BinaryKind::MaxNumF)
             .Case("fmin", tile::BinaryKind::MinNumF)
             .Case("fmod", tile::BinaryKind::RemF)
@@ -203,6 +204,21 @@ struct ExternElementwisePattern
         count, tile::RoundingModeAttr());
   }
 
+  /// `value` as an operand of the float tile `type`: the integer exponent
+  /// of `powi` is converted to a float (exactly, for exponents below 2^24).
+  static Value asFloatOperand(Value value, tile::TileType type,
+                              OpBuilder &builder, Location loc) {
+    auto tileType = cast<tile::TileType>(value.getType());
+    if (!isa<IntegerType>(tileType.getElementType()))
+      return value;
+    return tile::CastOp::create(
+        builder, loc, tileType.withElementType(type.getElementType()),
+        tile::CastKindAttr::get(builder.getContext(), tile::CastKind::SIToFP),
+        value,
+        tile::RoundingModeAttr::get(builder.getContext(),
+                                    tile::RoundingMode::RTNE));
+  }
+
   LogicalResult
   matchAndRewrite(tt::ExternElementwiseOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -235,8 +251,9 @@ struct ExternElementwisePattern
       rewriter.replaceOpWithNewOp<tile::UnaryOp>(op, type, *lowering->unary,
                                                  operands[0]);
     else
-      rewriter.replaceOpWithNewOp<tile::BinaryOp>(op, type, *lowering->binary,
-                                                  operands[0], operands[1]);
+      rewriter.replaceOpWithNewOp<tile::BinaryOp>(
+          op, type, *lowering->binary, operands[0],
+          asFloatOperand(operands[1], type, rewriter, op->getLoc()));
     return success();
   }
 };

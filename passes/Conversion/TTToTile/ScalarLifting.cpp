@@ -44,19 +44,35 @@ public:
   }
 };
 
-/// The scalar arith and math operations that depend on the elements of a
-/// tile (through `tile.extract`), in program order.
+/// Whether `op` is a scalar operation that only the SIMD engine computes:
+/// a libdevice call or a clamp, which the control core has no instruction
+/// for.
+bool isSimdOnlyScalarOp(Operation *op) {
+  if (op->getNumResults() != 1 || !op->getResult(0).getType().isIntOrFloat())
+    return false;
+  return isa<tt::ExternElementwiseOp, tt::ClampFOp>(op);
+}
+
+/// The scalar operations to compute on rank-0 tiles, in program order: the
+/// arith and math operations that depend on the elements of a tile (through
+/// `tile.extract`), the scalar operations only the SIMD engine computes, and
+/// the arith and math operations that depend on those.
 SmallVector<Operation *> collectTileDerivedScalarOps(ModuleOp module) {
   SetVector<Operation *> ops;
   SmallVector<Value> worklist;
   module.walk([&](tile::ExtractOp extract) {
     worklist.push_back(extract.getResult());
   });
+  module.walk([&](Operation *op) {
+    if (isSimdOnlyScalarOp(op) && ops.insert(op))
+      worklist.push_back(op->getResult(0));
+  });
   while (!worklist.empty()) {
     Value value = worklist.pop_back_val();
     for (Operation *user : value.getUsers()) {
       bool liftable =
-          isa<arith::ArithDialect, math::MathDialect>(user->getDialect()) &&
+          (isa<arith::ArithDialect, math::MathDialect>(user->getDialect()) ||
+           isSimdOnlyScalarOp(user)) &&
           user->getNumResults() == 1 &&
           user->getResult(0).getType().isIntOrFloat() &&
           !isa<arith::IndexCastOp>(user);

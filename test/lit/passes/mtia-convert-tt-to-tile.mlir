@@ -332,3 +332,30 @@ tt.func @scan_kinds(%x: tensor<8xi32>) {
   tt.print "" {hex = false, isSigned = array<i32: 1, 1, 1>} : %0, %1#0, %1#1 : tensor<8xi32>, tensor<8xi32>, tensor<8xi32>
   tt.return
 }
+
+// -----
+
+// Scalar libdevice calls and clamps, which the control core cannot compute,
+// run on rank-0 tiles, with what depends on them; `powi` raises to its
+// exponent converted to a float.
+// CHECK-LABEL: tt.func @simd_only_scalars
+tt.func @simd_only_scalars(%x: f32, %n: i32, %out: !tt.ptr<f32>) {
+  // CHECK-DAG: %[[N:.*]] = tile.splat %arg1 : !tile.tile<i32>
+  // CHECK-DAG: %[[X:.*]] = tile.splat %arg0 : !tile.tile<f32>
+  // CHECK: %[[R:.*]] = tile.sfu rsqrt %[[X]] : !tile.tile<f32>
+  %r = tt.extern_elementwise %x {libname = "", libpath = "", pure = true, symbol = "__nv_rsqrtf"} : (f32) -> f32
+  // CHECK: %[[NF:.*]] = tile.cast sitofp %[[N]] rounding = rtne : !tile.tile<i32> -> !tile.tile<f32>
+  // CHECK: %[[P:.*]] = tile.binary powf %[[R]], %[[NF]] : !tile.tile<f32>
+  %p = tt.extern_elementwise %r, %n {libname = "", libpath = "", pure = true, symbol = "__nv_powif"} : (f32, i32) -> f32
+  %lo = arith.constant 0.0 : f32
+  %hi = arith.constant 1.0 : f32
+  // CHECK: %[[LOWER:.*]] = tile.binary maxnumf %[[P]], %{{.*}} : !tile.tile<f32>
+  // CHECK: %[[C:.*]] = tile.binary minnumf %[[LOWER]], %{{.*}} : !tile.tile<f32>
+  %c = tt.clampf %p, %lo, %hi, propagateNan = none : f32
+  // CHECK: %[[S:.*]] = tile.binary addf %[[C]], %[[X]] : !tile.tile<f32>
+  // CHECK: %[[V:.*]] = tile.extract %[[S]][] : !tile.tile<f32>
+  // CHECK: tt.store %arg2, %[[V]]
+  %s = arith.addf %c, %x : f32
+  tt.store %out, %s : !tt.ptr<f32>
+  tt.return
+}

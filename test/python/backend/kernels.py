@@ -3,6 +3,7 @@ reads a kernel's source, and the error-location tests name these lines)."""
 
 import triton
 import triton.language as tl
+from triton.language.extra import libdevice
 
 
 @triton.jit
@@ -96,3 +97,16 @@ def scalar_bitcast_kernel(float_ptr, int_ptr, float_out, int_out, FLOAT: tl.cons
     tl.store(int_out, x.to(INT, bitcast=True))
     i = tl.load(int_ptr)
     tl.store(float_out, i.to(FLOAT, bitcast=True) * 2)
+
+
+@triton.jit
+def scalar_libdevice_kernel(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    # libdevice calls and clamps of scalars run on the SIMD engine.
+    x = tl.load(x_ptr + tl.arange(0, BLOCK))
+    total = tl.sum(x)
+    first = tl.load(x_ptr)
+    tl.store(out_ptr, libdevice.rsqrt(total))
+    tl.store(out_ptr + 1, tl.clamp(first, 0.25, 0.75))
+    tl.store(out_ptr + 2, libdevice.pow(first, 3))
+    tl.store(out_ptr + 3, libdevice.exp(first) + total)
+    tl.store(out_ptr + 4 + tl.arange(0, BLOCK), libdevice.pow(x, -2))

@@ -30,3 +30,13 @@ def test_scalar_bitcasts_between_floats_and_integers(float_dtype: torch.dtype,
                                         INT=int_type)
     assert int_out.item() == floats.view(int_dtype).item()
     assert float_out.item() == ints.view(float_dtype).item() * 2
+
+
+def test_libdevice_calls_and_clamps_of_scalars() -> None:
+    x = torch.rand(16) + 0.5
+    out = torch.zeros(20)
+    kernels.scalar_libdevice_kernel[(1,)](x, out, BLOCK=16)
+    first, total = x[0], x.sum()
+    expected = torch.cat([torch.stack([total.rsqrt(), first.clamp(0.25, 0.75), first ** 3,
+                                       first.exp() + total]), x ** -2])
+    torch.testing.assert_close(out, expected, rtol=1e-5, atol=1e-6)
