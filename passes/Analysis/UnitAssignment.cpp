@@ -30,7 +30,7 @@ std::optional<tile::Unit> UnitAssignment::getUser(OpOperand &use) {
   if (auto unitOp = dyn_cast<tile::UnitOpInterface>(user))
     return unitOp.getUnit();
   if (auto write = dyn_cast<cb::WriteBackOp>(user))
-    return write.getCb().getDefiningOp<cb::AllocOp>().getProducer();
+    return write.getCb().getDefiningOp<cb::AllocOp>().getProducerUnit();
   if (auto yield = dyn_cast<scf::YieldOp>(user)) {
     // The after region of a scf.while yields to the before region.
     if (auto loop = dyn_cast<scf::WhileOp>(yield->getParentOp()))
@@ -73,7 +73,7 @@ tile::Unit UnitAssignment::computeOwner(Value value) {
   if (auto unitOp = dyn_cast<tile::UnitOpInterface>(op))
     return unitOp.getUnit();
   if (auto read = dyn_cast<cb::ReadFrontOp>(op))
-    return read.getCb().getDefiningOp<cb::AllocOp>().getConsumer();
+    return read.getCb().getDefiningOp<cb::AllocOp>().getConsumerUnit();
   unsigned index = cast<OpResult>(value).getResultNumber();
   if (auto loop = dyn_cast<scf::ForOp>(op))
     return getOwner(loop.getYieldedValues()[index]);

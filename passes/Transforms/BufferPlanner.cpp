@@ -12,7 +12,6 @@
 #include "passes/Analysis/LastUse.h"
 
 #include "dialects/CB/CBDialect.h"
-#include "dialects/DMA/DMADialect.h"
 
 #include <limits>
 
@@ -26,35 +25,11 @@ public:
   BufferPlanner(FunctionOpInterface function, int64_t maxBuffers)
       : function(function), maxBuffers(maxBuffers) {}
 
-  /// Which DMA queue a buffer serves: 1 for reads from global memory (the
-  /// loads and gathers that fill it or use its tiles), 2 for writes, 0 for
-  /// none. A buffer serves one queue only.
-  static int getDMAQueue(cb::AllocOp alloc) {
-    auto queueOf = [](Operation *op) {
-      if (isa<dma::LoadOp, dma::GatherOp>(op))
-        return 1;
-      if (isa<dma::StoreOp, dma::ScatterOp, dma::AtomicRMWOp, dma::AtomicCASOp>(
-              op))
-        return 2;
-      return 0;
-    };
-    for (Operation *user : alloc->getUsers()) {
-      if (int queue = queueOf(user))
-        return queue;
-      if (auto read = dyn_cast<cb::ReadFrontOp>(user))
-        for (Operation *tileUser : read->getUsers())
-          if (int queue = queueOf(tileUser))
-            return queue;
-    }
-    return 0;
-  }
-
   /// One use of a buffer: its operations, all in one block.
   struct Span {
     cb::AllocOp buffer;
     Block *block;
     Operation *first, *last;
-    int dmaQueue;
     /// For a buffer between two units (one tile written by one, read by the
     /// other): its reserve, push, wait, read and pop, and the last operation
     /// of the block that uses the tile read.
@@ -149,8 +124,9 @@ public:
     return plan;
   }
 
-  /// Lets buffers of one producer and consumer carry their transfers one
-  /// after another, which keeps the plan within the command processor's
+  /// Lets buffers of one producer and consumer (endpoints, so a queue of the
+  /// DMA engine shares only with itself) carry their transfers one after
+  /// another, which keeps the plan within the command processor's
   /// buffer count. Every operation of a buffer must lie in one block.
   ///
   /// A buffer between two compute units (or from one to the DMA engine)
@@ -169,7 +145,7 @@ public:
   void run() {
     SmallVector<Span> spans;
     function->walk([&](cb::AllocOp alloc) {
-      Span span{alloc, nullptr, nullptr, nullptr, getDMAQueue(alloc)};
+      Span span{alloc, nullptr, nullptr, nullptr};
       for (Operation *user : alloc->getUsers()) {
         if (span.block && user->getBlock() != span.block)
           return;
@@ -241,8 +217,7 @@ public:
         Span &head = group.front(), &tail = group.back();
         if (tail.block != span.block ||
             head.buffer.getProducer() != span.buffer.getProducer() ||
-            head.buffer.getConsumer() != span.buffer.getConsumer() ||
-            head.dmaQueue != span.dmaQueue)
+            head.buffer.getConsumer() != span.buffer.getConsumer())
           continue;
         if (!head.isForward() || !span.isForward()) {
           if (head.isForward() || span.isForward() ||

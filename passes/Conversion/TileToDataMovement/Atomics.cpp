@@ -158,8 +158,9 @@ cb::AllocOp AccessLowering::reserveOldValues(Operation *atomic,
   // See emitRead: the MLU copies old values used in other blocks.
   if (areOldValuesUsedElsewhere(atomic))
     consumer = tile::Unit::MLU;
-  cb::AllocOp buffer = buffers.allocate("atomic", tileType, tile::Unit::DMA,
-                                        consumer, atomic->getLoc());
+  cb::AllocOp buffer =
+      buffers.allocate("atomic", tileType, cb::Endpoint::DMAOut,
+                       cb::getEndpoint(consumer), atomic->getLoc());
   cb::ReserveBackOp::create(builder, atomic->getLoc(), buffer, 1);
   return buffer;
 }

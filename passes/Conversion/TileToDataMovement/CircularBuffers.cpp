@@ -20,10 +20,11 @@ BufferBuilder::BufferBuilder(tt::FuncOp function)
   buffers = llvm::count_if(block, llvm::IsaPred<cb::AllocOp>);
 }
 
-/// A circular buffer between two units, allocated at the function entry.
+/// A circular buffer between two agents, allocated at the function entry.
 cb::AllocOp BufferBuilder::allocate(StringRef role, tile::TileType pageType,
-                                    tile::Unit producer, tile::Unit consumer,
-                                    Location loc, int64_t pages) {
+                                    cb::Endpoint producer,
+                                    cb::Endpoint consumer, Location loc,
+                                    int64_t pages) {
   std::string name = (role + Twine(buffers++)).str();
   return cb::AllocOp::create(entry, loc,
                              cb::CircularBufferType::get(pageType, pages), name,

@@ -99,29 +99,33 @@ private:
 
   void connect(Value tileValue) {
     tile::Unit owner = units.getOwner(tileValue);
-    // The uses of other units, by unit and by the block of the value's
-    // region they lie in (the block of the value, or another block of a
-    // region with several, which the value dominates).
+    // The uses of other units, by unit (for the DMA engine, by the queue of
+    // the transfer) and by the block of the value's region they lie in (the
+    // block of the value, or another block of a region with several, which
+    // the value dominates).
     Block *block = tileValue.getParentBlock();
     Region *region = block->getParent();
-    llvm::MapVector<std::pair<tile::Unit, Block *>, SmallVector<OpOperand *>>
+    llvm::MapVector<std::pair<cb::Endpoint, Block *>, SmallVector<OpOperand *>>
         foreignUses;
     for (OpOperand &use : tileValue.getUses()) {
       std::optional<tile::Unit> user = units.getUser(use);
       if (!user || *user == owner)
         continue;
+      cb::Endpoint endpoint = *user == tile::Unit::DMA
+                                  ? *cb::getEndpointOf(use.getOwner())
+                                  : cb::getEndpoint(*user);
       Operation *ancestor = region->findAncestorOpInRegion(*use.getOwner());
-      foreignUses[{*user, ancestor->getBlock()}].push_back(&use);
+      foreignUses[{endpoint, ancestor->getBlock()}].push_back(&use);
     }
     Location loc = tileValue.getLoc();
     auto pageType = cast<tile::TileType>(tileValue.getType());
     for (auto &[key, uses] : foreignUses) {
-      auto [unit, useBlock] = key;
+      auto [endpoint, useBlock] = key;
       // The consumer reads the tile before the first operation of the block
       // that uses it.
       Operation *first = getFirstUse(uses, useBlock);
       // The DPE clears an accumulator itself rather than receiving zeros.
-      if (unit == tile::Unit::DPE && isZeroAccumulator(tileValue)) {
+      if (endpoint == cb::Endpoint::DPE && isZeroAccumulator(tileValue)) {
         OpBuilder builder(first);
         auto zeros = tile::ZerosOp::create(builder, loc, pageType);
         for (OpOperand *use : uses)
@@ -138,8 +142,9 @@ private:
         producer.setInsertionPointToStart(block);
       else
         producer.setInsertionPointAfter(tileValue.getDefiningOp());
-      cb::AllocOp buffer = buffers.allocate("forward", pageType, owner, unit,
-                                            loc, kForwardPages);
+      cb::AllocOp buffer =
+          buffers.allocate("forward", pageType, cb::getEndpoint(owner),
+                           endpoint, loc, kForwardPages);
       BufferBuilder::produce(buffer, tileValue, producer, loc);
       OpBuilder consumer(first);
       Value copy =

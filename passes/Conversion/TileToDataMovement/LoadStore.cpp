@@ -134,9 +134,9 @@ void AccessLowering::emitRead(Operation *op, const StructuredAccess &access,
   });
   if (usedElsewhere)
     consumer = tile::Unit::MLU;
-  cb::AllocOp buffer =
-      buffers.allocate("load", pageType, tile::Unit::DMA, consumer, loc,
-                       getLoadPages(op, pageType));
+  cb::AllocOp buffer = buffers.allocate("load", pageType, cb::Endpoint::DMAIn,
+                                        cb::getEndpoint(consumer), loc,
+                                        getLoadPages(op, pageType));
   auto token = dma::TokenType::get(op->getContext());
   cb::ReserveBackOp::create(builder, loc, buffer, 1);
   auto strided = [&](OpBuilder &at, bool elementwise) {
@@ -203,7 +203,8 @@ void AccessLowering::emitWrite(Operation *op, const StructuredAccess &access,
   Location loc = op->getLoc();
   auto pageType = cast<tile::TileType>(tileValue.getType());
   cb::AllocOp buffer = buffers.allocate(
-      "store", pageType, units.getOwner(tileValue), tile::Unit::DMA, loc);
+      "store", pageType, cb::getEndpoint(units.getOwner(tileValue)),
+      cb::Endpoint::DMAOut, loc);
   BufferBuilder::produce(buffer, tileValue, builder, loc);
   cb::WaitFrontOp::create(builder, loc, buffer, 1);
   auto token = dma::TokenType::get(op->getContext());

@@ -95,10 +95,10 @@ public:
   /// is not a `cb.alloc`, numbering from the buffers already allocated.
   explicit BufferBuilder(tt::FuncOp function);
 
-  /// A circular buffer between two units, allocated at the function entry.
+  /// A circular buffer between two agents, allocated at the function entry.
   cb::AllocOp allocate(StringRef role, tile::TileType pageType,
-                       tile::Unit producer, tile::Unit consumer, Location loc,
-                       int64_t pages = kTransferPages);
+                       cb::Endpoint producer, cb::Endpoint consumer,
+                       Location loc, int64_t pages = kTransferPages);
 
   /// Writes `tileValue` into page 0 of `buffer` as its producer.
   static void produce(cb::AllocOp buffer, Value tileValue, OpBuilder &builder,

@@ -6,8 +6,8 @@
 // after the last use of its tile.
 
 // CHECK-LABEL: tt.func @vector_add
-// CHECK: %[[X:.*]] = cb.alloc "load0", dma -> simd : !cb.cb<1024xf32, pages = 2>
-// CHECK-NEXT: %[[OUT:.*]] = cb.alloc "store1", simd -> dma : !cb.cb<1024xf32, pages = 2>
+// CHECK: %[[X:.*]] = cb.alloc "load0", dma_in -> simd : !cb.cb<1024xf32, pages = 2>
+// CHECK-NEXT: %[[OUT:.*]] = cb.alloc "store1", simd -> dma_out : !cb.cb<1024xf32, pages = 2>
 // CHECK: cb.reserve_back %[[X]], 1
 // CHECK: dma.load %arg0[%{{.*}}] strides [%{{.*}}] bounds [%{{.*}}] into %[[X]][0]
 // CHECK-NEXT: cb.push_back %[[X]], 1
@@ -52,9 +52,9 @@ tt.func @vector_add(%arg0: !tt.ptr<f32>, %arg1: !tt.ptr<f32>, %arg2: i32) {
 // DMA engine's atomic.
 
 // CHECK-LABEL: tt.func @atomic_sum
-// CHECK: %[[LOAD:.*]] = cb.alloc "load0", dma -> reduce : !cb.cb<64xf32, pages = 2>
-// CHECK-NEXT: %[[SUM_BUFFER:.*]] = cb.alloc "forward1", reduce -> dma : !cb.cb<f32, pages = 1>
-// CHECK-NEXT: %[[INDEX_BUFFER:.*]] = cb.alloc "forward2", simd -> dma : !cb.cb<i32, pages = 1>
+// CHECK: %[[LOAD:.*]] = cb.alloc "load0", dma_in -> reduce : !cb.cb<64xf32, pages = 2>
+// CHECK-NEXT: %[[SUM_BUFFER:.*]] = cb.alloc "forward1", reduce -> dma_out : !cb.cb<f32, pages = 1>
+// CHECK-NEXT: %[[INDEX_BUFFER:.*]] = cb.alloc "forward2", simd -> dma_out : !cb.cb<i32, pages = 1>
 // CHECK: %[[SUM:.*]] = tile.reduce addf
 // CHECK-NEXT: cb.pop_front %[[LOAD]], 1
 // CHECK-NEXT: cb.reserve_back %[[SUM_BUFFER]], 1

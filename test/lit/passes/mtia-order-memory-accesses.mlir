@@ -19,11 +19,11 @@
 // CHECK-NOT: dma.wait
 // CHECK: dma.store %{{.*}} to %arg0
 tt.func @reload_after_store(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg2: i32) {
-  %0 = cb.alloc "load0", dma -> simd : !cb.cb<64xf32, pages = 2>
-  %1 = cb.alloc "store1", simd -> dma : !cb.cb<64xf32, pages = 2>
-  %2 = cb.alloc "load2", dma -> simd : !cb.cb<64xf32, pages = 8>
-  %3 = cb.alloc "load3", dma -> simd : !cb.cb<64xf32, pages = 8>
-  %4 = cb.alloc "store4", simd -> dma : !cb.cb<64xf32, pages = 2>
+  %0 = cb.alloc "load0", dma_in -> simd : !cb.cb<64xf32, pages = 2>
+  %1 = cb.alloc "store1", simd -> dma_out : !cb.cb<64xf32, pages = 2>
+  %2 = cb.alloc "load2", dma_in -> simd : !cb.cb<64xf32, pages = 8>
+  %3 = cb.alloc "load3", dma_in -> simd : !cb.cb<64xf32, pages = 8>
+  %4 = cb.alloc "store4", simd -> dma_out : !cb.cb<64xf32, pages = 2>
   %c0_i32 = arith.constant 0 : i32
   %c1_i32 = arith.constant 1 : i32
   %5 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>

@@ -11,8 +11,8 @@
 // CHECK: tt.addptr %[[POINTERS]], %{{.*}}
 // CHECK-NEXT: scf.yield %{{.*}}, %[[POINTERS]] : !tile.tile<32x32xf32>, tensor<32x32x!tt.ptr<f16>>
 tt.func @k_loop(%arg0: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg2: i32) {
-  %0 = cb.alloc "load0", dma -> dpe : !cb.cb<32x32xf16, pages = 8>
-  %1 = cb.alloc "store1", simd -> dma : !cb.cb<32x32xf32, pages = 2>
+  %0 = cb.alloc "load0", dma_in -> dpe : !cb.cb<32x32xf16, pages = 8>
+  %1 = cb.alloc "store1", simd -> dma_out : !cb.cb<32x32xf32, pages = 2>
   %2 = cb.alloc "forward2", dpe -> simd : !cb.cb<32x32xf32, pages = 1>
   %cst = arith.constant dense<1024> : tensor<32x32xi32>
   %cst_0 = arith.constant dense<32> : tensor<32x1xi32>

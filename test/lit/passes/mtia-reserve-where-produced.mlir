@@ -18,8 +18,8 @@ tt.func @vector_add(%arg0: !tt.ptr<f32>, %arg1: !tt.ptr<f32>, %arg2: i32) {
   %c0 = arith.constant 0 : index
   %c-1024 = arith.constant -1024 : index
   %c1024 = arith.constant 1024 : index
-  %0 = cb.alloc "load0", dma -> simd : !cb.cb<1024xf32, pages = 2>
-  %1 = cb.alloc "store1", simd -> dma : !cb.cb<1024xf32, pages = 2>
+  %0 = cb.alloc "load0", dma_in -> simd : !cb.cb<1024xf32, pages = 2>
+  %1 = cb.alloc "store1", simd -> dma_out : !cb.cb<1024xf32, pages = 2>
   %2 = tt.get_program_id x : i32
   %3 = arith.index_cast %2 : i32 to index
   %4 = arith.muli %3, %c-1024 : index

@@ -9,8 +9,8 @@
 // drains share with none.
 
 // CHECK-LABEL: tt.func @fifo_forward_buffers
-// CHECK: cb.alloc "load0", dma -> simd : !cb.cb<64xf32, pages = 2>
-// CHECK-NEXT: cb.alloc "store1", mlu -> dma : !cb.cb<64xf32, pages = 2>
+// CHECK: cb.alloc "load0", dma_in -> simd : !cb.cb<64xf32, pages = 2>
+// CHECK-NEXT: cb.alloc "store1", mlu -> dma_out : !cb.cb<64xf32, pages = 2>
 // CHECK-NEXT: %[[TO_MLU:.*]] = cb.alloc "forward2", simd -> mlu : !cb.cb<64xf32, pages = 2>
 // CHECK-NEXT: %[[TO_SIMD:.*]] = cb.alloc "forward4", mlu -> simd : !cb.cb<8x8xf32, pages = 2>
 // CHECK-NOT: cb.alloc
@@ -23,8 +23,8 @@
 // CHECK-NEXT: cb.pop_front %[[TO_SIMD]], 1
 // CHECK: cb.write_back %{{.*}}, %[[TO_MLU]][0] : !cb.cb<64xf32, pages = 2> view !tile.tile<8x8xf32>
 tt.func @fifo_forward_buffers(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
-  %0 = cb.alloc "load0", dma -> simd : !cb.cb<64xf32, pages = 2>
-  %1 = cb.alloc "store1", mlu -> dma : !cb.cb<64xf32, pages = 2>
+  %0 = cb.alloc "load0", dma_in -> simd : !cb.cb<64xf32, pages = 2>
+  %1 = cb.alloc "store1", mlu -> dma_out : !cb.cb<64xf32, pages = 2>
   %2 = cb.alloc "forward2", simd -> mlu : !cb.cb<64xf32, pages = 1>
   %3 = cb.alloc "forward3", simd -> mlu : !cb.cb<64xf32, pages = 1>
   %4 = cb.alloc "forward4", mlu -> simd : !cb.cb<8x8xf32, pages = 1>
