@@ -106,12 +106,13 @@ def LowerMemoryAccesses : Pass<"mtia-lower-memory-accesses", "::mlir::ModuleOp">
     left by the tile stage to DMA transfers into and out of circular-buffer
     pages, using the pointer and mask analysis: strided `dma.load`/`dma.store`
     for structured pointers (in bursts when every row is aligned to the
-    target's `dma.alignment_bytes`,
-    versioned at run time when that is known only then, element by element
-    otherwise), `dma.gather`/`dma.scatter` with an index tile for the others,
-    and indexed `dma.atomic_rmw`/`dma.atomic_cas`. Buffers of loads and
-    stores have two pages, loads in loops up to eight, so that loads overlap
-    compute. Then it inserts a circular buffer wherever a tile computed by
+    target's `dma.alignment_bytes`, versioned at run time when that is known
+    only then, element by element otherwise), `dma.gather`/`dma.scatter` with
+    an index tile for the others, and indexed `dma.atomic_rmw`/
+    `dma.atomic_cas`. Buffers of loads and stores have two pages, loads in
+    loops up to eight, so that loads overlap compute; each names the DMA
+    queue it serves (`dma_in` for loads and gathers, `dma_out` for stores,
+    scatters and atomics). Then it inserts a circular buffer wherever a tile computed by
     one unit is used by another (the `UnitAssignment` analysis says which
     unit holds each tile; the DPE clears a zero accumulator itself instead),
     and frees every page read after the last use of its tile. The connection

@@ -111,7 +111,7 @@ public:
                        function_ref<void(Value)> replaceUses);
 
 private:
-  mlir::OpBuilder entry;
+  OpBuilder entry;
   unsigned buffers = 0;
 };
 
@@ -155,13 +155,14 @@ public:
 
   /// Lowers every access of the kernel, then retypes its descriptor
   /// arguments and folds the casts around the tiles read from pages.
-  mlir::LogicalResult run();
+  LogicalResult run();
 
   /// The unit assignment the lowering used, for the connection of units.
   UnitAssignment &getUnits() { return units; }
 
 private:
-  //--- AccessLowering.cpp
+  // Defined in AccessLowering.cpp: the analysis of an access into what its
+  // transfer needs.
 
   /// The per-dimension counts of valid indices of a structured mask without
   /// lower bounds, as index values.
@@ -228,7 +229,8 @@ private:
   /// the copy replace it, so that the page is freed at once.
   static void copyOutOfPage(Value page, OpBuilder &builder, Location loc);
 
-  //--- IndexedAddressing.cpp
+  // Defined in IndexedAddressing.cpp: index and mask tiles from tensor
+  // computations.
 
   /// The scalar pointer a tensor of pointers is splat from, and the tensor
   /// of its element offsets from it, built as tensor ops before the
@@ -266,7 +268,7 @@ private:
   /// address computations leaves around loaded tiles.
   void foldCastPairs();
 
-  //--- LoadStore.cpp
+  // Defined in LoadStore.cpp: loads and stores.
 
   /// The scalar a load reads where its mask is false, from its `other`.
   FailureOr<Value> getPadding(tt::LoadOp load, OpBuilder &builder);
@@ -289,7 +291,8 @@ private:
   void emitWrite(Operation *op, const StructuredAccess &access, Value tileValue,
                  OpBuilder &builder);
 
-  //--- Alignment.cpp
+  // Defined in Alignment.cpp: versioning on the run-time alignment and
+  // assumptions.
 
   /// Whether, at run time, every row of a strided access starts at an
   /// address the DMA engine accepts.
@@ -311,7 +314,7 @@ private:
   Value buildAssumptionCondition(const RangeAssumption &assumption,
                                  OpBuilder &builder, Location loc);
 
-  //--- Descriptors.cpp
+  // Defined in Descriptors.cpp: tensor descriptors.
 
   FailureOr<Descriptor> getDescriptor(Operation *op, Value desc);
 
@@ -335,7 +338,7 @@ private:
   /// their accesses are lowered.
   LogicalResult retypeDescriptorArguments();
 
-  //--- Atomics.cpp
+  // Defined in Atomics.cpp: atomics.
 
   static dma::AtomicKind getAtomicKind(tt::RMWOp op);
 

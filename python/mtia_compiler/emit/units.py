@@ -35,7 +35,8 @@ TILE_OP_UNITS = {
 (which reads an element into a register) the control core."""
 
 INBOUND_DMA_OPS = ("dma.load", "dma.gather")
-OUTBOUND_DMA_OPS = ("dma.store", "dma.scatter", "dma.atomic_rmw", "dma.atomic_cas")
+"""The transfers the simulator's inbound queue issues (docs/program-format.md);
+the outbound queue issues the others."""
 
 _ENDPOINT_UNITS = {cb.Endpoint.DPE: Unit.DPE, cb.Endpoint.SIMD: Unit.SIMD,
                    cb.Endpoint.Reduce: Unit.RE, cb.Endpoint.MLU: Unit.MLU,
