@@ -70,27 +70,103 @@ def ExpandCombineRegions : Pass<"mtia-expand-combine-regions", "::mlir::ModuleOp
 def LowerDataMovement : Pass<"mtia-lower-data-movement", "::mlir::ModuleOp"> {
   let summary = "The data-movement stage: loads and stores become DMA through circular buffers";
   let description = [{
-    Lowers the `tt.load`/`tt.store` left by the tile stage to DMA transfers
-    into and out of circular-buffer pages, using the pointer and mask
-    analysis: strided `dma.load`/`dma.store` for structured pointers (in
-    bursts when every row is 32-byte aligned, versioned at run time when
-    that is known only then, element by element otherwise),
-    `dma.gather`/`dma.scatter` with an index tile for the others.
-    Inserts a circular buffer wherever a tile computed by one unit is used by
-    another. Buffers of loads and stores have two pages, so loads in loops
-    overlap compute; the tiles one unit passes to another in a block share
-    one first-in first-out buffer with as many pages as they need at once.
-    Buffers share when that costs no local memory; when the buffers would
-    exceed `max-buffers` they share at a growing cost in memory.
+    The stage's entry: runs, in order, `mtia-lower-memory-accesses`,
+    `mtia-share-buffers`, `mtia-reserve-where-produced`,
+    `mtia-order-memory-accesses` and `mtia-release-loop-carried-pointers`,
+    with its `target` and `reserved-buffers`.
   }];
   let options = [
-    Option<"maxBuffers", "max-buffers", "int64_t", /*default=*/"27",
-           "circular buffers the lowering aims to stay within (the command "
-           "processor's, less those the program stage adds)">,
+    Option<"target", "target", "std::string", /*default=*/"\"mtia-2i\"",
+           "target description: a name from targets/ or a path to a .json file">,
+    Option<"reservedBuffers", "reserved-buffers", "int64_t", /*default=*/"0",
+           "circular buffers of the target's command processor that later "
+           "stages add, which the data-movement stage leaves free">,
   ];
   let dependentDialects = ["::mtia::cb::CBDialect", "::mtia::dma::DMADialect",
                            "::mtia::tile::TileDialect",
-                           "::mlir::arith::ArithDialect"];
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def LowerMemoryAccesses : Pass<"mtia-lower-memory-accesses", "::mlir::ModuleOp"> {
+  let summary = "Loads, stores and atomics become DMA transfers through circular buffers";
+  let description = [{
+    Lowers the `tt.load`/`tt.store`, tensor-descriptor accesses and atomics
+    left by the tile stage to DMA transfers into and out of circular-buffer
+    pages, using the pointer and mask analysis: strided `dma.load`/`dma.store`
+    for structured pointers (in bursts when every row is aligned to the
+    target's `dma.alignment_bytes`, versioned at run time when that is known
+    only then, element by element otherwise), `dma.gather`/`dma.scatter` with
+    an index tile for the others, and indexed `dma.atomic_rmw`/
+    `dma.atomic_cas`. Buffers of loads and stores have two pages, loads in
+    loops up to eight, so that loads overlap compute; each names the DMA
+    queue it serves (`dma_in` for loads and gathers, `dma_out` for stores,
+    scatters and atomics). Then it inserts a circular buffer wherever a tile computed by
+    one unit is used by another (the `UnitAssignment` analysis says which
+    unit holds each tile; the DPE clears a zero accumulator itself instead),
+    and frees every page read after the last use of its tile. The connection
+    of units is a phase of this pass, not a pass of its own, since until it
+    has run a page may be read by several units, which the `cb` dialect
+    rejects.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"mtia-2i\"",
+           "target description: a name from targets/ or a path to a .json file">,
+  ];
+  let dependentDialects = ["::mtia::cb::CBDialect", "::mtia::dma::DMADialect",
+                           "::mtia::tile::TileDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def ShareBuffers : Pass<"mtia-share-buffers", "::mlir::ModuleOp"> {
+  let summary = "Circular buffers of one producer and consumer share";
+  let description = [{
+    The tiles one unit passes to another in a block share one first-in
+    first-out buffer with as many pages as they need at once; buffers the
+    DMA engine fills or drains share with buffers of their page type when
+    one transfer ends before the next begins. Buffers share when that costs
+    no local memory; when the buffers would exceed the target's circular
+    buffers less `reserved-buffers` they share at a growing cost in memory.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"mtia-2i\"",
+           "target description: a name from targets/ or a path to a .json file">,
+    Option<"reservedBuffers", "reserved-buffers", "int64_t", /*default=*/"0",
+           "circular buffers of the target's command processor that later "
+           "stages add, which the data-movement stage leaves free">,
+  ];
+}
+
+def ReserveWhereProduced : Pass<"mtia-reserve-where-produced", "::mlir::ModuleOp"> {
+  let summary = "Reserve a one-tile buffer's page where its tile is computed";
+  let description = [{
+    Moves the `cb.reserve_back` of a buffer that takes one tile from its
+    `cb.write_back` up to the tile op computing that tile, when the tile has
+    no other use, so that the unit computes it straight into the page.
+  }];
+}
+
+def OrderMemoryAccesses : Pass<"mtia-order-memory-accesses", "::mlir::ModuleOp"> {
+  let summary = "Reads of global memory wait for earlier DMA writes";
+  let description = [{
+    The DMA engine's inbound and outbound queues and the control core's
+    scalar accesses run independently. A DMA read or a scalar access that
+    may follow a DMA write of the same kernel argument (or of a pointer of
+    unknown origin) gets a `dma.wait` before it, hoisted out of the loops and
+    branches that contain none of those writes; a scalar write also waits
+    for earlier DMA reads.
+  }];
+  let dependentDialects = ["::mtia::dma::DMADialect"];
+}
+
+def ReleaseLoopCarriedPointers : Pass<"mtia-release-loop-carried-pointers", "::mlir::ModuleOp"> {
+  let summary = "Loops stop advancing pointers nothing reads any more";
+  let description = [{
+    An `scf.for` argument that is a (tensor of) pointer(s), whose result is
+    unused and which each iteration only advances by pure operations, yields
+    itself, so that canonicalization drops it and the advance.
+  }];
 }
 
 def RematerializeTiles : Pass<"mtia-rematerialize-tiles", "::mlir::ModuleOp"> {

@@ -10,10 +10,34 @@ using namespace mlir;
 using namespace mtia::cb;
 
 #include "dialects/CB/CBDialect.cpp.inc"
+#include "dialects/CB/CBEnums.cpp.inc"
 #include "dialects/CB/CBInterfaces.cpp.inc"
 
 #define GET_TYPEDEF_CLASSES
 #include "dialects/CB/CBTypes.cpp.inc"
+
+mtia::tile::Unit mtia::cb::getUnit(Endpoint endpoint) {
+  if (endpoint == Endpoint::DMAIn || endpoint == Endpoint::DMAOut)
+    return tile::Unit::DMA;
+  return static_cast<tile::Unit>(static_cast<uint32_t>(endpoint));
+}
+
+Endpoint mtia::cb::getEndpoint(tile::Unit unit) {
+  assert(unit != tile::Unit::DMA && "the DMA engine's queue is not known");
+  return static_cast<Endpoint>(static_cast<uint32_t>(unit));
+}
+
+std::optional<Endpoint> mtia::cb::getEndpointOf(Operation *op) {
+  auto unitOp = dyn_cast<tile::UnitOpInterface>(op);
+  if (!unitOp)
+    return std::nullopt;
+  if (unitOp.getUnit() != tile::Unit::DMA)
+    return getEndpoint(unitOp.getUnit());
+  // A DMA transfer names its queue as an endpoint of the buffer it accesses.
+  if (auto endpoint = dyn_cast<EndpointOpInterface>(op))
+    return endpoint.getEndpoint();
+  return std::nullopt;
+}
 
 void CBDialect::initialize() {
   addOperations<

@@ -13,6 +13,7 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 
 #include "dialects/CB/CBDialect.h.inc"
+#include "dialects/CB/CBEnums.h.inc"
 
 #define GET_TYPEDEF_CLASSES
 #include "dialects/CB/CBTypes.h.inc"
@@ -20,6 +21,17 @@
 #include "dialects/CB/CBInterfaces.h.inc"
 
 namespace mtia::cb {
+
+/// Returns the unit of `endpoint`: the DMA engine for either of its queues.
+tile::Unit getUnit(Endpoint endpoint);
+
+/// Returns the endpoint of `unit`, which is not the DMA engine (whose queue
+/// the unit does not tell).
+Endpoint getEndpoint(tile::Unit unit);
+
+/// Returns the endpoint of the agent that executes `op`, a tile or DMA
+/// operation: for a DMA transfer its queue. Nothing for other operations.
+std::optional<Endpoint> getEndpointOf(mlir::Operation *op);
 
 /// Checks that the page index `page` of an access lies within the pages of
 /// `cbType`.

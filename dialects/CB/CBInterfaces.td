@@ -21,9 +21,10 @@ def CB_EndpointOpInterface : OpInterface<"EndpointOpInterface"> {
                     "(as the producer) rather than reading pages at the "
                     "front (as the consumer).",
                     "bool", "fillsBack">,
-    InterfaceMethod<"Returns the unit that moves the data, or nothing when "
-                    "the IR does not tell.",
-                    "std::optional<::mtia::tile::Unit>", "getEndpointUnit">,
+    InterfaceMethod<"Returns the agent that moves the data (a unit, or a "
+                    "queue of the DMA engine), or nothing when the IR does "
+                    "not tell.",
+                    "std::optional<::mtia::cb::Endpoint>", "getEndpoint">,
     InterfaceMethod<"Returns the index of the page the operation accesses, "
                     "counted from the write pointer when it fills the back "
                     "and from the read pointer otherwise.",

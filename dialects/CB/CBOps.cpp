@@ -11,9 +11,6 @@
 
 using namespace mlir;
 using namespace mtia::cb;
-using mtia::tile::stringifyUnit;
-using mtia::tile::Unit;
-using mtia::tile::UnitOpInterface;
 
 /// Parses the type of a page access: the buffer's type, then `view` and the
 /// tile type when the tile is not the page type.
@@ -143,26 +140,26 @@ static LogicalResult verifyStraightLineProtocol(AllocOp alloc) {
 LogicalResult AllocOp::verify() {
   if (getName().empty())
     return emitOpError("needs a non-empty name");
-  // The DMA engine has an inbound and an outbound queue, so a buffer that
-  // DMA both fills and drains (a copy through local memory) has two agents.
-  if (getProducer() == getConsumer() && getProducer() != Unit::DMA)
+  // The DMA engine's queues run transfers in order, so a buffer that DMA
+  // both fills and drains (a copy through local memory) is allowed.
+  if (getProducer() == getConsumer() && getProducerUnit() != tile::Unit::DMA)
     return emitOpError("circular buffer \"")
            << getName() << "\" needs distinct producer and consumer units, "
-           << "got " << stringifyUnit(getProducer()) << " for both";
+           << "got " << stringifyEndpoint(getProducer()) << " for both";
   for (Operation *user : getResult().getUsers()) {
     auto endpoint = dyn_cast<EndpointOpInterface>(user);
     if (!endpoint || endpoint.getCircularBuffer() != getResult())
       continue;
-    std::optional<Unit> unit = endpoint.getEndpointUnit();
+    std::optional<Endpoint> agent = endpoint.getEndpoint();
     bool fills = endpoint.fillsBack();
-    Unit expected = fills ? getProducer() : getConsumer();
-    if (!unit || *unit == expected)
+    Endpoint expected = fills ? getProducer() : getConsumer();
+    if (!agent || *agent == expected)
       continue;
     return emitOpError("circular buffer \"")
                .append(getName(), "\" has ", fills ? "producer " : "consumer ",
-                       stringifyUnit(expected), " but is ",
+                       stringifyEndpoint(expected), " but is ",
                        fills ? "filled" : "drained", " by ",
-                       stringifyUnit(*unit))
+                       stringifyEndpoint(*agent))
                .attachNote(user->getLoc())
            << "by this operation";
   }
@@ -193,27 +190,28 @@ LogicalResult PopFrontOp::verify() {
 // Page access
 //===----------------------------------------------------------------------===//
 
-/// Returns the units of the operations that read `tile`, ordered by the Unit
-/// enum and without repetitions.
-static SmallVector<Unit> getReadingUnits(Value tile) {
-  SmallVector<Unit> units;
+/// Returns the agents of the operations that read `tile` (for a DMA
+/// transfer its queue), ordered by the Endpoint enum and without repetitions.
+static SmallVector<Endpoint> getReadingEndpoints(Value tile) {
+  SmallVector<Endpoint> endpoints;
   for (Operation *user : tile.getUsers()) {
-    auto unitOp = dyn_cast<UnitOpInterface>(user);
-    if (unitOp && !llvm::is_contained(units, unitOp.getUnit()))
-      units.push_back(unitOp.getUnit());
+    std::optional<Endpoint> endpoint = getEndpointOf(user);
+    if (endpoint && !llvm::is_contained(endpoints, *endpoint))
+      endpoints.push_back(*endpoint);
   }
-  llvm::sort(units);
-  return units;
+  llvm::sort(endpoints);
+  return endpoints;
 }
 
 LogicalResult ReadFrontOp::verify() {
   if (failed(verifyPageIndex(*this, getCb().getType(), getPage())) ||
       failed(verifyPageView(*this, getCb().getType(), getResult().getType())))
     return failure();
-  SmallVector<Unit> units = getReadingUnits(getResult());
-  if (units.size() > 1)
+  SmallVector<Endpoint> endpoints = getReadingEndpoints(getResult());
+  if (endpoints.size() > 1)
     return emitOpError("page is read by units ")
-           << stringifyUnit(units[0]) << " and " << stringifyUnit(units[1])
+           << stringifyEndpoint(endpoints[0]) << " and "
+           << stringifyEndpoint(endpoints[1])
            << ", but a circular buffer has one consumer";
   return success();
 }
@@ -226,11 +224,11 @@ TypedValue<CircularBufferType> ReadFrontOp::getCircularBuffer() {
 
 bool ReadFrontOp::fillsBack() { return false; }
 
-std::optional<Unit> ReadFrontOp::getEndpointUnit() {
-  SmallVector<Unit> units = getReadingUnits(getResult());
-  if (units.empty())
+std::optional<Endpoint> ReadFrontOp::getEndpoint() {
+  SmallVector<Endpoint> endpoints = getReadingEndpoints(getResult());
+  if (endpoints.empty())
     return std::nullopt;
-  return units.front();
+  return endpoints.front();
 }
 
 LogicalResult WriteBackOp::verify() {
@@ -247,9 +245,9 @@ TypedValue<CircularBufferType> WriteBackOp::getCircularBuffer() {
 
 bool WriteBackOp::fillsBack() { return true; }
 
-std::optional<Unit> WriteBackOp::getEndpointUnit() {
-  auto unitOp = getTile().getDefiningOp<UnitOpInterface>();
-  if (!unitOp)
+std::optional<Endpoint> WriteBackOp::getEndpoint() {
+  Operation *producer = getTile().getDefiningOp();
+  if (!producer)
     return std::nullopt;
-  return unitOp.getUnit();
+  return getEndpointOf(producer);
 }

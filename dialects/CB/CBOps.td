@@ -9,6 +9,7 @@
 #ifndef MTIA_DIALECT_CB_CBOPS_TD
 #define MTIA_DIALECT_CB_CBOPS_TD
 
+include "dialects/CB/CBAttrs.td"
 include "dialects/CB/CBDialect.td"
 include "dialects/CB/CBInterfaces.td"
 include "dialects/CB/CBTypes.td"
@@ -23,21 +24,32 @@ class CB_Op<string mnemonic, list<Trait> traits = []>
 def CB_AllocOp : CB_Op<"alloc"> {
   let summary = "allocate a circular buffer in the PE's local memory";
   let description = [{
-    `%cb = cb.alloc "x_in", dma -> simd : !cb.cb<1024xf32, pages = 2>`
-    reserves the buffer's pages for the whole kernel and names the unit that
-    fills it and the unit that drains it, which must differ except for
-    `dma -> dma`: the DMA engine's inbound queue (loads, gathers) and
-    outbound queue (stores, scatters, atomics) are two agents, so such a
-    buffer is a copy through local memory. Every operation that fills or
-    drains the buffer must be executed by that unit; the name identifies the
-    buffer in diagnostics and in the local-memory plan.
+    `%cb = cb.alloc "x_in", dma_in -> simd : !cb.cb<1024xf32, pages = 2>`
+    reserves the buffer's pages for the whole kernel and names the agent that
+    fills it and the agent that drains it, which must differ: a unit, the
+    control core (`core`, which only drains), or one of the DMA engine's two
+    queues, `dma_in` (loads and gathers) and `dma_out` (stores, scatters and
+    atomics). Every operation that fills or drains the buffer must be
+    executed by that agent: a `dma_in` producer is filled only by loads and
+    gathers, a `dma_out` producer only by the old values of atomics, a
+    `dma_out` consumer is drained by stores and scatters and gives the tiles
+    of atomics, a `dma_in` consumer gives the indices and masks of loads and
+    gathers. The name identifies the buffer in diagnostics and in the
+    local-memory plan.
   }];
-  let arguments = (ins StrAttr:$name, Tile_Unit:$producer, Tile_Unit:$consumer);
+  let arguments = (ins StrAttr:$name, CB_Endpoint:$producer, CB_Endpoint:$consumer);
   let results = (outs CB_AnyCircularBuffer:$result);
   let assemblyFormat = [{
     $name `,` $producer `->` $consumer attr-dict `:` qualified(type($result))
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Returns the unit that fills the buffer (the DMA engine for either
+    /// queue).
+    ::mtia::tile::Unit getProducerUnit() { return getUnit(getProducer()); }
+    /// Returns the unit that drains the buffer.
+    ::mtia::tile::Unit getConsumerUnit() { return getUnit(getConsumer()); }
+  }];
 }
 
 // An operation of the command processor that moves one pointer of `cb` by a

@@ -13,8 +13,8 @@
 using namespace mlir;
 using namespace mtia::dma;
 using mtia::cb::CircularBufferType;
+using mtia::cb::Endpoint;
 using mtia::tile::TileType;
-using mtia::tile::Unit;
 
 #define GET_OP_CLASSES
 #include "dialects/DMA/DMAOps.cpp.inc"
@@ -120,7 +120,7 @@ LogicalResult LoadOp::verify() {
 
 TypedValue<CircularBufferType> LoadOp::getCircularBuffer() { return getCb(); }
 bool LoadOp::fillsBack() { return true; }
-std::optional<Unit> LoadOp::getEndpointUnit() { return Unit::DMA; }
+std::optional<Endpoint> LoadOp::getEndpoint() { return Endpoint::DMAIn; }
 int64_t LoadOp::getPageIndex() { return getPage(); }
 
 LogicalResult StoreOp::verify() {
@@ -133,7 +133,7 @@ LogicalResult StoreOp::verify() {
 
 TypedValue<CircularBufferType> StoreOp::getCircularBuffer() { return getCb(); }
 bool StoreOp::fillsBack() { return false; }
-std::optional<Unit> StoreOp::getEndpointUnit() { return Unit::DMA; }
+std::optional<Endpoint> StoreOp::getEndpoint() { return Endpoint::DMAOut; }
 int64_t StoreOp::getPageIndex() { return getPage(); }
 
 //===----------------------------------------------------------------------===//
@@ -152,7 +152,7 @@ TypedValue<CircularBufferType> GatherOp::getCircularBuffer() {
   return getCb();
 }
 bool GatherOp::fillsBack() { return true; }
-std::optional<Unit> GatherOp::getEndpointUnit() { return Unit::DMA; }
+std::optional<Endpoint> GatherOp::getEndpoint() { return Endpoint::DMAIn; }
 int64_t GatherOp::getPageIndex() { return getPage(); }
 
 LogicalResult ScatterOp::verify() {
@@ -166,7 +166,7 @@ TypedValue<CircularBufferType> ScatterOp::getCircularBuffer() {
   return getCb();
 }
 bool ScatterOp::fillsBack() { return false; }
-std::optional<Unit> ScatterOp::getEndpointUnit() { return Unit::DMA; }
+std::optional<Endpoint> ScatterOp::getEndpoint() { return Endpoint::DMAOut; }
 int64_t ScatterOp::getPageIndex() { return getPage(); }
 
 //===----------------------------------------------------------------------===//
@@ -217,7 +217,7 @@ TypedValue<CircularBufferType> AtomicRMWOp::getCircularBuffer() {
   return getCb();
 }
 bool AtomicRMWOp::fillsBack() { return true; }
-std::optional<Unit> AtomicRMWOp::getEndpointUnit() { return Unit::DMA; }
+std::optional<Endpoint> AtomicRMWOp::getEndpoint() { return Endpoint::DMAOut; }
 int64_t AtomicRMWOp::getPageIndex() { return getPage().value_or(0); }
 
 LogicalResult AtomicCASOp::verify() {
@@ -229,7 +229,7 @@ TypedValue<CircularBufferType> AtomicCASOp::getCircularBuffer() {
   return getCb();
 }
 bool AtomicCASOp::fillsBack() { return true; }
-std::optional<Unit> AtomicCASOp::getEndpointUnit() { return Unit::DMA; }
+std::optional<Endpoint> AtomicCASOp::getEndpoint() { return Endpoint::DMAOut; }
 int64_t AtomicCASOp::getPageIndex() { return getPage().value_or(0); }
 
 //===----------------------------------------------------------------------===//

@@ -7,6 +7,7 @@
 
 #include "dialects/CB/CBDialect.h"
 #include "dialects/Tile/TileDialect.h"
+#include "passes/Analysis/TargetDescription.h"
 #include "passes/Passes.h"
 
 #include "mlir/Analysis/Liveness.h"
@@ -14,12 +15,8 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
-#include "mtia/Target.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/Path.h"
-
-#include <dlfcn.h>
 
 namespace mtia {
 #define GEN_PASS_DEF_CHECKLOCALMEMORY
@@ -30,26 +27,6 @@ using namespace mlir;
 using namespace mtia;
 
 namespace {
-
-/// Returns the directory of the shared object or executable that holds this
-/// pass; installed target descriptions live in its `targets/` subdirectory.
-std::string getDirectoryOfThisBinary() {
-  Dl_info info;
-  if (!dladdr(reinterpret_cast<void *>(&getDirectoryOfThisBinary), &info) ||
-      !info.dli_fname)
-    return ".";
-  return llvm::sys::path::parent_path(info.dli_fname).str();
-}
-
-/// Returns the file of the target description `target`: itself when it is a
-/// path, otherwise the installed description of that name.
-std::string getTargetPath(StringRef target) {
-  if (target.ends_with(".json") || target.contains('/'))
-    return target.str();
-  SmallString<256> path(getDirectoryOfThisBinary());
-  llvm::sys::path::append(path, "targets", target + ".json");
-  return path.str().str();
-}
 
 /// Returns a short name of a tile value for diagnostics: the source name
 /// Triton attached to its location, else the operation that defines it.
@@ -183,14 +160,11 @@ struct CheckLocalMemoryPass
   using CheckLocalMemoryBase::CheckLocalMemoryBase;
 
   void runOnOperation() override {
-    TargetDesc desc;
-    std::string path = getTargetPath(target);
-    std::string error = loadTarget(path, desc);
-    if (!error.empty()) {
-      getOperation().emitError("cannot load target '")
-          << target << "' from " << path << ": " << error;
+    FailureOr<TargetDesc> loaded =
+        loadTargetDescription(getOperation(), target);
+    if (failed(loaded))
       return signalPassFailure();
-    }
+    const TargetDesc &desc = *loaded;
     bool fits = true;
     getOperation().walk([&](FunctionOpInterface kernel) {
       fits &= succeeded(checkKernel(kernel, desc));

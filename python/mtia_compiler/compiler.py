@@ -28,29 +28,31 @@ from mtia_compiler.codegen import emit_program
 from mtia_compiler.errors import CompilationError
 from mtia_compiler.passes import add_pipeline
 from mtia_compiler.program import decode
-from mtia_compiler.sim import Result, Simulator, Target, load_target
+from mtia_compiler.sim import Result, Simulator, load_target
 from mtia_compiler.source import compiler_context, decode_diagnostics
 
 #: Circular buffers the program stage adds to the data-movement stage's: a
-#: scratch buffer for each compute unit and the DPE's page of zeros.
+#: scratch buffer for each compute unit and the DPE's page of zeros. The
+#: data-movement stage leaves them free of the target's (`reserved-buffers`).
 PROGRAM_STAGE_BUFFERS = 5
 
 
-def pass_stages(target: Target) -> tuple[tuple[str, str], ...]:
+def pass_stages(target: str | Path) -> tuple[tuple[str, str], ...]:
     """The pass pipelines of the stages that transform IR, in order, for
-    `target`."""
-    max_buffers = target.to_dict()["circular_buffers"] - PROGRAM_STAGE_BUFFERS
+    `target` (a name from `targets/` or a path to a JSON description), which
+    the passes read their machine constants from."""
     return (
         ("ttir", "builtin.module(mtia-drop-assumes, inline, canonicalize, cse, symbol-dce)"),
         ("tile", "builtin.module(mtia-convert-tt-to-tile, mtia-expand-combine-regions, "
                  "canonicalize, cse)"),
-        ("dma", f"builtin.module(mtia-lower-data-movement{{max-buffers={max_buffers}}}, "
+        ("dma", f"builtin.module(mtia-lower-data-movement{{target={target} "
+                f"reserved-buffers={PROGRAM_STAGE_BUFFERS}}}, "
                 "canonicalize, cse, mtia-rematerialize-tiles)"),
     )
 
 
 #: The stages for the default target, mtia-2i.
-PASS_STAGES = pass_stages(load_target("mtia-2i"))
+PASS_STAGES = pass_stages("mtia-2i")
 
 
 @dataclass(frozen=True)
@@ -205,7 +207,7 @@ def compile(src: str | Path, target: str = "mtia-2i",  # noqa: A001 (Triton's na
     buffer, name = _read_source(src)
     target_description = load_target(target)
     if stages is None:
-        stages = pass_stages(target_description)
+        stages = pass_stages(target)
     context = compiler_context()
     asm: dict[str, Any] = {}
     with _mtia.SourceSession(context, buffer, name) as session:

@@ -1,17 +1,17 @@
 """Python bindings of the `cb` dialect: op builders and the circular-buffer type.
 
-The producer and consumer of a buffer are `tile.Unit` values; importing this
-module also imports the tile bindings that register their attribute builder.
+The producer and consumer of a buffer are `cb.Endpoint` values: a unit, the
+control core, or a queue of the DMA engine (`Endpoint.DMAIn`, `Endpoint.DMAOut`).
 """
 
 from mtia_compiler import ir
 from mtia_compiler._mtia import CircularBufferType
-from mtia_compiler.dialects import tile  # noqa: F401 (registers the Unit enum)
+from mtia_compiler.dialects._cb_enum_gen import *  # noqa: F403
+from mtia_compiler.dialects._cb_enum_gen import Endpoint
 from mtia_compiler.dialects._cb_ops_gen import *  # noqa: F403
-from mtia_compiler.dialects._cb_ops_gen import ReadFrontOp
-from mtia_compiler.dialects.tile import Unit
+from mtia_compiler.dialects._cb_ops_gen import AllocOp, ReadFrontOp
 
-__all__ = ["CircularBufferType", "Unit", "read_front"]
+__all__ = ["AllocOp", "CircularBufferType", "Endpoint", "read_front"]
 
 
 # This replaces the generated builder of the same name, which takes the

@@ -4,8 +4,8 @@
 // through circular buffers; the units are joined by circular buffers.
 
 // CHECK-LABEL: tt.func @vector_add
-// CHECK-DAG: %[[X:.*]] = cb.alloc "load0", dma -> simd : !cb.cb<1024xf32, pages = 2>
-// CHECK-DAG: %[[OUT:.*]] = cb.alloc "store1", simd -> dma : !cb.cb<1024xf32, pages = 2>
+// CHECK-DAG: %[[X:.*]] = cb.alloc "load0", dma_in -> simd : !cb.cb<1024xf32, pages = 2>
+// CHECK-DAG: %[[OUT:.*]] = cb.alloc "store1", simd -> dma_out : !cb.cb<1024xf32, pages = 2>
 // CHECK: %[[PID:.*]] = tt.get_program_id x
 // CHECK: cb.reserve_back %[[X]], 1
 // CHECK: dma.load %arg0[%[[START:.*]]] strides [%{{.*}}] bounds [%[[BOUND:.*]]] into %[[X]][0]
@@ -87,7 +87,7 @@ tt.func @unaligned_row(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>, %row_stride: i32, %
 // itself, stays on the DPE across iterations, and reaches the SIMD engine
 // through a CB after the loop.
 // CHECK-LABEL: tt.func @k_loop
-// CHECK-DAG: %[[A:.*]] = cb.alloc "load{{[0-9]+}}", dma -> dpe : !cb.cb<32x32xf16, pages = 8>
+// CHECK-DAG: %[[A:.*]] = cb.alloc "load{{[0-9]+}}", dma_in -> dpe : !cb.cb<32x32xf16, pages = 8>
 // CHECK-DAG: %[[RESULT:.*]] = cb.alloc "forward{{[0-9]+}}", dpe -> simd : !cb.cb<32x32xf32, pages = 1>
 // CHECK-NOT: simd -> dpe
 // CHECK: %[[ZEROS:.*]] = tile.zeros : !tile.tile<32x32xf32>
@@ -504,8 +504,8 @@ tt.func @descriptor_drops_unit_dims(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32
 // engine fills; a scalar one is left to the control core, which waits for
 // its value.
 // CHECK-LABEL: tt.func @atomics_read_old_values
-// CHECK-DAG: %[[RMW_OLD:.*]] = cb.alloc "atomic{{[0-9]+}}", dma -> simd : !cb.cb<64xi32, pages = 2>
-// CHECK-DAG: %[[CAS_OLD:.*]] = cb.alloc "atomic{{[0-9]+}}", dma -> simd : !cb.cb<64xi32, pages = 2>
+// CHECK-DAG: %[[RMW_OLD:.*]] = cb.alloc "atomic{{[0-9]+}}", dma_out -> simd : !cb.cb<64xi32, pages = 2>
+// CHECK-DAG: %[[CAS_OLD:.*]] = cb.alloc "atomic{{[0-9]+}}", dma_out -> simd : !cb.cb<64xi32, pages = 2>
 // CHECK: cb.reserve_back %[[RMW_OLD]], 1
 // CHECK: dma.atomic_rmw max, acq_rel, chip %{{.*}}[%{{.*}}], %{{.*}} into %[[RMW_OLD]][0]
 // CHECK-NEXT: cb.push_back %[[RMW_OLD]], 1
@@ -536,7 +536,7 @@ tt.func @atomics_read_old_values(%x: !tt.ptr<i32> {tt.divisibility = 16 : i32}, 
 // branch that uses it hands it over there, so every push meets its pop on
 // every path.
 // CHECK-LABEL: tt.func @load_used_after_branch
-// CHECK: %[[LOADS:.*]] = cb.alloc "load{{[0-9]+}}", dma -> mlu
+// CHECK: %[[LOADS:.*]] = cb.alloc "load{{[0-9]+}}", dma_in -> mlu
 // CHECK: %[[PAGE:.*]] = cb.read_front %[[LOADS]][0]
 // CHECK-NEXT: %[[COPY:.*]] = tile.copy %[[PAGE]]
 // CHECK-NEXT: cb.pop_front %[[LOADS]], 1
@@ -637,7 +637,7 @@ tt.func @select_between_buffers(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32},
 // SIMD engine, which forwards it to the DPE: the DPE copies only 32-bit
 // tiles, by multiplying them.
 // CHECK-LABEL: tt.func @dot_operand_shared
-// CHECK: %[[B:.*]] = cb.alloc "load1", dma -> simd : !cb.cb<16x16xf16, pages = 2>
+// CHECK: %[[B:.*]] = cb.alloc "load1", dma_in -> simd : !cb.cb<16x16xf16, pages = 2>
 // CHECK: %[[TO_DPE:.*]] = cb.alloc "forward{{[0-9]+}}", simd -> dpe : !cb.cb<16x16xf16, pages = 1>
 tt.func @dot_operand_shared(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32},
                             %b: !tt.ptr<f16> {tt.divisibility = 16 : i32},

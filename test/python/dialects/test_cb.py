@@ -32,7 +32,7 @@ def test_invalid_circular_buffer_type() -> None:
             cb.CircularBufferType.get(page, 0)
 
 
-def build_pipeline(consumer: tile.Unit) -> ir.Module:
+def build_pipeline(consumer: cb.Endpoint) -> ir.Module:
     """A module in which DMA fills one buffer, the SIMD engine squares its
     pages into a second buffer, and `consumer` drains the first."""
     f32 = ir.F32Type.get()
@@ -43,8 +43,8 @@ def build_pipeline(consumer: tile.Unit) -> ir.Module:
         function = tt.FuncOp("pipeline", ir.TypeAttr.get(ir.FunctionType.get([], [])))
         entry = function.body.blocks.append()
     with ir.InsertionPoint(entry):
-        inputs = cb.alloc(buffer, "x", cb.Unit.DMA, consumer)
-        outputs = cb.alloc(buffer, "y", tile.Unit.SIMD, tile.Unit.DMA)
+        inputs = cb.alloc(buffer, "x", cb.Endpoint.DMAIn, consumer)
+        outputs = cb.alloc(buffer, "y", cb.Endpoint.SIMD, cb.Endpoint.DMAOut)
         cb.wait_front(inputs, 1)
         x = cb.read_front(inputs, 0)
         cb.reserve_back(outputs, 1)
@@ -57,19 +57,19 @@ def build_pipeline(consumer: tile.Unit) -> ir.Module:
 
 def test_build_every_op() -> None:
     with new_context(), ir.Location.unknown():
-        module = build_pipeline(tile.Unit.SIMD)
+        module = build_pipeline(cb.Endpoint.SIMD)
         assert module.operation.verify()
         text = str(module)
         names = "alloc reserve_back push_back wait_front pop_front read_front write_back"
         for name in names.split():
             assert f"cb.{name} " in text, name
-        assert 'cb.alloc "x", dma -> simd' in text
+        assert 'cb.alloc "x", dma_in -> simd' in text
 
 
 def test_second_consumer_is_rejected() -> None:
     with new_context() as context, ir.Location.unknown():
         context.emit_error_diagnostics = False
-        module = build_pipeline(tile.Unit.DPE)
+        module = build_pipeline(cb.Endpoint.DPE)
         with pytest.raises(ir.MLIRError, match='"x" has consumer dpe but is drained by simd'):
             module.operation.verify()
 
@@ -85,7 +85,7 @@ def build_buffers(names_and_pages: list[tuple[str, int]]) -> ir.Module:
     with ir.InsertionPoint(entry):
         for name, pages in names_and_pages:
             buffer = cb.CircularBufferType.get(page, pages)
-            cb.alloc(buffer, name, tile.Unit.DMA, tile.Unit.SIMD)
+            cb.alloc(buffer, name, cb.Endpoint.DMAIn, cb.Endpoint.SIMD)
         tt.ReturnOp([])
     return module
 

@@ -43,18 +43,20 @@ def build_transfers(stride: int) -> ir.Module:
         row_stride = arith.constant(index, stride)
         zero = arith.constant(f32, 0.0)
         windows = cb.alloc(
-            cb.CircularBufferType.get(page, 2), "windows", tile.Unit.DMA, tile.Unit.SIMD
+            cb.CircularBufferType.get(page, 2), "windows", cb.Endpoint.DMAIn, cb.Endpoint.SIMD
         )
         results = cb.alloc(
-            cb.CircularBufferType.get(page, 1), "results", tile.Unit.SIMD, tile.Unit.DMA
+            cb.CircularBufferType.get(page, 1), "results", cb.Endpoint.SIMD, cb.Endpoint.DMAOut
         )
         gathered = cb.alloc(
-            cb.CircularBufferType.get(vector, 1), "gathered", tile.Unit.DMA, tile.Unit.SIMD
+            cb.CircularBufferType.get(vector, 1), "gathered", cb.Endpoint.DMAIn, cb.Endpoint.SIMD
         )
         scattered = cb.alloc(
-            cb.CircularBufferType.get(vector, 1), "scattered", tile.Unit.SIMD, tile.Unit.DMA
+            cb.CircularBufferType.get(vector, 1), "scattered", cb.Endpoint.SIMD, cb.Endpoint.DMAOut
         )
-        old = cb.alloc(cb.CircularBufferType.get(single, 1), "old", tile.Unit.DMA, tile.Unit.Core)
+        old = cb.alloc(
+            cb.CircularBufferType.get(single, 1), "old", cb.Endpoint.DMAOut, cb.Endpoint.Core
+        )
         cb.reserve_back(windows, 1)
         cb.wait_front(results, 1)
         cb.reserve_back(gathered, 1)

@@ -16,9 +16,9 @@ module {
     %c1 = arith.constant 1 : index
     %block = arith.constant 256 : i32
     %zero = arith.constant 0.0 : f32
-    %xs = cb.alloc "x", dma -> simd : !page
-    %ys = cb.alloc "y", dma -> simd : !page
-    %os = cb.alloc "out", simd -> dma : !page
+    %xs = cb.alloc "x", dma_in -> simd : !page
+    %ys = cb.alloc "y", dma_in -> simd : !page
+    %os = cb.alloc "out", simd -> dma_out : !page
     %pid = tt.get_program_id x : i32
     %start = arith.muli %pid, %block : i32
     %left = arith.subi %n, %start : i32
@@ -76,9 +76,9 @@ module {
                               %scale: f32 loc("scale"(#loc))) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
-    %xs = cb.alloc "x", dma -> simd : !page
-    %os = cb.alloc "out", simd -> dma : !page
-    %fs = cb.alloc "filled", simd -> dma : !page
+    %xs = cb.alloc "x", dma_in -> simd : !page
+    %os = cb.alloc "out", simd -> dma_out : !page
+    %fs = cb.alloc "filled", simd -> dma_out : !page
     %one = tile.constant dense<1.0> : tensor<256xf32> : !tile
     %zero = tile.constant dense<0.0> : tensor<256xf32> : !tile
     %scales = tile.splat %scale : !tile
@@ -139,8 +139,8 @@ module {
     %c1 = arith.constant 1 : index
     %two = arith.constant 2.0 : f32
     %one = arith.constant 1.0 : f32
-    %xs = cb.alloc "x", dma -> simd : !page
-    %os = cb.alloc "out", simd -> dma : !page
+    %xs = cb.alloc "x", dma_in -> simd : !page
+    %os = cb.alloc "out", simd -> dma_out : !page
     cb.reserve_back %xs, 1 : !page
     %t0 = dma.load %x[%c0] strides [%c1] into %xs[0] : !tt.ptr<f32>, !page
     cb.push_back %xs, 1 : !page

@@ -25,7 +25,7 @@ module {{
     %c5 = arith.constant 5 : index
     %c32 = arith.constant 32 : index
     %one = arith.constant 1 : i32
-    %in = cb.alloc "x", dma -> core : !page
+    %in = cb.alloc "x", dma_in -> core : !page
     cb.reserve_back %in, 1 : !page
     %t0 = dma.load %x[%c0] strides [%c32, %c1] into %in[0] : !tt.ptr<{T}>, !page
     cb.push_back %in, 1 : !page
@@ -107,7 +107,7 @@ module {
     %zero = arith.constant 0 : i32
     %one = arith.constant 1 : i32
     %two = arith.constant 2 : i32
-    %in = cb.alloc "x", dma -> reduce : !page
+    %in = cb.alloc "x", dma_in -> reduce : !page
     %peak_buffer = cb.alloc "peak", reduce -> core : !scalar
     %flag_buffer = cb.alloc "flag", simd -> core : !flag
     cb.reserve_back %in, 1 : !page

@@ -21,10 +21,10 @@ module {
     %block_k = arith.constant 16 : index
     %k_total = arith.constant 64 : index
     %n = arith.constant 32 : index
-    %a_cb = cb.alloc "a", dma -> dpe : !a_page
-    %b_cb = cb.alloc "b", dma -> dpe : !b_page
+    %a_cb = cb.alloc "a", dma_in -> dpe : !a_page
+    %b_cb = cb.alloc "b", dma_in -> dpe : !b_page
     %init_cb = cb.alloc "acc_init", simd -> dpe : !acc_page
-    %c_cb = cb.alloc "c", dpe -> dma : !acc_page
+    %c_cb = cb.alloc "c", dpe -> dma_out : !acc_page
     cb.reserve_back %init_cb, 1 : !acc_page
     %zeros = tile.constant dense<0.0> : tensor<32x32xf32> : !acc
     cb.write_back %zeros, %init_cb[0] : !acc_page

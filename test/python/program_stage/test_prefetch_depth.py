@@ -27,8 +27,8 @@ module {{
     %c1 = arith.constant 1 : index
     %c4 = arith.constant 4 : index
     %c1024 = arith.constant 1024 : index
-    %in = cb.alloc "blocks", dma -> simd : !block
-    %out = cb.alloc "out", simd -> dma : !out
+    %in = cb.alloc "blocks", dma_in -> simd : !block
+    %out = cb.alloc "out", simd -> dma_out : !out
     %big = tile.iota 0 : !tile.tile<{big}xi32>
     %zero = tile.constant dense<0.0> : tensor<1024xf32> : !tile
     %total = scf.for %k = %c0 to %c4 step %c1 iter_args(%acc = %zero) -> (!tile) : index {{
@@ -93,8 +93,8 @@ module {{
   tt.func public @double(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>) {{
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
-    %in = cb.alloc "in", dma -> simd : !page
-    %out = cb.alloc "out", simd -> dma : !page
+    %in = cb.alloc "in", dma_in -> simd : !page
+    %out = cb.alloc "out", simd -> dma_out : !page
     cb.reserve_back %in, 1 : !page
     %t = dma.load %x[%c0] strides [%c1] into %in[0] : !tt.ptr<f32>, !page
     cb.push_back %in, 1 : !page
@@ -138,9 +138,9 @@ module {{
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
     %cn = arith.constant {n} : index
-    %xs = cb.alloc "xs", dma -> simd : !page
-    %ys = cb.alloc "ys", dma -> simd : !page
-    %out = cb.alloc "out", simd -> dma : !page
+    %xs = cb.alloc "xs", dma_in -> simd : !page
+    %ys = cb.alloc "ys", dma_in -> simd : !page
+    %out = cb.alloc "out", simd -> dma_out : !page
     %zero = tile.constant dense<0.0> : tensor<{n}xf32> : !tile
     %sx = scf.for %k = %c0 to %c2 step %c1 iter_args(%acc = %zero) -> (!tile) : index {{
       %offset = arith.muli %k, %cn : index

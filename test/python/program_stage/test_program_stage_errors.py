@@ -30,8 +30,8 @@ def test_an_unsupported_op_is_located_at_its_source() -> None:
 OVERSUBSCRIBED = """
 module {
   tt.func public @kernel(%x: !tt.ptr<f32>) {
-    %a = cb.alloc "huge_a", dma -> simd : !cb.cb<32768xf32, pages = 2>
-    %b = cb.alloc "huge_b", simd -> dma : !cb.cb<32768xf32, pages = 2>
+    %a = cb.alloc "huge_a", dma_in -> simd : !cb.cb<32768xf32, pages = 2>
+    %b = cb.alloc "huge_b", simd -> dma_out : !cb.cb<32768xf32, pages = 2>
     tt.return
   } loc("big.py":4:1)
 }

@@ -18,10 +18,10 @@ module {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c64 = arith.constant 64 : index
-    %in = cb.alloc "x", dma -> reduce : !in_page
-    %rows = cb.alloc "sums", reduce -> dma : !row_page
-    %scanned = cb.alloc "prefix", reduce -> dma : !in_page
-    %indices = cb.alloc "argmax", reduce -> dma : !index_page
+    %in = cb.alloc "x", dma_in -> reduce : !in_page
+    %rows = cb.alloc "sums", reduce -> dma_out : !row_page
+    %scanned = cb.alloc "prefix", reduce -> dma_out : !in_page
+    %indices = cb.alloc "argmax", reduce -> dma_out : !index_page
     cb.reserve_back %in, 1 : !in_page
     %t0 = dma.load %x[%c0] strides [%c64, %c1] into %in[0] : !tt.ptr<f32>, !in_page
     cb.push_back %in, 1 : !in_page
@@ -83,9 +83,9 @@ module {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %scale = arith.constant 0.25 : f32
-    %in = cb.alloc "x", dma -> simd : !int_page
-    %h = cb.alloc "halves", simd -> dma : !half_page
-    %b = cb.alloc "bytes", simd -> dma : !byte_page
+    %in = cb.alloc "x", dma_in -> simd : !int_page
+    %h = cb.alloc "halves", simd -> dma_out : !half_page
+    %b = cb.alloc "bytes", simd -> dma_out : !byte_page
     cb.reserve_back %in, 1 : !int_page
     %t0 = dma.load %x[%c0] strides [%c1] into %in[0] : !tt.ptr<i32>, !int_page
     cb.push_back %in, 1 : !int_page

@@ -11,7 +11,7 @@ tt.func @no_pages(%a: !cb.cb<8xf32, pages = 0>) {
 
 tt.func @unnamed() {
   // expected-error @+1 {{needs a non-empty name}}
-  %0 = cb.alloc "", dma -> simd : !cb.cb<8xf32, pages = 2>
+  %0 = cb.alloc "", dma_in -> simd : !cb.cb<8xf32, pages = 2>
   tt.return
 }
 
@@ -26,8 +26,8 @@ tt.func @same_units() {
 // -----
 
 tt.func @second_producer(%t: !tile.tile<8xf32>) {
-  // expected-error @+1 {{circular buffer "x" has producer dma but is filled by simd}}
-  %cb = cb.alloc "x", dma -> simd : !cb.cb<8xf32, pages = 2>
+  // expected-error @+1 {{circular buffer "x" has producer dma_in but is filled by simd}}
+  %cb = cb.alloc "x", dma_in -> simd : !cb.cb<8xf32, pages = 2>
   cb.reserve_back %cb, 1 : !cb.cb<8xf32, pages = 2>
   %y = tile.unary negf %t : !tile.tile<8xf32>
   // expected-note @+1 {{by this operation}}
@@ -39,7 +39,7 @@ tt.func @second_producer(%t: !tile.tile<8xf32>) {
 
 tt.func @second_consumer() {
   // expected-error @+1 {{circular buffer "x" has consumer dpe but is drained by simd}}
-  %cb = cb.alloc "x", dma -> dpe : !cb.cb<8xf32, pages = 2>
+  %cb = cb.alloc "x", dma_in -> dpe : !cb.cb<8xf32, pages = 2>
   cb.wait_front %cb, 1 : !cb.cb<8xf32, pages = 2>
   // expected-note @+1 {{by this operation}}
   %x = cb.read_front %cb[0] : !cb.cb<8xf32, pages = 2>
@@ -132,7 +132,7 @@ tt.func @read_larger_than_page(%cb: !cb.cb<8xf32, pages = 2>) {
 // -----
 
 tt.func @push_unreserved() {
-  %cb = cb.alloc "x", simd -> dma : !cb.cb<8xf32, pages = 2>
+  %cb = cb.alloc "x", simd -> dma_out : !cb.cb<8xf32, pages = 2>
   cb.reserve_back %cb, 1 : !cb.cb<8xf32, pages = 2>
   // expected-error @+1 {{pushes 2 pages of "x" but the producer holds 1 reserved pages}}
   cb.push_back %cb, 2 : !cb.cb<8xf32, pages = 2>
@@ -142,7 +142,7 @@ tt.func @push_unreserved() {
 // -----
 
 tt.func @pop_unwaited() {
-  %cb = cb.alloc "x", dma -> simd : !cb.cb<8xf32, pages = 2>
+  %cb = cb.alloc "x", dma_in -> simd : !cb.cb<8xf32, pages = 2>
   cb.wait_front %cb, 2 : !cb.cb<8xf32, pages = 2>
   cb.pop_front %cb, 2 : !cb.cb<8xf32, pages = 2>
   // expected-error @+1 {{pops 1 pages of "x" but the consumer holds 0 waited-for pages}}
@@ -153,7 +153,7 @@ tt.func @pop_unwaited() {
 // -----
 
 tt.func @write_unreserved_page(%t: !tile.tile<8xf32>) {
-  %cb = cb.alloc "x", simd -> dma : !cb.cb<8xf32, pages = 2>
+  %cb = cb.alloc "x", simd -> dma_out : !cb.cb<8xf32, pages = 2>
   cb.reserve_back %cb, 1 : !cb.cb<8xf32, pages = 2>
   // Reserving again is cumulative: one page is held, not two.
   cb.reserve_back %cb, 1 : !cb.cb<8xf32, pages = 2>
@@ -166,7 +166,7 @@ tt.func @write_unreserved_page(%t: !tile.tile<8xf32>) {
 // -----
 
 tt.func @read_unwaited_page() {
-  %cb = cb.alloc "x", dma -> simd : !cb.cb<8xf32, pages = 2>
+  %cb = cb.alloc "x", dma_in -> simd : !cb.cb<8xf32, pages = 2>
   // expected-error @+1 {{accesses page 0 of "x" but the consumer holds 0 waited-for pages}}
   %x = cb.read_front %cb[0] : !cb.cb<8xf32, pages = 2>
   %y = tile.unary negf %x : !tile.tile<8xf32>
@@ -176,7 +176,7 @@ tt.func @read_unwaited_page() {
 // -----
 
 tt.func @load_unreserved_page(%p: !tt.ptr<f32>, %o: index, %s: index) {
-  %cb = cb.alloc "x", dma -> simd : !cb.cb<8xf32, pages = 2>
+  %cb = cb.alloc "x", dma_in -> simd : !cb.cb<8xf32, pages = 2>
   // expected-error @+1 {{accesses page 0 of "x" but the producer holds 0 reserved pages}}
   %t = dma.load %p[%o] strides [%s] into %cb[0] : !tt.ptr<f32>, !cb.cb<8xf32, pages = 2>
   tt.return

@@ -14,10 +14,10 @@ tt.func @types(%a: !cb.cb<1024xf32, pages = 2>, %b: !cb.cb<64x32xf16, order = [0
 
 // CHECK-LABEL: tt.func @pipeline
 tt.func @pipeline() {
-  // CHECK: %[[IN:.*]] = cb.alloc "x", dma -> simd : !cb.cb<1024xf32, pages = 2>
-  %in = cb.alloc "x", dma -> simd : !cb.cb<1024xf32, pages = 2>
-  // CHECK: %[[OUT:.*]] = cb.alloc "y", simd -> dma : !cb.cb<1024xf32, pages = 2>
-  %out = cb.alloc "y", simd -> dma : !cb.cb<1024xf32, pages = 2>
+  // CHECK: %[[IN:.*]] = cb.alloc "x", dma_in -> simd : !cb.cb<1024xf32, pages = 2>
+  %in = cb.alloc "x", dma_in -> simd : !cb.cb<1024xf32, pages = 2>
+  // CHECK: %[[OUT:.*]] = cb.alloc "y", simd -> dma_out : !cb.cb<1024xf32, pages = 2>
+  %out = cb.alloc "y", simd -> dma_out : !cb.cb<1024xf32, pages = 2>
   // CHECK: cb.wait_front %[[IN]], 1 : !cb.cb<1024xf32, pages = 2>
   cb.wait_front %in, 1 : !cb.cb<1024xf32, pages = 2>
   // CHECK: %[[X:.*]] = cb.read_front %[[IN]][0] : !cb.cb<1024xf32, pages = 2>
@@ -53,9 +53,9 @@ tt.func @views(%t: !tile.tile<4x4xi32>) {
 // A copy through local memory: the DMA engine's inbound queue fills the
 // buffer and its outbound queue drains it.
 // CHECK-LABEL: tt.func @copy
-// CHECK: cb.alloc "staging", dma -> dma : !cb.cb<64x64xf16, pages = 2>
+// CHECK: cb.alloc "staging", dma_in -> dma_out : !cb.cb<64x64xf16, pages = 2>
 tt.func @copy() {
-  %staging = cb.alloc "staging", dma -> dma : !cb.cb<64x64xf16, pages = 2>
+  %staging = cb.alloc "staging", dma_in -> dma_out : !cb.cb<64x64xf16, pages = 2>
   tt.return
 }
 
@@ -65,7 +65,7 @@ tt.func @copy() {
 tt.func @counts_after_loop(%n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %in = cb.alloc "x", dma -> simd : !cb.cb<8xf32, pages = 2>
+  %in = cb.alloc "x", dma_in -> simd : !cb.cb<8xf32, pages = 2>
   scf.for %i = %c0 to %n step %c1 {
     cb.wait_front %in, 1 : !cb.cb<8xf32, pages = 2>
   }

@@ -89,8 +89,8 @@ tt.func @load_padding_type(%x: !tt.ptr<f32>, %o: index, %s: index, %n: index, %c
 // -----
 
 tt.func @load_into_consumer_side(%x: !tt.ptr<f32>, %o: index, %s: index) {
-  // expected-error @+1 {{circular buffer "out" has producer simd but is filled by dma}}
-  %cb = cb.alloc "out", simd -> dma : !cb.cb<64xf32, pages = 2>
+  // expected-error @+1 {{circular buffer "out" has producer simd but is filled by dma_in}}
+  %cb = cb.alloc "out", simd -> dma_out : !cb.cb<64xf32, pages = 2>
   // expected-note @+1 {{by this operation}}
   %t = dma.load %x[%o] strides [%s] into %cb[0] : !tt.ptr<f32>, !cb.cb<64xf32, pages = 2>
   tt.return
@@ -99,8 +99,8 @@ tt.func @load_into_consumer_side(%x: !tt.ptr<f32>, %o: index, %s: index) {
 // -----
 
 tt.func @store_from_producer_side(%x: !tt.ptr<f32>, %o: index, %s: index) {
-  // expected-error @+1 {{circular buffer "in" has consumer simd but is drained by dma}}
-  %cb = cb.alloc "in", dma -> simd : !cb.cb<64xf32, pages = 2>
+  // expected-error @+1 {{circular buffer "in" has consumer simd but is drained by dma_out}}
+  %cb = cb.alloc "in", dma_in -> simd : !cb.cb<64xf32, pages = 2>
   // expected-note @+1 {{by this operation}}
   %t = dma.store %cb[0] to %x[%o] strides [%s] : !cb.cb<64xf32, pages = 2>, !tt.ptr<f32>
   tt.return
@@ -210,5 +210,54 @@ tt.func @cas_old_values_page(%x: !tt.ptr<i32>, %i: !tile.tile<1xi32>, %v: !tile.
 tt.func @cas_types(%x: !tt.ptr<i32>, %i: !tile.tile<1xi32>, %c: !tile.tile<1xi64>, %v: !tile.tile<1xi32>) {
   // expected-error @+1 {{failed to verify that all of {compare, value} have same type}}
   %t = "dma.atomic_cas"(%x, %i, %c, %v) <{order = 3 : i32, scope = 1 : i32}> : (!tt.ptr<i32>, !tile.tile<1xi32>, !tile.tile<1xi64>, !tile.tile<1xi32>) -> !dma.token
+  tt.return
+}
+
+// -----
+
+// A buffer names the DMA queue it serves: loads and gathers fill pages on
+// the inbound queue, so a buffer filled by one cannot name the outbound one.
+tt.func @load_into_outbound_queue(%x: !tt.ptr<f32>, %o: index, %s: index) {
+  // expected-error @+1 {{circular buffer "in" has producer dma_out but is filled by dma_in}}
+  %cb = cb.alloc "in", dma_out -> simd : !cb.cb<64xf32, pages = 2>
+  // expected-note @+1 {{by this operation}}
+  %t = dma.load %x[%o] strides [%s] into %cb[0] : !tt.ptr<f32>, !cb.cb<64xf32, pages = 2>
+  tt.return
+}
+
+// -----
+
+// The old values of an atomic come back on the outbound queue.
+tt.func @atomic_into_inbound_queue(%x: !tt.ptr<i32>, %i: !tile.tile<1xi32>, %v: !tile.tile<1xi32>) {
+  // expected-error @+1 {{circular buffer "old" has producer dma_in but is filled by dma_out}}
+  %cb = cb.alloc "old", dma_in -> simd : !cb.cb<1xi32, pages = 1>
+  // expected-note @+1 {{by this operation}}
+  %t = dma.atomic_cas acq_rel, chip %x[%i], %v, %v into %cb[0] : !tt.ptr<i32>, !tile.tile<1xi32>, !tile.tile<1xi32>, !cb.cb<1xi32, pages = 1>
+  tt.return
+}
+
+// -----
+
+// The indices of a gather are read by the inbound queue.
+tt.func @gather_indices_from_outbound_queue(%x: !tt.ptr<f32>, %out: !cb.cb<64xf32, pages = 1>) {
+  // expected-error @+1 {{circular buffer "indices" has consumer dma_out but is drained by dma_in}}
+  %indices = cb.alloc "indices", simd -> dma_out : !cb.cb<64xi32, pages = 1>
+  cb.wait_front %indices, 1 : !cb.cb<64xi32, pages = 1>
+  // expected-note @+1 {{by this operation}}
+  %idx = cb.read_front %indices[0] : !cb.cb<64xi32, pages = 1>
+  %t = dma.gather %x[%idx] into %out[0] : !tt.ptr<f32>, !tile.tile<64xi32>, !cb.cb<64xf32, pages = 1>
+  tt.return
+}
+
+// -----
+
+// One page feeds one queue.
+tt.func @page_read_by_both_queues(%x: !tt.ptr<f32>, %in: !cb.cb<64xf32, pages = 1>, %out: !cb.cb<64xf32, pages = 1>) {
+  %indices = cb.alloc "indices", simd -> dma_in : !cb.cb<64xi32, pages = 1>
+  cb.wait_front %indices, 1 : !cb.cb<64xi32, pages = 1>
+  // expected-error @+1 {{page is read by units dma_in and dma_out, but a circular buffer has one consumer}}
+  %idx = cb.read_front %indices[0] : !cb.cb<64xi32, pages = 1>
+  %t0 = dma.gather %x[%idx] into %in[0] : !tt.ptr<f32>, !tile.tile<64xi32>, !cb.cb<64xf32, pages = 1>
+  %t1 = dma.scatter %out[0] to %x[%idx] : !cb.cb<64xf32, pages = 1>, !tt.ptr<f32>, !tile.tile<64xi32>
   tt.return
 }

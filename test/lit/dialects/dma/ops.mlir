@@ -17,7 +17,7 @@ tt.func @transposed(%x: !tt.ptr<f32>) {
   %c1 = arith.constant 1 : index
   %c3 = arith.constant 3 : index
   %c37 = arith.constant 37 : index
-  %in = cb.alloc "x", dma -> simd : !cb.cb<32x32xf32, pages = 2>
+  %in = cb.alloc "x", dma_in -> simd : !cb.cb<32x32xf32, pages = 2>
   cb.reserve_back %in, 1 : !cb.cb<32x32xf32, pages = 2>
   %t = dma.load %x[%c3] strides [%c1, %c37] into %in[0] : !tt.ptr<f32>, !cb.cb<32x32xf32, pages = 2>
   tt.return
@@ -32,7 +32,7 @@ tt.func @elementwise(%x: !tt.ptr<f32>, %n: index) {
   %c1 = arith.constant 1 : index
   %c3 = arith.constant 3 : index
   %c781 = arith.constant 781 : index
-  %in = cb.alloc "x", dma -> dma : !cb.cb<4x16xf32, pages = 1>
+  %in = cb.alloc "x", dma_in -> dma_out : !cb.cb<4x16xf32, pages = 1>
   cb.reserve_back %in, 1 : !cb.cb<4x16xf32, pages = 1>
   %t = dma.load elementwise %x[%c3] strides [%c781, %c1] bounds [%n, %n] into %in[0] : !tt.ptr<f32>, !cb.cb<4x16xf32, pages = 1>
   cb.push_back %in, 1 : !cb.cb<4x16xf32, pages = 1>
@@ -48,9 +48,9 @@ tt.func @strided(%x: !tt.ptr<f32>, %out: !tt.ptr<f16>, %offset: index, %n: index
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index
   %zero = arith.constant 0.0 : f32
-  %in = cb.alloc "x", dma -> simd : !cb.cb<1024xf32, pages = 2>
-  %a = cb.alloc "a", dma -> dpe : !cb.cb<64x32xf32, pages = 2>
-  %o = cb.alloc "out", simd -> dma : !cb.cb<64x32xf16, pages = 1>
+  %in = cb.alloc "x", dma_in -> simd : !cb.cb<1024xf32, pages = 2>
+  %a = cb.alloc "a", dma_in -> dpe : !cb.cb<64x32xf32, pages = 2>
+  %o = cb.alloc "out", simd -> dma_out : !cb.cb<64x32xf16, pages = 1>
   cb.reserve_back %in, 2 : !cb.cb<1024xf32, pages = 2>
   cb.reserve_back %a, 2 : !cb.cb<64x32xf32, pages = 2>
   cb.wait_front %o, 1 : !cb.cb<64x32xf16, pages = 1>
@@ -73,8 +73,8 @@ tt.func @strided(%x: !tt.ptr<f32>, %out: !tt.ptr<f16>, %offset: index, %n: index
 // CHECK-LABEL: tt.func @indexed
 tt.func @indexed(%x: !tt.ptr<f32>, %idx: !tile.tile<64xi32>, %idx64: !tile.tile<64xi64>, %m: !tile.tile<64xi1>) {
   %zero = arith.constant 0.0 : f32
-  %in = cb.alloc "gathered", dma -> simd : !cb.cb<64xf32, pages = 1>
-  %out = cb.alloc "scattered", simd -> dma : !cb.cb<64xf32, pages = 1>
+  %in = cb.alloc "gathered", dma_in -> simd : !cb.cb<64xf32, pages = 1>
+  %out = cb.alloc "scattered", simd -> dma_out : !cb.cb<64xf32, pages = 1>
   cb.reserve_back %in, 1 : !cb.cb<64xf32, pages = 1>
   cb.wait_front %out, 1 : !cb.cb<64xf32, pages = 1>
   // CHECK: dma.gather %{{.*}}[%{{.*}}] mask %{{.*}} padding %{{.*}} into %{{.*}}[0] : !tt.ptr<f32>, !tile.tile<64xi32>, !cb.cb<64xf32, pages = 1>
@@ -90,7 +90,7 @@ tt.func @indexed(%x: !tt.ptr<f32>, %idx: !tile.tile<64xi32>, %idx64: !tile.tile<
 // CHECK-LABEL: tt.func @atomics
 tt.func @atomics(%y: !tt.ptr<f32>, %lock: !tt.ptr<i32>, %idx: !tile.tile<64xi32>, %v: !tile.tile<64xf32>,
                  %m: !tile.tile<64xi1>, %one: !tile.tile<1xi32>, %i1: !tile.tile<1xi32>) {
-  %old = cb.alloc "old", dma -> core : !cb.cb<1xi32, pages = 1>
+  %old = cb.alloc "old", dma_out -> core : !cb.cb<1xi32, pages = 1>
   cb.reserve_back %old, 1 : !cb.cb<1xi32, pages = 1>
   // CHECK: dma.atomic_rmw fadd, relaxed, chip %{{.*}}[%{{.*}}], %{{.*}} mask %{{.*}} : !tt.ptr<f32>, !tile.tile<64xi32>, !tile.tile<64xf32>
   %t0 = dma.atomic_rmw fadd, relaxed, chip %y[%idx], %v mask %m : !tt.ptr<f32>, !tile.tile<64xi32>, !tile.tile<64xf32>

@@ -9,7 +9,7 @@
 // fits mtia-2i's local memory.
 
 // CHECK-LABEL: tt.func @fused_softmax
-// CHECK: cb.alloc "row", dma -> mlu : !cb.cb<1024xf32, pages = 2>
+// CHECK: cb.alloc "row", dma_in -> mlu : !cb.cb<1024xf32, pages = 2>
 // CHECK: dma.load %{{.*}}[%{{.*}}] strides [%{{.*}}] bounds [%{{.*}}] padding %{{.*}} into %{{.*}}[0]
 // CHECK: tile.copy
 // CHECK: tile.reduce maxnumf
@@ -21,8 +21,8 @@ tt.func @fused_softmax(%out: !tt.ptr<f32>, %in: !tt.ptr<f32>, %in_stride: index,
                        %out_stride: index, %n_cols: index, %row: index) {
   %c1 = arith.constant 1 : index
   %ninf = arith.constant 0xFF800000 : f32
-  %rows = cb.alloc "row", dma -> mlu : !cb.cb<1024xf32, pages = 2>
-  %results = cb.alloc "result", simd -> dma : !cb.cb<1024xf32, pages = 2>
+  %rows = cb.alloc "row", dma_in -> mlu : !cb.cb<1024xf32, pages = 2>
+  %results = cb.alloc "result", simd -> dma_out : !cb.cb<1024xf32, pages = 2>
 
   %in_offset = arith.muli %row, %in_stride : index
   cb.reserve_back %rows, 1 : !cb.cb<1024xf32, pages = 2>

@@ -1,0 +1,23 @@
+//===- LastUse.cpp - Where a tile stops being used ------------------------===//
+
+#include "passes/Analysis/LastUse.h"
+
+#include "dialects/Tile/TileDialect.h"
+
+using namespace mlir;
+
+Operation *mtia::findLastUse(Value tileValue, Block *block) {
+  Operation *last = nullptr;
+  auto consider = [&](Operation *user) {
+    Operation *ancestor = block->findAncestorOpInBlock(*user);
+    if (ancestor && (!last || last->isBeforeInBlock(ancestor)))
+      last = ancestor;
+  };
+  for (Operation *user : tileValue.getUsers()) {
+    consider(user);
+    if (isa<tile::SplatElementOp>(user))
+      for (Operation *reader : user->getResult(0).getUsers())
+        consider(reader);
+  }
+  return last;
+}

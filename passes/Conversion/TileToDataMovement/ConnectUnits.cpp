@@ -1,0 +1,170 @@
+//===- ConnectUnits.cpp - Circular buffers between units ------------------===//
+//
+// Inserts a circular buffer wherever a tile computed by one unit is used by
+// another, and frees every page read after the last use of its tile. This
+// is the last phase of `mtia-lower-memory-accesses` rather than a pass of its
+// own: until it has run, a page the lowering reads may be used by several
+// units, which the `cb` dialect rejects.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Analysis/LastUse.h"
+#include "passes/Conversion/TileToDataMovement/TileToDataMovement.h"
+
+#include "llvm/ADT/MapVector.h"
+
+using namespace mlir;
+using namespace mtia;
+
+namespace {
+
+/// Connects the units of one kernel. The pages read before it runs, which
+/// have no pops yet, are freed with those of the buffers it inserts.
+class UnitConnector {
+public:
+  UnitConnector(tt::FuncOp function, UnitAssignment &units)
+      : function(function), units(units), buffers(function) {
+    function.walk([&](cb::ReadFrontOp read) {
+      if (!hasPop(read))
+        reads.push_back(read);
+    });
+  }
+
+  /// Inserts a circular buffer wherever a tile is used by a unit other than
+  /// the one that holds it.
+  void run() {
+    SmallVector<Value> tiles;
+    function.walk([&](Operation *op) {
+      for (Value result : op->getResults())
+        if (isa<tile::TileType>(result.getType()))
+          tiles.push_back(result);
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          for (BlockArgument argument : block.getArguments())
+            if (isa<tile::TileType>(argument.getType()))
+              tiles.push_back(argument);
+    });
+    for (Value tileValue : tiles)
+      connect(tileValue);
+    insertPops();
+  }
+
+private:
+  /// Whether a `cb.pop_front` of the buffer of `read` follows it in its
+  /// block.
+  static bool hasPop(cb::ReadFrontOp read) {
+    for (Operation *op = read->getNextNode(); op; op = op->getNextNode())
+      if (auto pop = dyn_cast<cb::PopFrontOp>(op);
+          pop && pop.getCb() == read.getCb())
+        return true;
+    return false;
+  }
+
+  /// Frees the page of every `cb.read_front` after the last use of its tile.
+  void insertPops() {
+    for (cb::ReadFrontOp read : reads) {
+      Operation *last = findLastUse(read.getResult(), read->getBlock());
+      OpBuilder after(read.getContext());
+      after.setInsertionPointAfter(last ? last : read.getOperation());
+      cb::PopFrontOp::create(after, read.getLoc(), read.getCb(), 1);
+    }
+  }
+
+  /// The first operation of `block` that is or contains one of `uses`.
+  static Operation *getFirstUse(ArrayRef<OpOperand *> uses, Block *block) {
+    Operation *first = nullptr;
+    for (OpOperand *use : uses) {
+      Operation *ancestor = block->findAncestorOpInBlock(*use->getOwner());
+      if (!first || ancestor->isBeforeInBlock(first))
+        first = ancestor;
+    }
+    return first;
+  }
+
+  /// Whether `tileValue` is a `tile.constant` of +0.0 (f32) or 0 (i32), an
+  /// accumulator the DPE can clear itself.
+  static bool isZeroAccumulator(Value tileValue) {
+    auto constant = tileValue.getDefiningOp<tile::ConstantOp>();
+    if (!constant)
+      return false;
+    auto elements = dyn_cast<DenseElementsAttr>(constant.getValue());
+    if (!elements || !elements.isSplat())
+      return false;
+    Type elementType = elements.getElementType();
+    if (elementType.isF32())
+      return elements.getSplatValue<APFloat>().isPosZero();
+    return elementType.isInteger(32) &&
+           elements.getSplatValue<APInt>().isZero();
+  }
+
+  void connect(Value tileValue) {
+    tile::Unit owner = units.getOwner(tileValue);
+    // The uses of other units, by unit (for the DMA engine, by the queue of
+    // the transfer) and by the block of the value's region they lie in (the
+    // block of the value, or another block of a region with several, which
+    // the value dominates).
+    Block *block = tileValue.getParentBlock();
+    Region *region = block->getParent();
+    llvm::MapVector<std::pair<cb::Endpoint, Block *>, SmallVector<OpOperand *>>
+        foreignUses;
+    for (OpOperand &use : tileValue.getUses()) {
+      std::optional<tile::Unit> user = units.getUser(use);
+      if (!user || *user == owner)
+        continue;
+      cb::Endpoint endpoint = *user == tile::Unit::DMA
+                                  ? *cb::getEndpointOf(use.getOwner())
+                                  : cb::getEndpoint(*user);
+      Operation *ancestor = region->findAncestorOpInRegion(*use.getOwner());
+      foreignUses[{endpoint, ancestor->getBlock()}].push_back(&use);
+    }
+    Location loc = tileValue.getLoc();
+    auto pageType = cast<tile::TileType>(tileValue.getType());
+    for (auto &[key, uses] : foreignUses) {
+      auto [endpoint, useBlock] = key;
+      // The consumer reads the tile before the first operation of the block
+      // that uses it.
+      Operation *first = getFirstUse(uses, useBlock);
+      // The DPE clears an accumulator itself rather than receiving zeros.
+      if (endpoint == cb::Endpoint::DPE && isZeroAccumulator(tileValue)) {
+        OpBuilder builder(first);
+        auto zeros = tile::ZerosOp::create(builder, loc, pageType);
+        for (OpOperand *use : uses)
+          use->set(zeros.getResult());
+        continue;
+      }
+      // In the value's block the producer passes it on as soon as it is
+      // computed; in another block (reached on some paths only) right
+      // before its use there, so that every push meets its pop.
+      OpBuilder producer(tileValue.getContext());
+      if (useBlock != block)
+        producer.setInsertionPoint(first);
+      else if (isa<BlockArgument>(tileValue))
+        producer.setInsertionPointToStart(block);
+      else
+        producer.setInsertionPointAfter(tileValue.getDefiningOp());
+      cb::AllocOp buffer =
+          buffers.allocate("forward", pageType, cb::getEndpoint(owner),
+                           endpoint, loc, kForwardPages);
+      BufferBuilder::produce(buffer, tileValue, producer, loc);
+      OpBuilder consumer(first);
+      Value copy =
+          BufferBuilder::consume(buffer, consumer, loc, [&](Value copy) {
+            for (OpOperand *use : uses)
+              use->set(copy);
+          });
+      reads.push_back(copy.getDefiningOp<cb::ReadFrontOp>());
+    }
+  }
+
+  tt::FuncOp function;
+  UnitAssignment &units;
+  BufferBuilder buffers;
+  /// The pages to free, in the order they were read.
+  SmallVector<cb::ReadFrontOp> reads;
+};
+
+} // namespace
+
+void mtia::connectUnits(tt::FuncOp function, UnitAssignment &units) {
+  UnitConnector(function, units).run();
+}

@@ -1,0 +1,359 @@
+//===- IndexedAddressing.cpp - Index and mask tiles -----------------------===//
+//
+// Index and mask tiles of accesses without structure: copies of their
+// tensor computations, converted to tile ops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Conversion/TileToDataMovement/TileToDataMovement.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <functional>
+#include <map>
+
+using namespace mlir;
+using namespace mtia;
+
+/// The scalar pointer a tensor of pointers is splat from, and the tensor
+/// of its element offsets from it, built as tensor ops before the
+/// builder's point. Offsets that one `tt.addptr` applies keep their type
+/// (i32 index tiles take half the local memory of i64 ones); offsets that
+/// combine several are summed in i64.
+FailureOr<std::pair<Value, Value>>
+AccessLowering::buildOffsetTensor(Operation *op, Value pointer,
+                                  OpBuilder &builder) {
+  Location loc = op->getLoc();
+  auto pointerType = cast<RankedTensorType>(pointer.getType());
+  auto offsetType = pointerType.clone(builder.getI64Type());
+  auto widen = [&](Value offsets) -> Value {
+    if (getElementTypeOrSelf(offsets.getType()).isInteger(64))
+      return offsets;
+    return arith::ExtSIOp::create(builder, loc, offsetType, offsets);
+  };
+  // Pointers a loop advances uniformly: the offsets of their initial
+  // value, computed before the loop, from a base advanced in this
+  // iteration.
+  if (auto argument = dyn_cast<BlockArgument>(pointer)) {
+    std::optional<LoopAdvance> advance = analysis.analyzeLoopAdvance(argument);
+    if (!advance) {
+      const Unstructured &why = analysis.getFailure();
+      InFlightDiagnostic error =
+          op->emitError("the pointers of this access are carried by a loop "
+                        "that the indexed DMA lowering cannot follow: ")
+          << why.reason;
+      if (why.op)
+        error.attachNote(why.op->getLoc()) << "see the loop";
+      return failure();
+    }
+    OpBuilder beforeLoop(argument.getOwner()->getParentOp());
+    auto initial = buildOffsetTensor(op, advance->init, beforeLoop);
+    if (failed(initial))
+      return failure();
+    Value elements = analysis.materialize(advance->elements, builder, loc,
+                                          builder.getI64Type());
+    Value base = tt::AddPtrOp::create(builder, loc, initial->first.getType(),
+                                      initial->first, elements);
+    return std::make_pair(base, initial->second);
+  }
+  Operation *def = pointer.getDefiningOp();
+  if (auto splat = dyn_cast_if_present<tt::SplatOp>(def)) {
+    Value zero = arith::ConstantOp::create(
+        builder, loc,
+        DenseElementsAttr::get(offsetType, builder.getI64IntegerAttr(0)));
+    return std::make_pair(splat.getSrc(), zero);
+  }
+  if (auto addPtr = dyn_cast_if_present<tt::AddPtrOp>(def)) {
+    auto inner = buildOffsetTensor(op, addPtr.getPtr(), builder);
+    if (failed(inner))
+      return failure();
+    Value offset = addPtr.getOffset();
+    if (matchPattern(inner->second, m_Zero()))
+      return std::make_pair(inner->first, offset);
+    return std::make_pair(
+        inner->first, Value(arith::AddIOp::create(
+                          builder, loc, widen(inner->second), widen(offset))));
+  }
+  // A choice between two tensors of pointers is a choice between their
+  // offsets, those of the second taken from the base of the first.
+  if (auto select = dyn_cast_if_present<arith::SelectOp>(def)) {
+    auto chosen = buildOffsetTensor(op, select.getTrueValue(), builder);
+    if (failed(chosen))
+      return failure();
+    auto other = buildOffsetTensor(op, select.getFalseValue(), builder);
+    if (failed(other))
+      return failure();
+    Value chosenOffsets = chosen->second;
+    Value otherOffsets = other->second;
+    if (other->first != chosen->first ||
+        chosenOffsets.getType() != otherOffsets.getType()) {
+      chosenOffsets = widen(chosenOffsets);
+      otherOffsets = widen(otherOffsets);
+    }
+    if (other->first != chosen->first) {
+      Type i64 = builder.getI64Type();
+      Value distance = arith::DivSIOp::create(
+          builder, loc,
+          arith::SubIOp::create(
+              builder, loc,
+              tt::PtrToIntOp::create(builder, loc, i64, other->first),
+              tt::PtrToIntOp::create(builder, loc, i64, chosen->first)),
+          arith::ConstantIntOp::create(builder, loc, i64,
+                                       getPointeeBytes(pointer)));
+      otherOffsets = arith::AddIOp::create(
+          builder, loc, otherOffsets,
+          tt::SplatOp::create(builder, loc, offsetType, distance));
+    }
+    Value offsets = arith::SelectOp::create(builder, loc, select.getCondition(),
+                                            chosenOffsets, otherOffsets);
+    return std::make_pair(chosen->first, offsets);
+  }
+  // Pointers reinterpreted as pointers to elements of the same size keep
+  // their offsets (the access casts the base).
+  if (auto bitcast = dyn_cast_if_present<tt::BitcastOp>(def);
+      bitcast && getPointeeBytes(bitcast.getSrc()) == getPointeeBytes(pointer))
+    return buildOffsetTensor(op, bitcast.getSrc(), builder);
+  if (isa_and_present<tt::BroadcastOp, tt::ExpandDimsOp, tt::TransOp>(def)) {
+    auto inner = buildOffsetTensor(op, def->getOperand(0), builder);
+    if (failed(inner))
+      return failure();
+    OperationState state(
+        loc, def->getName(), ValueRange{inner->second},
+        TypeRange{pointerType.clone(getElementTypeOrSelf(inner->second))},
+        def->getAttrs());
+    Value reshaped = builder.create(state)->getResult(0);
+    return std::make_pair(inner->first, reshaped);
+  }
+  return op->emitError("the pointers of this access are computed by '")
+             << def->getName()
+             << "', which the indexed DMA lowering does not support yet",
+         failure();
+}
+
+/// The base and the index tile of an access with unstructured pointers.
+FailureOr<std::pair<Value, Value>>
+AccessLowering::buildOffsetTile(Operation *op, Value pointer,
+                                OpBuilder &builder) {
+  auto offsets = buildOffsetTensor(op, pointer, builder);
+  if (failed(offsets))
+    return failure();
+  FailureOr<Value> tileValue = convertToTile(op, offsets->second, builder);
+  if (failed(tileValue))
+    return failure();
+  return std::make_pair(offsets->first, *tileValue);
+}
+
+/// Converts the tensor computation of `value` to tile ops before the
+/// builder's point: the operations it depends on are copied and the
+/// copies converted, so the originals keep serving other accesses.
+FailureOr<Value> AccessLowering::convertToTile(Operation *op, Value value,
+                                               OpBuilder &builder) {
+  // Index and mask computations broadcast rows and columns into blocks;
+  // recomputed at the block's shape they need no memory-layout unit.
+  SmallVector<Operation *> lifted;
+  if (FailureOr<Value> full = liftToFullShape(value, lifted); succeeded(full))
+    value = *full;
+  llvm::scope_exit eraseLifted([&] {
+    for (Operation *liftedOp : llvm::reverse(lifted))
+      if (liftedOp->use_empty())
+        liftedOp->erase();
+  });
+  // The tensor operations `value` depends on, definitions first.
+  SetVector<Operation *> chain;
+  std::function<LogicalResult(Value)> collect = [&](Value v) -> LogicalResult {
+    if (!isValueTensor(v.getType()))
+      return success();
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      return op->emitError("the addresses or mask of this access depend on "
+                           "a tensor carried by a loop, which the indexed "
+                           "DMA lowering does not support yet");
+    // A tile already computed (a loaded tensor) ends the chain.
+    if (auto toTensor = dyn_cast<UnrealizedConversionCastOp>(def);
+        toTensor && isa<tile::TileType>(toTensor.getInputs()[0].getType()))
+      return success();
+    if (def->getNumRegions() != 0)
+      return op->emitError("the addresses or mask of this access are "
+                           "computed by '")
+             << def->getName() << "', which the indexed DMA lowering does "
+             << "not support yet";
+    if (chain.contains(def))
+      return success();
+    for (Value operand : def->getOperands())
+      if (failed(collect(operand)))
+        return failure();
+    chain.insert(def);
+    return success();
+  };
+  if (failed(collect(value)))
+    return failure();
+  IRMapping mapping;
+  SmallVector<Operation *> copies;
+  for (Operation *original : chain) {
+    OpBuilder after(original->getContext());
+    after.setInsertionPointAfter(original);
+    copies.push_back(after.clone(*original, mapping));
+  }
+  Value root = mapping.lookupOrDefault(value);
+  auto tileType = cast<tile::TileType>(converter.convertType(value.getType()));
+  auto anchor =
+      UnrealizedConversionCastOp::create(builder, op->getLoc(), tileType, root);
+  ConversionTarget target(*function.getContext());
+  DenseSet<Operation *> toConvert(copies.begin(), copies.end());
+  target.markUnknownOpDynamicallyLegal(
+      [&](Operation *candidate) { return !toConvert.contains(candidate); });
+  RewritePatternSet patterns(function.getContext());
+  populateTileConversionPatterns(converter, patterns);
+  if (failed(applyPartialConversion(copies, target, std::move(patterns))))
+    return failure();
+  Value tileValue = foldCastPair(anchor);
+  return tileValue;
+}
+
+/// `value`, a tensor computed from `tt.make_range`, `tt.splat`, splat
+/// constants, `tt.expand_dims`, `tt.broadcast`, `tt.trans` and elementwise
+/// operations, recomputed with every operation at the shape of `value`: a
+/// range becomes the coordinate of its dimension (from the row-major
+/// positions, on the SIMD engine), and broadcasts, expansions and
+/// transpositions disappear. The new operations (appended to `created`)
+/// follow `value`'s definition. Fails, creating nothing that is used, for
+/// any other operation.
+FailureOr<Value>
+AccessLowering::liftToFullShape(Value value,
+                                SmallVectorImpl<Operation *> &created) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  Operation *def = value.getDefiningOp();
+  if (!type || type.getRank() == 0 || !def)
+    return failure();
+  ArrayRef<int64_t> shape = type.getShape();
+  Location loc = def->getLoc();
+  OpBuilder builder(def->getContext());
+  builder.setInsertionPointAfter(def);
+  auto fullType = [&](Type elementType) {
+    return RankedTensorType::get(shape, elementType);
+  };
+  auto record = [&](Value result) {
+    created.push_back(result.getDefiningOp());
+    return result;
+  };
+  Value positions;
+  std::map<std::pair<void *, SmallVector<int64_t>>, Value> cache;
+  // `dims[i]` is the dimension of `value` that dimension i of `v` spans.
+  std::function<FailureOr<Value>(Value, SmallVector<int64_t>)> lift =
+      [&](Value v, SmallVector<int64_t> dims) -> FailureOr<Value> {
+    auto key = std::make_pair(v.getAsOpaquePointer(), dims);
+    if (auto found = cache.find(key); found != cache.end())
+      return found->second;
+    auto vType = dyn_cast<RankedTensorType>(v.getType());
+    Operation *vDef = v.getDefiningOp();
+    if (!vType || !vDef)
+      return failure();
+    Type elementType = vType.getElementType();
+    FailureOr<Value> result = failure();
+    bool identity = vType.getShape() == shape &&
+                    llvm::equal(dims, llvm::seq<int64_t>(0, shape.size()));
+    if (auto range = dyn_cast<tt::MakeRangeOp>(vDef)) {
+      int64_t length = range.getEnd() - range.getStart();
+      Value coordinates;
+      if (length == 1) {
+        coordinates = record(arith::ConstantOp::create(
+            builder, loc,
+            DenseElementsAttr::get(fullType(elementType),
+                                   builder.getI32IntegerAttr(0))));
+      } else if (length == shape[dims.front()]) {
+        if (!positions)
+          positions = buildPositions(shape, builder, loc);
+        Value along =
+            buildIndexAlong(dims.front(), shape, positions, builder, loc);
+        coordinates = record(UnrealizedConversionCastOp::create(
+                                 builder, loc, fullType(elementType), along)
+                                 .getResult(0));
+      } else {
+        return failure();
+      }
+      result = coordinates;
+      if (range.getStart() != 0)
+        result = record(arith::AddIOp::create(
+            builder, loc, coordinates,
+            record(arith::ConstantOp::create(
+                builder, loc,
+                DenseElementsAttr::get(
+                    fullType(elementType),
+                    builder.getI32IntegerAttr(range.getStart()))))));
+    } else if (auto splat = dyn_cast<tt::SplatOp>(vDef)) {
+      result = record(tt::SplatOp::create(builder, loc, fullType(elementType),
+                                          splat.getSrc()));
+    } else if (auto constant = dyn_cast<arith::ConstantOp>(vDef)) {
+      auto elements = dyn_cast<DenseElementsAttr>(constant.getValue());
+      if (!elements || !elements.isSplat())
+        return failure();
+      result = record(arith::ConstantOp::create(
+          builder, loc, elements.resizeSplat(fullType(elementType))));
+    } else if (auto expand = dyn_cast<tt::ExpandDimsOp>(vDef)) {
+      SmallVector<int64_t> inner(dims);
+      inner.erase(inner.begin() + expand.getAxis());
+      result = lift(expand.getSrc(), inner);
+    } else if (auto broadcast = dyn_cast<tt::BroadcastOp>(vDef)) {
+      result = lift(broadcast.getSrc(), dims);
+    } else if (auto trans = dyn_cast<tt::TransOp>(vDef)) {
+      SmallVector<int64_t> inner(dims.size());
+      for (auto [position, source] : llvm::enumerate(trans.getOrder()))
+        inner[source] = dims[position];
+      result = lift(trans.getSrc(), inner);
+    } else if (identity && isa<UnrealizedConversionCastOp>(vDef)) {
+      result = v;
+    } else if (vDef->hasTrait<OpTrait::Elementwise>() &&
+               vDef->getNumResults() == 1 && vDef->getNumRegions() == 0) {
+      SmallVector<Value> operands;
+      for (Value operand : vDef->getOperands()) {
+        if (!isa<RankedTensorType>(operand.getType())) {
+          operands.push_back(operand);
+          continue;
+        }
+        FailureOr<Value> liftedOperand = lift(operand, dims);
+        if (failed(liftedOperand))
+          return failure();
+        operands.push_back(*liftedOperand);
+      }
+      OperationState state(loc, vDef->getName(), operands,
+                           TypeRange{fullType(elementType)}, vDef->getAttrs());
+      result = record(builder.create(state)->getResult(0));
+    }
+    if (succeeded(result))
+      cache[key] = *result;
+    return result;
+  };
+  return lift(value, llvm::to_vector(llvm::seq<int64_t>(0, shape.size())));
+}
+
+/// Replaces a tensor -> tile cast of a tile -> tensor cast by the tile.
+Value AccessLowering::foldCastPair(UnrealizedConversionCastOp toTile) {
+  auto toTensor =
+      toTile.getInputs()[0].getDefiningOp<UnrealizedConversionCastOp>();
+  if (!toTensor ||
+      toTensor.getInputs()[0].getType() != toTile.getResult(0).getType())
+    return toTile.getResult(0);
+  Value tileValue = toTensor.getInputs()[0];
+  toTile.getResult(0).replaceAllUsesWith(tileValue);
+  toTile.erase();
+  if (toTensor->use_empty())
+    toTensor.erase();
+  return tileValue;
+}
+
+/// Removes the casts between tiles and tensors that the conversion of
+/// address computations leaves around loaded tiles.
+void AccessLowering::foldCastPairs() {
+  SmallVector<UnrealizedConversionCastOp> casts;
+  function.walk([&](UnrealizedConversionCastOp cast) {
+    if (isa<tile::TileType>(cast.getResult(0).getType()))
+      casts.push_back(cast);
+  });
+  for (UnrealizedConversionCastOp cast : casts)
+    foldCastPair(cast);
+}

@@ -1,0 +1,298 @@
+//===- BufferPlanner.cpp - Circular buffers that share --------------------===//
+//
+// Groups the circular buffers of a kernel whose transfers follow one another
+// between the same two units into one buffer. A group of buffers between two
+// units becomes a first-in first-out buffer whose pages cover the tiles held
+// at once; buffers the DMA engine fills or drains share only when one
+// transfer ends before the next begins.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Transforms/BufferPlanner.h"
+#include "passes/Analysis/LastUse.h"
+
+#include "dialects/CB/CBDialect.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mtia;
+
+namespace {
+
+class BufferPlanner {
+public:
+  BufferPlanner(FunctionOpInterface function, int64_t maxBuffers)
+      : function(function), maxBuffers(maxBuffers) {}
+
+  /// One use of a buffer: its operations, all in one block.
+  struct Span {
+    cb::AllocOp buffer;
+    Block *block;
+    Operation *first, *last;
+    /// For a buffer between two units (one tile written by one, read by the
+    /// other): its reserve, push, wait, read and pop, and the last operation
+    /// of the block that uses the tile read.
+    cb::ReserveBackOp reserve;
+    cb::PushBackOp push;
+    cb::WaitFrontOp wait;
+    cb::ReadFrontOp read;
+    cb::PopFrontOp pop;
+    Operation *lastUse = nullptr;
+
+    bool isForward() const { return reserve && push && wait && read && pop; }
+    int64_t getPageBytes() {
+      return buffer.getType().getPageType().getSizeInBytes();
+    }
+  };
+
+  /// A group of forward spans sharing one buffer: where their pops go and
+  /// what the buffer needs, computed on positions in the block.
+  struct FifoPlan {
+    /// Per span, in push order: the operation its pop moves after (none: it
+    /// stays), and the page its read finds the tile at.
+    SmallVector<Operation *> popAfter;
+    SmallVector<int64_t> readPage;
+    int64_t pages = 1;
+    int64_t pageBytes = 0;
+
+    int64_t getBytes() const { return pages * pageBytes; }
+  };
+
+  /// Pops free pages in push order, and never while a tile read from a page
+  /// behind them is in use: a page is addressed relative to the read
+  /// pointer, so a pop would move the tiles held behind it; such a pop moves
+  /// after the last use of that tile. Then a read finds its tile behind the
+  /// pages still held, and a reserve needs a page besides them.
+  FifoPlan planFifo(ArrayRef<Span> group) {
+    auto position = [&](Operation *op) -> double {
+      return static_cast<double>(blockPositions.lookup(op));
+    };
+    // Keys order the pops among the block's operations: an operation's
+    // position, plus a half to follow an operation, plus a little to follow
+    // another pop placed there. Keys only grow, so this reaches a fixed
+    // point.
+    constexpr double kAfter = 0.5, kNextPop = 1e-6;
+    size_t count = group.size();
+    FifoPlan plan;
+    plan.popAfter.assign(count, nullptr);
+    SmallVector<double> key;
+    for (const Span &span : group) {
+      key.push_back(position(span.pop));
+      plan.pageBytes =
+          std::max(plan.pageBytes, const_cast<Span &>(span).getPageBytes());
+    }
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (size_t j = 0; j < count; ++j) {
+        if (j > 0 && key[j] <= key[j - 1]) {
+          key[j] = key[j - 1] + kNextPop;
+          plan.popAfter[j] = group[j - 1].pop;
+          moved = true;
+        }
+        for (size_t i = j + 1; i < count; ++i) {
+          double lastUse = position(group[i].lastUse);
+          if (position(group[i].read) < key[j] && key[j] < lastUse) {
+            key[j] = lastUse + kAfter;
+            plan.popAfter[j] = group[i].lastUse;
+            moved = true;
+          }
+        }
+      }
+    }
+    // Sweep the block in order: 0 reserve, 1 push, 2 read, 3 pop.
+    SmallVector<std::tuple<double, int, size_t>> events;
+    for (auto [index, span] : llvm::enumerate(group)) {
+      events.emplace_back(position(span.reserve), 0, index);
+      events.emplace_back(position(span.push), 1, index);
+      events.emplace_back(position(span.read), 2, index);
+      events.emplace_back(key[index], 3, index);
+    }
+    llvm::sort(events);
+    plan.readPage.assign(count, 0);
+    int64_t pushed = 0, popped = 0;
+    for (auto [at, kind, index] : events) {
+      if (kind == 0)
+        plan.pages = std::max(plan.pages, pushed - popped + 1);
+      else if (kind == 1)
+        ++pushed;
+      else if (kind == 2)
+        plan.readPage[index] = static_cast<int64_t>(index) - popped;
+      else
+        ++popped;
+    }
+    return plan;
+  }
+
+  /// Lets buffers of one producer and consumer (endpoints, so a queue of the
+  /// DMA engine shares only with itself) carry their transfers one after
+  /// another, which keeps the plan within the command processor's
+  /// buffer count. Every operation of a buffer must lie in one block.
+  ///
+  /// A buffer between two compute units (or from one to the DMA engine)
+  /// joins a first-in first-out group when its tile is pushed after, and
+  /// read after, every tile of the group (see planFifo): the buffer gets as
+  /// many pages as are ever held at a reserve, plus one, and each page
+  /// access views the largest page of the group as its own tile. Program
+  /// order stays a valid schedule, so the units cannot deadlock. A span
+  /// joins a group only if that costs no more local memory than a buffer of
+  /// its own, unless the buffers would then exceed `maxBuffers`: then it
+  /// may cost more, up to a growing allowance.
+  ///
+  /// Buffers the DMA engine fills or drains share only with buffers of
+  /// their page type (the transfer's shape is the page's), when the first
+  /// transfer ends before the next begins.
+  void run() {
+    SmallVector<Span> spans;
+    function->walk([&](cb::AllocOp alloc) {
+      Span span{alloc, nullptr, nullptr, nullptr};
+      for (Operation *user : alloc->getUsers()) {
+        if (span.block && user->getBlock() != span.block)
+          return;
+        span.block = user->getBlock();
+        if (!span.first || user->isBeforeInBlock(span.first))
+          span.first = user;
+        if (!span.last || span.last->isBeforeInBlock(user))
+          span.last = user;
+      }
+      // The one user of each kind, if there is exactly one.
+      auto onlyUser = [&](auto kind) -> decltype(kind) {
+        using OpT = decltype(kind);
+        OpT found;
+        for (Operation *user : alloc->getUsers()) {
+          if (!isa<OpT>(user))
+            continue;
+          if (found)
+            return OpT();
+          found = cast<OpT>(user);
+        }
+        return found;
+      };
+      if (llvm::any_of(alloc->getUsers(), llvm::IsaPred<cb::WriteBackOp>)) {
+        span.reserve = onlyUser(cb::ReserveBackOp());
+        span.push = onlyUser(cb::PushBackOp());
+        span.wait = onlyUser(cb::WaitFrontOp());
+        span.read = onlyUser(cb::ReadFrontOp());
+        span.pop = onlyUser(cb::PopFrontOp());
+        if (span.read)
+          span.lastUse = findLastUse(span.read.getResult(), span.block);
+        if (!span.lastUse)
+          span.lastUse = span.read;
+      }
+      if (span.block)
+        spans.push_back(span);
+    });
+    llvm::sort(spans, [](const Span &a, const Span &b) {
+      return a.block == b.block ? a.first->isBeforeInBlock(b.first)
+                                : a.block < b.block;
+    });
+    for (const Span &span : spans)
+      if (!blockPositions.count(&span.block->front()))
+        for (auto [index, op] : llvm::enumerate(*span.block))
+          blockPositions[&op] = index;
+    // Growing allowances of extra bytes a join may cost, until the buffers
+    // fit the command processor.
+    const int64_t allowances[] = {0, 16 * 1024, 64 * 1024,
+                                  std::numeric_limits<int64_t>::max() / 4};
+    SmallVector<SmallVector<Span>> groups;
+    for (int64_t allowance : allowances) {
+      groups = groupSpans(spans, allowance);
+      if (static_cast<int64_t>(groups.size()) <= maxBuffers)
+        break;
+    }
+    for (SmallVector<Span> &group : groups)
+      mergeGroup(group);
+  }
+
+  /// Groups `spans` (see shareBuffers), each join costing at most
+  /// `allowance` more bytes than a buffer of the span's own.
+  SmallVector<SmallVector<Span>> groupSpans(ArrayRef<Span> spans,
+                                            int64_t allowance) {
+    SmallVector<SmallVector<Span>> groups;
+    SmallVector<int64_t> groupBytes;
+    for (const Span &candidate : spans) {
+      Span span = candidate;
+      bool joined = false;
+      for (auto [group, bytes] : llvm::zip_equal(groups, groupBytes)) {
+        Span &head = group.front(), &tail = group.back();
+        if (tail.block != span.block ||
+            head.buffer.getProducer() != span.buffer.getProducer() ||
+            head.buffer.getConsumer() != span.buffer.getConsumer())
+          continue;
+        if (!head.isForward() || !span.isForward()) {
+          if (head.isForward() || span.isForward() ||
+              head.buffer.getType() != span.buffer.getType() ||
+              !tail.last->isBeforeInBlock(span.first))
+            continue;
+          group.push_back(span);
+          joined = true;
+          break;
+        }
+        if (!tail.push->isBeforeInBlock(span.push) ||
+            !tail.read->isBeforeInBlock(span.read))
+          continue;
+        group.push_back(span);
+        int64_t joinedBytes = planFifo(group).getBytes();
+        if (joinedBytes - bytes <= span.getPageBytes() + allowance) {
+          bytes = joinedBytes;
+          joined = true;
+          break;
+        }
+        group.pop_back();
+      }
+      if (joined)
+        continue;
+      groups.push_back({span});
+      groupBytes.push_back(span.isForward() ? planFifo(groups.back()).getBytes()
+                                            : 0);
+    }
+    return groups;
+  }
+
+  /// Makes the buffers of `group` one: the first span's.
+  void mergeGroup(MutableArrayRef<Span> group) {
+    cb::AllocOp buffer = group.front().buffer;
+    cb::CircularBufferType type = buffer.getType();
+    std::optional<FifoPlan> plan;
+    if (group.front().isForward())
+      plan = planFifo(group);
+    for (Span &span : group.drop_front()) {
+      type = getLargerPages(type, span.buffer.getType());
+      span.buffer.getResult().replaceAllUsesWith(buffer.getResult());
+      span.buffer.erase();
+    }
+    if (!plan) {
+      buffer.getResult().setType(type);
+      return;
+    }
+    for (auto [span, after, page] :
+         llvm::zip_equal(group, plan->popAfter, plan->readPage)) {
+      if (after)
+        span.pop->moveAfter(after);
+      span.read.setPage(page);
+      span.wait.setPages(page + 1);
+    }
+    buffer.getResult().setType(
+        cb::CircularBufferType::get(type.getPageType(), plan->pages));
+  }
+
+  static cb::CircularBufferType getLargerPages(cb::CircularBufferType a,
+                                               cb::CircularBufferType b) {
+    return b.getPageType().getSizeInBytes() > a.getPageType().getSizeInBytes()
+               ? b
+               : a;
+  }
+
+private:
+  FunctionOpInterface function;
+  /// The buffers `run` aims to stay within.
+  int64_t maxBuffers;
+  /// The positions of the operations in the blocks of shared buffers.
+  DenseMap<Operation *, int64_t> blockPositions;
+};
+
+} // namespace
+
+void mtia::shareBuffers(FunctionOpInterface function, int64_t maxBuffers) {
+  BufferPlanner(function, maxBuffers).run();
+}

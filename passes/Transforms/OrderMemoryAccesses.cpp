@@ -1,0 +1,149 @@
+//===- OrderMemoryAccesses.cpp - DMA waits --------------------------------===//
+//
+// Makes reads of global memory wait for the DMA writes to the same kernel
+// argument that may precede them, since the DMA engine's two queues and the
+// control core run independently.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Passes.h"
+
+#include "dialects/DMA/DMADialect.h"
+#include "dialects/TT/TTDialect.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+namespace mtia {
+#define GEN_PASS_DEF_ORDERMEMORYACCESSES
+#include "passes/Passes.h.inc"
+} // namespace mtia
+
+using namespace mlir;
+using namespace mtia;
+
+namespace {
+
+/// The kernel argument a scalar pointer is computed from (through
+/// addptr, bitcast and the initial values of loop-carried pointers), or
+/// null when it comes from elsewhere (a load, a select).
+Value getRootPointer(Value pointer) {
+  while (true) {
+    if (auto addPtr = pointer.getDefiningOp<tt::AddPtrOp>()) {
+      pointer = addPtr.getPtr();
+      continue;
+    }
+    if (auto bitcast = pointer.getDefiningOp<tt::BitcastOp>()) {
+      pointer = bitcast.getSrc();
+      continue;
+    }
+    auto argument = dyn_cast<BlockArgument>(pointer);
+    if (!argument)
+      return nullptr;
+    Operation *owner = argument.getOwner()->getParentOp();
+    if (auto loop = dyn_cast<scf::ForOp>(owner);
+        loop && argument.getArgNumber() > 0) {
+      pointer = loop.getInitArgs()[argument.getArgNumber() - 1];
+      continue;
+    }
+    return isa<tt::FuncOp>(owner) ? argument : nullptr;
+  }
+}
+
+/// Whether `writer` may run before `reader` in one program: it comes
+/// first in program order, or a loop encloses both.
+bool mayPrecede(Operation *writer, Operation *reader) {
+  for (Operation *readerAncestor = reader; readerAncestor;
+       readerAncestor = readerAncestor->getParentOp()) {
+    Block *block = readerAncestor->getBlock();
+    if (!block)
+      return true;
+    Operation *writerAncestor = block->findAncestorOpInBlock(*writer);
+    if (!writerAncestor)
+      continue;
+    if (writerAncestor == readerAncestor ||
+        writerAncestor->isBeforeInBlock(readerAncestor))
+      return true;
+    for (Operation *enclosing = block->getParentOp(); enclosing;
+         enclosing = enclosing->getParentOp())
+      if (isa<scf::ForOp, scf::WhileOp>(enclosing))
+        return true;
+    return false;
+  }
+  return true;
+}
+
+/// Orders reads of global memory after the DMA writes (stores, scatters,
+/// atomics) that may precede them in the program and touch the same
+/// kernel argument (accesses through pointers of unknown origin alias
+/// everything; distinct arguments are taken not to overlap). The DMA
+/// engine's inbound and outbound queues run independently, and the control
+/// core's scalar loads and stores bypass both, so such a read — a DMA
+/// load or gather, or a scalar access of the control core — waits for the
+/// transfers issued before it (`dma.wait` without tokens), as early as
+/// possible: before the outermost loop or branch around it that contains
+/// none of those writes. A scalar store or atomic of the control core
+/// waits for earlier DMA reads of its argument too.
+void orderMemoryAccesses(tt::FuncOp function) {
+  // Each access: the operation, its root pointer, and whether it writes.
+  struct Access {
+    Operation *op;
+    Value root;
+    bool writes;
+  };
+  SmallVector<Access> transfers, ordered;
+  function.walk([&](Operation *op) {
+    if (auto store = dyn_cast<dma::StoreOp>(op))
+      transfers.push_back({op, getRootPointer(store.getBase()), true});
+    else if (auto scatter = dyn_cast<dma::ScatterOp>(op))
+      transfers.push_back({op, getRootPointer(scatter.getBase()), true});
+    else if (auto atomic = dyn_cast<dma::AtomicRMWOp>(op))
+      transfers.push_back({op, getRootPointer(atomic.getBase()), true});
+    else if (auto cas = dyn_cast<dma::AtomicCASOp>(op))
+      transfers.push_back({op, getRootPointer(cas.getBase()), true});
+    else if (auto load = dyn_cast<dma::LoadOp>(op))
+      transfers.push_back({op, getRootPointer(load.getBase()), false});
+    else if (auto gather = dyn_cast<dma::GatherOp>(op))
+      transfers.push_back({op, getRootPointer(gather.getBase()), false});
+    else if (isa<tt::LoadOp, tt::StoreOp, tt::AtomicRMWOp, tt::AtomicCASOp>(op))
+      ordered.push_back(
+          {op, getRootPointer(op->getOperand(0)), !isa<tt::LoadOp>(op)});
+  });
+  // DMA reads wait for DMA writes; the control core's accesses also for
+  // DMA reads when they write.
+  for (const Access &transfer : transfers)
+    if (!transfer.writes)
+      ordered.push_back(transfer);
+  for (const Access &access : ordered) {
+    SmallVector<Operation *> conflicts;
+    for (const Access &transfer : transfers)
+      if ((transfer.writes || access.writes) &&
+          (!access.root || !transfer.root || access.root == transfer.root) &&
+          mayPrecede(transfer.op, access.op))
+        conflicts.push_back(transfer.op);
+    if (conflicts.empty())
+      continue;
+    Operation *at = access.op;
+    for (Operation *parent = at->getParentOp();
+         parent && !isa<tt::FuncOp>(parent); parent = parent->getParentOp()) {
+      if (llvm::any_of(conflicts, [&](Operation *transfer) {
+            return parent->isAncestor(transfer);
+          }))
+        break;
+      at = parent;
+    }
+    if (isa_and_present<dma::WaitOp>(at->getPrevNode()))
+      continue;
+    OpBuilder builder(at);
+    dma::WaitOp::create(builder, access.op->getLoc(), ValueRange{});
+  }
+}
+
+struct OrderMemoryAccessesPass
+    : public mtia::impl::OrderMemoryAccessesBase<OrderMemoryAccessesPass> {
+  void runOnOperation() override {
+    getOperation().walk(
+        [](tt::FuncOp function) { orderMemoryAccesses(function); });
+  }
+};
+
+} // namespace

@@ -1,0 +1,79 @@
+// RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-lower-memory-accesses)' | FileCheck %s
+
+// The input is what the tile stage leaves: compute on tiles, accesses on
+// tensors joined to the tiles by casts. Accesses become DMA transfers through
+// circular buffers at the function entry, and the page a load fills is freed
+// after the last use of its tile.
+
+// CHECK-LABEL: tt.func @vector_add
+// CHECK: %[[X:.*]] = cb.alloc "load0", dma_in -> simd : !cb.cb<1024xf32, pages = 2>
+// CHECK-NEXT: %[[OUT:.*]] = cb.alloc "store1", simd -> dma_out : !cb.cb<1024xf32, pages = 2>
+// CHECK: cb.reserve_back %[[X]], 1
+// CHECK: dma.load %arg0[%{{.*}}] strides [%{{.*}}] bounds [%{{.*}}] into %[[X]][0]
+// CHECK-NEXT: cb.push_back %[[X]], 1
+// CHECK-NEXT: cb.wait_front %[[X]], 1
+// CHECK-NEXT: %[[TILE:.*]] = cb.read_front %[[X]][0]
+// CHECK-NEXT: %[[SUM:.*]] = tile.binary addf %[[TILE]], %[[TILE]]
+// CHECK-NEXT: cb.pop_front %[[X]], 1
+// The reserve stays at the write_back (mtia-reserve-where-produced moves it).
+// CHECK: cb.reserve_back %[[OUT]], 1
+// CHECK-NEXT: cb.write_back %[[SUM]], %[[OUT]][0]
+// CHECK-NEXT: cb.push_back %[[OUT]], 1
+// CHECK-NEXT: cb.wait_front %[[OUT]], 1
+// CHECK: dma.store %[[OUT]][0] to %arg1[%{{.*}}] strides [%{{.*}}] bounds [%{{.*}}]
+// CHECK-NEXT: cb.pop_front %[[OUT]], 1
+// CHECK-NOT: tt.load
+// CHECK-NOT: tt.store
+tt.func @vector_add(%arg0: !tt.ptr<f32>, %arg1: !tt.ptr<f32>, %arg2: i32) {
+  %c1024_i32 = arith.constant 1024 : i32
+  %0 = tt.get_program_id x : i32
+  %1 = arith.muli %0, %c1024_i32 : i32
+  %2 = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32>
+  %3 = tt.splat %1 : i32 -> tensor<1024xi32>
+  %4 = arith.addi %3, %2 : tensor<1024xi32>
+  %5 = tt.splat %arg2 : i32 -> tensor<1024xi32>
+  %6 = arith.cmpi slt, %4, %5 : tensor<1024xi32>
+  %7 = tt.splat %arg0 : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>>
+  %8 = tt.addptr %7, %4 : tensor<1024x!tt.ptr<f32>>, tensor<1024xi32>
+  %9 = tt.load %8, %6 : tensor<1024x!tt.ptr<f32>>
+  %10 = builtin.unrealized_conversion_cast %9 : tensor<1024xf32> to !tile.tile<1024xf32>
+  %11 = tile.binary addf %10, %10 : !tile.tile<1024xf32>
+  %12 = builtin.unrealized_conversion_cast %11 : !tile.tile<1024xf32> to tensor<1024xf32>
+  %13 = tt.splat %arg1 : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>>
+  %14 = tt.addptr %13, %4 : tensor<1024x!tt.ptr<f32>>, tensor<1024xi32>
+  tt.store %14, %12, %6 : tensor<1024x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// A tile one unit computes and another uses passes through a one-page
+// buffer: the reduction's sum and the SIMD engine's index tile reach the
+// DMA engine's atomic.
+
+// CHECK-LABEL: tt.func @atomic_sum
+// CHECK: %[[LOAD:.*]] = cb.alloc "load0", dma_in -> reduce : !cb.cb<64xf32, pages = 2>
+// CHECK-NEXT: %[[SUM_BUFFER:.*]] = cb.alloc "forward1", reduce -> dma_out : !cb.cb<f32, pages = 1>
+// CHECK-NEXT: %[[INDEX_BUFFER:.*]] = cb.alloc "forward2", simd -> dma_out : !cb.cb<i32, pages = 1>
+// CHECK: %[[SUM:.*]] = tile.reduce addf
+// CHECK-NEXT: cb.pop_front %[[LOAD]], 1
+// CHECK-NEXT: cb.reserve_back %[[SUM_BUFFER]], 1
+// CHECK-NEXT: cb.write_back %[[SUM]], %[[SUM_BUFFER]][0]
+// CHECK-NEXT: cb.push_back %[[SUM_BUFFER]], 1
+// CHECK: %[[VALUE:.*]] = cb.read_front %[[SUM_BUFFER]][0]
+// CHECK: %[[INDEX:.*]] = cb.read_front %[[INDEX_BUFFER]][0]
+// CHECK-NEXT: dma.atomic_rmw fadd, acq_rel, chip %{{.*}}[%[[INDEX]]], %[[VALUE]]
+// CHECK-NEXT: cb.pop_front %[[INDEX_BUFFER]], 1
+// CHECK-NEXT: cb.pop_front %[[SUM_BUFFER]], 1
+tt.func @atomic_sum(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f32>) {
+  %true = arith.constant true
+  %0 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %1 = tt.splat %arg0 : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+  %2 = tt.addptr %1, %0 : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+  %3 = tt.load %2 : tensor<64x!tt.ptr<f32>>
+  %4 = builtin.unrealized_conversion_cast %3 : tensor<64xf32> to !tile.tile<64xf32>
+  %5 = tile.reduce addf %4 axis = 0 : !tile.tile<64xf32> -> !tile.tile<f32>
+  %6 = tile.extract %5[] : !tile.tile<f32>
+  %7 = tt.atomic_rmw fadd, acq_rel, gpu, %arg1, %6, %true : (!tt.ptr<f32>, f32, i1) -> f32
+  tt.return
+}

@@ -1,0 +1,45 @@
+// RUN: mtia-opt %s --pass-pipeline='builtin.module(mtia-reserve-where-produced)' | FileCheck %s
+
+// The buffer of the store takes one tile, which has no other use: its
+// reserve moves from the write_back up to the tile op that computes the
+// tile, so that the SIMD engine computes the sum into the page.
+
+// CHECK-LABEL: tt.func @vector_add
+// CHECK: %[[X:.*]] = cb.alloc "load0"
+// CHECK-NEXT: %[[OUT:.*]] = cb.alloc "store1"
+// CHECK: %[[TILE:.*]] = cb.read_front %[[X]][0]
+// CHECK-NEXT: cb.reserve_back %[[OUT]], 1
+// CHECK-NEXT: %[[SUM:.*]] = tile.binary addf %[[TILE]], %[[TILE]]
+// CHECK-NEXT: cb.pop_front %[[X]], 1
+// CHECK-NOT: cb.reserve_back
+// CHECK: cb.write_back %[[SUM]], %[[OUT]][0]
+tt.func @vector_add(%arg0: !tt.ptr<f32>, %arg1: !tt.ptr<f32>, %arg2: i32) {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %c-1024 = arith.constant -1024 : index
+  %c1024 = arith.constant 1024 : index
+  %0 = cb.alloc "load0", dma_in -> simd : !cb.cb<1024xf32, pages = 2>
+  %1 = cb.alloc "store1", simd -> dma_out : !cb.cb<1024xf32, pages = 2>
+  %2 = tt.get_program_id x : i32
+  %3 = arith.index_cast %2 : i32 to index
+  %4 = arith.muli %3, %c-1024 : index
+  %5 = arith.index_cast %arg2 : i32 to index
+  %6 = arith.addi %4, %5 : index
+  %7 = arith.minsi %6, %c1024 : index
+  %8 = arith.maxsi %7, %c0 : index
+  cb.reserve_back %0, 1 : !cb.cb<1024xf32, pages = 2>
+  %9 = arith.muli %3, %c1024 : index
+  %10 = dma.load %arg0[%9] strides [%c1] bounds [%8] into %0[0] : !tt.ptr<f32>, !cb.cb<1024xf32, pages = 2>
+  cb.push_back %0, 1 : !cb.cb<1024xf32, pages = 2>
+  cb.wait_front %0, 1 : !cb.cb<1024xf32, pages = 2>
+  %11 = cb.read_front %0[0] : !cb.cb<1024xf32, pages = 2>
+  %12 = tile.binary addf %11, %11 : !tile.tile<1024xf32>
+  cb.pop_front %0, 1 : !cb.cb<1024xf32, pages = 2>
+  cb.reserve_back %1, 1 : !cb.cb<1024xf32, pages = 2>
+  cb.write_back %12, %1[0] : !cb.cb<1024xf32, pages = 2>
+  cb.push_back %1, 1 : !cb.cb<1024xf32, pages = 2>
+  cb.wait_front %1, 1 : !cb.cb<1024xf32, pages = 2>
+  %13 = dma.store %1[0] to %arg1[%9] strides [%c1] bounds [%8] : !cb.cb<1024xf32, pages = 2>, !tt.ptr<f32>
+  cb.pop_front %1, 1 : !cb.cb<1024xf32, pages = 2>
+  tt.return
+}
