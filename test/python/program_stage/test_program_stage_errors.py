@@ -87,7 +87,7 @@ module {
   tt.func public @kernel(%x: !tt.ptr<i32>) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
-    %in = cb.alloc "x", dma -> reduce : !page
+    %in = cb.alloc "x", dma_in -> reduce : !page
     cb.reserve_back %in, 1 : !page
     %t0 = dma.load %x[%c0] strides [%c1] into %in[0] : !tt.ptr<i32>, !page
     cb.push_back %in, 1 : !page
