@@ -430,6 +430,17 @@ LogicalResult ScanOp::verifyRegions() {
 }
 
 //===----------------------------------------------------------------------===//
+// Shapes
+//===----------------------------------------------------------------------===//
+
+LogicalResult UnsplatOp::verify() {
+  auto type = cast<RankedTensorType>(getSrc().getType());
+  if (type.getNumElements() != 1)
+    return emitOpError("expects a tensor of one element, got ") << type;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Debugging
 //===----------------------------------------------------------------------===//
 

@@ -278,6 +278,20 @@ def TT_SplatOp : TT_Op<"splat", [Pure, SameOperandsAndResultElementType]> {
   let hasVerifier = 1;
 }
 
+def TT_UnsplatOp : TT_Op<"unsplat", [Pure,
+    TypesMatchWith<"the result is the element type of the tensor", "src", "result",
+                   "::mlir::getElementTypeOrSelf($_self)">]> {
+  let summary = "the one element of a tensor of one element";
+  let description = [{
+    `%s = tt.unsplat %t : tensor<1x1xf32>` reads the only element of `%t`
+    (`x.item()` in Triton).
+  }];
+  let arguments = (ins TT_Tensor:$src);
+  let results = (outs TT_Type:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src)";
+  let hasVerifier = 1;
+}
+
 def TT_ExpandDimsOp : TT_Op<"expand_dims", [Pure, SameOperandsAndResultElementType]> {
   let summary = "insert a dimension of size one";
   let arguments = (ins TT_Tensor:$src, I32Attr:$axis);

@@ -25,6 +25,23 @@ struct SplatPattern : public OpConversionPattern<tt::SplatOp> {
   }
 };
 
+/// `tt.unsplat`: the tile of one element becomes a rank-0 tile, whose
+/// element the control core reads (and the scalar arithmetic on it moves onto
+/// rank-0 tiles, like that on reduction results).
+struct UnsplatPattern : public OpConversionPattern<tt::UnsplatOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::UnsplatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto source = cast<tile::TileType>(adaptor.getSrc().getType());
+    Value element = tile::ReshapeOp::create(
+        rewriter, op.getLoc(), tile::TileType::get({}, source.getElementType()),
+        adaptor.getSrc());
+    rewriter.replaceOpWithNewOp<tile::ExtractOp>(op, element, ValueRange{});
+    return success();
+  }
+};
+
 struct MakeRangePattern : public OpConversionPattern<tt::MakeRangeOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -152,7 +169,8 @@ struct GatherPattern : public OpConversionPattern<tt::GatherOp> {
 
 void mtia::populateShapePatterns(const TypeConverter &converter,
                                  RewritePatternSet &patterns) {
-  patterns.add<SplatPattern, MakeRangePattern, ReshapePattern<tt::ExpandDimsOp>,
+  patterns.add<SplatPattern, UnsplatPattern, MakeRangePattern,
+               ReshapePattern<tt::ExpandDimsOp>,
                ReshapePattern<tt::ReshapeOp>, BroadcastPattern, TransPattern,
                CatPattern, JoinPattern, SplitPattern, GatherPattern>(
       converter, patterns.getContext());

@@ -359,3 +359,20 @@ tt.func @simd_only_scalars(%x: f32, %n: i32, %out: !tt.ptr<f32>) {
   tt.store %out, %s : !tt.ptr<f32>
   tt.return
 }
+
+// -----
+
+// `x.item()`: the one element of a tile of one element is reshaped to a
+// rank-0 tile, so that the scalar arithmetic on it runs on the SIMD engine and
+// the control core reads the result.
+// CHECK-LABEL: tt.func @unsplat_of_a_loaded_block
+tt.func @unsplat_of_a_loaded_block(%x: tensor<1x1xf32>, %out: !tt.ptr<f32>) {
+  // CHECK: %[[T:.*]] = tile.binary mulf
+  %y = arith.mulf %x, %x : tensor<1x1xf32>
+  // CHECK: %[[E:.*]] = tile.reshape %[[T]] : !tile.tile<1x1xf32> -> !tile.tile<f32>
+  // CHECK: %[[V:.*]] = tile.extract %[[E]][] : !tile.tile<f32>
+  // CHECK: tt.store %arg1, %[[V]]
+  %s = tt.unsplat %y : tensor<1x1xf32>
+  tt.store %out, %s : !tt.ptr<f32>
+  tt.return
+}

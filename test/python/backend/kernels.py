@@ -110,3 +110,13 @@ def scalar_libdevice_kernel(x_ptr, out_ptr, BLOCK: tl.constexpr):
     tl.store(out_ptr + 2, libdevice.pow(first, 3))
     tl.store(out_ptr + 3, libdevice.exp(first) + total)
     tl.store(out_ptr + 4 + tl.arange(0, BLOCK), libdevice.pow(x, -2))
+
+
+@triton.jit
+def item_kernel(x_ptr, out_ptr, ROWS: tl.constexpr):
+    # `.item()` of a one-element block (tt.unsplat) steers a scalar: the block
+    # is a row of the input, picked by the program.
+    row = tl.program_id(0)
+    x = tl.load(x_ptr + row + tl.arange(0, 1)[:, None])
+    value = (x * 2).item()
+    tl.store(out_ptr + row, value + ROWS)

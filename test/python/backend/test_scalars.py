@@ -40,3 +40,10 @@ def test_libdevice_calls_and_clamps_of_scalars() -> None:
     expected = torch.cat([torch.stack([total.rsqrt(), first.clamp(0.25, 0.75), first ** 3,
                                        first.exp() + total]), x ** -2])
     torch.testing.assert_close(out, expected, rtol=1e-5, atol=1e-6)
+
+
+def test_item_of_a_one_element_block() -> None:
+    x = torch.tensor([1.5, -2.0, 0.25])
+    out = torch.zeros(3)
+    kernels.item_kernel[(3,)](x, out, ROWS=3)
+    torch.testing.assert_close(out, x * 2 + 3, rtol=0, atol=0)

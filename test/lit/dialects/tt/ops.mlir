@@ -98,9 +98,11 @@ tt.func @atomics(%p: !tt.ptr<i32>, %f: !tt.ptr<f32>, %ps: tensor<16x!tt.ptr<i32>
 }
 
 // CHECK-LABEL: tt.func @shapes
-tt.func @shapes(%x: tensor<32xf32>, %s: f32, %i: tensor<32xi32>) {
+tt.func @shapes(%x: tensor<32xf32>, %s: f32, %i: tensor<32xi32>, %sp1: tensor<1x1xf32>) {
   // CHECK: tt.splat %{{.*}} : f32 -> tensor<4x8xf32>
   %sp = tt.splat %s : f32 -> tensor<4x8xf32>
+  // CHECK: tt.unsplat %{{.*}} : tensor<1x1xf32>
+  %un = tt.unsplat %sp1 : tensor<1x1xf32>
   // CHECK: tt.expand_dims %{{.*}} {axis = 1 : i32} : tensor<32xf32> -> tensor<32x1xf32>
   %e = tt.expand_dims %x {axis = 1 : i32} : tensor<32xf32> -> tensor<32x1xf32>
   // CHECK: tt.broadcast %{{.*}} : tensor<32x1xf32> -> tensor<32x4xf32>

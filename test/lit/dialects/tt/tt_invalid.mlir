@@ -202,6 +202,14 @@ tt.func @splat_of_tensor(%x: tensor<8xf32>) {
 
 // -----
 
+tt.func @unsplat_of_many_elements(%x: tensor<2x1xf32>) {
+  // expected-error @+1 {{expects a tensor of one element, got 'tensor<2x1xf32>'}}
+  %0 = tt.unsplat %x : tensor<2x1xf32>
+  tt.return
+}
+
+// -----
+
 tt.func @expand_dims_axis(%x: tensor<8xf32>) {
   // expected-error @+1 {{axis 2 is out of range for rank 1}}
   %0 = tt.expand_dims %x {axis = 2 : i32} : tensor<8xf32> -> tensor<8x1xf32>
