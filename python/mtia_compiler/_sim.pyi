@@ -3,8 +3,6 @@
 from collections.abc import Sequence
 
 
-PROGRAM_FORMAT_VERSION: int = 1
-
 class Target:
     @staticmethod
     def from_json(text: str) -> Target:
@@ -42,6 +40,11 @@ class Program:
 
     @property
     def num_instructions(self) -> int: ...
+
+def program_format() -> dict:
+    """
+    The vocabulary of the program format: version, magic, dtypes and their sizes, units, ops and their units, function names.
+    """
 
 def run(target: Target, program: Program, args: list, grid: Sequence[int], trace: bool = False) -> dict:
     """Simulates one launch; returns a result dictionary."""

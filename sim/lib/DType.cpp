@@ -19,11 +19,13 @@ struct DTypeInfo {
 };
 
 constexpr DTypeInfo kInfo[] = {
-    {"i1", 1, false},     {"i8", 1, false},     {"i16", 2, false},
-    {"i32", 4, false},    {"i64", 8, false},    {"f16", 2, true},
-    {"bf16", 2, true},    {"f32", 4, true},     {"f64", 8, true},
-    {"f8e4m3", 1, true},  {"f8e5m2", 1, true},
+    {"i1", 1, false},    {"i8", 1, false},    {"i16", 2, false},
+    {"i32", 4, false},   {"i64", 8, false},   {"f16", 2, true},
+    {"bf16", 2, true},   {"f32", 4, true},    {"f64", 8, true},
+    {"f8e4m3", 1, true}, {"f8e5m2", 1, true},
 };
+static_assert(sizeof(kInfo) / sizeof(kInfo[0]) == kNumDTypes,
+              "one entry per element type");
 } // namespace
 
 bool mtia::parseDType(const std::string &name, DType &type) {
@@ -59,8 +61,8 @@ DType mtia::integerOfSize(unsigned bytes) {
 
 uint32_t mtia::encodeSmallFloat(double value, const SmallFloatFormat &format) {
   const int m = format.mantissaBits;
-  const uint32_t signBit = std::signbit(value) ? 1u << (format.exponentBits + m)
-                                               : 0u;
+  const uint32_t signBit =
+      std::signbit(value) ? 1u << (format.exponentBits + m) : 0u;
   const uint32_t maxExponentField = (1u << format.exponentBits) - 1;
   // The largest finite encoding: for IEEE formats the top exponent field is
   // reserved; e4m3fn only reserves the all-ones mantissa in it.
@@ -307,9 +309,9 @@ void storeIntAsFloat(DType to, uint8_t *dst, int64_t value, bool isSigned) {
     return;
   }
   const bool negative = isSigned && value < 0;
-  const uint64_t magnitude =
-      negative ? uint64_t(0) - static_cast<uint64_t>(value)
-               : static_cast<uint64_t>(value);
+  const uint64_t magnitude = negative
+                                 ? uint64_t(0) - static_cast<uint64_t>(value)
+                                 : static_cast<uint64_t>(value);
   const double odd = roundToOddDouble(magnitude);
   storeFloat(to, dst, negative ? -odd : odd);
 }
@@ -346,7 +348,8 @@ void mtia::convertElements(DType from, DType to, const uint8_t *src,
   }
   if (isInteger(from) && isInteger(to)) {
     for (int64_t i = 0; i < count; ++i)
-      storeInt(to, dst + toSize * i, loadInt(from, src + fromSize * i, isSigned));
+      storeInt(to, dst + toSize * i,
+               loadInt(from, src + fromSize * i, isSigned));
     return;
   }
   if (isInteger(from)) {
@@ -357,8 +360,8 @@ void mtia::convertElements(DType from, DType to, const uint8_t *src,
   }
   unsigned bits = to == DType::I1 ? 1 : 8 * toSize;
   for (int64_t i = 0; i < count; ++i) {
-    int64_t value =
-        saturatingFloatToInt(loadFloat(from, src + fromSize * i), bits, isSigned);
+    int64_t value = saturatingFloatToInt(loadFloat(from, src + fromSize * i),
+                                         bits, isSigned);
     storeInt(to, dst + toSize * i, value);
   }
 }

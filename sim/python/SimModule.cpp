@@ -87,7 +87,8 @@ nb::dict run(const TargetDesc &target, const Program &program,
       arg.kind = ParamKind::Ptr;
       arg.data = bytes.data();
       arg.bytes = bytes.shape(0);
-    } else if (nb::isinstance<nb::bool_>(item) || nb::isinstance<nb::int_>(item)) {
+    } else if (nb::isinstance<nb::bool_>(item) ||
+               nb::isinstance<nb::int_>(item)) {
       arg.kind = ParamKind::Int;
       arg.intValue = nb::cast<int64_t>(item);
     } else if (nb::isinstance<nb::float_>(item)) {
@@ -145,17 +146,55 @@ nb::dict run(const TargetDesc &target, const Program &program,
   cache["evictions"] = result.cacheEvictions;
   d["cache"] = cache;
   d["output"] = result.output;
-  d["trace"] = trace ? nb::object(nb::str(result.trace.c_str(),
-                                          result.trace.size()))
-                     : nb::none();
+  d["trace"] =
+      trace ? nb::object(nb::str(result.trace.c_str(), result.trace.size()))
+            : nb::none();
   return d;
+}
+
+/// The vocabulary of the program format as the simulator reads it
+/// (sim/include/mtia/Program.h): the program builder takes its names and
+/// sizes from here instead of keeping copies.
+nb::dict programFormat() {
+  nb::dict format;
+  format["version"] = kProgramFormatVersion;
+  format["magic"] = nb::bytes(kProgramMagic, sizeof(kProgramMagic));
+  format["max_rank"] = kMaxTileRank;
+  nb::dict dtypes;
+  for (unsigned i = 0; i < kNumDTypes; ++i)
+    dtypes[dtypeName(static_cast<DType>(i))] = dtypeSize(static_cast<DType>(i));
+  format["dtypes"] = dtypes;
+  nb::list units;
+  for (unsigned i = 0; i < kNumUnits; ++i)
+    units.append(unitName(static_cast<Unit>(i)));
+  format["units"] = units;
+  nb::dict ops;
+#define MTIA_OP_ENTRY(id, name, unit) ops[name] = unitName(Unit::unit);
+  MTIA_OPS(MTIA_OP_ENTRY)
+#undef MTIA_OP_ENTRY
+  format["ops"] = ops;
+  nb::dict functions;
+  auto names = [](std::initializer_list<const char *> list) {
+    nb::list result;
+    for (const char *name : list)
+      result.append(name);
+    return result;
+  };
+#define MTIA_FN_NAME(id, name) name,
+  functions["binary"] = names({MTIA_BINARY_FNS(MTIA_FN_NAME)});
+  functions["unary"] = names({MTIA_UNARY_FNS(MTIA_FN_NAME)});
+  functions["predicates"] = names({MTIA_PREDICATES(MTIA_FN_NAME)});
+  functions["reduce"] = names({MTIA_REDUCE_FNS(MTIA_FN_NAME)});
+  functions["atomic"] = names({MTIA_ATOMIC_FNS(MTIA_FN_NAME)});
+#undef MTIA_FN_NAME
+  format["functions"] = functions;
+  return format;
 }
 
 } // namespace
 
 NB_MODULE(_sim, m) {
   m.doc() = "Native MTIA machine model (see mtia_compiler.sim)";
-  m.attr("PROGRAM_FORMAT_VERSION") = kProgramFormatVersion;
   // Targets and programs may be held until the interpreter exits by objects
   // of other modules (Triton's kernel caches hold launchers), which Python
   // finalizes after this module: that is not a leak, so say nothing at exit.
@@ -193,9 +232,9 @@ NB_MODULE(_sim, m) {
           "parse",
           [](nb::bytes data) {
             Program program;
-            std::string error = parseProgram(
-                reinterpret_cast<const uint8_t *>(data.c_str()), data.size(),
-                program);
+            std::string error =
+                parseProgram(reinterpret_cast<const uint8_t *>(data.c_str()),
+                             data.size(), program);
             if (!error.empty())
               throw nb::value_error(error.c_str());
             return program;
@@ -222,6 +261,9 @@ NB_MODULE(_sim, m) {
       .def_prop_ro("num_instructions",
                    [](const Program &p) { return p.code.size(); });
 
+  m.def("program_format", &programFormat,
+        "The vocabulary of the program format: version, magic, dtypes and "
+        "their sizes, units, ops and their units, function names.");
   m.def("run", &run, nb::arg("target"), nb::arg("program"), nb::arg("args"),
         nb::arg("grid"), nb::arg("trace") = false,
         "Simulates one launch; returns a result dictionary.");

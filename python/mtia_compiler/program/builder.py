@@ -47,19 +47,23 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-FORMAT_VERSION = 1
+from mtia_compiler import _sim
+
+#: The format's vocabulary, as the simulator that reads it defines it
+#: (`sim/include/mtia/Program.h`): the builder keeps no copy of its own, and
+#: the simulator's parser refuses any field it does not read.
+_FORMAT: dict[str, Any] = _sim.program_format()
+FORMAT_VERSION: int = _FORMAT["version"]
+MAGIC: bytes = _FORMAT["magic"]
 #: The most dimensions a unit instruction takes (the format's `shape` fields).
-MAX_DIMS = 4
-MAGIC = b"MTIAPROG"
+MAX_DIMS: int = _FORMAT["max_rank"]
 _HEADER = struct.Struct("<8sIIQ")
 
-DTYPES = (
-    "i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64", "f8e4m3", "f8e5m2",
-)
-DTYPE_BYTES = {
-    "i1": 1, "i8": 1, "i16": 2, "i32": 4, "i64": 8, "f16": 2, "bf16": 2, "f32": 4,
-    "f64": 8, "f8e4m3": 1, "f8e5m2": 1,
-}
+#: The element types and their sizes in bytes.
+DTYPE_BYTES: dict[str, int] = dict(_FORMAT["dtypes"])
+DTYPES = tuple(DTYPE_BYTES)
+#: The unit (`Unit` value) that executes each op.
+OP_UNITS: dict[str, str] = dict(_FORMAT["ops"])
 
 
 class Unit(str, Enum):
@@ -75,6 +79,10 @@ class Unit(str, Enum):
     RE = "re"
     MLU = "mlu"
     CTL = "ctl"
+
+
+if {unit.value for unit in Unit} != set(_FORMAT["units"]):
+    raise ImportError(f"the simulator's units {_FORMAT['units']} are not the builder's")
 
 
 @dataclass(frozen=True)
@@ -275,6 +283,8 @@ class ProgramBuilder:
         return self._loc_index[loc]
 
     def _emit(self, op: str, **fields: Any) -> None:
+        if op not in OP_UNITS:
+            raise ValueError(f"the program format has no op {op!r}")
         inst: dict[str, Any] = {"op": op, **fields}
         if self._current_loc is not None:
             inst["loc"] = self._current_loc

@@ -29,6 +29,8 @@ enum class DType : uint8_t {
   F8E4M3,
   F8E5M2,
 };
+/// The number of element types (the values of DType are 0 to kNumDTypes-1).
+constexpr unsigned kNumDTypes = 11;
 
 /// Parses a dtype name ("i1", "i8", ..., "f8e4m3", "f8e5m2"). Returns false
 /// for an unknown name.

@@ -40,6 +40,24 @@ void ProgramParser::parseInst(Inst &inst, const Object &object) {
     fail("too many integer operands");
 }
 
+void ProgramParser::checkKnownFields(const Object &object,
+                                     llvm::StringRef what) {
+  const llvm::StringSet<> &read = readFields[&object];
+  for (const auto &entry : object) {
+    llvm::StringRef key = entry.first;
+    if (!read.contains(key))
+      fail(what.str() + " has unknown field '" + key.str() + "'");
+    if (const Object *nested = entry.second.getAsObject()) {
+      checkKnownFields(*nested, what.str() + "." + key.str());
+      continue;
+    }
+    if (const Array *items = entry.second.getAsArray())
+      for (const Value &item : *items)
+        if (const Object *nested = item.getAsObject())
+          checkKnownFields(*nested, what.str() + "." + key.str());
+  }
+}
+
 void ProgramParser::parse(const Object &root) {
   program.kernel = string(root, "kernel");
   program.numIntRegs = static_cast<unsigned>(integer(root, "iregs", 1, 4096));
@@ -69,6 +87,7 @@ void ProgramParser::parse(const Object &root) {
         fail("parameter '" + param.name + "' has unknown memory '" + memory +
              "'");
     }
+    checkKnownFields(*object, "parameter '" + param.name + "'");
     program.params.push_back(std::move(param));
   }
 
@@ -80,6 +99,7 @@ void ProgramParser::parse(const Object &root) {
     cb.name = string(*object, "name");
     cb.pageBytes = integer(*object, "page_bytes", 1, int64_t(1) << 32);
     cb.pages = static_cast<int32_t>(integer(*object, "pages", 1, 1024));
+    checkKnownFields(*object, "circular buffer '" + cb.name + "'");
     program.cbs.push_back(std::move(cb));
   }
 
@@ -98,6 +118,7 @@ void ProgramParser::parse(const Object &root) {
       if (!object)
         fail("must be an object");
       parseInst(program.code[i], *object);
+      checkKnownFields(*object, opName(program.code[i].op));
       const Inst &inst = program.code[i];
       if (inst.op != Op::ReXReduce)
         continue;
@@ -108,6 +129,7 @@ void ProgramParser::parse(const Object &root) {
       fail("instruction " + std::to_string(i) + ": " + error.message);
     }
   }
+  checkKnownFields(root, "the program");
 }
 
 const char *mtia::unitName(Unit unit) {

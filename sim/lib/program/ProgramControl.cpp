@@ -176,7 +176,7 @@ void ProgramParser::parseCtl(Inst &inst, const Object &object) {
       fail("field 'src' must be a front slot: the control core reads only "
            "pages it waited for");
     IntOperand index;
-    if (const Value *value = object.get("i"))
+    if (const Value *value = lookup(object, "i"))
       index = intOperand(*value, "i");
     // An immediate index is checked against the page here, a register when
     // the instruction executes.
@@ -203,7 +203,7 @@ void ProgramParser::parseCtl(Inst &inst, const Object &object) {
     inst.srcB = floatType ? floatReg(object, "v") : intReg(object, "v");
     if (inst.fn == static_cast<uint8_t>(AtomicFn::ACas))
       inst.srcC = floatType ? floatReg(object, "cmp") : intReg(object, "cmp");
-    if (object.get("mask"))
+    if (lookup(object, "mask"))
       inst.maskReg = intReg(object, "mask");
     static constexpr const char *kSemantics[] = {"relaxed", "acquire",
                                                  "release", "acq_rel"};

@@ -15,6 +15,8 @@
 
 #include "mtia/Program.h"
 
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/JSON.h"
 
 #include <cmath>
@@ -73,9 +75,21 @@ public:
 
   void parse(const Object &root);
 
+  /// Fails on a field of `object` (or of an object nested in it) that no
+  /// reader looked up: a writer that puts a field the format does not have,
+  /// or misspells one, is caught where it writes rather than ignored.
+  void checkKnownFields(const Object &object, llvm::StringRef what);
+
 private:
+  /// Every lookup of a field goes through here, so that the parser knows
+  /// which fields of each object it read.
+  const Value *lookup(const Object &object, llvm::StringRef key) {
+    readFields[&object].insert(key);
+    return object.get(key);
+  }
+
   const Value &field(const Object &object, const char *key) {
-    const Value *value = object.get(key);
+    const Value *value = lookup(object, key);
     if (!value)
       fail(std::string("missing field '") + key + "'");
     return *value;
@@ -99,13 +113,13 @@ private:
 
   int64_t optionalInteger(const Object &object, const char *key, int64_t lo,
                           int64_t hi, int64_t fallback) {
-    if (!object.get(key))
+    if (!lookup(object, key))
       return fallback;
     return integer(object, key, lo, hi);
   }
 
   bool boolean(const Object &object, const char *key, bool fallback) {
-    const Value *value = object.get(key);
+    const Value *value = lookup(object, key);
     if (!value)
       return fallback;
     std::optional<bool> flag = value->getAsBoolean();
@@ -122,7 +136,7 @@ private:
   }
 
   std::string optionalString(const Object &object, const char *key) {
-    if (!object.get(key))
+    if (!lookup(object, key))
       return "";
     return string(object, key);
   }
@@ -153,7 +167,7 @@ private:
   /// The float type `t` (default f32) of a control-core float operation or
   /// conversion: operands and results are rounded to it.
   DType scalarFloatType(const Object &object) {
-    DType type = object.get("t") ? dtype(object, "t") : DType::F32;
+    DType type = lookup(object, "t") ? dtype(object, "t") : DType::F32;
     if (type != DType::F16 && type != DType::BF16 && type != DType::F32 &&
         type != DType::F64)
       fail("field 't' must be f16, bf16, f32 or f64");
@@ -184,7 +198,7 @@ private:
   ScalarOperand scalarOperand(const Value &value, const char *key) {
     ScalarOperand operand;
     if (const Object *reg = value.getAsObject()) {
-      if (reg->get("r")) {
+      if (lookup(*reg, "r")) {
         operand.kind = ScalarOperand::IReg;
         operand.reg = static_cast<int32_t>(
             integer(*reg, "r", 0, int64_t(program.numIntRegs) - 1));
@@ -255,7 +269,7 @@ private:
   }
 
   SlotRef optionalSlot(const Object &object, const char *key) {
-    if (!object.get(key))
+    if (!lookup(object, key))
       return SlotRef();
     return slot(object, key);
   }
@@ -276,7 +290,7 @@ private:
     const Value &value = field(object, key);
     SimdInput input;
     const Object *asObject = value.getAsObject();
-    if (asObject && asObject->get("cb")) {
+    if (asObject && lookup(*asObject, "cb")) {
       input.isTile = true;
       input.slot = slot(value, key);
       input.splat = boolean(*asObject, "splat", false);
@@ -336,6 +350,7 @@ private:
   void parseUnit(Inst &inst, const Object &object);
 
   Program &program;
+  llvm::DenseMap<const Object *, llvm::StringSet<>> readFields;
 };
 
 } // namespace mtia

@@ -21,7 +21,7 @@ void ProgramParser::parseDmaStrided(Inst &inst, const Object &object) {
     fail("field 'strides' must have one entry per dimension");
   for (const Value &stride : strideItems)
     inst.ints.push_back(intOperand(stride, "strides"));
-  inst.hasBounds = object.get("lo") || object.get("hi");
+  inst.hasBounds = lookup(object, "lo") || lookup(object, "hi");
   if (inst.hasBounds) {
     for (const char *key : {"lo", "hi"}) {
       const Array &bounds = array(object, key);
@@ -49,8 +49,9 @@ void ProgramParser::parseUnit(Inst &inst, const Object &object) {
     inst.slots.insert(inst.slots.begin(), local);
     if (load)
       inst.scalars.push_back(
-          object.get("other") ? scalarOperand(field(object, "other"), "other")
-                              : ScalarOperand());
+          lookup(object, "other")
+              ? scalarOperand(field(object, "other"), "other")
+              : ScalarOperand());
     return;
   }
   case Op::DmaGather:
@@ -71,8 +72,9 @@ void ProgramParser::parseUnit(Inst &inst, const Object &object) {
     checkFits(inst.slots[2], inst.count, "the mask tile");
     if (gather)
       inst.scalars.push_back(
-          object.get("other") ? scalarOperand(field(object, "other"), "other")
-                              : ScalarOperand());
+          lookup(object, "other")
+              ? scalarOperand(field(object, "other"), "other")
+              : ScalarOperand());
     return;
   }
   case Op::DmaAtomic: {
@@ -86,7 +88,8 @@ void ProgramParser::parseUnit(Inst &inst, const Object &object) {
     inst.slots.push_back(optionalSlot(object, "index"));
     inst.slots.push_back(optionalSlot(object, "mask"));
     inst.slots.push_back(optionalSlot(object, "old"));
-    inst.type2 = object.get("index_t") ? dtype(object, "index_t") : DType::I32;
+    inst.type2 =
+        lookup(object, "index_t") ? dtype(object, "index_t") : DType::I32;
     if (inst.type2 != DType::I32 && inst.type2 != DType::I64)
       fail("field 'index_t' must be i32 or i64");
     checkFits(inst.slots[0], inst.count * dtypeSize(inst.type2),

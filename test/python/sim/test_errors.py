@@ -3,11 +3,13 @@ and host memory outside the bound buffers is never written."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 from conftest import copy_program
 
-from mtia_compiler.program import ProgramBuilder, Unit
+from mtia_compiler.program import ProgramBuilder, Unit, decode, encode
 from mtia_compiler.sim import SimulationError, Simulator
 
 
@@ -139,6 +141,25 @@ def test_corrupt_programs_are_rejected() -> None:
             Simulator().run(bytes(corrupt), [np.zeros(64, np.float32)] * 2 + [64])
         except SimulationError:
             pass
+
+
+@pytest.mark.parametrize(("where", "message"), [
+    (lambda body: body["code"][-1], "cb.pop has unknown field 'bogus'"),
+    (lambda body: next(i for i in body["code"] if i["op"] == "dma.load"),
+     "dma.load has unknown field 'bogus'"),
+    (lambda body: next(i for i in body["code"] if i["op"] == "dma.load")["dst"],
+     "dma.load.dst has unknown field 'bogus'"),
+    (lambda body: body["cbs"][0], "circular buffer 't' has unknown field 'bogus'"),
+    (lambda body: body["params"][0], "parameter 'src' has unknown field 'bogus'"),
+    (lambda body: body, "the program has unknown field 'bogus'"),
+])
+def test_fields_the_format_does_not_have_are_rejected(where: Any, message: str) -> None:
+    # A writer that misspells a field, or writes one the simulator does not
+    # read, is told so instead of having the field ignored.
+    body = decode(copy_program(64))
+    where(body)["bogus"] = 1
+    error = run_expecting("invalid_program", encode(body), [])
+    assert message in str(error)
 
 
 def test_invalid_launch() -> None:
