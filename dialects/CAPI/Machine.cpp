@@ -4,6 +4,7 @@
 #include "dialects/CB/CBDialect.h"
 #include "dialects/DMA/DMADialect.h"
 #include "dialects/Tile/TileDialect.h"
+#include "passes/Analysis/UnitAssignment.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Support.h"
@@ -51,11 +52,23 @@ int64_t mtiaTileTypeGetSizeInBytes(MlirType type) {
 // `tile` operations
 //===----------------------------------------------------------------------===//
 
-int32_t mtiaTileOpGetUnit(MlirOperation op) {
-  auto unitOp = dyn_cast<tile::UnitOpInterface>(unwrap(op));
-  if (!unitOp)
+int32_t mtiaOpGetEndpoint(MlirOperation op) {
+  std::optional<cb::Endpoint> endpoint = cb::getEndpointOf(unwrap(op));
+  if (!endpoint)
     return -1;
-  return static_cast<int32_t>(unitOp.getUnit());
+  return static_cast<int32_t>(*endpoint);
+}
+
+int32_t mtiaTileValueGetHolder(MlirValue value) {
+  // A tile read from a page is held by the buffer's consumer, which names
+  // the DMA queue when a transfer reads it (the values of atomics).
+  if (auto read = unwrap(value).getDefiningOp<cb::ReadFrontOp>())
+    return static_cast<int32_t>(
+        read.getCb().getDefiningOp<cb::AllocOp>().getConsumer());
+  tile::Unit owner = UnitAssignment().getOwner(unwrap(value));
+  if (owner == tile::Unit::DMA)
+    return -1;
+  return static_cast<int32_t>(cb::getEndpoint(owner));
 }
 
 //===----------------------------------------------------------------------===//
@@ -74,8 +87,8 @@ MlirType mtiaCircularBufferTypeGetChecked(MlirLocation loc, MlirType pageType,
                                           int64_t numPages) {
   Location location = unwrap(loc);
   auto page = cast<tile::TileType>(unwrap(pageType));
-  if (failed(cb::CircularBufferType::verify(
-          [&] { return emitError(location); }, page, numPages)))
+  if (failed(cb::CircularBufferType::verify([&] { return emitError(location); },
+                                            page, numPages)))
     return MlirType{nullptr};
   return wrap(cb::CircularBufferType::get(page, numPages));
 }

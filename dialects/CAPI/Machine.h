@@ -25,12 +25,9 @@ MLIR_CAPI_EXPORTED MlirTypeID mtiaTileTypeGetTypeID(void);
 /// Returns `!tile.tile<shape x elementType>` with the dimension order `order`
 /// (fastest varying first; `numOrder` = 0 for the default row-major order),
 /// or a null type after reporting a diagnostic at `loc` if invalid.
-MLIR_CAPI_EXPORTED MlirType mtiaTileTypeGetChecked(MlirLocation loc,
-                                                   intptr_t rank,
-                                                   const int64_t *shape,
-                                                   MlirType elementType,
-                                                   intptr_t numOrder,
-                                                   const int64_t *order);
+MLIR_CAPI_EXPORTED MlirType mtiaTileTypeGetChecked(
+    MlirLocation loc, intptr_t rank, const int64_t *shape, MlirType elementType,
+    intptr_t numOrder, const int64_t *order);
 /// Returns the order of the dimensions, fastest varying first; `order` must
 /// hold one entry per dimension.
 MLIR_CAPI_EXPORTED void mtiaTileTypeGetDimensionOrder(MlirType type,
@@ -42,9 +39,17 @@ MLIR_CAPI_EXPORTED int64_t mtiaTileTypeGetSizeInBytes(MlirType type);
 // `tile` operations.
 //===----------------------------------------------------------------------===//
 
-/// Returns the `tile::Unit` (as its integer value) that executes `op`, the
-/// unit its `UnitOpInterface` names, or -1 if `op` has no such interface.
-MLIR_CAPI_EXPORTED int32_t mtiaTileOpGetUnit(MlirOperation op);
+/// Returns the agent that executes `op` as an endpoint of circular buffers
+/// (a `cb::Endpoint` value: a compute unit, the control core, or the DMA
+/// queue a transfer is issued on), or -1 if `op` executes on no unit.
+MLIR_CAPI_EXPORTED int32_t mtiaOpGetEndpoint(MlirOperation op);
+
+/// Returns the agent (a `cb::Endpoint` value) that holds `value`, a tile, as
+/// the `UnitAssignment` analysis decides: the unit that computes it, the
+/// consumer of the buffer it is read from, or for values that loops and
+/// conditionals carry the unit of what flows into them; -1 if that is the
+/// DMA engine, whose queue only a buffer's endpoint names.
+MLIR_CAPI_EXPORTED int32_t mtiaTileValueGetHolder(MlirValue value);
 
 //===----------------------------------------------------------------------===//
 // `cb` types.

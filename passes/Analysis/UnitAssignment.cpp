@@ -56,8 +56,14 @@ std::optional<tile::Unit> UnitAssignment::getUser(OpOperand &use) {
 tile::Unit UnitAssignment::computeOwner(Value value) {
   if (auto argument = dyn_cast<BlockArgument>(value)) {
     auto loop = dyn_cast<scf::ForOp>(argument.getOwner()->getParentOp());
-    if (loop && argument.getArgNumber() > 0)
-      return getOwner(loop.getYieldedValues()[argument.getArgNumber() - 1]);
+    if (loop && argument.getArgNumber() > 0) {
+      unsigned index = argument.getArgNumber() - 1;
+      // A tile the loop carries unchanged is held where it enters the loop.
+      Value yielded = loop.getYieldedValues()[index];
+      if (yielded == argument)
+        return getOwner(loop.getInitArgs()[index]);
+      return getOwner(yielded);
+    }
     // A scf.while passes the values its after region yields to the before
     // region, and the operands of scf.condition to the after region.
     if (auto whileLoop =

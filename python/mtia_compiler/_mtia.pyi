@@ -80,9 +80,14 @@ class TensorDescType(mlir._mlir_libs._mlir.ir.Type):
     @property
     def block_type(self) -> mlir.ir.Type: ...
 
-def tile_op_unit(op: mlir.ir.Operation) -> int | None:
+def op_endpoint(op: mlir.ir.Operation) -> int | None:
     """
-    The tile.Unit value of the unit that executes `op` (its UnitOpInterface), or None if `op` has no unit.
+    The cb.Endpoint value of the agent that executes `op` (a unit, the control core, or a transfer's DMA queue), or None if `op` executes on no unit.
+    """
+
+def tile_value_holder(value: mlir.ir.Value) -> int:
+    """
+    The cb.Endpoint value of the agent that holds `value`, a tile (the UnitAssignment analysis of the data-movement stage).
     """
 
 class TileType(mlir._mlir_libs._mlir.ir.Type):

@@ -90,7 +90,7 @@ class KernelEmitter:
         self.ops = walk(kernel)
         self.roles: BufferRoles = resolve_buffer_roles(self.ops)
         self.folded_splats = folded_splats(self.ops)
-        self.homes = {value: unit for value, unit in tile_homes(self.ops, self.roles).items()
+        self.homes = {value: unit for value, unit in tile_homes(self.ops).items()
                       if value not in self.folded_splats}
         check_units(self.ops, self.roles, self.homes)
         self.plan: StoragePlan = StoragePlanner(kernel, self.ops, self.roles, self.homes,

@@ -30,7 +30,7 @@ from mtia_compiler.dialects import cb, tile, tt
 from mtia_compiler.program import Unit
 
 from .common import TileInfo, is_tile, located_error, op_name, view_as
-from .units import BufferRoles, op_unit, tile_op_unit
+from .units import BufferRoles, op_unit, tile_holder, tile_op_unit
 
 SLOT_ALIGNMENT = 8
 LOOP_OPS = (scf.ForOp, scf.WhileOp)
@@ -599,50 +599,28 @@ def folded_splats(ops: list[ir.Operation]) -> set[ir.Value]:
     return folded
 
 
-def tile_homes(ops: list[ir.Operation], roles: BufferRoles) -> dict[ir.Value, Unit]:
-    """The unit holding every tile value of a kernel's operations `ops`: the
-    unit of its defining op, the
-    consumer of the buffer a `cb.read_front` reads, or for loop-carried
-    values, branch results and block arguments the unit of what flows in."""
+def tile_homes(ops: list[ir.Operation]) -> dict[ir.Value, Unit]:
+    """The unit holding every tile value of a kernel's operations `ops`, as
+    the data-movement stage's `UnitAssignment` analysis decides it (through
+    the C API): the unit of its defining op, the consumer of the buffer a
+    `cb.read_front` reads, or for loop-carried values, branch results and
+    block arguments the unit of what flows in."""
     homes: dict[ir.Value, Unit] = {}
-    pending: list[tuple[ir.Value, ir.Value]] = []
     for op in ops:
         view = op.opview
-        for value in op.results:
+        if not isinstance(view, (cb.ReadFrontOp, scf.ForOp, scf.WhileOp, scf.IfOp)) and \
+                tile_op_unit(op) is None and any(is_tile(value.type) for value in op.results):
+            raise located_error(op, f"'{op_name(op)}' producing a tile is not supported by the "
+                                "program stage")
+        for value in _region_values(op):
             if not is_tile(value.type):
                 continue
-            if isinstance(view, cb.ReadFrontOp):
-                homes[value] = roles.consumer[view.cb]
-            elif (unit := tile_op_unit(op)) is not None:
-                homes[value] = unit
-            elif not isinstance(view, (scf.ForOp, scf.WhileOp, scf.IfOp)):
-                raise located_error(op, f"'{op_name(op)}' producing a tile is not supported by the "
-                                    "program stage")
-    for site in copy_sites(ops):
-        if isinstance(site.destination, PageStorage):
-            continue
-        pending.append((site.source, site.destination))
-        if isinstance(site.op.opview, scf.ForOp) and \
-                site.destination in _iteration_arguments(site.op):
-            index = _iteration_arguments(site.op).index(site.destination)
-            pending.append((site.destination, site.op.results[index]))
-    changed = True
-    while changed:
-        changed = False
-        for source, destination in pending:
-            if source in homes and destination not in homes:
-                homes[destination] = homes[source]
-                changed = True
-    for op in ops:
-        for value in _region_values(op):
-            if is_tile(value.type) and value not in homes:
-                raise located_error(op, "cannot tell which unit holds a tile carried by "
+            holder = tile_holder(value)
+            if holder is None:
+                raise located_error(op, "cannot tell which unit holds a tile of "
                                     f"'{op_name(op)}'")
+            homes[value] = holder
     return homes
-
-
-def _iteration_arguments(for_op: ir.Operation) -> list[ir.Value]:
-    return list(for_op.regions[0].blocks[0].arguments)[1:]
 
 
 def _region_values(op: ir.Operation) -> Iterator[ir.Value]:

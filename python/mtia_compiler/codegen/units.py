@@ -14,25 +14,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mtia_compiler import _mtia, ir
-from mtia_compiler.dialects import cb, tile
+from mtia_compiler.dialects import cb
 from mtia_compiler.program import Unit
 
-from .common import is_tile, located_error, op_name
-
-INBOUND_DMA_OPS = ("dma.load", "dma.gather")
-"""The transfers the simulator's inbound queue issues (docs/program-format.md);
-the outbound queue issues the others."""
+from .common import is_tile, located_error
 
 _ENDPOINT_UNITS = {cb.Endpoint.DPE: Unit.DPE, cb.Endpoint.SIMD: Unit.SIMD,
                    cb.Endpoint.Reduce: Unit.RE, cb.Endpoint.MLU: Unit.MLU,
                    cb.Endpoint.DMAIn: Unit.DMA_IN, cb.Endpoint.DMAOut: Unit.DMA_OUT,
                    cb.Endpoint.Core: Unit.CTL}
-"""The simulator unit of every endpoint of a circular buffer."""
-
-_DIALECT_UNITS = {"dpe": Unit.DPE, "simd": Unit.SIMD, "reduce": Unit.RE, "mlu": Unit.MLU,
-                  "core": Unit.CTL}
-"""The simulator unit of every unit of the tile dialect (`tile.Unit`) but the
-DMA engine, whose transfers name their queue themselves."""
+"""The simulator unit of every endpoint of a circular buffer: the dialects'
+names of the units the program format names."""
 
 
 def segments(op: ir.Operation) -> list[list[ir.Value]]:
@@ -45,11 +37,6 @@ def segments(op: ir.Operation) -> list[list[ir.Value]]:
         groups.append(operands[start:start + size])
         start += size
     return groups
-
-
-def dma_unit(op: ir.Operation) -> Unit:
-    """The simulator unit that issues a DMA transfer."""
-    return Unit.DMA_IN if op_name(op) in INBOUND_DMA_OPS else Unit.DMA_OUT
 
 
 def walk(region_holder: ir.Operation) -> list[ir.Operation]:
@@ -93,32 +80,27 @@ def resolve_buffer_roles(ops: list[ir.Operation]) -> BufferRoles:
     return roles
 
 
-def _name(alloc: ir.Operation) -> str:
-    return str(alloc.attributes["name"])
-
-
-def _declared_unit(op: ir.Operation) -> str | None:
-    """The name of the dialect's unit (`tile.Unit`) that executes `op`, or
-    None if `op` has no unit."""
-    unit = _mtia.tile_op_unit(op)
-    return None if unit is None else str(tile.Unit(unit))
+def op_unit(op: ir.Operation) -> Unit | None:
+    """The unit that executes a tile or DMA operation (the dialect says which:
+    its `UnitOpInterface`, and for a transfer the DMA queue it is issued on),
+    or None for others. `tile.extract` runs on the control core."""
+    endpoint = _mtia.op_endpoint(op)
+    return None if endpoint is None else _ENDPOINT_UNITS[cb.Endpoint(endpoint)]
 
 
 def tile_op_unit(op: ir.Operation) -> Unit | None:
     """The agent that executes a tile operation: a unit, or for tile.extract
     (which reads an element into a register) the control core; None for
     every other operation, DMA transfers included."""
-    unit = _declared_unit(op)
-    if unit is None or unit == "dma":
-        return None
-    return _DIALECT_UNITS[unit]
+    unit = op_unit(op)
+    return None if unit in (Unit.DMA_IN, Unit.DMA_OUT) else unit
 
 
-def op_unit(op: ir.Operation) -> Unit | None:
-    """The unit that executes a tile or DMA operation, or None for others."""
-    if _declared_unit(op) == "dma":
-        return dma_unit(op)
-    return tile_op_unit(op)
+def tile_holder(value: ir.Value) -> Unit | None:
+    """The unit that holds `value`, a tile, as the data-movement stage's
+    `UnitAssignment` analysis decided it; None if it names none."""
+    endpoint = _mtia.tile_value_holder(value)
+    return None if endpoint < 0 else _ENDPOINT_UNITS[cb.Endpoint(endpoint)]
 
 
 def tile_operands(op: ir.Operation) -> list[ir.Value]:

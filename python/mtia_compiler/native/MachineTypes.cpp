@@ -33,16 +33,23 @@ MlirType checked(MlirType type, const char *what) {
 
 void mtia::python::populateMachineTypes(nb::module_ &m) {
   m.def(
-      "tile_op_unit",
+      "op_endpoint",
       [](MlirOperation op) -> std::optional<int32_t> {
-        int32_t unit = mtiaTileOpGetUnit(op);
-        if (unit < 0)
+        int32_t endpoint = mtiaOpGetEndpoint(op);
+        if (endpoint < 0)
           return std::nullopt;
-        return unit;
+        return endpoint;
       },
       nb::arg("op"),
-      "The tile.Unit value of the unit that executes `op` (its "
-      "UnitOpInterface), or None if `op` has no unit.");
+      "The cb.Endpoint value of the agent that executes `op` (a unit, the "
+      "control core, or a transfer's DMA queue), or None if `op` executes on "
+      "no unit.");
+  m.def(
+      "tile_value_holder",
+      [](MlirValue value) { return mtiaTileValueGetHolder(value); },
+      nb::arg("value"),
+      "The cb.Endpoint value of the agent that holds `value`, a tile (the "
+      "UnitAssignment analysis of the data-movement stage).");
 
   mlir_type_subclass(m, "TileType", mtiaTypeIsATile, mtiaTileTypeGetTypeID)
       .def_classmethod(
@@ -52,8 +59,7 @@ void mtia::python::populateMachineTypes(nb::module_ &m) {
              MlirLocation loc) {
             return cls(checked(
                 mtiaTileTypeGetChecked(loc, shape.size(), shape.data(),
-                                       elementType, order.size(),
-                                       order.data()),
+                                       elementType, order.size(), order.data()),
                 "invalid tile type"));
           },
           nb::arg("cls"), nb::arg("shape"), nb::arg("element_type"),

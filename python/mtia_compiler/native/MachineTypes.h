@@ -7,8 +7,8 @@
 
 namespace mtia::python {
 
-/// Adds TileType, CircularBufferType, TokenType and `tile_op_unit` to the
-/// module.
+/// Adds TileType, CircularBufferType, TokenType, `op_endpoint` and
+/// `tile_value_holder` to the module.
 void populateMachineTypes(nanobind::module_ &m);
 
 } // namespace mtia::python
