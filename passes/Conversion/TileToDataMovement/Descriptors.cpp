@@ -99,7 +99,11 @@ FailureOr<StructuredAccess> AccessLowering::analyzeDescriptorAccess(
   int64_t elementBytes = getElementBytes(block.getElementType());
   access.aligned =
       isProvablyAligned(analysis, pointer, elementBytes, alignmentBytes);
-  access.versioned = !access.aligned;
+  // Rows that no run time can align (a constant stride or offset off the
+  // alignment) move element by element; the others choose at run time.
+  access.elementwise =
+      !access.aligned && !mayBeAligned(pointer, elementBytes, alignmentBytes);
+  access.versioned = !access.aligned && !access.elementwise;
   access.pointer = pointer;
   return access;
 }

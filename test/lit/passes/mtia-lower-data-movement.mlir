@@ -500,6 +500,29 @@ tt.func @descriptor_drops_unit_dims(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32
 
 // -----
 
+// Rows of a descriptor block that no run time can align (here 16 bytes of
+// i8 apart, under the DMA engine's 32-byte rule) move element by element,
+// with no run-time choice.
+// CHECK-LABEL: tt.func @descriptor_rows_never_aligned
+// CHECK-NOT: scf.if
+// CHECK: dma.load elementwise %arg0[%{{.*}}] strides [%c16, %c1] bounds
+// CHECK-NOT: scf.if
+// CHECK: dma.store elementwise %{{.*}}[0] to %arg0[%{{.*}}] strides [%c16, %c1] bounds
+tt.func @descriptor_rows_never_aligned(%a: !tt.ptr<i8> {tt.divisibility = 16 : i32}) {
+  %c0 = arith.constant 0 : i32
+  %c4 = arith.constant 4 : i32
+  %c16 = arith.constant 16 : i32
+  %c1 = arith.constant 1 : i64
+  %c16_i64 = arith.constant 16 : i64
+  %desc = tt.make_tensor_descriptor %a, [%c4, %c16], [%c16_i64, %c1] : <i8>, <4x16xi8>
+  %v = tt.descriptor_load %desc[%c0, %c0] : !tt.tensordesc<4x16xi8> -> tensor<4x16xi8>
+  %w = arith.addi %v, %v : tensor<4x16xi8>
+  tt.descriptor_store %desc[%c0, %c0], %w : !tt.tensordesc<4x16xi8>, tensor<4x16xi8>
+  tt.return
+}
+
+// -----
+
 // Atomics whose old values are used deliver them through a buffer the DMA
 // engine fills; a scalar one is left to the control core, which waits for
 // its value.
