@@ -6,6 +6,7 @@
 #include "mlir/CAPI/Support.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Location.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -17,6 +18,47 @@
 using namespace mlir;
 
 namespace {
+
+/// The deepest nesting of brackets (regions, attributes, types, operand
+/// lists) the parser is given. MLIR's parser, verifier, printer and passes
+/// recurse once per level of nesting, so without a limit a deep enough input
+/// overflows the stack of the process that compiles it; Triton's TTIR nests
+/// a few dozen levels at most.
+constexpr unsigned kMaxNestingDepth = 256;
+
+/// Returns the first bracket of `text` nested deeper than kMaxNestingDepth,
+/// or nullptr. String literals and comments are skipped, and so is the `>`
+/// of an arrow (`->`), which closes nothing.
+const char *findTooDeepNesting(StringRef text) {
+  unsigned depth = 0;
+  for (size_t i = 0, e = text.size(); i < e; ++i) {
+    char c = text[i];
+    if (c == '"') {
+      for (++i; i < e && text[i] != '"'; ++i)
+        if (text[i] == '\\')
+          ++i;
+      continue;
+    }
+    if (c == '/' && i + 1 < e && text[i + 1] == '/') {
+      i = text.find('\n', i);
+      if (i == StringRef::npos)
+        return nullptr;
+      continue;
+    }
+    if (c == '-' && i + 1 < e && text[i + 1] == '>') {
+      ++i;
+      continue;
+    }
+    if (c == '(' || c == '[' || c == '{' || c == '<') {
+      if (++depth > kMaxNestingDepth)
+        return text.data() + i;
+      continue;
+    }
+    if ((c == ')' || c == ']' || c == '}' || c == '>') && depth > 0)
+      --depth;
+  }
+  return nullptr;
+}
 
 /// Owns a source buffer and the handler that renders (or, in verify mode,
 /// checks) the diagnostics of a context against it.
@@ -39,6 +81,17 @@ public:
   }
 
   OwningOpRef<ModuleOp> parse() {
+    const llvm::MemoryBuffer *buffer =
+        sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+    if (const char *tooDeep = findTooDeepNesting(buffer->getBuffer())) {
+      auto [line, column] =
+          sourceMgr.getLineAndColumn(SMLoc::getFromPointer(tooDeep));
+      emitError(FileLineColLoc::get(context, buffer->getBufferIdentifier(),
+                                    line, column))
+          << "the input nests more than " << kMaxNestingDepth
+          << " levels of brackets, more than the compiler accepts";
+      return nullptr;
+    }
     return parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(context));
   }
 

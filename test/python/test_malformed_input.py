@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from corpus_data import CORPUS_FILES
 
+import mtia_compiler
+
 LOCATED_ERROR = re.compile(r"^(?P<file>[^\n:]+):(?P<line>\d+):(?P<col>\d+): error: ", re.M)
 NOLOC_FILES = [path for path in CORPUS_FILES if path.name == "kernel.noloc.ttir"]
 
@@ -101,3 +103,38 @@ def test_missing_file(tmp_path: Path) -> None:
     assert result.returncode == 1
     assert "could not open input file" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def _nested(kind: str, depth: int) -> str:
+    """A function whose text nests `depth` levels of one kind of bracket."""
+    if kind == "regions":
+        return ("tt.func @f(%c: i1) {\n" + "scf.if %c {\n" * depth + "}\n" * depth
+                + "tt.return\n}\n")
+    if kind == "attributes":
+        return "tt.func @f() attributes {x = " + "[" * depth + "]" * depth + "} {\ntt.return\n}\n"
+    return "tt.func @f(%a: " + "tuple<" * depth + ">" * depth + ") {\ntt.return\n}\n"
+
+
+@pytest.mark.parametrize("kind", ["regions", "attributes", "types"])
+@pytest.mark.parametrize("depth", [300, 20000])
+def test_deep_nesting_is_refused_before_the_parser_recurses(kind: str, depth: int,
+                                                           tmp_path: Path) -> None:
+    # MLIR's parser and verifier recurse once per level: without the limit,
+    # 20000 levels overflow the stack and kill the process with a signal.
+    source = tmp_path / "deep.ttir"
+    source.write_text(_nested(kind, depth))
+    result = run_opt(source)
+    assert_located_error(result, source)
+    assert "nests more than 256 levels of brackets" in result.stderr
+
+
+def test_deep_nesting_below_the_limit_parses(tmp_path: Path) -> None:
+    source = tmp_path / "deep.ttir"
+    source.write_text(_nested("regions", 200))
+    result = run_opt(source)
+    assert result.returncode == 0, result.stderr
+
+
+def test_compile_refuses_deep_nesting_in_process() -> None:
+    with pytest.raises(mtia_compiler.CompilationError, match="nests more than 256 levels"):
+        mtia_compiler.compile(_nested("types", 20000))
