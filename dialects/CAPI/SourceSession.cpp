@@ -8,11 +8,14 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 using namespace mlir;
@@ -26,10 +29,39 @@ namespace {
 /// a few dozen levels at most.
 constexpr unsigned kMaxNestingDepth = 256;
 
-/// Returns the first bracket of `text` nested deeper than kMaxNestingDepth,
-/// or nullptr. String literals and comments are skipped, and so is the `>`
-/// of an arrow (`->`), which closes nothing.
-const char *findTooDeepNesting(StringRef text) {
+/// The most elements a shaped type of the input may have. MLIR computes
+/// element counts in 64 bits and asserts that they do not overflow.
+constexpr uint64_t kMaxElements = uint64_t(1) << 48;
+
+/// Something in the text that the parser is not given, and where it is.
+struct SourceLimit {
+  const char *position;
+  std::string message;
+};
+
+/// Returns whether the static shape at the start of `text` (`8x16xf32`, the
+/// inside of `tensor<...>` and its kin) has more than kMaxElements elements.
+bool isShapeTooLarge(StringRef text) {
+  uint64_t elements = 1;
+  while (!text.empty() && llvm::isDigit(text.front())) {
+    size_t digits = text.find_if_not(llvm::isDigit);
+    if (digits == StringRef::npos || text[digits] != 'x')
+      return false;
+    uint64_t dim;
+    if (text.take_front(digits).getAsInteger(10, dim) || dim > kMaxElements)
+      return true;
+    if (dim != 0 && elements > kMaxElements / dim)
+      return true;
+    elements *= dim;
+    text = text.drop_front(digits + 1);
+  }
+  return false;
+}
+
+/// Returns the first place of `text` that exceeds the limits above, if any.
+/// String literals and comments are skipped, and so is the `>` of an arrow
+/// (`->`), which closes nothing.
+std::optional<SourceLimit> findExceededLimit(StringRef text) {
   unsigned depth = 0;
   for (size_t i = 0, e = text.size(); i < e; ++i) {
     char c = text[i];
@@ -42,22 +74,30 @@ const char *findTooDeepNesting(StringRef text) {
     if (c == '/' && i + 1 < e && text[i + 1] == '/') {
       i = text.find('\n', i);
       if (i == StringRef::npos)
-        return nullptr;
+        return std::nullopt;
       continue;
     }
     if (c == '-' && i + 1 < e && text[i + 1] == '>') {
       ++i;
       continue;
     }
+    if (c == '<' && isShapeTooLarge(text.drop_front(i + 1)))
+      return SourceLimit{text.data() + i + 1,
+                         "the shape has more than 2^48 elements, more than "
+                         "the compiler accepts"};
     if (c == '(' || c == '[' || c == '{' || c == '<') {
       if (++depth > kMaxNestingDepth)
-        return text.data() + i;
+        return SourceLimit{text.data() + i,
+                           "the input nests more than " +
+                               std::to_string(kMaxNestingDepth) +
+                               " levels of brackets, more than the compiler "
+                               "accepts"};
       continue;
     }
     if ((c == ')' || c == ']' || c == '}' || c == '>') && depth > 0)
       --depth;
   }
-  return nullptr;
+  return std::nullopt;
 }
 
 /// Owns a source buffer and the handler that renders (or, in verify mode,
@@ -83,13 +123,13 @@ public:
   OwningOpRef<ModuleOp> parse() {
     const llvm::MemoryBuffer *buffer =
         sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
-    if (const char *tooDeep = findTooDeepNesting(buffer->getBuffer())) {
+    if (std::optional<SourceLimit> exceeded =
+            findExceededLimit(buffer->getBuffer())) {
       auto [line, column] =
-          sourceMgr.getLineAndColumn(SMLoc::getFromPointer(tooDeep));
+          sourceMgr.getLineAndColumn(SMLoc::getFromPointer(exceeded->position));
       emitError(FileLineColLoc::get(context, buffer->getBufferIdentifier(),
                                     line, column))
-          << "the input nests more than " << kMaxNestingDepth
-          << " levels of brackets, more than the compiler accepts";
+          << exceeded->message;
       return nullptr;
     }
     return parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(context));

@@ -90,6 +90,7 @@ static constexpr int kConstantAddressSpace = 4;
 static constexpr llvm::StringLiteral kConstantAddressSpaceName = "constant";
 
 Type PointerType::parse(AsmParser &parser) {
+  SMLoc loc = parser.getCurrentLocation();
   Type pointeeType;
   int addressSpace = kGlobalAddressSpace;
   if (parser.parseLess() || parser.parseType(pointeeType))
@@ -110,7 +111,27 @@ Type PointerType::parse(AsmParser &parser) {
   }
   if (parser.parseGreater())
     return {};
-  return PointerType::get(pointeeType, addressSpace);
+  return parser.getChecked<PointerType>(loc, parser.getContext(), pointeeType,
+                                        addressSpace);
+}
+
+/// Whether a pointer may point to elements of `type`: scalars of the
+/// frontend's element types, or pointers.
+static bool isPointeeElement(Type type) {
+  return isa<IntegerType, FloatType, PointerType>(type);
+}
+
+LogicalResult PointerType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  Type pointeeType, int addressSpace) {
+  if (isPointeeElement(pointeeType))
+    return success();
+  // A block pointer points to a tensor of such elements.
+  auto block = dyn_cast<RankedTensorType>(pointeeType);
+  if (block && isPointeeElement(block.getElementType()))
+    return success();
+  return emitError() << "pointers point to integers, floats, pointers or "
+                        "tensors of them, got "
+                     << pointeeType;
 }
 
 void PointerType::print(AsmPrinter &printer) const {

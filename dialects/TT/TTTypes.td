@@ -30,6 +30,7 @@ def TT_PointerType : TT_TypeDef<"Pointer", "ptr"> {
   ];
   let skipDefaultBuilders = 1;
   let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
 }
 
 def TT_TensorDescType : TT_TypeDef<"TensorDesc", "tensordesc"> {

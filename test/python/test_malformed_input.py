@@ -138,3 +138,23 @@ def test_deep_nesting_below_the_limit_parses(tmp_path: Path) -> None:
 def test_compile_refuses_deep_nesting_in_process() -> None:
     with pytest.raises(mtia_compiler.CompilationError, match="nests more than 256 levels"):
         mtia_compiler.compile(_nested("types", 20000))
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("tt.func @f(%p: tensor<64x!tt.ptr<none>>) {\n"
+     "  %0 = tt.load %p : tensor<64x!tt.ptr<none>>\n  tt.return\n}\n",
+     "pointers point to integers, floats, pointers or tensors of them, got 'none'"),
+    ("tt.func @f(%d: !tt.tensordesc<64x32xnone>) {\n  tt.return\n}\n",
+     "tensor descriptor elements must be integers or floats, got 'none'"),
+    ("tt.func @f() {\n  %c = arith.constant dense<1.0> : tensor<8x9223372036854775807xf16>\n"
+     "  tt.return\n}\n",
+     "the shape has more than 2^48 elements"),
+])
+def test_inputs_that_aborted_mlir_get_located_errors(text: str, message: str,
+                                                    tmp_path: Path) -> None:
+    # Each of these once ended the process in an assertion of MLIR's.
+    source = tmp_path / "abort.ttir"
+    source.write_text(text)
+    result = run_opt(source)
+    assert_located_error(result, source)
+    assert message in result.stderr

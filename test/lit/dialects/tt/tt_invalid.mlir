@@ -656,3 +656,17 @@ tt.func @signed_descriptor_pointee(%p: !tt.ptr<i16>, %m: i32, %s: i64) {
 tt.func @named_address_space(%p: !tt.ptr<f32, "shared">) {
   tt.return
 }
+
+// -----
+
+// expected-error @+1 {{pointers point to integers, floats, pointers or tensors of them, got 'none'}}
+tt.func @pointer_to_none(%p: tensor<64x!tt.ptr<none>>) {
+  tt.return
+}
+
+// -----
+
+// expected-error @+1 {{pointers point to integers, floats, pointers or tensors of them, got 'index'}}
+tt.func @pointer_to_index(%p: !tt.ptr<index>) {
+  tt.return
+}
