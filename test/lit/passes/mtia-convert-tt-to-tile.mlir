@@ -272,6 +272,20 @@ tt.func @dot_fp8(%a: tensor<32x16xf8E4M3FN>, %b: tensor<16x32xf8E5M2>, %c: tenso
 
 // -----
 
+// So are the fnuz formats' operands (every value of e4m3fnuz and e5m2fnuz
+// is an f16).
+// CHECK-LABEL: tt.func @dot_fp8_fnuz
+// CHECK: %[[A:.*]] = tile.cast extf %{{.*}} : !tile.tile<32x16xf8E4M3FNUZ> -> !tile.tile<32x16xf16>
+// CHECK: %[[B:.*]] = tile.cast extf %{{.*}} : !tile.tile<16x32xf8E5M2FNUZ> -> !tile.tile<16x32xf16>
+// CHECK: tile.matmul %[[A]], %[[B]], %{{.*}} : !tile.tile<32x16xf16>, !tile.tile<16x32xf16> -> !tile.tile<32x32xf32>
+tt.func @dot_fp8_fnuz(%a: tensor<32x16xf8E4M3FNUZ>, %b: tensor<16x32xf8E5M2FNUZ>, %c: tensor<32x32xf32>) {
+  %0 = tt.dot %a, %b, %c : tensor<32x16xf8E4M3FNUZ> * tensor<16x32xf8E5M2FNUZ> -> tensor<32x32xf32>
+  tt.print "" {hex = false, isSigned = array<i32: 0>} : %0 : tensor<32x32xf32>
+  tt.return
+}
+
+// -----
+
 // libdevice bit counts: clz counts the zeros of the value with its highest
 // set bit smeared right (shifts 1, 2, 4, ... 32 for i64); the i32 result
 // truncates the count.
@@ -305,6 +319,43 @@ tt.func @count_leading_zeros(%x: tensor<8xi64>) {
 tt.func @round_toward_zero(%x: tensor<8xf32>) {
   %0 = tt.fp_to_fp %x, rounding = rtz : tensor<8xf32> -> tensor<8xf8E4M3FN>
   %1 = tt.fp_to_fp %0 : tensor<8xf8E4M3FN> -> tensor<8xf32>
+  tt.print "" {hex = false, isSigned = array<i32: 0>} : %1 : tensor<8xf32>
+  tt.return
+}
+
+// -----
+
+// Between fp8 formats (one width) the op carries no rounding mode; the
+// conversion may round, to nearest even.
+// CHECK-LABEL: tt.func @fp8_to_fp8
+// CHECK: tile.cast truncf %{{.*}} rounding = rtne : !tile.tile<8xf8E5M2FNUZ> -> !tile.tile<8xf8E4M3FNUZ>
+tt.func @fp8_to_fp8(%x: tensor<8xf8E5M2FNUZ>) {
+  %0 = tt.fp_to_fp %x : tensor<8xf8E5M2FNUZ> -> tensor<8xf8E4M3FNUZ>
+  %1 = tt.fp_to_fp %0 : tensor<8xf8E4M3FNUZ> -> tensor<8xf32>
+  tt.print "" {hex = false, isSigned = array<i32: 0>} : %1 : tensor<8xf32>
+  tt.return
+}
+
+// -----
+
+// In an fnuz format the pattern of negative zero is the NaN: a step onto it
+// (from the negative smallest subnormal) gives +0 instead.
+// CHECK-LABEL: tt.func @round_toward_zero_fnuz
+// CHECK-DAG: %[[ZERO_BITS:.*]] = arith.constant 0 : i8
+// CHECK-DAG: %[[NAN_BITS:.*]] = arith.constant -128 : i8
+// CHECK: %[[NEAREST:.*]] = tile.cast truncf %{{.*}} rounding = rtne : !tile.tile<8xf32> -> !tile.tile<8xf8E4M3FNUZ>
+// CHECK: %[[AWAY:.*]] = tile.cmpf ogt
+// CHECK: %[[BITS:.*]] = tile.cast bitcast %[[NEAREST]] : !tile.tile<8xf8E4M3FNUZ> -> !tile.tile<8xi8>
+// CHECK: %[[LESS:.*]] = tile.binary subi %[[BITS]], %{{.*}} : !tile.tile<8xi8>
+// CHECK: %[[NAN:.*]] = tile.splat %[[NAN_BITS]] : !tile.tile<8xi8>
+// CHECK: %[[ONTO_NAN:.*]] = tile.cmpi eq %[[LESS]], %[[NAN]] : !tile.tile<8xi8>
+// CHECK: %[[ZERO:.*]] = tile.splat %[[ZERO_BITS]] : !tile.tile<8xi8>
+// CHECK: %[[FIXED:.*]] = tile.select %[[ONTO_NAN]], %[[ZERO]], %[[LESS]] : !tile.tile<8xi8>
+// CHECK: %[[STEPPED:.*]] = tile.cast bitcast %[[FIXED]] : !tile.tile<8xi8> -> !tile.tile<8xf8E4M3FNUZ>
+// CHECK: tile.select %[[AWAY]], %[[STEPPED]], %[[NEAREST]] : !tile.tile<8xf8E4M3FNUZ>
+tt.func @round_toward_zero_fnuz(%x: tensor<8xf32>) {
+  %0 = tt.fp_to_fp %x, rounding = rtz : tensor<8xf32> -> tensor<8xf8E4M3FNUZ>
+  %1 = tt.fp_to_fp %0 : tensor<8xf8E4M3FNUZ> -> tensor<8xf32>
   tt.print "" {hex = false, isSigned = array<i32: 0>} : %1 : tensor<8xf32>
   tt.return
 }
