@@ -427,3 +427,46 @@ tt.func @unsplat_of_a_loaded_block(%x: tensor<1x1xf32>, %out: !tt.ptr<f32>) {
   tt.store %out, %s : !tt.ptr<f32>
   tt.return
 }
+
+// -----
+
+// Scalar float conversions of constants fold, rounding as the SIMD engine
+// does (the control core has no fp8): to nearest even or toward zero, an
+// overflow or infinity saturating where the format has no infinities, and
+// zero unsigned in the fnuz formats.
+// CHECK-LABEL: tt.func @fold_scalar_conversions
+// CHECK-DAG: arith.constant 3.125000e-01 : f8E4M3FNUZ
+// CHECK-DAG: arith.constant 2.400000e+02 : f8E4M3FNUZ
+// CHECK-DAG: arith.constant 4.480000e+02 : f8E4M3FN
+// CHECK-DAG: arith.constant 0.000000e+00 : f8E5M2FNUZ
+// CHECK-DAG: arith.constant 2.880000e+02 : f8E4M3FN
+// CHECK-DAG: arith.constant 3.125000e-01 : f8E5M2FNUZ
+// CHECK-DAG: arith.constant 56 : i8
+// CHECK-NOT: tt.fp_to_fp
+// CHECK-NOT: arith.truncf
+// CHECK-NOT: tt.bitcast
+// CHECK: tt.return
+tt.func @fold_scalar_conversions() {
+  %inexact = arith.constant 3.000000e-01 : f32
+  %big = arith.constant 1.000000e+06 : f32
+  %inf = arith.constant 0x7F800000 : f32
+  %tiny = arith.constant -1.000000e-09 : f32
+  %between = arith.constant 3.000000e+02 : f32
+  %one = arith.constant 1.000000e+00 : f8E4M3FN
+  %0 = tt.fp_to_fp %inexact, rounding = rtne : f32 -> f8E4M3FNUZ
+  %1 = tt.fp_to_fp %big, rounding = rtne : f32 -> f8E4M3FNUZ
+  %2 = tt.fp_to_fp %inf, rounding = rtne : f32 -> f8E4M3FN
+  %3 = tt.fp_to_fp %tiny, rounding = rtne : f32 -> f8E5M2FNUZ
+  %4 = tt.fp_to_fp %between, rounding = rtz : f32 -> f8E4M3FN
+  %5 = arith.truncf %inexact : f32 to f8E5M2FNUZ
+  %6 = tt.bitcast %one : f8E4M3FN -> i8
+  %t0 = tt.splat %0 : f8E4M3FNUZ -> tensor<8xf8E4M3FNUZ>
+  %t1 = tt.splat %1 : f8E4M3FNUZ -> tensor<8xf8E4M3FNUZ>
+  %t2 = tt.splat %2 : f8E4M3FN -> tensor<8xf8E4M3FN>
+  %t3 = tt.splat %3 : f8E5M2FNUZ -> tensor<8xf8E5M2FNUZ>
+  %t4 = tt.splat %4 : f8E4M3FN -> tensor<8xf8E4M3FN>
+  %t5 = tt.splat %5 : f8E5M2FNUZ -> tensor<8xf8E5M2FNUZ>
+  %t6 = tt.splat %6 : i8 -> tensor<8xi8>
+  tt.print "" {hex = false, isSigned = array<i32: 0, 0, 0, 0, 0, 0, 0>} : %t0, %t1, %t2, %t3, %t4, %t5, %t6 : tensor<8xf8E4M3FNUZ>, tensor<8xf8E4M3FNUZ>, tensor<8xf8E4M3FN>, tensor<8xf8E5M2FNUZ>, tensor<8xf8E4M3FN>, tensor<8xf8E5M2FNUZ>, tensor<8xi8>
+  tt.return
+}
