@@ -100,34 +100,34 @@ uint32_t mtia::encodeSmallFloat(double value, const SmallFloatFormat &format) {
   double magnitude = std::fabs(value);
   if (std::isinf(magnitude))
     return signBit | overflowBits;
+  // A format without negative zero has only +0, also for what rounds to it.
+  if (magnitude == 0)
+    return negativeZeroIsNan ? 0 : signBit;
   const int minExponent = 1 - format.bias;
-  uint32_t bits = 0;
-  if (magnitude != 0) {
-    int exponent;
-    std::frexp(magnitude, &exponent);
-    exponent = std::max(exponent - 1, minExponent);
-    // Scale so that one unit in the last place is 1; the division by a power
-    // of two is exact and nearbyint rounds ties to even.
-    double scaled = std::ldexp(magnitude, m - exponent);
-    double rounded = std::nearbyint(scaled);
-    if (rounded >= std::ldexp(1.0, m + 1)) {
-      rounded /= 2;
-      exponent += 1;
-    }
-    if (rounded < std::ldexp(1.0, m)) {
-      bits = static_cast<uint32_t>(rounded); // Subnormal (or zero).
-    } else {
-      int64_t field = exponent + format.bias;
-      uint32_t mantissa = static_cast<uint32_t>(rounded) - (1u << m);
-      if (field > static_cast<int64_t>(maxExponentField))
-        bits = ~0u;
-      else
-        bits = (static_cast<uint32_t>(field) << m) | mantissa;
-    }
+  int exponent;
+  std::frexp(magnitude, &exponent);
+  exponent = std::max(exponent - 1, minExponent);
+  // Scale so that one unit in the last place is 1; the division by a power
+  // of two is exact and nearbyint rounds ties to even.
+  double scaled = std::ldexp(magnitude, m - exponent);
+  double rounded = std::nearbyint(scaled);
+  if (rounded >= std::ldexp(1.0, m + 1)) {
+    rounded /= 2;
+    exponent += 1;
+  }
+  uint32_t bits;
+  if (rounded < std::ldexp(1.0, m)) {
+    bits = static_cast<uint32_t>(rounded); // Subnormal (or zero).
+  } else {
+    int64_t field = exponent + format.bias;
+    uint32_t mantissa = static_cast<uint32_t>(rounded) - (1u << m);
+    if (field > static_cast<int64_t>(maxExponentField))
+      bits = ~0u;
+    else
+      bits = (static_cast<uint32_t>(field) << m) | mantissa;
   }
   if (bits > maxFinite)
     return signBit | overflowBits;
-  // A format without negative zero has only +0 for what rounds to zero.
   if (bits == 0 && negativeZeroIsNan)
     return 0;
   return signBit | bits;
