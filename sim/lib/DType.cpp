@@ -6,10 +6,15 @@
 
 using namespace mtia;
 
-const SmallFloatFormat mtia::kF16Format = {5, 10, 15, true};
-const SmallFloatFormat mtia::kBF16Format = {8, 7, 127, true};
-const SmallFloatFormat mtia::kE4M3Format = {4, 3, 7, false};
-const SmallFloatFormat mtia::kE5M2Format = {5, 2, 15, true};
+const SmallFloatFormat mtia::kF16Format = {5, 10, 15, SpecialEncoding::Ieee};
+const SmallFloatFormat mtia::kBF16Format = {8, 7, 127, SpecialEncoding::Ieee};
+const SmallFloatFormat mtia::kE4M3Format = {4, 3, 7,
+                                            SpecialEncoding::NanAllOnes};
+const SmallFloatFormat mtia::kE5M2Format = {5, 2, 15, SpecialEncoding::Ieee};
+const SmallFloatFormat mtia::kE4M3FnuzFormat = {
+    4, 3, 8, SpecialEncoding::NanNegativeZero};
+const SmallFloatFormat mtia::kE5M2FnuzFormat = {
+    5, 2, 16, SpecialEncoding::NanNegativeZero};
 
 namespace {
 struct DTypeInfo {
@@ -19,10 +24,11 @@ struct DTypeInfo {
 };
 
 constexpr DTypeInfo kInfo[] = {
-    {"i1", 1, false},    {"i8", 1, false},    {"i16", 2, false},
-    {"i32", 4, false},   {"i64", 8, false},   {"f16", 2, true},
-    {"bf16", 2, true},   {"f32", 4, true},    {"f64", 8, true},
-    {"f8e4m3", 1, true}, {"f8e5m2", 1, true},
+    {"i1", 1, false},        {"i8", 1, false},    {"i16", 2, false},
+    {"i32", 4, false},       {"i64", 8, false},   {"f16", 2, true},
+    {"bf16", 2, true},       {"f32", 4, true},    {"f64", 8, true},
+    {"f8e4m3", 1, true},     {"f8e5m2", 1, true}, {"f8e4m3fnuz", 1, true},
+    {"f8e5m2fnuz", 1, true},
 };
 static_assert(sizeof(kInfo) / sizeof(kInfo[0]) == kNumDTypes,
               "one entry per element type");
@@ -61,24 +67,42 @@ DType mtia::integerOfSize(unsigned bytes) {
 
 uint32_t mtia::encodeSmallFloat(double value, const SmallFloatFormat &format) {
   const int m = format.mantissaBits;
-  const uint32_t signBit =
-      std::signbit(value) ? 1u << (format.exponentBits + m) : 0u;
+  const bool negativeZeroIsNan =
+      format.special == SpecialEncoding::NanNegativeZero;
+  const uint32_t signMask = 1u << (format.exponentBits + m);
+  const uint32_t signBit = std::signbit(value) ? signMask : 0u;
   const uint32_t maxExponentField = (1u << format.exponentBits) - 1;
-  // The largest finite encoding: for IEEE formats the top exponent field is
-  // reserved; e4m3fn only reserves the all-ones mantissa in it.
-  const uint32_t maxFinite =
-      format.ieee ? ((maxExponentField - 1) << m) | ((1u << m) - 1)
-                  : (maxExponentField << m) | ((1u << m) - 2);
-  const uint32_t nanBits = format.ieee
-                               ? (maxExponentField << m) | (1u << (m - 1))
-                               : (maxExponentField << m) | ((1u << m) - 1);
+  const uint32_t mantissaMask = (1u << m) - 1;
+  // The largest finite magnitude, the NaN and what an overflow becomes: IEEE
+  // formats reserve the top exponent field and overflow to infinity; e4m3fn
+  // reserves only the all-ones magnitude; the fnuz formats reserve no
+  // magnitude at all (their NaN is the negative-zero pattern).
+  uint32_t maxFinite, nanBits, overflowBits;
+  switch (format.special) {
+  case SpecialEncoding::Ieee:
+    maxFinite = ((maxExponentField - 1) << m) | mantissaMask;
+    nanBits = (maxExponentField << m) | (1u << (m - 1));
+    overflowBits = maxExponentField << m;
+    break;
+  case SpecialEncoding::NanAllOnes:
+    maxFinite = (maxExponentField << m) | (mantissaMask - 1);
+    nanBits = (maxExponentField << m) | mantissaMask;
+    overflowBits = maxFinite;
+    break;
+  case SpecialEncoding::NanNegativeZero:
+    maxFinite = (maxExponentField << m) | mantissaMask;
+    nanBits = signMask;
+    overflowBits = maxFinite;
+    break;
+  }
   if (std::isnan(value))
     return signBit | nanBits;
   double magnitude = std::fabs(value);
   if (std::isinf(magnitude))
-    return signBit | (format.ieee ? maxExponentField << m : maxFinite);
+    return signBit | overflowBits;
+  // A format without negative zero has only +0, also for what rounds to it.
   if (magnitude == 0)
-    return signBit;
+    return negativeZeroIsNan ? 0 : signBit;
   const int minExponent = 1 - format.bias;
   int exponent;
   std::frexp(magnitude, &exponent);
@@ -103,29 +127,46 @@ uint32_t mtia::encodeSmallFloat(double value, const SmallFloatFormat &format) {
       bits = (static_cast<uint32_t>(field) << m) | mantissa;
   }
   if (bits > maxFinite)
-    return signBit | (format.ieee ? maxExponentField << m : maxFinite);
+    return signBit | overflowBits;
+  if (bits == 0 && negativeZeroIsNan)
+    return 0;
   return signBit | bits;
 }
 
 double mtia::decodeSmallFloat(uint32_t bits, const SmallFloatFormat &format) {
   const int m = format.mantissaBits;
   const uint32_t maxExponentField = (1u << format.exponentBits) - 1;
-  bool negative = (bits >> (format.exponentBits + m)) & 1u;
+  const uint32_t mantissaMask = (1u << m) - 1;
+  const uint32_t signMask = 1u << (format.exponentBits + m);
+  bool negative = bits & signMask;
   uint32_t field = (bits >> m) & maxExponentField;
-  uint32_t mantissa = bits & ((1u << m) - 1);
+  uint32_t mantissa = bits & mantissaMask;
+  bool isNan = false;
+  bool isInf = false;
+  switch (format.special) {
+  case SpecialEncoding::Ieee:
+    isNan = field == maxExponentField && mantissa != 0;
+    isInf = field == maxExponentField && mantissa == 0;
+    break;
+  case SpecialEncoding::NanAllOnes:
+    isNan = field == maxExponentField && mantissa == mantissaMask;
+    break;
+  case SpecialEncoding::NanNegativeZero:
+    // The NaN's sign bit is no sign: it decodes to a positive NaN.
+    isNan = bits == signMask;
+    negative = negative && !isNan;
+    break;
+  }
   double magnitude;
-  if (format.ieee && field == maxExponentField) {
-    magnitude = mantissa ? std::numeric_limits<double>::quiet_NaN()
-                         : std::numeric_limits<double>::infinity();
-  } else if (!format.ieee && field == maxExponentField &&
-             mantissa == (1u << m) - 1) {
+  if (isNan)
     magnitude = std::numeric_limits<double>::quiet_NaN();
-  } else if (field == 0) {
+  else if (isInf)
+    magnitude = std::numeric_limits<double>::infinity();
+  else if (field == 0)
     magnitude = std::ldexp(static_cast<double>(mantissa), 1 - format.bias - m);
-  } else {
+  else
     magnitude = std::ldexp(static_cast<double>(mantissa | (1u << m)),
                            static_cast<int>(field) - format.bias - m);
-  }
   return negative ? -magnitude : magnitude;
 }
 
@@ -159,6 +200,10 @@ double mtia::loadFloat(DType type, const uint8_t *ptr) {
     return decodeSmallFloat(*ptr, kE4M3Format);
   case DType::F8E5M2:
     return decodeSmallFloat(*ptr, kE5M2Format);
+  case DType::F8E4M3FNUZ:
+    return decodeSmallFloat(*ptr, kE4M3FnuzFormat);
+  case DType::F8E5M2FNUZ:
+    return decodeSmallFloat(*ptr, kE5M2FnuzFormat);
   default:
     return static_cast<double>(loadInt(type, ptr));
   }
@@ -189,6 +234,12 @@ void mtia::storeFloat(DType type, uint8_t *ptr, double value) {
     return;
   case DType::F8E5M2:
     *ptr = static_cast<uint8_t>(encodeSmallFloat(value, kE5M2Format));
+    return;
+  case DType::F8E4M3FNUZ:
+    *ptr = static_cast<uint8_t>(encodeSmallFloat(value, kE4M3FnuzFormat));
+    return;
+  case DType::F8E5M2FNUZ:
+    *ptr = static_cast<uint8_t>(encodeSmallFloat(value, kE5M2FnuzFormat));
     return;
   default:
     storeInt(type, ptr, static_cast<int64_t>(value));

@@ -43,6 +43,27 @@ def _e5m2(bits: int) -> float:
     return float(np.array([bits << 8], np.uint16).view(np.float16)[0])
 
 
+def _fnuz(bits: int, mantissa_bits: int, bias: int) -> float:
+    """An fnuz pattern: 0x80 (negative zero elsewhere) is the NaN, every
+    other pattern is finite, the top exponent field included."""
+    if bits == 0x80:
+        return float("nan")
+    exponent, mantissa = (bits & 0x7F) >> mantissa_bits, bits & ((1 << mantissa_bits) - 1)
+    if exponent == 0:
+        value = mantissa / 2**mantissa_bits * 2.0 ** (1 - bias)
+    else:
+        value = (1 + mantissa / 2**mantissa_bits) * 2.0 ** (exponent - bias)
+    return -value if bits & 0x80 else value
+
+
+def _e4m3fnuz(bits: int) -> float:
+    return _fnuz(bits, mantissa_bits=3, bias=8)
+
+
+def _e5m2fnuz(bits: int) -> float:
+    return _fnuz(bits, mantissa_bits=2, bias=16)
+
+
 def _bf16(bits: int) -> float:
     return float(np.array([bits << 16], np.uint32).view(np.float32)[0])
 
@@ -55,6 +76,8 @@ def _f16(bits: int) -> float:
 TYPES = {
     "f8E4M3FN": ("i8", np.uint8, _e4m3fn, 256),
     "f8E5M2": ("i8", np.uint8, _e5m2, 256),
+    "f8E4M3FNUZ": ("i8", np.uint8, _e4m3fnuz, 256),
+    "f8E5M2FNUZ": ("i8", np.uint8, _e5m2fnuz, 256),
     "f16": ("i16", np.uint16, _f16, 1 << 16),
     "bf16": ("i16", np.uint16, _bf16, 1 << 16),
 }
@@ -71,6 +94,8 @@ def _toward_zero(x: float, patterns: np.ndarray, values: np.ndarray) -> int:
         if infinite.any():
             return int(patterns[infinite][0])
     candidates = finite & (np.abs(values) <= abs(x))
+    if not candidates.any():
+        return 0  # +0: a negative x below the smallest value, without -0
     best = np.argmax(np.where(candidates, np.abs(values), -1.0))
     return int(patterns[best])
 
@@ -85,7 +110,9 @@ def test_round_toward_zero(narrow: str) -> None:
     largest = min(float(np.max(np.abs(values[np.isfinite(values)]))), 1e37)
     scales = rng.choice([1e-3, 1.0, largest], 256)
     x = (rng.standard_normal(256) * scales).astype(np.float32)
-    x[:6] = [0.0, -0.0, np.inf, -np.inf, np.nan, largest * 4]
+    # ... and between zero and the smallest magnitude, of either sign.
+    smallest = float(np.min(np.abs(values[np.isfinite(values) & (values != 0)])))
+    x[:8] = [0.0, -0.0, np.inf, -np.inf, np.nan, largest * 4, smallest * 0.75, -smallest * 0.75]
     out = np.zeros(256, bits_dtype)
     kernel = mtia_compiler.compile(KERNEL.format(narrow=narrow, bits=bits))
     kernel.run(x, out)

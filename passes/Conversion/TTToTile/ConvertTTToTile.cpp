@@ -69,7 +69,8 @@ LogicalResult checkSupported(ModuleOp module) {
 struct ConvertTTToTilePass
     : public mtia::impl::ConvertTTToTileBase<ConvertTTToTilePass> {
   void runOnOperation() override {
-    if (failed(checkSupported(getOperation())))
+    if (failed(checkSupported(getOperation())) ||
+        failed(foldScalarConversions(getOperation())))
       return signalPassFailure();
     DenseSet<Operation *> addressing;
     getOperation().walk([&](tt::FuncOp function) {

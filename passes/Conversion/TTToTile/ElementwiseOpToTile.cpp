@@ -179,11 +179,14 @@ struct ClampPattern : public OpConversionPattern<tt::ClampFOp> {
   }
 };
 
-/// `tt.fp_to_fp`: widening is exact; narrowing rounds as the op says. The
+/// `tt.fp_to_fp`: widening is exact; narrowing rounds as the op says (to
+/// nearest even between fp8 formats, where the op has no mode). The
 /// SIMD engine rounds to nearest even; rounding toward zero is that result
 /// stepped one unit toward zero wherever it lies farther from zero than the
 /// source (an overflow to infinity becomes the largest finite value, NaN
-/// stays NaN): floats of one sign are ordered like their bit patterns.
+/// stays NaN): floats of one sign are ordered like their bit patterns. In a
+/// format without negative zero (the fnuz fp8 formats) that pattern is the
+/// NaN, so a step onto it gives +0 instead.
 struct FpToFpPattern : public OpConversionPattern<tt::FpToFpOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -200,12 +203,18 @@ struct FpToFpPattern : public OpConversionPattern<tt::FpToFpOp> {
                                   tile::CastKindAttr::get(context, kind), value,
                                   rounding);
     };
-    if (!mode) {
+    auto sourceType = cast<tile::TileType>(adaptor.getSrc().getType());
+    unsigned width = type.getElementType().getIntOrFloatBitWidth();
+    if (!mode && sourceType.getElementType().getIntOrFloatBitWidth() < width) {
       rewriter.replaceOp(op,
                          castTo(tile::CastKind::ExtF, type, adaptor.getSrc(),
                                 tile::RoundingModeAttr()));
       return success();
     }
+    // Between types of one width (one fp8 format to another) the frontend
+    // gives no rounding mode, and the conversion may round: to nearest even.
+    if (!mode)
+      mode = tt::RoundingMode::RTNE;
     Value nearest =
         castTo(tile::CastKind::TruncF, type, adaptor.getSrc(),
                tile::RoundingModeAttr::get(context, tile::RoundingMode::RTNE));
@@ -214,7 +223,6 @@ struct FpToFpPattern : public OpConversionPattern<tt::FpToFpOp> {
       return success();
     }
     Value source = adaptor.getSrc();
-    auto sourceType = cast<tile::TileType>(source.getType());
     Value back = castTo(tile::CastKind::ExtF, sourceType, nearest,
                         tile::RoundingModeAttr());
     auto magnitude = [&](Value value) -> Value {
@@ -226,17 +234,29 @@ struct FpToFpPattern : public OpConversionPattern<tt::FpToFpOp> {
     Value away = tile::CmpFOp::create(
         rewriter, loc, sourceType.withElementType(rewriter.getI1Type()),
         tile::CmpFPredicate::OGT, backMagnitude, sourceMagnitude);
-    unsigned width = type.getElementType().getIntOrFloatBitWidth();
     tile::TileType bitsType =
         type.withElementType(rewriter.getIntegerType(width));
     Value bits = castTo(tile::CastKind::Bitcast, bitsType, nearest,
                         tile::RoundingModeAttr());
     Value one = createIntegerSplat(rewriter, loc, bitsType, 1);
-    Value stepped =
-        castTo(tile::CastKind::Bitcast, type,
-               tile::BinaryOp::create(rewriter, loc, bitsType,
-                                      tile::BinaryKind::SubI, bits, one),
-               tile::RoundingModeAttr());
+    Value steppedBits = tile::BinaryOp::create(
+        rewriter, loc, bitsType, tile::BinaryKind::SubI, bits, one);
+    auto floatType = cast<FloatType>(type.getElementType());
+    bool hasNegativeZero =
+        APFloat::getZero(floatType.getFloatSemantics(), /*Negative=*/true)
+            .isNegative();
+    if (!hasNegativeZero) {
+      Value negativeZeroBits = createIntegerSplat(
+          rewriter, loc, bitsType, APInt::getSignMask(width).getSExtValue());
+      Value steppedOntoNan = tile::CmpIOp::create(
+          rewriter, loc, bitsType.withElementType(rewriter.getI1Type()),
+          tile::CmpIPredicate::EQ, steppedBits, negativeZeroBits);
+      steppedBits = tile::SelectOp::create(
+          rewriter, loc, bitsType, steppedOntoNan,
+          createIntegerSplat(rewriter, loc, bitsType, 0), steppedBits);
+    }
+    Value stepped = castTo(tile::CastKind::Bitcast, type, steppedBits,
+                           tile::RoundingModeAttr());
     rewriter.replaceOpWithNewOp<tile::SelectOp>(op, type, away, stepped,
                                                 nearest);
     return success();

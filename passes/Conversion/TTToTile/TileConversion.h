@@ -6,9 +6,9 @@
 //
 // The patterns come in one file per op family, each of which ends in one
 // `populate<Family>Patterns` function; `populateTileConversionPatterns` adds
-// them all. The steps of the tile stage that are not patterns (isolating the
-// addressing computations, lifting tile-derived scalars) are declared at the
-// end.
+// them all. The steps of the tile stage that are not patterns (folding
+// scalar conversions of constants, isolating the addressing computations,
+// lifting tile-derived scalars) are declared at the end.
 //
 //===----------------------------------------------------------------------===//
 
@@ -92,6 +92,11 @@ bool hasLibdeviceLowering(tt::ExternElementwiseOp op);
 /// address memory, duplicating those that also feed compute, and returns
 /// them (AddressingIsolation.cpp).
 llvm::DenseSet<mlir::Operation *> isolateAddressing(tt::FuncOp function);
+
+/// Folds the scalar float conversions of constants in `module` (to fp8 and
+/// back, and bit casts), which the control core cannot compute
+/// (ScalarConversionFolding.cpp).
+mlir::LogicalResult foldScalarConversions(mlir::ModuleOp module);
 
 /// Moves the scalar arithmetic of `module` on reduction results onto rank-0
 /// tiles and broadcasts such scalars as tiles (ScalarLifting.cpp).

@@ -62,9 +62,12 @@ class MTIAOptions:
     launch_pdl: bool = False
     instrumentation_mode: str = ""
     fpsan_homomorphic_casts: bool = False
-    # The frontend rejects fp8 types not listed here; the SIMD engine converts
-    # both OCP fp8 formats exactly.
-    supported_fp8_dtypes: tuple[str, ...] = ("fp8e4nv", "fp8e5")
+    # The frontend rejects fp8 types not listed here. The SIMD engine converts
+    # the OCP formats (fp8e4nv, fp8e5) and the fnuz ones (fp8e4b8, fp8e5b16)
+    # exactly; fp8e4b15, which the IR holds as i8, is converted by
+    # `convert_custom_types` (float8e4b15.py).
+    supported_fp8_dtypes: tuple[str, ...] = ("fp8e4nv", "fp8e5", "fp8e4b8", "fp8e5b16",
+                                             "fp8e4b15")
     deprecated_fp8_dot_operand_dtypes: tuple[str, ...] = ()
     # The DPE multiplies f32 operands exactly (no tf32 rounding), so "ieee"
     # is the default; the other precisions are accepted and computed as ieee,
@@ -139,15 +142,14 @@ class MTIABackend(BaseBackend):
         return (metadata.num_warps, metadata.num_ctas, metadata.shared)
 
     def get_codegen_implementation(self, options: MTIAOptions) -> dict[str, Any]:
-        import triton.language.extra.cuda as cuda
+        from mtia_compiler.backend.float8e4b15 import convert_custom_types
 
         def min_dot_size(lhs_type: Any, rhs_type: Any) -> tuple[int, int, int]:
             # The DPE takes any matrix shape; the frontend's only demand is that
             # the dimensions are at least these.
             return (1, 1, 1)
 
-        return {"convert_custom_types": cuda.convert_custom_float8_sm80,
-                "min_dot_size": min_dot_size}
+        return {"convert_custom_types": convert_custom_types, "min_dot_size": min_dot_size}
 
     def get_module_map(self) -> dict[str, ModuleType]:
         # The tile stage lowers CUDA libdevice's `__nv_*` functions (on the

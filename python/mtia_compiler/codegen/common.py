@@ -13,7 +13,8 @@ from mtia_compiler.errors import CompilationError
 from mtia_compiler.program import DTYPE_BYTES
 
 FLOAT_DTYPES = {"F16Type": "f16", "BF16Type": "bf16", "F32Type": "f32", "F64Type": "f64",
-                "Float8E4M3FNType": "f8e4m3", "Float8E5M2Type": "f8e5m2"}
+                "Float8E4M3FNType": "f8e4m3", "Float8E5M2Type": "f8e5m2",
+                "Float8E4M3FNUZType": "f8e4m3fnuz", "Float8E5M2FNUZType": "f8e5m2fnuz"}
 
 
 def file_location(location: ir.Location) -> str | None:

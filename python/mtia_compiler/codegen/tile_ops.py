@@ -59,7 +59,8 @@ ATOMICS = {"add": "add", "fadd": "add", "and": "and", "or": "or", "xor": "xor", 
 PE_GROUP_AXES = {"row": [0], "column": [1], "grid": [0, 1, 2]}
 SIGNED_CASTS = {"fptosi", "sitofp", "extsi"}
 INEXACT_CASTS = {"truncf", "sitofp", "uitofp"}
-MANTISSA_BITS = {"f16": 11, "bf16": 8, "f32": 24, "f64": 53, "f8e4m3": 4, "f8e5m2": 3}
+MANTISSA_BITS = {"f16": 11, "bf16": 8, "f32": 24, "f64": 53, "f8e4m3": 4, "f8e5m2": 3,
+                 "f8e4m3fnuz": 4, "f8e5m2fnuz": 3}
 MAX_CONSTANT_PATCHES = 4096
 
 

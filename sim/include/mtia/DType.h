@@ -28,35 +28,54 @@ enum class DType : uint8_t {
   F64,
   F8E4M3,
   F8E5M2,
+  F8E4M3FNUZ,
+  F8E5M2FNUZ,
 };
 /// The number of element types (the values of DType are 0 to kNumDTypes-1).
-constexpr unsigned kNumDTypes = 11;
+constexpr unsigned kNumDTypes = 13;
 
-/// Parses a dtype name ("i1", "i8", ..., "f8e4m3", "f8e5m2"). Returns false
-/// for an unknown name.
+/// Parses a dtype name ("i1", "i8", ..., "f8e4m3", "f8e5m2", "f8e4m3fnuz",
+/// "f8e5m2fnuz"). Returns false for an unknown name.
 bool parseDType(const std::string &name, DType &type);
 const char *dtypeName(DType type);
 unsigned dtypeSize(DType type);
 bool isFloat(DType type);
 inline bool isInteger(DType type) { return !isFloat(type); }
+/// Whether the type is one of the one-byte float formats.
+inline bool isFp8(DType type) { return isFloat(type) && dtypeSize(type) == 1; }
 /// The integer type of `bytes` bytes (1, 2, 4 or 8).
 DType integerOfSize(unsigned bytes);
 
-/// A small IEEE-like binary float format.
+/// How a small float format encodes its special values.
+enum class SpecialEncoding : uint8_t {
+  /// IEEE 754: the top exponent field holds the infinities (zero mantissa)
+  /// and the NaNs; overflow rounds to infinity (f16, bf16, e5m2).
+  Ieee,
+  /// No infinities; only the all-ones magnitude is NaN, so the top exponent
+  /// field holds finite values otherwise (OCP e4m3fn).
+  NanAllOnes,
+  /// No infinities and no negative zero: the one NaN is the negative-zero
+  /// pattern (0x80), every other code is finite, and a result that rounds
+  /// to zero is +0 (the "fnuz" formats of MLIR and AMD's MI300).
+  NanNegativeZero,
+};
+
+/// A small binary float format. Formats without infinities saturate: an
+/// overflow or an infinity converts to the largest finite value of its sign
+/// (like the hardware's "satfinite" conversions); NaN stays NaN.
 struct SmallFloatFormat {
   int exponentBits;
   int mantissaBits;
   int bias;
-  /// e4m3fn has no infinities and a single NaN mantissa pattern; overflow
-  /// saturates to the largest finite value for it (like the hardware's
-  /// "satfinite" conversion) and rounds to infinity for the IEEE formats.
-  bool ieee;
+  SpecialEncoding special;
 };
 
 extern const SmallFloatFormat kF16Format;
 extern const SmallFloatFormat kBF16Format;
 extern const SmallFloatFormat kE4M3Format;
 extern const SmallFloatFormat kE5M2Format;
+extern const SmallFloatFormat kE4M3FnuzFormat;
+extern const SmallFloatFormat kE5M2FnuzFormat;
 
 /// Rounds a double to the nearest representable value of the format (ties to
 /// even) and returns its bit pattern.

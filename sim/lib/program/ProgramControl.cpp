@@ -194,8 +194,7 @@ void ProgramParser::parseCtl(Inst &inst, const Object &object) {
   case Op::Amo: {
     inst.fn = named(object, "fn", table(kAtomicNames));
     inst.type = dtype(object, "t");
-    if (inst.type == DType::I1 || inst.type == DType::F8E4M3 ||
-        inst.type == DType::F8E5M2)
+    if (inst.type == DType::I1 || isFp8(inst.type))
       fail("atomics support 8- to 64-bit integers and f16/bf16/f32/f64");
     inst.srcA = intReg(object, "addr");
     bool floatType = isFloat(inst.type);

@@ -272,6 +272,20 @@ tt.func @dot_fp8(%a: tensor<32x16xf8E4M3FN>, %b: tensor<16x32xf8E5M2>, %c: tenso
 
 // -----
 
+// So are the fnuz formats' operands (every value of e4m3fnuz and e5m2fnuz
+// is an f16).
+// CHECK-LABEL: tt.func @dot_fp8_fnuz
+// CHECK: %[[A:.*]] = tile.cast extf %{{.*}} : !tile.tile<32x16xf8E4M3FNUZ> -> !tile.tile<32x16xf16>
+// CHECK: %[[B:.*]] = tile.cast extf %{{.*}} : !tile.tile<16x32xf8E5M2FNUZ> -> !tile.tile<16x32xf16>
+// CHECK: tile.matmul %[[A]], %[[B]], %{{.*}} : !tile.tile<32x16xf16>, !tile.tile<16x32xf16> -> !tile.tile<32x32xf32>
+tt.func @dot_fp8_fnuz(%a: tensor<32x16xf8E4M3FNUZ>, %b: tensor<16x32xf8E5M2FNUZ>, %c: tensor<32x32xf32>) {
+  %0 = tt.dot %a, %b, %c : tensor<32x16xf8E4M3FNUZ> * tensor<16x32xf8E5M2FNUZ> -> tensor<32x32xf32>
+  tt.print "" {hex = false, isSigned = array<i32: 0>} : %0 : tensor<32x32xf32>
+  tt.return
+}
+
+// -----
+
 // libdevice bit counts: clz counts the zeros of the value with its highest
 // set bit smeared right (shifts 1, 2, 4, ... 32 for i64); the i32 result
 // truncates the count.
@@ -305,6 +319,43 @@ tt.func @count_leading_zeros(%x: tensor<8xi64>) {
 tt.func @round_toward_zero(%x: tensor<8xf32>) {
   %0 = tt.fp_to_fp %x, rounding = rtz : tensor<8xf32> -> tensor<8xf8E4M3FN>
   %1 = tt.fp_to_fp %0 : tensor<8xf8E4M3FN> -> tensor<8xf32>
+  tt.print "" {hex = false, isSigned = array<i32: 0>} : %1 : tensor<8xf32>
+  tt.return
+}
+
+// -----
+
+// Between fp8 formats (one width) the op carries no rounding mode; the
+// conversion may round, to nearest even.
+// CHECK-LABEL: tt.func @fp8_to_fp8
+// CHECK: tile.cast truncf %{{.*}} rounding = rtne : !tile.tile<8xf8E5M2FNUZ> -> !tile.tile<8xf8E4M3FNUZ>
+tt.func @fp8_to_fp8(%x: tensor<8xf8E5M2FNUZ>) {
+  %0 = tt.fp_to_fp %x : tensor<8xf8E5M2FNUZ> -> tensor<8xf8E4M3FNUZ>
+  %1 = tt.fp_to_fp %0 : tensor<8xf8E4M3FNUZ> -> tensor<8xf32>
+  tt.print "" {hex = false, isSigned = array<i32: 0>} : %1 : tensor<8xf32>
+  tt.return
+}
+
+// -----
+
+// In an fnuz format the pattern of negative zero is the NaN: a step onto it
+// (from the negative smallest subnormal) gives +0 instead.
+// CHECK-LABEL: tt.func @round_toward_zero_fnuz
+// CHECK-DAG: %[[ZERO_BITS:.*]] = arith.constant 0 : i8
+// CHECK-DAG: %[[NAN_BITS:.*]] = arith.constant -128 : i8
+// CHECK: %[[NEAREST:.*]] = tile.cast truncf %{{.*}} rounding = rtne : !tile.tile<8xf32> -> !tile.tile<8xf8E4M3FNUZ>
+// CHECK: %[[AWAY:.*]] = tile.cmpf ogt
+// CHECK: %[[BITS:.*]] = tile.cast bitcast %[[NEAREST]] : !tile.tile<8xf8E4M3FNUZ> -> !tile.tile<8xi8>
+// CHECK: %[[LESS:.*]] = tile.binary subi %[[BITS]], %{{.*}} : !tile.tile<8xi8>
+// CHECK: %[[NAN:.*]] = tile.splat %[[NAN_BITS]] : !tile.tile<8xi8>
+// CHECK: %[[ONTO_NAN:.*]] = tile.cmpi eq %[[LESS]], %[[NAN]] : !tile.tile<8xi8>
+// CHECK: %[[ZERO:.*]] = tile.splat %[[ZERO_BITS]] : !tile.tile<8xi8>
+// CHECK: %[[FIXED:.*]] = tile.select %[[ONTO_NAN]], %[[ZERO]], %[[LESS]] : !tile.tile<8xi8>
+// CHECK: %[[STEPPED:.*]] = tile.cast bitcast %[[FIXED]] : !tile.tile<8xi8> -> !tile.tile<8xf8E4M3FNUZ>
+// CHECK: tile.select %[[AWAY]], %[[STEPPED]], %[[NEAREST]] : !tile.tile<8xf8E4M3FNUZ>
+tt.func @round_toward_zero_fnuz(%x: tensor<8xf32>) {
+  %0 = tt.fp_to_fp %x, rounding = rtz : tensor<8xf32> -> tensor<8xf8E4M3FNUZ>
+  %1 = tt.fp_to_fp %0 : tensor<8xf8E4M3FNUZ> -> tensor<8xf32>
   tt.print "" {hex = false, isSigned = array<i32: 0>} : %1 : tensor<8xf32>
   tt.return
 }
@@ -374,5 +425,48 @@ tt.func @unsplat_of_a_loaded_block(%x: tensor<1x1xf32>, %out: !tt.ptr<f32>) {
   // CHECK: tt.store %arg1, %[[V]]
   %s = tt.unsplat %y : tensor<1x1xf32>
   tt.store %out, %s : !tt.ptr<f32>
+  tt.return
+}
+
+// -----
+
+// Scalar float conversions of constants fold, rounding as the SIMD engine
+// does (the control core has no fp8): to nearest even or toward zero, an
+// overflow or infinity saturating where the format has no infinities, and
+// zero unsigned in the fnuz formats.
+// CHECK-LABEL: tt.func @fold_scalar_conversions
+// CHECK-DAG: arith.constant 3.125000e-01 : f8E4M3FNUZ
+// CHECK-DAG: arith.constant 2.400000e+02 : f8E4M3FNUZ
+// CHECK-DAG: arith.constant 4.480000e+02 : f8E4M3FN
+// CHECK-DAG: arith.constant 0.000000e+00 : f8E5M2FNUZ
+// CHECK-DAG: arith.constant 2.880000e+02 : f8E4M3FN
+// CHECK-DAG: arith.constant 3.125000e-01 : f8E5M2FNUZ
+// CHECK-DAG: arith.constant 56 : i8
+// CHECK-NOT: tt.fp_to_fp
+// CHECK-NOT: arith.truncf
+// CHECK-NOT: tt.bitcast
+// CHECK: tt.return
+tt.func @fold_scalar_conversions() {
+  %inexact = arith.constant 3.000000e-01 : f32
+  %big = arith.constant 1.000000e+06 : f32
+  %inf = arith.constant 0x7F800000 : f32
+  %tiny = arith.constant -1.000000e-09 : f32
+  %between = arith.constant 3.000000e+02 : f32
+  %one = arith.constant 1.000000e+00 : f8E4M3FN
+  %0 = tt.fp_to_fp %inexact, rounding = rtne : f32 -> f8E4M3FNUZ
+  %1 = tt.fp_to_fp %big, rounding = rtne : f32 -> f8E4M3FNUZ
+  %2 = tt.fp_to_fp %inf, rounding = rtne : f32 -> f8E4M3FN
+  %3 = tt.fp_to_fp %tiny, rounding = rtne : f32 -> f8E5M2FNUZ
+  %4 = tt.fp_to_fp %between, rounding = rtz : f32 -> f8E4M3FN
+  %5 = arith.truncf %inexact : f32 to f8E5M2FNUZ
+  %6 = tt.bitcast %one : f8E4M3FN -> i8
+  %t0 = tt.splat %0 : f8E4M3FNUZ -> tensor<8xf8E4M3FNUZ>
+  %t1 = tt.splat %1 : f8E4M3FNUZ -> tensor<8xf8E4M3FNUZ>
+  %t2 = tt.splat %2 : f8E4M3FN -> tensor<8xf8E4M3FN>
+  %t3 = tt.splat %3 : f8E5M2FNUZ -> tensor<8xf8E5M2FNUZ>
+  %t4 = tt.splat %4 : f8E4M3FN -> tensor<8xf8E4M3FN>
+  %t5 = tt.splat %5 : f8E5M2FNUZ -> tensor<8xf8E5M2FNUZ>
+  %t6 = tt.splat %6 : i8 -> tensor<8xi8>
+  tt.print "" {hex = false, isSigned = array<i32: 0, 0, 0, 0, 0, 0, 0>} : %t0, %t1, %t2, %t3, %t4, %t5, %t6 : tensor<8xf8E4M3FNUZ>, tensor<8xf8E4M3FNUZ>, tensor<8xf8E4M3FN>, tensor<8xf8E5M2FNUZ>, tensor<8xf8E4M3FN>, tensor<8xf8E5M2FNUZ>, tensor<8xi8>
   tt.return
 }

@@ -6,6 +6,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+import torch
 from conftest import page_bytes, run_tile
 from half_reference import BF16, bf16_values
 from test_simd import bf16_rne
@@ -23,8 +24,19 @@ def cast(x: np.ndarray, src: str, dst: str, np_type: type, signed: bool = True) 
     return run_tile([(x, src)], dst, np_type, x.size, emit)
 
 
-def fp8_values(exponent_bits: int, mantissa_bits: int, bias: int, ieee: bool) -> np.ndarray:
-    """Values of all 128 non-negative fp8 codes, decoded from the definition."""
+#: fp8 dtype -> (exponent bits, mantissa bits, bias, special values): "ieee"
+#: (infinities and NaNs in the top exponent field), "nan_all_ones" (e4m3fn:
+#: only the all-ones magnitude is NaN) or "fnuz" (the negative-zero pattern
+#: 0x80 is the only NaN, every other code is finite).
+FP8_FORMATS = {
+    "f8e4m3": (4, 3, 7, "nan_all_ones"), "f8e5m2": (5, 2, 15, "ieee"),
+    "f8e4m3fnuz": (4, 3, 8, "fnuz"), "f8e5m2fnuz": (5, 2, 16, "fnuz"),
+}
+
+
+def fp8_values(exponent_bits: int, mantissa_bits: int, bias: int, special: str) -> np.ndarray:
+    """Values of all 128 non-negative fp8 codes, decoded from the definition
+    (NaN for the infinities too)."""
     codes = np.arange(128)
     exponent = codes >> mantissa_bits
     mantissa = codes & ((1 << mantissa_bits) - 1)
@@ -32,29 +44,30 @@ def fp8_values(exponent_bits: int, mantissa_bits: int, bias: int, ieee: bool) ->
     subnormal = mantissa / 2**mantissa_bits * 2.0 ** (1 - bias)
     values = np.where(exponent == 0, subnormal, normal)
     top = (1 << exponent_bits) - 1
-    if ieee:
+    if special == "ieee":
         values[exponent == top] = np.nan
-    else:
+    elif special == "nan_all_ones":
         values[(exponent == top) & (mantissa == (1 << mantissa_bits) - 1)] = np.nan
     return values
 
 
-def fp8_reference(x: np.ndarray, values: np.ndarray) -> np.ndarray:
-    """Nearest code by brute force, ties to the even code (sign separate)."""
+def fp8_reference(x: np.ndarray, values: np.ndarray, signed_zero: bool = True) -> np.ndarray:
+    """Nearest code by brute force, ties to the even code (sign separate);
+    beyond the largest finite value, that value. Without a signed zero, what
+    rounds to zero is +0."""
     finite = np.where(np.isnan(values), np.inf, values)
     distance = np.abs(np.abs(x.astype(np.float64))[:, None] - finite[None, :])
     best = distance.min(axis=1, keepdims=True)
     candidates = np.where(distance == best, np.arange(128)[None, :], 1 << 20)
     even = np.where(candidates % 2 == 0, candidates, 1 << 20).min(axis=1)
     code = np.where(even < (1 << 20), even, candidates.min(axis=1))
-    return (code | np.where(np.signbit(x), 0x80, 0)).astype(np.uint8)
+    negative = np.signbit(x) & ((code != 0) | signed_zero)
+    return (code | np.where(negative, 0x80, 0)).astype(np.uint8)
 
 
-@pytest.mark.parametrize(("name", "fmt"), [
-    ("f8e4m3", (4, 3, 7, False)), ("f8e5m2", (5, 2, 15, True)),
-])
-def test_fp8_round_trip_is_rne(name: str, fmt: tuple[int, int, int, bool],
-                               rng: np.random.Generator) -> None:
+@pytest.mark.parametrize("name", sorted(FP8_FORMATS))
+def test_fp8_round_trip_is_rne(name: str, rng: np.random.Generator) -> None:
+    fmt = FP8_FORMATS[name]
     values = fp8_values(*fmt)
     largest = np.nanmax(values)
     # Random values, exact codes and exact midpoints (ties) within range.
@@ -63,7 +76,7 @@ def test_fp8_round_trip_is_rne(name: str, fmt: tuple[int, int, int, bool],
     x = np.concatenate([rng.uniform(-largest, largest, 400), finite, -midpoints, midpoints])
     x16 = x.astype(np.float16)
     got = cast(x16, "f16", name, np.uint8)
-    np.testing.assert_array_equal(got, fp8_reference(x16, values))
+    np.testing.assert_array_equal(got, fp8_reference(x16, values, fmt[3] != "fnuz"))
     back = cast(got, name, "f16", np.float16)
     decoded = np.where(got & 0x80, -1, 1) * values[got & 0x7F]
     np.testing.assert_array_equal(back, decoded.astype(np.float16))
@@ -75,6 +88,54 @@ def test_fp8_overflow() -> None:
     x = np.array([1e5, -1e5, np.inf, 60000.0], dtype=np.float32)
     assert list(cast(x, "f32", "f8e4m3", np.uint8)) == [0x7E, 0xFE, 0x7E, 0x7E]
     assert list(cast(x, "f32", "f8e5m2", np.uint8)) == [0x7C, 0xFC, 0x7C, 0x7B]
+
+
+FNUZ_TORCH = {"f8e4m3fnuz": torch.float8_e4m3fnuz, "f8e5m2fnuz": torch.float8_e5m2fnuz}
+
+
+@pytest.mark.parametrize("name", sorted(FNUZ_TORCH))
+def test_fnuz_every_code_to_f32_and_back(name: str) -> None:
+    """All 256 codes decode as torch decodes them (0x80 is NaN, the others
+    finite, the top exponent field included) and f32 -> fp8 gives each back."""
+    codes = np.arange(256, dtype=np.uint8)
+    got = cast(codes, name, "f32", np.float32)
+    expected = torch.from_numpy(codes).view(FNUZ_TORCH[name]).float().numpy()
+    np.testing.assert_array_equal(got.view(np.uint32)[codes != 0x80],
+                                  expected.view(np.uint32)[codes != 0x80])
+    assert np.isnan(got[0x80]) and np.isnan(expected[0x80])
+    values = fp8_values(*FP8_FORMATS[name])
+    np.testing.assert_array_equal(got[:128], values.astype(np.float32))
+    np.testing.assert_array_equal(cast(got, "f32", name, np.uint8), codes)
+
+
+@pytest.mark.parametrize("name", sorted(FNUZ_TORCH))
+def test_fnuz_rounding_matches_torch(name: str, rng: np.random.Generator) -> None:
+    """Within range, f32 -> fnuz rounds to nearest even as torch does: at
+    the codes, at the midpoints between them (ties) and between."""
+    values = fp8_values(*FP8_FORMATS[name])
+    midpoints = (values[1:] + values[:-1]) / 2
+    largest = values.max()
+    x = np.concatenate([values, midpoints, rng.uniform(-largest, largest, 500),
+                        rng.uniform(-values[8], values[8], 200)]).astype(np.float32)
+    x = np.concatenate([x, -x])
+    got = cast(x, "f32", name, np.uint8)
+    expected = torch.from_numpy(x).to(FNUZ_TORCH[name]).view(torch.uint8).numpy()
+    np.testing.assert_array_equal(got, expected)
+    np.testing.assert_array_equal(got, fp8_reference(x, values, signed_zero=False))
+
+
+@pytest.mark.parametrize("name", sorted(FNUZ_TORCH))
+def test_fnuz_special_values(name: str) -> None:
+    """Infinities and overflows saturate to the largest finite value (torch
+    gives NaN; Triton's hardware conversions saturate), NaN is 0x80 and
+    zeros, signed or rounded to, are +0."""
+    values = fp8_values(*FP8_FORMATS[name])
+    largest, smallest = values.max(), values[1]
+    x = np.array([np.inf, -np.inf, 1e30, -1e30, largest * 1.2, np.nan, -np.nan, 0.0, -0.0,
+                  -smallest / 4, smallest / 4, -smallest * 0.75], dtype=np.float32)
+    expected = [0x7F, 0xFF, 0x7F, 0xFF, 0x7F, 0x80, 0x80, 0x00, 0x00, 0x00, 0x00, 0x81]
+    assert list(cast(x, "f32", name, np.uint8)) == expected
+    assert list(cast(x.astype(np.float64), "f64", name, np.uint8)) == expected
 
 
 def test_float_narrowing_is_rne(rng: np.random.Generator) -> None:
