@@ -27,12 +27,11 @@ from mlir.dialects import cf, scf
 
 from mtia_compiler import ir
 from mtia_compiler.dialects import cb, tile, tt
-from mtia_compiler.program import Unit
+from mtia_compiler.program import SLOT_ALIGNMENT, Unit
 
 from .common import TileInfo, file_location, is_tile, located_error, op_name, view_as
 from .units import BufferRoles, op_unit, tile_holder, tile_op_unit
 
-SLOT_ALIGNMENT = 8
 #: The units that hold tiles in scratch storage of their own (the control
 #: core reads tiles only in the pages of the buffers it consumes).
 SCRATCH_UNITS = (Unit.DPE, Unit.SIMD, Unit.RE, Unit.MLU)
