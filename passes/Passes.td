@@ -95,6 +95,35 @@ def LowerMemoryAccesses : Pass<"mtia-lower-memory-accesses", "::mlir::ModuleOp">
                            "::mlir::scf::SCFDialect"];
 }
 
+def StripMineBlocks : Pass<"mtia-strip-mine-blocks", "::mlir::ModuleOp"> {
+  let summary = "Compute blocks larger than local memory in strips";
+  let description = [{
+    A kernel whose tensors are one-dimensional blocks of one length, computed
+    element by element (ranges, splats, elementwise arithmetic, loads and
+    stores through tensors of pointers), and whose block of data (the loaded
+    and computed values, not indices, masks or pointers) exceeds the
+    target's local memory, computes its block in strips: its tensor
+    operations move, in their order, into an `scf.for` over strips of the
+    block, where each `tt.make_range` becomes the strip's slice of the range.
+    A strip is the largest power of two dividing the block whose data takes
+    at most an eighth of local memory, so that the transfers of the next
+    strip overlap the compute of this one. Kernels with reductions, scans,
+    dots, reshapes, broadcasts, loops or side effects outside their tensor
+    operations are left unchanged.
+
+    As on a GPU, where the threads of a program load and store their parts
+    of a block without ordering among them, the loads of a strip are not
+    ordered after the stores of earlier strips to other elements: a kernel
+    whose stores reach, through aliasing arguments, what another element
+    loads is not a well-defined Triton program.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"mtia-2i\"",
+           "target description: a name from targets/ or a path to a .json file">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
 def ShareBuffers : Pass<"mtia-share-buffers", "::mlir::ModuleOp"> {
   let summary = "Circular buffers of one producer and consumer share";
   let description = [{

@@ -132,19 +132,21 @@ def test_autotune_ranks_configs_by_simulated_time_and_prunes_what_does_not_compi
     x, y, out = torch.randn(n), torch.randn(n), torch.zeros(n)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        kernels.autotuned_add_kernel[lambda meta: (triton.cdiv(n, meta["BLOCK"]),)](x, y, out, n)
+        kernels.autotuned_add_kernel[lambda meta: (triton.cdiv(n, meta["ROWS"] * meta["COLS"]),)](
+            x, y, out, n)
     torch.testing.assert_close(out, x + y)
     timings = kernels.autotuned_add_kernel.configs_timings
-    by_block = {config.kwargs["BLOCK"]: ms[0] for config, ms in timings.items()}
-    assert by_block[1 << 18] == math.inf  # a 3 MiB tile: pruned, not fatal
+    by_rows = {config.kwargs["ROWS"]: ms[0] for config, ms in timings.items()}
+    assert by_rows[4096] == math.inf  # 1 MiB tiles: pruned, not fatal
     assert any("pruned" in str(w.message) for w in caught)
-    fastest = min(by_block.items(), key=lambda item: item[1])[0]
-    assert kernels.autotuned_add_kernel.best_config.kwargs["BLOCK"] == fastest
+    fastest = min(by_rows.items(), key=lambda item: item[1])[0]
+    assert kernels.autotuned_add_kernel.best_config.kwargs["ROWS"] == fastest
     # The timings are simulated: each is what a launch of that config records.
-    for block in (64, 256):
+    for rows in (1, 4):
         with launches() as records:
-            kernels.add_kernel[(triton.cdiv(n, block),)](x, y, out, n, BLOCK=block)
-        assert by_block[block] == pytest.approx(records[0].seconds * 1e3)
+            kernels.autotuned_add_kernel.fn[(triton.cdiv(n, rows * 64),)](x, y, out, n,
+                                                                          ROWS=rows, COLS=64)
+        assert by_rows[rows] == pytest.approx(records[0].seconds * 1e3)
 
 
 def test_benchmarkers_measure_simulated_time() -> None:
