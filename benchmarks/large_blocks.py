@@ -4,7 +4,8 @@
 
 Launches each kernel family through the Triton backend at block sizes that
 fit a PE's local memory and at larger ones, which the compiler splits, on
-the same problem, and prints one line per family, last:
+the same problem (for the row-wise softmax and layer norm: the same number
+of elements in rows of BLOCK), and prints one line per family, last:
 `<kernel>: split <cycles>, best fitting <cycles>, ratio <r>` (the largest
 split config against the fastest fitting one; the goal is a ratio of at
 most 1.5). A family whose large configs do not compile yet prints the
@@ -51,6 +52,18 @@ def softmax_kernel(x_ptr, out_ptr, n_cols, BLOCK: tl.constexpr):
     tl.store(out_ptr + row * n_cols + offsets, x / tl.sum(x, 0), mask)
 
 
+@triton.jit
+def layer_norm_kernel(x_ptr, w_ptr, b_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offsets = tl.arange(0, BLOCK)
+    mask = offsets < n
+    x = tl.load(x_ptr + row * n + offsets, mask, other=0.0)
+    centered = tl.where(mask, x - tl.sum(x, 0) / n, 0.0)
+    rstd = 1 / tl.sqrt(tl.sum(centered * centered, 0) / n + 1e-5)
+    y = centered * rstd * tl.load(w_ptr + offsets, mask) + tl.load(b_ptr + offsets, mask)
+    tl.store(y_ptr + row * n + offsets, y, mask)
+
+
 def cycles_of(launch: Callable[[], None]) -> int | str:
     """The simulated cycles of `launch`'s one launch, or the first line of
     the compiler's message when it does not compile."""
@@ -90,17 +103,19 @@ def main() -> None:
     def gelu(block: int) -> None:
         gelu_kernel[(triton.cdiv(n, block),)](x, half, n, BLOCK=block)
 
-    rows, cols = 64, 1 << 16
-    matrix, result = torch.randn(rows, cols), torch.empty(rows, cols)
+    weight, bias = torch.randn(1 << 16), torch.randn(1 << 16)
 
     def softmax(block: int) -> None:
-        softmax_kernel[(rows,)](matrix, result, cols, BLOCK=block)
+        softmax_kernel[(n // block,)](x, out, block, BLOCK=block)
+
+    def layer_norm(block: int) -> None:
+        layer_norm_kernel[(n // block,)](x, weight, bias, out, block, BLOCK=block)
 
     lines = [
         compare("vector_add", [1024, 4096, 16384, 32768], [1 << 16, 1 << 18, 1 << 20], add),
         compare("gelu", [1024, 4096, 16384], [1 << 16, 1 << 18, 1 << 20], gelu),
-        # A row of 65536 f32 takes one block: no block that fits covers it.
-        compare("softmax", [], [1 << 16], softmax),
+        compare("softmax", [1024, 4096, 16384], [1 << 15, 1 << 16], softmax),
+        compare("layer_norm", [1024, 4096, 16384], [1 << 15, 1 << 16], layer_norm),
     ]
     print("\n".join(lines))
 

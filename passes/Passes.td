@@ -99,23 +99,31 @@ def StripMineBlocks : Pass<"mtia-strip-mine-blocks", "::mlir::ModuleOp"> {
   let summary = "Compute blocks larger than local memory in strips";
   let description = [{
     A kernel whose tensors are one-dimensional blocks of one length, computed
-    element by element (ranges, splats, elementwise arithmetic, loads and
-    stores through tensors of pointers), and whose block of data (the loaded
-    and computed values, not indices, masks or pointers) exceeds the
-    target's local memory, computes its block in strips: its tensor
-    operations move, in their order, into an `scf.for` over strips of the
-    block, where each `tt.make_range` becomes the strip's slice of the range.
-    A strip is the largest power of two dividing the block whose data takes
-    at most an eighth of local memory, so that the transfers of the next
-    strip overlap the compute of this one. Kernels with reductions, scans,
-    dots, reshapes, broadcasts, loops or side effects outside their tensor
-    operations are left unchanged.
+    element by element (ranges, splats, elementwise arithmetic, pure library
+    calls, loads and stores through tensors of pointers) or reduced to
+    scalars (`tt.reduce` of the whole block, any combine region), and whose
+    block of data (the loaded and computed values, not indices, masks or
+    pointers) exceeds the target's local memory, computes its block in
+    strips. Each reduction becomes a loop over strips at its place: the
+    first strip's partial results start it, and every later strip's are
+    combined with them through the reduction's combine region (so argmax
+    and other multi-value combines need no identity). The tensor stores run
+    in a last loop over strips at the end of the kernel, which computes
+    again, from the loads, what they need. In every loop each `tt.make_range`
+    becomes the strip's slice of the range. A strip is the largest power of
+    two dividing the block whose data takes at most an eighth of local
+    memory, so that the transfers of the next strip overlap the compute of
+    this one. Kernels with scans, dots, reshapes, broadcasts, loops, a store
+    before a reduction or scalar side effects other than stores are left
+    unchanged.
 
-    As on a GPU, where the threads of a program load and store their parts
-    of a block without ordering among them, the loads of a strip are not
-    ordered after the stores of earlier strips to other elements: a kernel
-    whose stores reach, through aliasing arguments, what another element
-    loads is not a well-defined Triton program.
+    The strips reorder memory accesses the kernel's program order does not
+    oblige: as on a GPU, where the threads of a program load and store their
+    parts of a block without ordering among them, a strip's loads are not
+    ordered after other strips' stores, and the loads a later loop repeats
+    come after the scalar stores between them. A kernel whose stores reach,
+    through aliasing arguments, what it loads elsewhere in the block is not
+    a well-defined Triton program.
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"mtia-2i\"",

@@ -2,9 +2,12 @@
 //
 // A program whose block is larger than a PE's local memory computes it in
 // strips: when every tensor operation of the kernel works element by element
-// on one-dimensional blocks of one size, the tensor part of the kernel moves
-// into a loop over strips of the block, and each range the block is indexed
-// by becomes the strip's slice of it.
+// on one-dimensional blocks of one size, or reduces such a block to scalars,
+// the tensor part of the kernel moves into loops over strips of the block,
+// and each range the block is indexed by becomes the strip's slice of it.
+// Each reduction is a loop of its own, which combines the strips' partial
+// results with the reduction's combine region; the stores run in a last
+// loop, which recomputes from the loads what they need.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +20,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SmallVectorExtras.h"
 
 namespace mtia {
 #define GEN_PASS_DEF_STRIPMINEBLOCKS
@@ -48,8 +52,8 @@ bool isElementwise(Operation *op) {
     return isa<RankedTensorType>(load.getPtr().getType());
   if (auto store = dyn_cast<tt::StoreOp>(op))
     return isa<RankedTensorType>(store.getPtr().getType());
-  if (isa<tt::ExternElementwiseOp>(op))
-    return true;
+  if (auto call = dyn_cast<tt::ExternElementwiseOp>(op))
+    return call.getPure();
   return op->hasTrait<OpTrait::Elementwise>() && isMemoryEffectFree(op);
 }
 
@@ -62,9 +66,18 @@ bool holdsData(Value value, const DenseSet<Value> &indexValues) {
          !indexValues.contains(value);
 }
 
+/// Returns whether `op` reduces one-dimensional blocks to scalars.
+bool isBlockReduction(Operation *op) {
+  auto reduce = dyn_cast<tt::ReduceOp>(op);
+  return reduce && llvm::none_of(reduce.getResultTypes(), [](Type type) {
+           return isa<RankedTensorType>(type);
+         });
+}
+
 /// The tensor part of a kernel that can run in strips.
 struct StripMining {
-  /// The tensor operations, in the kernel's order.
+  /// The tensor operations, in the kernel's order: elementwise operations
+  /// and reductions of the block to scalars.
   SmallVector<Operation *> ops;
   /// The length of every tensor of the kernel.
   int64_t blockSize = 0;
@@ -73,25 +86,31 @@ struct StripMining {
 };
 
 /// Returns the tensor part of `function` when it can run in strips: one
-/// block, no operation with regions, every tensor one-dimensional and of one
-/// length, every tensor operation elementwise, and no side effect outside
-/// the tensor operations (which run in their order within each strip).
+/// block, no scalar operation with regions or side effects but stores after
+/// the last reduction, every tensor one-dimensional and of one length, every
+/// tensor operation elementwise or a reduction of the block to scalars, and
+/// no store before a reduction (the tensor stores run in the last loop).
 std::optional<StripMining> analyze(tt::FuncOp function) {
   if (!function.getBody().hasOneBlock())
     return std::nullopt;
   StripMining mining;
   DenseSet<Value> indexValues;
+  bool stored = false;
   for (Operation &op : function.getBody().front().without_terminator()) {
     auto isTensor = [](Type type) { return isa<RankedTensorType>(type); };
     bool touchesTensors = llvm::any_of(op.getOperandTypes(), isTensor) ||
                           llvm::any_of(op.getResultTypes(), isTensor);
     if (!touchesTensors) {
-      if (op.getNumRegions() != 0 || !isMemoryEffectFree(&op))
+      if (op.getNumRegions() != 0 ||
+          (!isa<tt::StoreOp>(op) && !isMemoryEffectFree(&op)))
         return std::nullopt;
+      stored |= isa<tt::StoreOp>(op);
       continue;
     }
-    if (!isElementwise(&op))
+    bool reduces = isBlockReduction(&op);
+    if ((!reduces && !isElementwise(&op)) || (reduces && stored))
       return std::nullopt;
+    stored |= isa<tt::StoreOp>(op);
     for (Type type : llvm::concat<const Type>(op.getOperandTypes(),
                                               op.getResultTypes())) {
       auto tensor = dyn_cast<RankedTensorType>(type);
@@ -130,38 +149,27 @@ int64_t chooseStripSize(const StripMining &mining, int64_t budget) {
   return strip < mining.blockSize ? strip : 0;
 }
 
-/// Moves the tensor operations of `function` into a loop over strips of
-/// `stripSize` elements: a range becomes the strip's slice of it, splat
-/// constants and splats take the strip's length, and every other operation
-/// is the same on strips.
-void stripMine(tt::FuncOp function, const StripMining &mining,
-               int64_t stripSize) {
-  Block &body = function.getBody().front();
-  Location loc = mining.ops.front()->getLoc();
-  OpBuilder builder(body.getTerminator());
+/// Clones `ops` (tensor operations of the kernel, in order) for the strip
+/// of `stripSize` elements from `stripStart`: a range becomes the strip's
+/// slice of it, splat constants and splats take the strip's length, and every
+/// other operation is the same on strips. `mapping` maps the kernel's values
+/// to the strip's.
+void cloneStrip(ArrayRef<Operation *> ops, Value stripStart, int64_t stripSize,
+                OpBuilder &builder, IRMapping &mapping) {
   Type i32 = builder.getI32Type();
-  auto constant = [&](int64_t value) -> Value {
-    return arith::ConstantIntOp::create(builder, loc, i32, value);
-  };
-  auto loop = scf::ForOp::create(builder, loc, constant(0),
-                                 constant(mining.blockSize),
-                                 constant(stripSize));
-  builder.setInsertionPoint(loop.getBody()->getTerminator());
-  Value stripStart = loop.getInductionVar();
-  IRMapping mapping;
-  for (Operation *op : mining.ops) {
+  for (Operation *op : ops) {
     if (auto range = dyn_cast<tt::MakeRangeOp>(op)) {
+      Location loc = range.getLoc();
       auto type = RankedTensorType::get({stripSize}, i32);
-      Value offsets =
-          tt::MakeRangeOp::create(builder, range.getLoc(), type, 0, stripSize);
+      Value offsets = tt::MakeRangeOp::create(builder, loc, type, 0, stripSize);
       Value first = stripStart;
       if (int64_t start = range.getStart())
-        first = arith::AddIOp::create(builder, range.getLoc(), stripStart,
-                                      constant(start));
-      Value firsts = tt::SplatOp::create(builder, range.getLoc(), type, first);
+        first = arith::AddIOp::create(
+            builder, loc, stripStart,
+            arith::ConstantIntOp::create(builder, loc, i32, start));
+      Value firsts = tt::SplatOp::create(builder, loc, type, first);
       mapping.map(range.getResult(),
-                  arith::AddIOp::create(builder, range.getLoc(), offsets,
-                                        firsts));
+                  arith::AddIOp::create(builder, loc, offsets, firsts));
       continue;
     }
     if (auto splat = dyn_cast<arith::ConstantOp>(op)) {
@@ -176,6 +184,89 @@ void stripMine(tt::FuncOp function, const StripMining &mining,
     for (Value result : strip->getResults())
       if (auto tensor = dyn_cast<RankedTensorType>(result.getType()))
         result.setType(tensor.clone({stripSize}));
+  }
+}
+
+/// Returns the operations of `ops` (in order) that `roots` need, through
+/// tensor operands: what a strip computes for them.
+SmallVector<Operation *> getStripSlice(ArrayRef<Operation *> ops,
+                                       ArrayRef<Operation *> roots) {
+  DenseSet<Operation *> needed(roots.begin(), roots.end());
+  for (Operation *op : llvm::reverse(ops)) {
+    if (!needed.contains(op))
+      continue;
+    for (Value operand : op->getOperands())
+      if (isa<RankedTensorType>(operand.getType()))
+        if (Operation *producer = operand.getDefiningOp())
+          needed.insert(producer);
+  }
+  return llvm::filter_to_vector(
+      ops, [&](Operation *op) { return needed.contains(op); });
+}
+
+/// Replaces `reduce`, a reduction of the block to scalars, by a loop over
+/// strips at its place: the first strip's partial results start the loop,
+/// which combines every later strip's with them through the combine region.
+void stripMineReduction(tt::ReduceOp reduce, ArrayRef<Operation *> ops,
+                        const StripMining &mining, int64_t stripSize) {
+  SmallVector<Operation *> slice = getStripSlice(ops, reduce.getOperation());
+  Location loc = reduce.getLoc();
+  OpBuilder builder(reduce);
+  Type i32 = builder.getI32Type();
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIntOp::create(builder, loc, i32, value);
+  };
+  IRMapping first;
+  cloneStrip(slice, constant(0), stripSize, builder, first);
+  SmallVector<Value> partials = llvm::map_to_vector(
+      reduce.getResults(), [&](Value result) { return first.lookup(result); });
+  auto loop = scf::ForOp::create(builder, loc, constant(stripSize),
+                                 constant(mining.blockSize),
+                                 constant(stripSize), partials);
+  builder.setInsertionPointToStart(loop.getBody());
+  IRMapping strip;
+  cloneStrip(slice, loop.getInductionVar(), stripSize, builder, strip);
+  Block &combine = reduce.getCombineOp().front();
+  IRMapping combined;
+  size_t count = reduce.getNumResults();
+  for (auto [index, argument] : llvm::enumerate(combine.getArguments()))
+    combined.map(argument, index < count
+                               ? loop.getRegionIterArgs()[index]
+                               : strip.lookup(reduce->getResult(index - count)));
+  for (Operation &op : combine.without_terminator())
+    builder.clone(op, combined);
+  SmallVector<Value> results = llvm::map_to_vector(
+      combine.getTerminator()->getOperands(),
+      [&](Value value) { return combined.lookupOrDefault(value); });
+  scf::YieldOp::create(builder, loc, results);
+  reduce->replaceAllUsesWith(loop.getResults());
+}
+
+/// Moves the tensor operations of `function` into loops over strips of
+/// `stripSize` elements: one per reduction, at its place, and one for the
+/// stores, at the end of the kernel.
+void stripMine(tt::FuncOp function, const StripMining &mining,
+               int64_t stripSize) {
+  for (Operation *op : mining.ops)
+    if (auto reduce = dyn_cast<tt::ReduceOp>(op))
+      stripMineReduction(reduce, mining.ops, mining, stripSize);
+  SmallVector<Operation *> stores = llvm::filter_to_vector(
+      mining.ops, [](Operation *op) { return isa<tt::StoreOp>(op); });
+  if (!stores.empty()) {
+    Block &body = function.getBody().front();
+    Location loc = stores.front()->getLoc();
+    OpBuilder builder(body.getTerminator());
+    Type i32 = builder.getI32Type();
+    auto constant = [&](int64_t value) -> Value {
+      return arith::ConstantIntOp::create(builder, loc, i32, value);
+    };
+    auto loop = scf::ForOp::create(builder, loc, constant(0),
+                                   constant(mining.blockSize),
+                                   constant(stripSize));
+    builder.setInsertionPoint(loop.getBody()->getTerminator());
+    IRMapping mapping;
+    cloneStrip(getStripSlice(mining.ops, stores), loop.getInductionVar(),
+               stripSize, builder, mapping);
   }
   for (Operation *op : llvm::reverse(mining.ops))
     op->erase();

@@ -72,12 +72,21 @@ tt.func public @fits(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
 
 // -----
 
-// A reduction combines every element of the block: the kernel stays whole
-// (and the later stages say whether it fits).
+// A reduction of 131072 f32 runs in strips of 8192: the first strip's sum
+// starts a loop that adds every later strip's sum with the combine region;
+// the scalar store of the result stays where it was, after the loop.
 
 // CHECK-LABEL: tt.func public @sum
-// CHECK-NOT: scf.for
-// CHECK: tt.reduce
+// CHECK: %[[LOADED:.*]] = tt.load %{{.*}} : tensor<8192x!tt.ptr<f32>>
+// CHECK: %[[FIRST:.*]] = "tt.reduce"(%[[LOADED]]) <{axis = 0 : i32}>
+// CHECK: %[[SUM:.*]] = scf.for %[[STRIP:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[FIRST]]) -> (f32) : i32 {
+// CHECK: tt.splat %[[STRIP]] : i32 -> tensor<8192xi32>
+// CHECK: %[[PARTIAL:.*]] = "tt.reduce"
+// CHECK: }) : (tensor<8192xf32>) -> f32
+// CHECK-NEXT: %[[COMBINED:.*]] = arith.addf %[[ACC]], %[[PARTIAL]] : f32
+// CHECK-NEXT: scf.yield %[[COMBINED]] : f32
+// CHECK: tt.store %{{.*}}, %[[SUM]] : !tt.ptr<f32>
+// CHECK-NEXT: tt.return
 tt.func public @sum(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
   %range = tt.make_range {end = 131072 : i32, start = 0 : i32} : tensor<131072xi32>
   %xs = tt.splat %x : !tt.ptr<f32> -> tensor<131072x!tt.ptr<f32>>
@@ -94,19 +103,45 @@ tt.func public @sum(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
 
 // -----
 
-// A scalar store between the tensor operations would change its order with
-// their stores: the kernel stays whole.
+// A scalar store before a reduction: the reduction's loop would load the
+// block again after it, so the kernel stays whole.
 
 // CHECK-LABEL: tt.func public @scalar_store
 // CHECK-NOT: scf.for
-tt.func public @scalar_store(%x: !tt.ptr<f32>, %flag: !tt.ptr<i32>) {
+tt.func public @scalar_store(%x: !tt.ptr<f32>, %flag: !tt.ptr<f32>) {
+  %range = tt.make_range {end = 131072 : i32, start = 0 : i32} : tensor<131072xi32>
+  %one = arith.constant 1.0 : f32
+  tt.store %flag, %one : !tt.ptr<f32>
+  %xs = tt.splat %x : !tt.ptr<f32> -> tensor<131072x!tt.ptr<f32>>
+  %xp = tt.addptr %xs, %range : tensor<131072x!tt.ptr<f32>>, tensor<131072xi32>
+  %xv = tt.load %xp : tensor<131072x!tt.ptr<f32>>
+  %s = "tt.reduce"(%xv) <{axis = 0 : i32}> ({
+  ^bb0(%a: f32, %b: f32):
+    %t = arith.addf %a, %b : f32
+    tt.reduce.return %t : f32
+  }) : (tensor<131072xf32>) -> f32
+  tt.store %flag, %s : !tt.ptr<f32>
+  tt.return
+}
+
+// -----
+
+// A store before a reduction would run after it: the kernel stays whole.
+
+// CHECK-LABEL: tt.func public @store_then_reduce
+// CHECK-NOT: scf.for
+tt.func public @store_then_reduce(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
   %range = tt.make_range {end = 131072 : i32, start = 0 : i32} : tensor<131072xi32>
   %xs = tt.splat %x : !tt.ptr<f32> -> tensor<131072x!tt.ptr<f32>>
   %xp = tt.addptr %xs, %range : tensor<131072x!tt.ptr<f32>>, tensor<131072xi32>
   %xv = tt.load %xp : tensor<131072x!tt.ptr<f32>>
-  %one = arith.constant 1 : i32
-  tt.store %flag, %one : !tt.ptr<i32>
   %r = arith.addf %xv, %xv : tensor<131072xf32>
   tt.store %xp, %r : tensor<131072x!tt.ptr<f32>>
+  %s = "tt.reduce"(%r) <{axis = 0 : i32}> ({
+  ^bb0(%a: f32, %b: f32):
+    %t = arith.addf %a, %b : f32
+    tt.reduce.return %t : f32
+  }) : (tensor<131072xf32>) -> f32
+  tt.store %out, %s : !tt.ptr<f32>
   tt.return
 }
