@@ -437,16 +437,14 @@ LogicalResult DotScaledOp::verify() {
     return emitOpError("operands must have one scale factor, got ")
            << aFactor << " and " << bFactor;
   int64_t factor = getScaleFactor();
-  for (auto [name, scale, rows] :
-       {std::make_tuple("a", getAScale(), m),
-        std::make_tuple("b", getBScale(), n)}) {
+  for (auto [name, scale, rows] : {std::make_tuple("a", getAScale(), m),
+                                   std::make_tuple("b", getBScale(), n)}) {
     if (!scale)
       continue;
     auto scaleType = cast<RankedTensorType>(scale.getType());
     SmallVector<int64_t> expected(a.take_front(rank - 2));
     expected.append({rows, k / factor});
-    if (scaleType.getShape() == ArrayRef<int64_t>(expected) &&
-        k % factor == 0)
+    if (scaleType.getShape() == ArrayRef<int64_t>(expected) && k % factor == 0)
       continue;
     std::string shape;
     llvm::raw_string_ostream os(shape);

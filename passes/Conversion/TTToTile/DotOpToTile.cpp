@@ -64,8 +64,8 @@ Value mtia::createDot(OpBuilder &builder, Location loc, Value lhs, Value rhs,
   // A narrower float accumulator is widened for the multiply and the result
   // rounded back.
   Value wideAcc = widenTile(builder, loc, acc, builder.getF32Type());
-  return roundTo(
-      tile::MatmulOp::create(builder, loc, wideAcc.getType(), lhs, rhs, wideAcc));
+  return roundTo(tile::MatmulOp::create(builder, loc, wideAcc.getType(), lhs,
+                                        rhs, wideAcc));
 }
 
 namespace {

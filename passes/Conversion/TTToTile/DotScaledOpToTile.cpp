@@ -51,10 +51,9 @@ private:
   }
 
   Value convert(tile::CastKind kind, tile::TileType type, Value source) {
-    return tile::CastOp::create(builder, loc, type,
-                                tile::CastKindAttr::get(builder.getContext(),
-                                                        kind),
-                                source, tile::RoundingModeAttr());
+    return tile::CastOp::create(
+        builder, loc, type, tile::CastKindAttr::get(builder.getContext(), kind),
+        source, tile::RoundingModeAttr());
   }
 
   Value splat(Value like, int64_t value) {
@@ -95,16 +94,17 @@ private:
     Value magnitude = binary(
         tile::BinaryKind::ShLI,
         binary(tile::BinaryKind::AndI, bits, splat(bits, 0x7)), splat(bits, 9));
-    Value sign = binary(
-        tile::BinaryKind::ShLI,
-        binary(tile::BinaryKind::AndI, bits, splat(bits, 0x8)), splat(bits, 12));
+    Value sign = binary(tile::BinaryKind::ShLI,
+                        binary(tile::BinaryKind::AndI, bits, splat(bits, 0x8)),
+                        splat(bits, 12));
     Value half = convert(tile::CastKind::Bitcast,
-                      type.withElementType(builder.getF16Type()),
-                      binary(tile::BinaryKind::OrI, magnitude, sign));
+                         type.withElementType(builder.getF16Type()),
+                         binary(tile::BinaryKind::OrI, magnitude, sign));
     Value value = widenTile(builder, loc, half, builder.getF32Type());
     Value scale = tile::SplatOp::create(
         builder, loc, cast<tile::TileType>(value.getType()),
-        arith::ConstantOp::create(builder, loc, builder.getF32FloatAttr(16384)));
+        arith::ConstantOp::create(builder, loc,
+                                  builder.getF32FloatAttr(16384)));
     return binary(tile::BinaryKind::MulF, value, scale);
   }
 
@@ -122,7 +122,7 @@ private:
     bits = tile::SelectOp::create(builder, loc, bitsType, infinite,
                                   splat(bits, 0x7FC00000), bits);
     return convert(tile::CastKind::Bitcast,
-                type.withElementType(builder.getF32Type()), bits);
+                   type.withElementType(builder.getF32Type()), bits);
   }
 
   /// Scales of shape [B×]R×(K/f) (f32) repeated f times along K, and
