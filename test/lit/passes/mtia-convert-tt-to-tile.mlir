@@ -558,3 +558,17 @@ tt.func @dot_scaled_rhs(%a: tensor<16x64xf8E5M2>, %b: tensor<64x8xf8E4M3FN>, %sb
   tt.print "" {hex = false, isSigned = array<i32: 0>} : %1 : tensor<16x8xf32>
   tt.return
 }
+
+// -----
+
+// Batched: the right operand's scales are transposed in their last two
+// dimensions; an f16 accumulator is widened for the DPE and rounded back.
+// CHECK-LABEL: tt.func @dot_scaled_batched
+// CHECK: tile.transpose %{{.*}} [0, 2, 1] : !tile.tile<2x8x64xf32> -> !tile.tile<2x64x8xf32>
+// CHECK: %[[PRODUCT:.*]] = tile.matmul %{{.*}}, %{{.*}}, %{{.*}} : !tile.tile<2x16x64xf32>, !tile.tile<2x64x8xf32> -> !tile.tile<2x16x8xf32>
+// CHECK: tile.cast truncf %[[PRODUCT]] rounding = rtne : !tile.tile<2x16x8xf32> -> !tile.tile<2x16x8xf16>
+tt.func @dot_scaled_batched(%a: tensor<2x16x32xi8>, %sa: tensor<2x16x2xi8>, %b: tensor<2x64x8xf8E4M3FN>, %sb: tensor<2x8x2xi8>, %c: tensor<2x16x8xf16>) {
+  %0 = tt.dot_scaled %a scale %sa, %b scale %sb, %c lhs = e2m1 rhs = e4m3 {fastMath = false} : tensor<2x16x32xi8>, tensor<2x16x2xi8> * tensor<2x64x8xf8E4M3FN>, tensor<2x8x2xi8> -> tensor<2x16x8xf16>
+  tt.print "" {hex = false, isSigned = array<i32: 0>} : %0 : tensor<2x16x8xf16>
+  tt.return
+}
