@@ -41,8 +41,10 @@ public:
     }
     if (!scale)
       return values;
+    // The scale bytes are repeated (and transposed) by the MLU before they
+    // are decoded: a quarter of the bytes of f32 scales to move and hold.
     return binary(tile::BinaryKind::MulF, values,
-                  expandScale(decodeE8M0(scale), isRhs));
+                  decodeE8M0(expandScale(scale, isRhs)));
   }
 
 private:
@@ -125,8 +127,8 @@ private:
                    type.withElementType(builder.getF32Type()), bits);
   }
 
-  /// Scales of shape [B×]R×(K/f) (f32) repeated f times along K, and
-  /// transposed to K×N for the right operand.
+  /// Scales of shape [B×]R×(K/f) repeated f times along K, and transposed
+  /// to K×N for the right operand.
   Value expandScale(Value scale, bool isRhs) {
     auto type = cast<tile::TileType>(scale.getType());
     int64_t rank = type.getRank();

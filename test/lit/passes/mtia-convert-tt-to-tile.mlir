@@ -504,9 +504,9 @@ tt.func @dot_f64_mixed(%a: tensor<2x8x4xf64>, %b: tensor<2x4x8xf64>, %c: tensor<
 // -----
 
 // tt.dot_scaled of fp4 (packed along K) with e8m0 scales and fp16: the
-// nibbles are interleaved along K and decoded through f16 bits; the scales
-// become f32 (2^-127 for 0, NaN for 255) repeated over their 32 elements of
-// K; the f16 operand widens to f32; the DPE multiplies in f32.
+// nibbles are interleaved along K and decoded through f16 bits; the scale
+// bytes are repeated over their 32 elements of K and become f32 (2^-127 for
+// 0, NaN for 255); the f16 operand widens to f32; the DPE multiplies in f32.
 // CHECK-LABEL: tt.func @dot_scaled_e2m1
 // CHECK: %[[LOW:.*]] = tile.binary andi
 // CHECK: %[[HIGH:.*]] = tile.binary shrui
@@ -518,16 +518,16 @@ tt.func @dot_f64_mixed(%a: tensor<2x8x4xf64>, %b: tensor<2x4x8xf64>, %c: tensor<
 // CHECK: %[[HALF:.*]] = tile.cast bitcast %{{.*}} : !tile.tile<16x64xi16> -> !tile.tile<16x64xf16>
 // CHECK: %[[WIDE:.*]] = tile.cast extf %[[HALF]] : !tile.tile<16x64xf16> -> !tile.tile<16x64xf32>
 // CHECK: %[[VALUES:.*]] = tile.binary mulf %[[WIDE]], %{{.*}} : !tile.tile<16x64xf32>
-// CHECK: tile.cast extui %{{.*}} : !tile.tile<16x2xi8> -> !tile.tile<16x2xi32>
+// CHECK: %[[S1:.*]] = tile.reshape %{{.*}} : !tile.tile<16x2xi8> -> !tile.tile<16x2x1xi8>
+// CHECK: %[[S2:.*]] = tile.broadcast %[[S1]] : !tile.tile<16x2x1xi8> -> !tile.tile<16x2x32xi8>
+// CHECK: %[[S3:.*]] = tile.reshape %[[S2]] : !tile.tile<16x2x32xi8> -> !tile.tile<16x64xi8>
+// CHECK: tile.cast extui %[[S3]] : !tile.tile<16x64xi8> -> !tile.tile<16x64xi32>
 // CHECK: tile.binary shli
 // CHECK: tile.binary maxui
 // CHECK: tile.cmpi eq
 // CHECK: tile.select
-// CHECK: %[[SCALE:.*]] = tile.cast bitcast %{{.*}} : !tile.tile<16x2xi32> -> !tile.tile<16x2xf32>
-// CHECK: %[[S1:.*]] = tile.reshape %[[SCALE]] : !tile.tile<16x2xf32> -> !tile.tile<16x2x1xf32>
-// CHECK: %[[S2:.*]] = tile.broadcast %[[S1]] : !tile.tile<16x2x1xf32> -> !tile.tile<16x2x32xf32>
-// CHECK: %[[S3:.*]] = tile.reshape %[[S2]] : !tile.tile<16x2x32xf32> -> !tile.tile<16x64xf32>
-// CHECK: %[[LHS:.*]] = tile.binary mulf %[[VALUES]], %[[S3]] : !tile.tile<16x64xf32>
+// CHECK: %[[SCALE:.*]] = tile.cast bitcast %{{.*}} : !tile.tile<16x64xi32> -> !tile.tile<16x64xf32>
+// CHECK: %[[LHS:.*]] = tile.binary mulf %[[VALUES]], %[[SCALE]] : !tile.tile<16x64xf32>
 // CHECK: %[[RHS:.*]] = tile.cast extf %{{.*}} : !tile.tile<64x8xf16> -> !tile.tile<64x8xf32>
 // CHECK: tile.matmul %[[LHS]], %[[RHS]], %{{.*}} : !tile.tile<16x64xf32>, !tile.tile<64x8xf32> -> !tile.tile<16x8xf32>
 tt.func @dot_scaled_e2m1(%a: tensor<16x32xi8>, %sa: tensor<16x2xi8>, %b: tensor<64x8xf16>, %c: tensor<16x8xf32>) {
@@ -544,9 +544,11 @@ tt.func @dot_scaled_e2m1(%a: tensor<16x32xi8>, %sa: tensor<16x2xi8>, %b: tensor<
 // CHECK-LABEL: tt.func @dot_scaled_rhs
 // CHECK: %[[A:.*]] = tile.cast extf %{{.*}} : !tile.tile<16x64xf8E5M2> -> !tile.tile<16x64xf32>
 // CHECK: %[[B:.*]] = tile.cast extf %{{.*}} : !tile.tile<64x8xf8E4M3FN> -> !tile.tile<64x8xf32>
-// CHECK: tile.broadcast %{{.*}} : !tile.tile<8x2x1xf32> -> !tile.tile<8x2x32xf32>
-// CHECK: %[[T:.*]] = tile.transpose %{{.*}} [1, 0] : !tile.tile<8x64xf32> -> !tile.tile<64x8xf32>
-// CHECK: %[[SCALED:.*]] = tile.binary mulf %[[B]], %[[T]] : !tile.tile<64x8xf32>
+// CHECK: tile.broadcast %{{.*}} : !tile.tile<8x2x1xi8> -> !tile.tile<8x2x32xi8>
+// CHECK: %[[T:.*]] = tile.transpose %{{.*}} [1, 0] : !tile.tile<8x64xi8> -> !tile.tile<64x8xi8>
+// CHECK: tile.cast extui %[[T]] : !tile.tile<64x8xi8> -> !tile.tile<64x8xi32>
+// CHECK: %[[S:.*]] = tile.cast bitcast %{{.*}} : !tile.tile<64x8xi32> -> !tile.tile<64x8xf32>
+// CHECK: %[[SCALED:.*]] = tile.binary mulf %[[B]], %[[S]] : !tile.tile<64x8xf32>
 // CHECK: tile.matmul %[[A]], %[[SCALED]], %{{.*}} : !tile.tile<16x64xf32>, !tile.tile<64x8xf32> -> !tile.tile<16x8xf32>
 // CHECK: tile.concat %{{.*}}, %{{.*}} axis = 2 : !tile.tile<64x4x1xi8>, !tile.tile<64x4x1xi8> -> !tile.tile<64x4x2xi8>
 // CHECK: tile.reshape %{{.*}} : !tile.tile<64x4x2xi8> -> !tile.tile<64x8xi8>
@@ -564,7 +566,7 @@ tt.func @dot_scaled_rhs(%a: tensor<16x64xf8E5M2>, %b: tensor<64x8xf8E4M3FN>, %sb
 // Batched: the right operand's scales are transposed in their last two
 // dimensions; an f16 accumulator is widened for the DPE and rounded back.
 // CHECK-LABEL: tt.func @dot_scaled_batched
-// CHECK: tile.transpose %{{.*}} [0, 2, 1] : !tile.tile<2x8x64xf32> -> !tile.tile<2x64x8xf32>
+// CHECK: tile.transpose %{{.*}} [0, 2, 1] : !tile.tile<2x8x64xi8> -> !tile.tile<2x64x8xi8>
 // CHECK: %[[PRODUCT:.*]] = tile.matmul %{{.*}}, %{{.*}}, %{{.*}} : !tile.tile<2x16x64xf32>, !tile.tile<2x64x8xf32> -> !tile.tile<2x16x8xf32>
 // CHECK: tile.cast truncf %[[PRODUCT]] rounding = rtne : !tile.tile<2x16x8xf32> -> !tile.tile<2x16x8xf16>
 tt.func @dot_scaled_batched(%a: tensor<2x16x32xi8>, %sa: tensor<2x16x2xi8>, %b: tensor<2x64x8xf8E4M3FN>, %sb: tensor<2x8x2xi8>, %c: tensor<2x16x8xf16>) {
