@@ -83,6 +83,17 @@ def TT_InputPrecision : TT_I32Enum<"InputPrecision", "precision of dot inputs", 
   I32EnumAttrCase<"BF16x6", 4, "bf16x6">,
 ]>;
 
+def TT_ScaleDotElemType : TT_I32Enum<"ScaleDotElemType",
+    "element format of a tt.dot_scaled operand", [
+  I32EnumAttrCase<"E4M3", 0, "e4m3">,
+  I32EnumAttrCase<"E5M2", 1, "e5m2">,
+  I32EnumAttrCase<"E2M3", 2, "e2m3">,
+  I32EnumAttrCase<"E3M2", 3, "e3m2">,
+  I32EnumAttrCase<"E2M1", 4, "e2m1">,
+  I32EnumAttrCase<"BF16", 5, "bf16">,
+  I32EnumAttrCase<"FP16", 6, "fp16">,
+]>;
+
 class TT_Attr<string name, string attrMnemonic, list<Trait> traits = []>
     : AttrDef<TT_Dialect, name, traits> {
   let mnemonic = attrMnemonic;

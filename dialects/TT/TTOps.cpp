@@ -342,6 +342,120 @@ LogicalResult DotOp::verify() {
   return success();
 }
 
+/// Whether `type` is the element type of an operand in `format`: fp4 and
+/// fp6 are bytes of packed bits, the others their float type.
+static bool isElementOfFormat(Type type, ScaleDotElemType format) {
+  switch (format) {
+  case ScaleDotElemType::E4M3:
+    return isa<Float8E4M3FNType>(type);
+  case ScaleDotElemType::E5M2:
+    return isa<Float8E5M2Type>(type);
+  case ScaleDotElemType::BF16:
+    return type.isBF16();
+  case ScaleDotElemType::FP16:
+    return type.isF16();
+  case ScaleDotElemType::E2M1:
+  case ScaleDotElemType::E2M3:
+  case ScaleDotElemType::E3M2:
+    return type.isInteger(8);
+  }
+  return false;
+}
+
+/// The number of K elements per scale of `scale` (an MxK/f or NxK/f tensor)
+/// for `k` elements, or 0 for no scale or a single one.
+static int64_t getScaleFactorOf(Value scale, int64_t k) {
+  if (!scale)
+    return 0;
+  auto type = cast<RankedTensorType>(scale.getType());
+  if (type.getNumElements() == 1)
+    return 0;
+  return k / type.getShape().back();
+}
+
+/// The unpacked K of `a`: its last dimension, doubled when fp4 packs two
+/// values per byte along it.
+static int64_t getUnpackedK(DotScaledOp op) {
+  int64_t k = cast<RankedTensorType>(op.getA().getType()).getShape().back();
+  if (op.getAElemType() == ScaleDotElemType::E2M1 && op.getLhsKPack())
+    return 2 * k;
+  return k;
+}
+
+int64_t DotScaledOp::getScaleFactor() {
+  int64_t k = getUnpackedK(*this);
+  if (int64_t factor = getScaleFactorOf(getAScale(), k))
+    return factor;
+  if (int64_t factor = getScaleFactorOf(getBScale(), k))
+    return factor;
+  return 32;
+}
+
+LogicalResult DotScaledOp::verify() {
+  auto aType = cast<RankedTensorType>(getA().getType());
+  auto bType = cast<RankedTensorType>(getB().getType());
+  auto cType = cast<RankedTensorType>(getC().getType());
+  int64_t rank = aType.getRank();
+  if (rank < 2 || rank > 3 || bType.getRank() != rank ||
+      cType.getRank() != rank)
+    return emitOpError("operands must all be 2-d or all be 3-d (batched)");
+  ArrayRef<int64_t> a = aType.getShape(), b = bType.getShape(),
+                    c = cType.getShape();
+  if (rank == 3 && (a[0] != b[0] || a[0] != c[0]))
+    return emitOpError("batch dimensions do not match");
+  for (auto [name, type, format, kPack] :
+       {std::make_tuple("a", aType, getAElemType(), getLhsKPack()),
+        std::make_tuple("b", bType, getBElemType(), getRhsKPack())}) {
+    if (!isElementOfFormat(type.getElementType(), format))
+      return emitOpError("operand ")
+             << name << " of format " << stringifyScaleDotElemType(format)
+             << " cannot have elements of type " << type.getElementType();
+    if (!kPack && format != ScaleDotElemType::E2M1)
+      return emitOpError("only e2m1 operands can be packed along a dimension "
+                         "other than K, but ")
+             << name << " is " << stringifyScaleDotElemType(format);
+  }
+  // fp4 doubles the dimension it is packed along.
+  bool aFp4 = getAElemType() == ScaleDotElemType::E2M1;
+  bool bFp4 = getBElemType() == ScaleDotElemType::E2M1;
+  int64_t m = a[rank - 2] * (aFp4 && !getLhsKPack() ? 2 : 1);
+  int64_t k = getUnpackedK(*this);
+  int64_t kb = b[rank - 2] * (bFp4 && getRhsKPack() ? 2 : 1);
+  int64_t n = b[rank - 1] * (bFp4 && !getRhsKPack() ? 2 : 1);
+  if (k != kb)
+    return emitOpError("reduction dimension of a (")
+           << k << ") does not match that of b (" << kb << ")";
+  if (c[rank - 2] != m || c[rank - 1] != n)
+    return emitOpError("accumulator shape must be ")
+           << m << "x" << n << ", got " << cType;
+  int64_t aFactor = getScaleFactorOf(getAScale(), k);
+  int64_t bFactor = getScaleFactorOf(getBScale(), k);
+  for (int64_t factor : {aFactor, bFactor})
+    if (factor && factor != 16 && factor != 32)
+      return emitOpError("scale factor must be 16 or 32, got ") << factor;
+  if (aFactor && bFactor && aFactor != bFactor)
+    return emitOpError("operands must have one scale factor, got ")
+           << aFactor << " and " << bFactor;
+  int64_t factor = getScaleFactor();
+  for (auto [name, scale, rows] : {std::make_tuple("a", getAScale(), m),
+                                   std::make_tuple("b", getBScale(), n)}) {
+    if (!scale)
+      continue;
+    auto scaleType = cast<RankedTensorType>(scale.getType());
+    SmallVector<int64_t> expected(a.take_front(rank - 2));
+    expected.append({rows, k / factor});
+    if (scaleType.getShape() == ArrayRef<int64_t>(expected) && k % factor == 0)
+      continue;
+    std::string shape;
+    llvm::raw_string_ostream os(shape);
+    llvm::interleave(expected, os, "x");
+    return emitOpError("scale of ")
+           << name << " must have one factor per " << factor
+           << " elements of K, of shape " << shape << ", got " << scaleType;
+  }
+  return success();
+}
+
 /// Checks that a combine region takes the 2N scalars `elementTypes` twice and
 /// that its terminator yields N values of those types.
 static LogicalResult verifyCombineRegion(Operation *op, Region &region,

@@ -429,6 +429,41 @@ def TT_DotOp : TT_Op<"dot", [Pure, AllTypesMatch<["c", "d"]>]> {
   let hasVerifier = 1;
 }
 
+def TT_DotScaledOp : TT_Op<"dot_scaled", [Pure, AttrSizedOperandSegments,
+    AllTypesMatch<["c", "d"]>]> {
+  let summary = "matrix product of microscaled operands: d = scale(a) * scale(b) + c";
+  let description = [{
+    `a` is MxK (or BxMxK), `b` KxN, `c` and `d` MxN, in the formats
+    `a_elem_type` and `b_elem_type`: `e4m3` (f8E4M3FN), `e5m2` (f8E5M2),
+    `bf16`, `fp16`, or `e2m1` (fp4, two values per i8: the low nibble is the
+    even element, packed along K, or along M/N when `lhs_k_pack`/`rhs_k_pack`
+    is false). `e2m3` and `e3m2` (fp6) are named by the enum but never made
+    by the frontend. An optional scale holds one factor per block of 16 or
+    32 consecutive K elements, MxK/f for `a` and NxK/f for `b` (i8 holds
+    e8m0, 2^(s - 127)); one factor `f` for both.
+  }];
+  let arguments = (ins RankedTensorOf<[TT_Float, I8]>:$a,
+                       RankedTensorOf<[TT_Float, I8]>:$b, TT_FloatTensor:$c,
+                       Optional<RankedTensorOf<[TT_Float, I8]>>:$a_scale,
+                       Optional<RankedTensorOf<[TT_Float, I8]>>:$b_scale,
+                       TT_ScaleDotElemType:$a_elem_type,
+                       TT_ScaleDotElemType:$b_elem_type, BoolAttr:$fastMath,
+                       DefaultValuedAttr<BoolAttr, "true">:$lhs_k_pack,
+                       DefaultValuedAttr<BoolAttr, "true">:$rhs_k_pack);
+  let results = (outs TT_FloatTensor:$d);
+  let assemblyFormat = [{
+    $a (`scale` $a_scale^)? `,` $b (`scale` $b_scale^)? `,` $c
+    `lhs` `=` $a_elem_type `rhs` `=` $b_elem_type attr-dict
+    `:` type($a) (`,` type($a_scale)^)? `*` type($b) (`,` type($b_scale)^)? `->` type($d)
+  }];
+  let extraClassDeclaration = [{
+    /// The number of K elements that one scale factor covers (16 or 32;
+    /// 32 when neither operand has a scale). Valid once verified.
+    int64_t getScaleFactor();
+  }];
+  let hasVerifier = 1;
+}
+
 def TT_ReduceOp : TT_Op<"reduce", [Pure, SameOperandsShape, SingleBlock]> {
   let summary = "reduce tensors along an axis with a combine region";
   let description = [{

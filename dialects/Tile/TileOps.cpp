@@ -106,15 +106,15 @@ LogicalResult ZerosOp::verify() {
   return emitOpError("the DPE accumulates in f32 or i32, got ") << elementType;
 }
 
-LogicalResult MatmulOp::verify() {
-  TileType lhs = getLhs().getType();
-  TileType rhs = getRhs().getType();
-  TileType acc = getAcc().getType();
+/// Checks the shapes of a matrix multiply-accumulate: rank-2 tiles, or rank-3
+/// tiles of one batch size, of [B×]M×K, [B×]K×N and [B×]M×N.
+static LogicalResult verifyMatmulShapes(Operation *op, TileType lhs,
+                                        TileType rhs, TileType acc) {
   int64_t rank = lhs.getRank();
   if ((rank != 2 && rank != 3) || rhs.getRank() != rank ||
       acc.getRank() != rank)
-    return emitOpError("operands must be rank-2 tiles, or rank-3 tiles of "
-                       "one batch size");
+    return op->emitOpError("operands must be rank-2 tiles, or rank-3 tiles of "
+                           "one batch size");
   // The last two dimensions multiply; a leading one counts the batches.
   auto dim = [](TileType type, int64_t fromEnd) {
     return type.getDimSize(type.getRank() - fromEnd);
@@ -124,8 +124,17 @@ LogicalResult MatmulOp::verify() {
                     lhs.getDimSize(0) == acc.getDimSize(0));
   if (!batchesMatch || dim(lhs, 1) != dim(rhs, 2) ||
       dim(lhs, 2) != dim(acc, 2) || dim(rhs, 1) != dim(acc, 1))
-    return emitOpError("shapes must be [B×]M×K, [B×]K×N and [B×]M×N, got ")
+    return op->emitOpError("shapes must be [B×]M×K, [B×]K×N and [B×]M×N, got ")
            << lhs << ", " << rhs << " and " << acc;
+  return success();
+}
+
+LogicalResult MatmulOp::verify() {
+  TileType lhs = getLhs().getType();
+  TileType rhs = getRhs().getType();
+  TileType acc = getAcc().getType();
+  if (failed(verifyMatmulShapes(*this, lhs, rhs, acc)))
+    return failure();
   Type inputType = lhs.getElementType();
   if (rhs.getElementType() != inputType)
     return emitOpError("operands must have one element type, got ")
@@ -142,6 +151,22 @@ LogicalResult MatmulOp::verify() {
   if (acc.getElementType() != accType)
     return emitOpError("products of ")
            << inputType << " accumulate in " << accType << ", got "
+           << acc.getElementType();
+  return success();
+}
+
+LogicalResult SimdMatmulOp::verify() {
+  TileType lhs = getLhs().getType();
+  TileType rhs = getRhs().getType();
+  TileType acc = getAcc().getType();
+  if (failed(verifyMatmulShapes(*this, lhs, rhs, acc)))
+    return failure();
+  if (!lhs.getElementType().isF64() || !rhs.getElementType().isF64() ||
+      !acc.getElementType().isF64())
+    return emitOpError("the SIMD engine multiplies and accumulates matrices "
+                       "of f64 only (other types go to the DPE's "
+                       "tile.matmul), got ")
+           << lhs.getElementType() << ", " << rhs.getElementType() << " and "
            << acc.getElementType();
   return success();
 }

@@ -86,6 +86,25 @@ def Tile_ZerosOp : Tile_UnitOp<"zeros", "DPE", [Pure]> {
 // SIMD engine.
 //===----------------------------------------------------------------------===//
 
+def Tile_SimdMatmulOp : Tile_UnitOp<"simd_matmul", "SIMD", [Pure,
+    AllTypesMatch<["acc", "result"]>]> {
+  let summary = "f64 matrix multiply-accumulate on the SIMD engine";
+  let description = [{
+    `%d = tile.simd_matmul %a, %b, %c` computes `d = a × b + c` in f64, with
+    the shapes of `tile.matmul` (rank 2, or rank 3 of one batch size). The
+    DPE has no f64, so `tt.dot` of f64 runs here: every element of `d` is
+    `c` plus the products `a[i, p] * b[p, j]`, each product and each sum
+    rounded to f64, added in increasing `p`. The SIMD engine sweeps the
+    accumulator once per `p`, a multiply and an add per element.
+  }];
+  let arguments = (ins Tile_AnyTile:$lhs, Tile_AnyTile:$rhs, Tile_AnyTile:$acc);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs `,` $acc attr-dict `:` qualified(type($lhs)) `,` qualified(type($rhs)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_BinaryOp : Tile_UnitOp<"binary", "SIMD", [Pure, SameOperandsAndResultType]> {
   let summary = "elementwise binary arithmetic";
   let description = [{

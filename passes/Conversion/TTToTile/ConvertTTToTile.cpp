@@ -54,6 +54,27 @@ LogicalResult checkSupported(ModuleOp module) {
                                  Twine(call.getSrcs().size()) +
                                  " operands, which is not a supported "
                                  "libdevice function");
+    if (auto dot = dyn_cast<tt::DotScaledOp>(op)) {
+      for (tt::ScaleDotElemType format :
+           {dot.getAElemType(), dot.getBElemType()})
+        if (format == tt::ScaleDotElemType::E2M3 ||
+            format == tt::ScaleDotElemType::E3M2)
+          return unsupported(op, "operands of format '" +
+                                     tt::stringifyScaleDotElemType(format) +
+                                     "' (fp6) are not supported: Triton's "
+                                     "frontend makes none, and their packing "
+                                     "into bytes is not defined");
+      for (Value scale : {dot.getAScale(), dot.getBScale()}) {
+        if (!scale || getElementTypeOrSelf(scale.getType()).isInteger(8))
+          continue;
+        op->emitOpError() << "scales of type "
+                          << getElementTypeOrSelf(scale.getType())
+                          << " are not supported: only e8m0 scales (i8) are, "
+                             "as in Triton's interpreter";
+        supported = false;
+        return;
+      }
+    }
     if (auto compare = dyn_cast<arith::CmpFOp>(op);
         compare && isValueTensor(compare.getType()) &&
         !tile::symbolizeCmpFPredicate(

@@ -48,5 +48,6 @@ void mtia::populateTileConversionPatterns(const TypeConverter &converter,
   populateShapePatterns(converter, patterns);
   populateDebugPatterns(converter, patterns);
   populateDotPatterns(converter, patterns);
+  populateDotScaledPatterns(converter, patterns);
   populateReductionPatterns(converter, patterns);
 }

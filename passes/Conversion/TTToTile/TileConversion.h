@@ -44,6 +44,18 @@ public:
 mlir::Value createIntegerSplat(mlir::OpBuilder &builder, mlir::Location loc,
                                tile::TileType type, int64_t value);
 
+/// `operand`, a float tile, widened exactly to `elementType` (itself if it
+/// is of that type already) on the SIMD engine (DotOpToTile.cpp).
+mlir::Value widenTile(mlir::OpBuilder &builder, mlir::Location loc,
+                      mlir::Value operand, mlir::Type elementType);
+
+/// `lhs × rhs + acc` on tiles, with `acc`'s type: on the DPE, widening fp8
+/// operands to f16 and a float accumulator narrower than f32 to f32 (the
+/// result rounded back), or on the SIMD engine in f64 when any of the three
+/// is f64 (DotOpToTile.cpp).
+mlir::Value createDot(mlir::OpBuilder &builder, mlir::Location loc,
+                      mlir::Value lhs, mlir::Value rhs, mlir::Value acc);
+
 /// The patterns that convert arith, math and tt compute on value tensors to
 /// tile ops: every family below.
 void populateTileConversionPatterns(const mlir::TypeConverter &converter,
@@ -72,9 +84,15 @@ void populateShapePatterns(const mlir::TypeConverter &converter,
 void populateDebugPatterns(const mlir::TypeConverter &converter,
                            mlir::RewritePatternSet &patterns);
 
-/// `tt.dot` on the dot-product engine (DotOpToTile.cpp).
+/// `tt.dot` on the dot-product engine, or of f64 on the SIMD engine
+/// (DotOpToTile.cpp).
 void populateDotPatterns(const mlir::TypeConverter &converter,
                          mlir::RewritePatternSet &patterns);
+
+/// `tt.dot_scaled`: the operands decoded and scaled to f32 on the SIMD
+/// engine, then a dot (DotScaledOpToTile.cpp).
+void populateDotScaledPatterns(const mlir::TypeConverter &converter,
+                               mlir::RewritePatternSet &patterns);
 
 /// `tt.reduce`, `tt.scan` and `tt.histogram` on the reduction engine
 /// (ReductionOpToTile.cpp).

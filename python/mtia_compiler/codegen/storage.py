@@ -461,8 +461,9 @@ def _size(value: ir.Value) -> int:
 
 def _writes_in_place(producer: ir.Operation, operand: ir.Value) -> bool:
     """Whether `producer` may write its result over `operand`: elementwise
-    SIMD ops read each element before writing it, and the DPE copies its
-    accumulator into the result before reading the other operands."""
+    SIMD ops read each element before writing it, and the DPE (and the SIMD
+    engine's f64 matmul) copies its accumulator into the result before
+    reading the other operands."""
     view = producer.opview
     if isinstance(view, ELEMENTWISE_SIMD_OPS):
         return True
@@ -470,7 +471,7 @@ def _writes_in_place(producer: ir.Operation, operand: ir.Value) -> bool:
         source = TileInfo.of(view.source.type, producer)
         result = TileInfo.of(producer.results[0].type, producer)
         return source.element_bytes == result.element_bytes
-    if isinstance(view, tile.MatmulOp):
+    if isinstance(view, (tile.MatmulOp, tile.SimdMatmulOp)):
         return [index for index, value in enumerate(producer.operands)
                 if value == operand] == [2]
     return False

@@ -217,6 +217,7 @@ class TileOpEmitter:
             tile.ConstantOp: self._constant,
             tile.ExtractOp: self._extract,
             tile.MatmulOp: self._matmul,
+            tile.SimdMatmulOp: self._matmul,
             tile.ZerosOp: self._zeros,
             tile.ReduceOp: self._reduce,
             tile.ArgReduceOp: self._arg_reduce,
@@ -395,22 +396,31 @@ class TileOpEmitter:
     # -- DPE ------------------------------------------------------------------------
 
     def _matmul(self, op: ir.Operation) -> None:
+        """`tile.matmul` on the DPE and `tile.simd_matmul` (f64) on the SIMD
+        engine, batch by batch."""
+        name = op_name(op)
         lhs, rhs, acc = (TileInfo.of(value.type, op) for value in op.operands)
         if not (lhs.row_major and rhs.row_major and acc.row_major):
-            raise located_error(op, "tile.matmul needs row-major operands")
+            raise located_error(op, f"{name} needs row-major operands")
         a, b = self.slot(op.operands[0]), self.slot(op.operands[1])
         # A folded zero accumulator is no accumulator at all.
         c = None if op.operands[2] in self.folded_splats else self.slot(op.operands[2])
         result = self._result(op)
         m, k, n = lhs.shape[-2], lhs.shape[-1], rhs.shape[-1]
         batches = lhs.count // (m * k)
-        strides = (m * k * lhs.element_bytes, k * n * rhs.element_bytes, m * n * 4)
+        strides = (m * k * lhs.element_bytes, k * n * rhs.element_bytes,
+                   m * n * acc.element_bytes)
         if batches > 1 and any(stride % 8 for stride in strides):
-            raise located_error(op, "batched tile.matmul needs 8-byte aligned batch strides")
+            raise located_error(op, f"batched {name} needs 8-byte aligned batch strides")
         for batch in range(batches):
             a_off, b_off, c_off = (batch * stride for stride in strides)
-            self.b.mma(_offset(a, a_off), _offset(b, b_off), _offset(result, c_off), m, n, k,
-                       lhs.dtype, acc.dtype, acc=None if c is None else _offset(c, c_off))
+            batch_acc = None if c is None else _offset(c, c_off)
+            if isinstance(op.opview, tile.SimdMatmulOp):
+                self.b.simd_mma(_offset(a, a_off), _offset(b, b_off), _offset(result, c_off),
+                                m, n, k, acc=batch_acc)
+            else:
+                self.b.mma(_offset(a, a_off), _offset(b, b_off), _offset(result, c_off), m, n,
+                           k, lhs.dtype, acc.dtype, acc=batch_acc)
 
     def _zeros(self, op: ir.Operation) -> None:
         """Clears the tile as `(+0 rows) × (+0 columns)` with `k = 1`, reading

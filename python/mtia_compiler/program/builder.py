@@ -652,6 +652,16 @@ class ProgramBuilder:
         self._emit("simd.fma", t=_dtype(dtype), d=d.encode(), a=_tile_arg(a),
                    b=_tile_arg(b), c=_tile_arg(c), n=n)
 
+    def simd_mma(self, a: Slot, b: Slot, c: Slot, m: int, n: int, k: int,
+                 acc: Slot | None = None) -> None:
+        """``c = a @ b (+ acc)`` in f64 on the SIMD engine: a is m x k, b is
+        k x n (row-major), c and acc m x n; every product and sum rounded."""
+        fields: dict[str, Any] = {"a": a.encode(), "b": b.encode(), "c": c.encode(),
+                                  "m": m, "n": n, "k": k, "t": "f64"}
+        if acc is not None:
+            fields["acc"] = acc.encode()
+        self._emit("simd.mma", **fields)
+
     def simd_cast(self, d: Slot, a: Slot, n: int, from_dtype: str, to_dtype: str,
                   signed: bool = True, bitcast: bool = False) -> None:
         """Converts ``n`` elements (RNE for narrowing floats; ``signed`` picks

@@ -80,6 +80,7 @@ const char *unitName(Unit unit);
   X(SimdUnary, "simd.unary", Simd)                                             \
   X(SimdSelect, "simd.select", Simd)                                           \
   X(SimdFma, "simd.fma", Simd)                                                 \
+  X(SimdMma, "simd.mma", Simd)                                                 \
   X(SimdCmp, "simd.cmp", Simd)                                                 \
   X(SimdCast, "simd.cast", Simd)                                               \
   X(SimdFill, "simd.fill", Simd)                                               \

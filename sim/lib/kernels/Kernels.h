@@ -43,6 +43,13 @@ void dpeMatmul(DType inType, DType accType, uint8_t *c, const uint8_t *a,
                const uint8_t *b, const uint8_t *acc, int64_t m, int64_t n,
                int64_t k);
 
+/// C (m x n) = A (m x k) * B (k x n) + Acc (or 0 when acc is null) in f64,
+/// all dense row-major (acc may be c): every product and every sum is
+/// rounded to f64, in increasing k, as the SIMD engine's passes over the
+/// accumulator compute them.
+void simdMatmulF64(uint8_t *c, const uint8_t *a, const uint8_t *b,
+                   const uint8_t *acc, int64_t m, int64_t n, int64_t k);
+
 /// Reduces src viewed as (outer, length, inner) along the middle axis into
 /// dst (outer, inner); for argmax/argmin `index` receives i32 positions and
 /// dst (optional) the values.

@@ -508,3 +508,19 @@ void mtia::simdFma(DType type, uint8_t *d, const uint8_t *a, const uint8_t *b,
              simdFma(DType::F32, out, in[0], in[1], in[2], count);
            });
 }
+
+void mtia::simdMatmulF64(uint8_t *c, const uint8_t *a, const uint8_t *b,
+                         const uint8_t *acc, int64_t m, int64_t n, int64_t k) {
+  for (int64_t i = 0; i < m * n; ++i)
+    storeAt<double>(c, i, acc ? loadAt<double>(acc, i) : 0.0);
+  for (int64_t p = 0; p < k; ++p)
+    for (int64_t i = 0; i < m; ++i) {
+      double scalar = loadAt<double>(a, i * k + p);
+      // The simulator is built without contraction, so the product is
+      // rounded before the sum, not fused into it.
+      for (int64_t j = 0; j < n; ++j)
+        storeAt<double>(c, i * n + j,
+                        loadAt<double>(c, i * n + j) +
+                            scalar * loadAt<double>(b, p * n + j));
+    }
+}

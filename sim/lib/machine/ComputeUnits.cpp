@@ -91,6 +91,22 @@ uint64_t ComputeUnits::run(PEState &pe, Unit unit, const Command &cmd) {
     return std::max(cycles(macs, target.macsPerCyclePerPE(tops)),
                     cycles(bytes, localRate));
   }
+  case Op::SimdMma: {
+    int64_t m = inst.shape[0], n = inst.shape[1], k = inst.shape[2];
+    const uint8_t *a = local.resolve(pe, unit, inst.slots[0], cmd);
+    const uint8_t *b = local.resolve(pe, unit, inst.slots[1], cmd);
+    uint8_t *c = local.resolve(pe, unit, inst.slots[2], cmd);
+    const uint8_t *acc = local.resolve(pe, unit, inst.slots[3], cmd);
+    simdMatmulF64(c, a, b, acc, m, n, k);
+    // One pass over the accumulator per k: a multiply and an add per
+    // element, at the SIMD engine's elementwise rate, reading and writing
+    // the accumulator and reading a column element of A and a row of B.
+    double operations = 2.0 * double(m) * n * k;
+    double bytes = double(k) * (2.0 * m * n + m + n) * dtypeSize(inst.type);
+    local.countTraffic(static_cast<uint64_t>(bytes));
+    return std::max(cycles(operations, target.simdElementsPerCycle()),
+                    cycles(bytes, localRate));
+  }
   case Op::SimdBinary:
   case Op::SimdUnary:
   case Op::SimdCmp:

@@ -103,14 +103,21 @@ void ProgramParser::parseUnit(Inst &inst, const Object &object) {
         checkFits(input.slot, inst.count * dtypeSize(inst.type), "the operand");
     return;
   }
-  case Op::DpeMma: {
+  case Op::DpeMma:
+  case Op::SimdMma: {
     inst.type = dtype(object, "t");
-    inst.type2 = dtype(object, "acc_t");
+    if (inst.op == Op::SimdMma) {
+      inst.type2 = inst.type;
+      if (inst.type != DType::F64)
+        fail("simd.mma supports f64 only");
+    } else {
+      inst.type2 = dtype(object, "acc_t");
+    }
     bool intMma = inst.type == DType::I8 && inst.type2 == DType::I32;
     bool floatMma = (inst.type == DType::F16 || inst.type == DType::BF16 ||
                      inst.type == DType::F32) &&
                     inst.type2 == DType::F32;
-    if (!intMma && !floatMma)
+    if (inst.op == Op::DpeMma && !intMma && !floatMma)
       fail("dpe.mma supports f16/bf16/f32 -> f32 and i8 -> i32");
     int64_t m = integer(object, "m", 1, 4096);
     int64_t n = integer(object, "n", 1, 4096);
@@ -120,11 +127,11 @@ void ProgramParser::parseUnit(Inst &inst, const Object &object) {
     inst.slots.push_back(slot(object, "b"));
     inst.slots.push_back(slot(object, "c"));
     inst.slots.push_back(optionalSlot(object, "acc"));
-    unsigned in = dtypeSize(inst.type);
+    unsigned in = dtypeSize(inst.type), out = dtypeSize(inst.type2);
     checkFits(inst.slots[0], m * k * in, "operand A");
     checkFits(inst.slots[1], k * n * in, "operand B");
-    checkFits(inst.slots[2], m * n * 4, "result C");
-    checkFits(inst.slots[3], m * n * 4, "accumulator");
+    checkFits(inst.slots[2], m * n * out, "result C");
+    checkFits(inst.slots[3], m * n * out, "accumulator");
     return;
   }
   case Op::SimdBinary:

@@ -470,3 +470,107 @@ tt.func @fold_scalar_conversions() {
   tt.print "" {hex = false, isSigned = array<i32: 0, 0, 0, 0, 0, 0, 0>} : %t0, %t1, %t2, %t3, %t4, %t5, %t6 : tensor<8xf8E4M3FNUZ>, tensor<8xf8E4M3FNUZ>, tensor<8xf8E4M3FN>, tensor<8xf8E5M2FNUZ>, tensor<8xf8E4M3FN>, tensor<8xf8E5M2FNUZ>, tensor<8xi8>
   tt.return
 }
+
+// -----
+
+// The DPE has no f64: a dot of f64 multiplies on the SIMD engine.
+// CHECK-LABEL: tt.func @dot_f64
+// CHECK: tile.simd_matmul %{{.*}}, %{{.*}}, %{{.*}} : !tile.tile<8x4xf64>, !tile.tile<4x8xf64> -> !tile.tile<8x8xf64>
+// CHECK-NOT: tile.matmul
+tt.func @dot_f64(%a: tensor<8x4xf64>, %b: tensor<4x8xf64>, %c: tensor<8x8xf64>) {
+  %0 = tt.dot %a, %b, %c : tensor<8x4xf64> * tensor<4x8xf64> -> tensor<8x8xf64>
+  tt.print "" {hex = false, isSigned = array<i32: 0>} : %0 : tensor<8x8xf64>
+  tt.return
+}
+
+// -----
+
+// So does a batched one, and a dot of f64 operands into an f32 accumulator,
+// which is widened exactly and the result rounded back.
+// CHECK-LABEL: tt.func @dot_f64_mixed
+// CHECK: tile.simd_matmul %{{.*}}, %{{.*}}, %{{.*}} : !tile.tile<2x8x4xf64>, !tile.tile<2x4x8xf64> -> !tile.tile<2x8x8xf64>
+// CHECK: %[[WIDE:.*]] = tile.cast extf %{{.*}} : !tile.tile<8x8xf32> -> !tile.tile<8x8xf64>
+// CHECK: %[[PRODUCT:.*]] = tile.simd_matmul %{{.*}}, %{{.*}}, %[[WIDE]] : !tile.tile<8x4xf64>, !tile.tile<4x8xf64> -> !tile.tile<8x8xf64>
+// CHECK: tile.cast truncf %[[PRODUCT]] rounding = rtne : !tile.tile<8x8xf64> -> !tile.tile<8x8xf32>
+tt.func @dot_f64_mixed(%a: tensor<2x8x4xf64>, %b: tensor<2x4x8xf64>, %c: tensor<2x8x8xf64>,
+                       %d: tensor<8x4xf64>, %e: tensor<4x8xf64>, %f: tensor<8x8xf32>) {
+  %0 = tt.dot %a, %b, %c : tensor<2x8x4xf64> * tensor<2x4x8xf64> -> tensor<2x8x8xf64>
+  tt.print "" {hex = false, isSigned = array<i32: 0>} : %0 : tensor<2x8x8xf64>
+  %1 = tt.dot %d, %e, %f : tensor<8x4xf64> * tensor<4x8xf64> -> tensor<8x8xf32>
+  tt.print "" {hex = false, isSigned = array<i32: 0>} : %1 : tensor<8x8xf32>
+  tt.return
+}
+
+// -----
+
+// tt.dot_scaled of fp4 (packed along K) with e8m0 scales and fp16: the
+// nibbles are interleaved along K and decoded through f16 bits; the scale
+// bytes are repeated over their 32 elements of K and become f32 (2^-127 for
+// 0, NaN for 255); the f16 operand widens to f32; the DPE multiplies in f32.
+// CHECK-LABEL: tt.func @dot_scaled_e2m1
+// CHECK: %[[LOW:.*]] = tile.binary andi
+// CHECK: %[[HIGH:.*]] = tile.binary shrui
+// CHECK-DAG: %[[L:.*]] = tile.reshape %[[LOW]] : !tile.tile<16x32xi8> -> !tile.tile<16x32x1xi8>
+// CHECK-DAG: %[[H:.*]] = tile.reshape %[[HIGH]] : !tile.tile<16x32xi8> -> !tile.tile<16x32x1xi8>
+// CHECK: %[[PAIRS:.*]] = tile.concat %[[L]], %[[H]] axis = 2
+// CHECK: %[[CODES:.*]] = tile.reshape %[[PAIRS]] : !tile.tile<16x32x2xi8> -> !tile.tile<16x64xi8>
+// CHECK: tile.cast extui %[[CODES]] : !tile.tile<16x64xi8> -> !tile.tile<16x64xi16>
+// CHECK: %[[HALF:.*]] = tile.cast bitcast %{{.*}} : !tile.tile<16x64xi16> -> !tile.tile<16x64xf16>
+// CHECK: %[[WIDE:.*]] = tile.cast extf %[[HALF]] : !tile.tile<16x64xf16> -> !tile.tile<16x64xf32>
+// CHECK: %[[VALUES:.*]] = tile.binary mulf %[[WIDE]], %{{.*}} : !tile.tile<16x64xf32>
+// CHECK: %[[S1:.*]] = tile.reshape %{{.*}} : !tile.tile<16x2xi8> -> !tile.tile<16x2x1xi8>
+// CHECK: %[[S2:.*]] = tile.broadcast %[[S1]] : !tile.tile<16x2x1xi8> -> !tile.tile<16x2x32xi8>
+// CHECK: %[[S3:.*]] = tile.reshape %[[S2]] : !tile.tile<16x2x32xi8> -> !tile.tile<16x64xi8>
+// CHECK: tile.cast extui %[[S3]] : !tile.tile<16x64xi8> -> !tile.tile<16x64xi32>
+// CHECK: tile.binary shli
+// CHECK: tile.binary maxui
+// CHECK: tile.cmpi eq
+// CHECK: tile.select
+// CHECK: %[[SCALE:.*]] = tile.cast bitcast %{{.*}} : !tile.tile<16x64xi32> -> !tile.tile<16x64xf32>
+// CHECK: %[[LHS:.*]] = tile.binary mulf %[[VALUES]], %[[SCALE]] : !tile.tile<16x64xf32>
+// CHECK: %[[RHS:.*]] = tile.cast extf %{{.*}} : !tile.tile<64x8xf16> -> !tile.tile<64x8xf32>
+// CHECK: tile.matmul %[[LHS]], %[[RHS]], %{{.*}} : !tile.tile<16x64xf32>, !tile.tile<64x8xf32> -> !tile.tile<16x8xf32>
+tt.func @dot_scaled_e2m1(%a: tensor<16x32xi8>, %sa: tensor<16x2xi8>, %b: tensor<64x8xf16>, %c: tensor<16x8xf32>) {
+  %0 = tt.dot_scaled %a scale %sa, %b, %c lhs = e2m1 rhs = fp16 {fastMath = false} : tensor<16x32xi8>, tensor<16x2xi8> * tensor<64x8xf16> -> tensor<16x8xf32>
+  tt.print "" {hex = false, isSigned = array<i32: 0>} : %0 : tensor<16x8xf32>
+  tt.return
+}
+
+// -----
+
+// The right operand's scales (NxK/32) are repeated along K and transposed to
+// KxN; fp8 operands widen to f32. fp4 packed along N (rhs_k_pack = false)
+// is interleaved along N.
+// CHECK-LABEL: tt.func @dot_scaled_rhs
+// CHECK: %[[A:.*]] = tile.cast extf %{{.*}} : !tile.tile<16x64xf8E5M2> -> !tile.tile<16x64xf32>
+// CHECK: %[[B:.*]] = tile.cast extf %{{.*}} : !tile.tile<64x8xf8E4M3FN> -> !tile.tile<64x8xf32>
+// CHECK: tile.broadcast %{{.*}} : !tile.tile<8x2x1xi8> -> !tile.tile<8x2x32xi8>
+// CHECK: %[[T:.*]] = tile.transpose %{{.*}} [1, 0] : !tile.tile<8x64xi8> -> !tile.tile<64x8xi8>
+// CHECK: tile.cast extui %[[T]] : !tile.tile<64x8xi8> -> !tile.tile<64x8xi32>
+// CHECK: %[[S:.*]] = tile.cast bitcast %{{.*}} : !tile.tile<64x8xi32> -> !tile.tile<64x8xf32>
+// CHECK: %[[SCALED:.*]] = tile.binary mulf %[[B]], %[[S]] : !tile.tile<64x8xf32>
+// CHECK: tile.matmul %[[A]], %[[SCALED]], %{{.*}} : !tile.tile<16x64xf32>, !tile.tile<64x8xf32> -> !tile.tile<16x8xf32>
+// CHECK: tile.concat %{{.*}}, %{{.*}} axis = 2 : !tile.tile<64x4x1xi8>, !tile.tile<64x4x1xi8> -> !tile.tile<64x4x2xi8>
+// CHECK: tile.reshape %{{.*}} : !tile.tile<64x4x2xi8> -> !tile.tile<64x8xi8>
+tt.func @dot_scaled_rhs(%a: tensor<16x64xf8E5M2>, %b: tensor<64x8xf8E4M3FN>, %sb: tensor<8x2xi8>, %c: tensor<16x8xf32>,
+                        %d: tensor<64x4xi8>) {
+  %0 = tt.dot_scaled %a, %b scale %sb, %c lhs = e5m2 rhs = e4m3 {fastMath = false} : tensor<16x64xf8E5M2> * tensor<64x8xf8E4M3FN>, tensor<8x2xi8> -> tensor<16x8xf32>
+  tt.print "" {hex = false, isSigned = array<i32: 0>} : %0 : tensor<16x8xf32>
+  %1 = tt.dot_scaled %a, %d, %c lhs = e5m2 rhs = e2m1 {fastMath = true, rhs_k_pack = false} : tensor<16x64xf8E5M2> * tensor<64x4xi8> -> tensor<16x8xf32>
+  tt.print "" {hex = false, isSigned = array<i32: 0>} : %1 : tensor<16x8xf32>
+  tt.return
+}
+
+// -----
+
+// Batched: the right operand's scales are transposed in their last two
+// dimensions; an f16 accumulator is widened for the DPE and rounded back.
+// CHECK-LABEL: tt.func @dot_scaled_batched
+// CHECK: tile.transpose %{{.*}} [0, 2, 1] : !tile.tile<2x8x64xi8> -> !tile.tile<2x64x8xi8>
+// CHECK: %[[PRODUCT:.*]] = tile.matmul %{{.*}}, %{{.*}}, %{{.*}} : !tile.tile<2x16x64xf32>, !tile.tile<2x64x8xf32> -> !tile.tile<2x16x8xf32>
+// CHECK: tile.cast truncf %[[PRODUCT]] rounding = rtne : !tile.tile<2x16x8xf32> -> !tile.tile<2x16x8xf16>
+tt.func @dot_scaled_batched(%a: tensor<2x16x32xi8>, %sa: tensor<2x16x2xi8>, %b: tensor<2x64x8xf8E4M3FN>, %sb: tensor<2x8x2xi8>, %c: tensor<2x16x8xf16>) {
+  %0 = tt.dot_scaled %a scale %sa, %b scale %sb, %c lhs = e2m1 rhs = e4m3 {fastMath = false} : tensor<2x16x32xi8>, tensor<2x16x2xi8> * tensor<2x64x8xf8E4M3FN>, tensor<2x8x2xi8> -> tensor<2x16x8xf16>
+  tt.print "" {hex = false, isSigned = array<i32: 0>} : %0 : tensor<2x16x8xf16>
+  tt.return
+}

@@ -12,7 +12,7 @@ from half_reference import BF16, bf16_values
 from test_simd import bf16_rne
 
 from mtia_compiler.program import ProgramBuilder, Slot, Unit
-from mtia_compiler.sim import Simulator
+from mtia_compiler.sim import SimulationError, Simulator, parse_program
 
 N = 777
 
@@ -382,3 +382,34 @@ def test_gather_scatter_and_atomics(rng: np.random.Generator) -> None:
     expected_scatter[perm] = expected_gather
     np.testing.assert_array_equal(scattered, expected_scatter)
     np.testing.assert_array_equal(counts, np.bincount(index, minlength=size))
+
+
+def test_simd_f64_matmul_rounds_each_product_and_sum(rng: np.random.Generator) -> None:
+    """`simd.mma`: c = acc + a @ b in f64, a rounded product and a rounded sum
+    per step of k in increasing order (reproduced exactly by numpy)."""
+    m, n, k = 8, 12, 20
+    a = rng.standard_normal((m, k))
+    b = rng.standard_normal((k, n))
+    acc = rng.standard_normal((m, n))
+
+    def emit(builder: ProgramBuilder, out: Slot, ins: list[Slot]) -> None:
+        builder.simd_mma(ins[0], ins[1], out, m, n, k, acc=ins[2])
+
+    c = run_tile([(a, "f64"), (b, "f64"), (acc, "f64")], "f64", np.float64, m * n, emit)
+    expected = acc.copy()
+    for p in range(k):
+        expected = expected + a[:, p:p + 1] * b[p:p + 1, :]
+    np.testing.assert_array_equal(c.reshape(m, n), expected)
+
+
+def test_simd_mma_is_f64_only() -> None:
+    b = ProgramBuilder("mma")
+    cb = b.cb("t", 1024, pages=1)
+    b.reserve(Unit.SIMD, cb)
+    b.simd_mma(cb.back(), cb.back(), cb.back(), 4, 4, 4)
+    program = b.build()
+    assert program.count(b'"t":"f64"') == 1
+    with pytest.raises(SimulationError) as info:
+        parse_program(program.replace(b'"t":"f64"', b'"t":"f32"'))
+    assert info.value.kind == "invalid_program"
+    assert "simd.mma supports f64 only" in str(info.value)

@@ -27,6 +27,13 @@ tt.func @dpe(%a: !tile.tile<64x32xf16>, %b: !tile.tile<32x64xf16>, %acc: !tile.t
   tt.return
 }
 
+// CHECK-LABEL: @simd_matmul
+tt.func @simd_matmul(%a: !tile.tile<2x8x4xf64>, %b: !tile.tile<2x4x8xf64>, %c: !tile.tile<2x8x8xf64>) {
+  // CHECK: tile.simd_matmul %{{.*}}, %{{.*}}, %{{.*}} : !tile.tile<2x8x4xf64>, !tile.tile<2x4x8xf64> -> !tile.tile<2x8x8xf64>
+  %0 = tile.simd_matmul %a, %b, %c : !tile.tile<2x8x4xf64>, !tile.tile<2x4x8xf64> -> !tile.tile<2x8x8xf64>
+  tt.return
+}
+
 // CHECK-LABEL: tt.func @simd
 tt.func @simd(%x: !tile.tile<1024xf32>, %y: !tile.tile<1024xf32>, %i: !tile.tile<1024xi32>,
               %s: f32, %h: !tile.tile<1024xf16>) {

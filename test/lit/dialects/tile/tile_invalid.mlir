@@ -422,3 +422,19 @@ tt.func @scan_kind_region(%a: !tile.tile<8xf32>) {
   }
   tt.return
 }
+
+// -----
+
+tt.func @simd_matmul_type(%a: !tile.tile<8x4xf32>, %b: !tile.tile<4x8xf32>, %c: !tile.tile<8x8xf32>) {
+  // expected-error @+1 {{the SIMD engine multiplies and accumulates matrices of f64 only (other types go to the DPE's tile.matmul), got 'f32', 'f32' and 'f32'}}
+  %0 = tile.simd_matmul %a, %b, %c : !tile.tile<8x4xf32>, !tile.tile<4x8xf32> -> !tile.tile<8x8xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @simd_matmul_shapes(%a: !tile.tile<8x4xf64>, %b: !tile.tile<8x8xf64>, %c: !tile.tile<8x8xf64>) {
+  // expected-error @+1 {{shapes must be [B×]M×K, [B×]K×N and [B×]M×N}}
+  %0 = tile.simd_matmul %a, %b, %c : !tile.tile<8x4xf64>, !tile.tile<8x8xf64> -> !tile.tile<8x8xf64>
+  tt.return
+}

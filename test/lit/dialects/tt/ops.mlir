@@ -155,6 +155,19 @@ tt.func @dots(%a: tensor<16x32xf16>, %b: tensor<32x8xf16>, %c: tensor<16x8xf32>,
   tt.return
 }
 
+// CHECK-LABEL: tt.func @scaled_dots
+tt.func @scaled_dots(%a: tensor<16x32xi8>, %sa: tensor<16x2xi8>, %b: tensor<64x8xf16>, %c: tensor<16x8xf32>,
+                     %e: tensor<16x64xf8E4M3FN>, %f: tensor<64x8xf8E5M2>, %sf: tensor<8x4xi8>,
+                     %g: tensor<64x4xi8>) {
+  // CHECK: tt.dot_scaled %{{.*}} scale %{{.*}}, %{{.*}}, %{{.*}} lhs = e2m1 rhs = fp16 {fastMath = false} : tensor<16x32xi8>, tensor<16x2xi8> * tensor<64x8xf16> -> tensor<16x8xf32>
+  %0 = tt.dot_scaled %a scale %sa, %b, %c lhs = e2m1 rhs = fp16 {fastMath = false} : tensor<16x32xi8>, tensor<16x2xi8> * tensor<64x8xf16> -> tensor<16x8xf32>
+  // CHECK: tt.dot_scaled %{{.*}}, %{{.*}} scale %{{.*}}, %{{.*}} lhs = e4m3 rhs = e5m2 {fastMath = true} : tensor<16x64xf8E4M3FN> * tensor<64x8xf8E5M2>, tensor<8x4xi8> -> tensor<16x8xf32>
+  %1 = tt.dot_scaled %e, %f scale %sf, %c lhs = e4m3 rhs = e5m2 {fastMath = true} : tensor<16x64xf8E4M3FN> * tensor<64x8xf8E5M2>, tensor<8x4xi8> -> tensor<16x8xf32>
+  // CHECK: tt.dot_scaled %{{.*}}, %{{.*}}, %{{.*}} lhs = e4m3 rhs = e2m1 {fastMath = false, rhs_k_pack = false} : tensor<16x64xf8E4M3FN> * tensor<64x4xi8> -> tensor<16x8xf32>
+  %2 = tt.dot_scaled %e, %g, %c lhs = e4m3 rhs = e2m1 {fastMath = false, rhs_k_pack = false} : tensor<16x64xf8E4M3FN> * tensor<64x4xi8> -> tensor<16x8xf32>
+  tt.return
+}
+
 // CHECK-LABEL: tt.func @reductions
 tt.func @reductions(%x: tensor<4x8xf32>, %i: tensor<4x8xi32>) {
   // CHECK: "tt.reduce"(%{{.*}}) <{axis = 1 : i32}> ({

@@ -670,3 +670,75 @@ tt.func @pointer_to_none(%p: tensor<64x!tt.ptr<none>>) {
 tt.func @pointer_to_index(%p: !tt.ptr<index>) {
   tt.return
 }
+
+// -----
+
+tt.func @dot_scaled_rank(%a: tensor<16xi8>, %b: tensor<32x8xf16>, %c: tensor<16x8xf32>) {
+  // expected-error @+1 {{operands must all be 2-d or all be 3-d (batched)}}
+  %0 = tt.dot_scaled %a, %b, %c lhs = e2m1 rhs = fp16 {fastMath = false} : tensor<16xi8> * tensor<32x8xf16> -> tensor<16x8xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @dot_scaled_batch(%a: tensor<2x16x32xf16>, %b: tensor<3x32x8xf16>, %c: tensor<2x16x8xf32>) {
+  // expected-error @+1 {{batch dimensions do not match}}
+  %0 = tt.dot_scaled %a, %b, %c lhs = fp16 rhs = fp16 {fastMath = false} : tensor<2x16x32xf16> * tensor<3x32x8xf16> -> tensor<2x16x8xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @dot_scaled_format(%a: tensor<16x32xf16>, %b: tensor<32x8xf16>, %c: tensor<16x8xf32>) {
+  // expected-error @+1 {{operand a of format e4m3 cannot have elements of type 'f16'}}
+  %0 = tt.dot_scaled %a, %b, %c lhs = e4m3 rhs = fp16 {fastMath = false} : tensor<16x32xf16> * tensor<32x8xf16> -> tensor<16x8xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @dot_scaled_k_pack(%a: tensor<16x32xf16>, %b: tensor<32x8xf16>, %c: tensor<16x8xf32>) {
+  // expected-error @+1 {{only e2m1 operands can be packed along a dimension other than K, but a is fp16}}
+  %0 = tt.dot_scaled %a, %b, %c lhs = fp16 rhs = fp16 {fastMath = false, lhs_k_pack = false} : tensor<16x32xf16> * tensor<32x8xf16> -> tensor<16x8xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @dot_scaled_k(%a: tensor<16x32xi8>, %b: tensor<32x8xf16>, %c: tensor<16x8xf32>) {
+  // expected-error @+1 {{reduction dimension of a (64) does not match that of b (32)}}
+  %0 = tt.dot_scaled %a, %b, %c lhs = e2m1 rhs = fp16 {fastMath = false} : tensor<16x32xi8> * tensor<32x8xf16> -> tensor<16x8xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @dot_scaled_accumulator(%a: tensor<16x32xi8>, %b: tensor<32x8xf16>, %c: tensor<16x8xf32>) {
+  // expected-error @+1 {{accumulator shape must be 32x8}}
+  %0 = tt.dot_scaled %a, %b, %c lhs = e2m1 rhs = fp16 {fastMath = false, lhs_k_pack = false} : tensor<16x32xi8> * tensor<32x8xf16> -> tensor<16x8xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @dot_scaled_factor(%a: tensor<16x64xf16>, %b: tensor<64x8xf16>, %sb: tensor<8x8xi8>, %c: tensor<16x8xf32>) {
+  // expected-error @+1 {{scale factor must be 16 or 32, got 8}}
+  %0 = tt.dot_scaled %a, %b scale %sb, %c lhs = fp16 rhs = fp16 {fastMath = false} : tensor<16x64xf16> * tensor<64x8xf16>, tensor<8x8xi8> -> tensor<16x8xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @dot_scaled_factors(%a: tensor<16x64xf16>, %sa: tensor<16x2xi8>, %b: tensor<64x8xf16>, %sb: tensor<8x4xi8>, %c: tensor<16x8xf32>) {
+  // expected-error @+1 {{operands must have one scale factor, got 32 and 16}}
+  %0 = tt.dot_scaled %a scale %sa, %b scale %sb, %c lhs = fp16 rhs = fp16 {fastMath = false} : tensor<16x64xf16>, tensor<16x2xi8> * tensor<64x8xf16>, tensor<8x4xi8> -> tensor<16x8xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @dot_scaled_scale_shape(%a: tensor<16x64xf16>, %sa: tensor<8x2xi8>, %b: tensor<64x8xf16>, %c: tensor<16x8xf32>) {
+  // expected-error @+1 {{scale of a must have one factor per 32 elements of K, of shape 16x2, got 'tensor<8x2xi8>'}}
+  %0 = tt.dot_scaled %a scale %sa, %b, %c lhs = fp16 rhs = fp16 {fastMath = false} : tensor<16x64xf16>, tensor<8x2xi8> * tensor<64x8xf16> -> tensor<16x8xf32>
+  tt.return
+}
