@@ -2,7 +2,7 @@
 backend and on Triton's interpreter, and reports the backend's results against
 the interpreter's (`scripts/conformance.sh` is the entry point).
 
-    python test/conformance/run.py [--sample N] [--files test_core.py ...] [--out DIR]
+    python test/conformance/run.py [--sample N] [--files test_core.py ...] [-k EXPR] [--out DIR]
 
 The tests are copied to a folder outside the project (`--out`, by default
 `$TMPDIR/mtia-conformance`) with Triton's own top-level conftest beside them,
@@ -51,7 +51,7 @@ def read_results(path: Path) -> dict[str, dict[str, str]]:
 
 
 def run_mode(mode: str, language: Path, files: list[str], sample: int, timeout: int,
-             results: Path) -> dict[str, dict[str, str]]:
+             results: Path, keyword: str | None = None) -> dict[str, dict[str, str]]:
     """Runs the tests in `mode` ("mtia" or "interpreter") until every one has
     an outcome, resuming after a test that took the process down."""
     env = dict(os.environ)
@@ -71,6 +71,7 @@ def run_mode(mode: str, language: Path, files: list[str], sample: int, timeout: 
                    "-p", "no:cacheprovider", "--device", "cpu", f"--mtia-results={results}",
                    f"--mtia-sample={sample}",
                    f"--mtia-skip-file={done_file}", f"--timeout={timeout}",
+                   *(["-k", keyword] if keyword else []),
                    "--timeout-method=thread", f"--rootdir={language.parents[1]}",
                    *(str(language / name) for name in files)]
         with Path(f"{results}.log").open("a") as log:
@@ -137,6 +138,7 @@ def main() -> int:
     parser.add_argument("--sample", type=int, default=40,
                         help="parametrisations per test function (0: all)")
     parser.add_argument("--timeout", type=int, default=300, help="seconds per test")
+    parser.add_argument("-k", dest="keyword", help="run only the tests pytest's -k selects")
     parser.add_argument("--out", type=Path,
                         default=Path(tempfile.gettempdir()) / "mtia-conformance")
     parser.add_argument("--fresh", action="store_true", help="forget earlier results")
@@ -149,7 +151,7 @@ def main() -> int:
     modes = {}
     for mode in ("interpreter", "mtia"):
         modes[mode] = run_mode(mode, language, args.files, args.sample, args.timeout,
-                               args.out / f"results-{mode}.jsonl")
+                               args.out / f"results-{mode}.jsonl", args.keyword)
     summary = summarise(modes["mtia"], modes["interpreter"])
     (args.out / "summary.json").write_text(json.dumps(summary, indent=1))
     for test, reason in summary["excluded"]:
