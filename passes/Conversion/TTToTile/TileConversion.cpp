@@ -49,4 +49,5 @@ void mtia::populateTileConversionPatterns(const TypeConverter &converter,
   populateDebugPatterns(converter, patterns);
   populateDotPatterns(converter, patterns);
   populateReductionPatterns(converter, patterns);
+  populateMapElementwisePatterns(converter, patterns);
 }

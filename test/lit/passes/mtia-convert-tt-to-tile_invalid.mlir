@@ -20,3 +20,14 @@ tt.func @dot_f64(%a: tensor<16x16xf64>, %b: tensor<16x16xf64>, %c: tensor<16x16x
   tt.print "" {hex = false, isSigned = array<i32: 0>} : %0 : tensor<16x16xf64>
   tt.return
 }
+
+// -----
+
+// Pointers read as integers must come from what the tile stage can follow.
+tt.func @loaded_pointers(%pp: tensor<8x!tt.ptr<!tt.ptr<f32>>>, %out: tensor<8x!tt.ptr<i64>>) {
+  %p = tt.load %pp : tensor<8x!tt.ptr<!tt.ptr<f32>>>
+  // expected-error @+1 {{'tt.ptr_to_int' op reads as integers pointers that 'tt.load' computes, which the tile stage cannot compute as integers}}
+  %i = tt.ptr_to_int %p : tensor<8x!tt.ptr<f32>> -> tensor<8xi64>
+  tt.store %out, %i : tensor<8x!tt.ptr<i64>>
+  tt.return
+}
