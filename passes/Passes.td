@@ -11,30 +11,6 @@
 
 include "mlir/Pass/PassBase.td"
 
-def CheckLocalMemory : Pass<"mtia-check-local-memory", "::mlir::ModuleOp"> {
-  let summary = "check that each kernel's buffers fit in a PE's local memory";
-  let description = [{
-    Plans the local memory of every function of the module, each a kernel
-    that runs on one PE: its circular buffers (`cb.alloc`) stay allocated for
-    the whole kernel, and the tiles it computes take local memory while they
-    are live (tiles read from circular-buffer pages live in those pages). A
-    result takes the place of a tile operand of its type that dies at its
-    operation, and a loop's initial values, iteration arguments and results
-    share one place. The plan needs the buffers' bytes plus the largest sum
-    of tiles that take memory at one operation. When that exceeds the
-    target's local memory per PE, or the kernel allocates more circular
-    buffers than the target's command processor tracks, the pass fails with
-    an error that names the buffers and tiles.
-
-    The target is a name of a description shipped in `targets/`
-    (`target=mtia-2i`) or a path to a JSON description.
-  }];
-  let options = [
-    Option<"target", "target", "std::string", /*default=*/"\"mtia-2i\"",
-           "target description: a name from targets/ or a path to a .json file">,
-  ];
-}
-
 def ConvertTTToTile : Pass<"mtia-convert-tt-to-tile", "::mlir::ModuleOp"> {
   let summary = "The tile stage: compute on tensors becomes tile ops by unit";
   let description = [{

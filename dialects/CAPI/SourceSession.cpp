@@ -100,6 +100,108 @@ std::optional<SourceLimit> findExceededLimit(StringRef text) {
   return std::nullopt;
 }
 
+/// The most `#loc` aliases followed to resolve one location: Triton's TTIR
+/// chains a name, a call site and a file location at most.
+constexpr unsigned kMaxAliasDepth = 16;
+
+/// A file location written in the text of a module.
+struct WrittenLocation {
+  std::string file;
+  unsigned line;
+  unsigned column;
+};
+
+/// Returns the length of the location alias (`#loc12`) at the start of
+/// `text`.
+size_t getAliasLength(StringRef text) {
+  size_t length = 1;
+  while (length < text.size() &&
+         (llvm::isAlnum(text[length]) || text[length] == '_' ||
+          text[length] == '.' || text[length] == '$' || text[length] == '-'))
+    ++length;
+  return length;
+}
+
+/// Returns the text after `alias = loc(` on the line of `buffer` that
+/// defines the location alias `alias`.
+std::optional<StringRef> findAliasDefinition(StringRef alias,
+                                             StringRef buffer) {
+  std::string prefix = (alias + " = loc(").str();
+  for (size_t at = buffer.find(prefix); at != StringRef::npos;
+       at = buffer.find(prefix, at + 1))
+    if (at == 0 || buffer[at - 1] == '\n')
+      return buffer.drop_front(at + prefix.size())
+          .take_until([](char c) { return c == '\n'; });
+  return std::nullopt;
+}
+
+/// Returns the first file location (`"file":line:col`) in the location text
+/// `text`, following location aliases to their definitions in `buffer`:
+/// names and call sites are looked through, the callee first, as the
+/// compiler's own diagnostics do.
+std::optional<WrittenLocation>
+findFileLocation(StringRef text, StringRef buffer, unsigned depth = 0) {
+  if (depth > kMaxAliasDepth)
+    return std::nullopt;
+  size_t i = 0;
+  while (i < text.size()) {
+    if (text[i] == '"') {
+      size_t end = i + 1;
+      while (end < text.size() && text[end] != '"')
+        end += text[end] == '\\' ? 2 : 1;
+      if (end >= text.size())
+        return std::nullopt;
+      StringRef rest = text.drop_front(end + 1);
+      unsigned line, column;
+      if (rest.consume_front(":") && !rest.consumeInteger(10, line) &&
+          rest.consume_front(":") && !rest.consumeInteger(10, column))
+        return WrittenLocation{text.slice(i + 1, end).str(), line, column};
+      i = end + 1;
+      continue;
+    }
+    if (text[i] == '#') {
+      StringRef alias = text.substr(i, getAliasLength(text.drop_front(i)));
+      if (std::optional<StringRef> definition =
+              findAliasDefinition(alias, buffer))
+        if (std::optional<WrittenLocation> found =
+                findFileLocation(*definition, buffer, depth + 1))
+          return found;
+      i += alias.size();
+      continue;
+    }
+    ++i;
+  }
+  return std::nullopt;
+}
+
+/// Returns the location text (what follows `loc(`) of the operation written
+/// from line `lineNumber` of `buffer` on: the last `loc(` of that line, or,
+/// for an operation whose regions follow, of the line that closes them (the
+/// first line below at the same indentation that starts with `}` and has a
+/// location).
+std::optional<StringRef> findOperationLocation(StringRef buffer,
+                                               unsigned lineNumber) {
+  SmallVector<StringRef> lines;
+  buffer.split(lines, '\n');
+  if (lineNumber == 0 || lineNumber > lines.size())
+    return std::nullopt;
+  size_t indent = lines[lineNumber - 1].find_first_not_of(' ');
+  for (size_t n = lineNumber - 1; n < lines.size(); ++n) {
+    StringRef line = lines[n];
+    if (n != lineNumber - 1) {
+      size_t lineIndent = line.find_first_not_of(' ');
+      if (lineIndent < indent)
+        return std::nullopt;
+      if (lineIndent != indent || !line.ltrim().starts_with("}"))
+        continue;
+    }
+    size_t at = line.rfind(" loc(");
+    if (at != StringRef::npos)
+      return line.drop_front(at + 5);
+  }
+  return std::nullopt;
+}
+
 /// Owns a source buffer and the handler that renders (or, in verify mode,
 /// checks) the diagnostics of a context against it.
 class SourceSession {
@@ -132,6 +234,39 @@ public:
           << exceeded->message;
       return nullptr;
     }
+    if (verifier)
+      return parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(context));
+    // The parser reports where it stopped in the text. When the operation
+    // there carries a location (Triton's TTIR locates every operation in
+    // the kernel's Python source), the error is reported there instead,
+    // with a note at the place in the text.
+    StringRef text = buffer->getBuffer();
+    StringRef name = buffer->getBufferIdentifier();
+    bool relocating = false;
+    ScopedDiagnosticHandler relocator(context, [&](Diagnostic &diag) {
+      if (relocating || diag.getSeverity() != DiagnosticSeverity::Error)
+        return failure();
+      auto written = dyn_cast<FileLineColLoc>(diag.getLocation());
+      if (!written || written.getFilename() != name)
+        return failure();
+      std::optional<StringRef> locationText =
+          findOperationLocation(text, written.getLine());
+      if (!locationText)
+        return failure();
+      std::optional<WrittenLocation> source =
+          findFileLocation(*locationText, text);
+      if (!source)
+        return failure();
+      relocating = true;
+      InFlightDiagnostic relocated =
+          emitError(FileLineColLoc::get(context, source->file, source->line,
+                                        source->column))
+          << diag.str();
+      relocated.attachNote(written) << "in the IR the compiler was given";
+      relocated.report();
+      relocating = false;
+      return success();
+    });
     return parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(context));
   }
 

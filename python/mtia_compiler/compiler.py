@@ -25,16 +25,12 @@ from mlir.passmanager import PassManager
 from mtia_compiler import _mtia, ir
 from mtia_compiler import transforms as _transforms  # noqa: F401 (registers passes)
 from mtia_compiler.codegen import emit_program
+from mtia_compiler.codegen.storage import PROGRAM_STAGE_BUFFERS
 from mtia_compiler.errors import CompilationError
 from mtia_compiler.passes import add_pipeline
 from mtia_compiler.program import decode
 from mtia_compiler.sim import Result, Simulator, load_target
 from mtia_compiler.source import compiler_context, decode_diagnostics
-
-#: Circular buffers the program stage adds to the data-movement stage's: a
-#: scratch buffer for each compute unit and the DPE's page of zeros. The
-#: data-movement stage leaves them free of the target's (`reserved-buffers`).
-PROGRAM_STAGE_BUFFERS = 5
 
 
 def pass_stages(target: str | Path) -> tuple[tuple[str, str], ...]:

@@ -160,6 +160,7 @@ nb::dict programFormat() {
   format["version"] = kProgramFormatVersion;
   format["magic"] = nb::bytes(kProgramMagic, sizeof(kProgramMagic));
   format["max_rank"] = kMaxTileRank;
+  format["slot_alignment"] = kSlotAlignmentBytes;
   nb::dict dtypes;
   for (unsigned i = 0; i < kNumDTypes; ++i)
     dtypes[dtypeName(static_cast<DType>(i))] = dtypeSize(static_cast<DType>(i));
@@ -262,8 +263,9 @@ NB_MODULE(_sim, m) {
                    [](const Program &p) { return p.code.size(); });
 
   m.def("program_format", &programFormat,
-        "The vocabulary of the program format: version, magic, dtypes and "
-        "their sizes, units, ops and their units, function names.");
+        "The vocabulary of the program format: version, magic, ranks, slot "
+        "alignment, dtypes and their sizes, units, ops and their units, "
+        "function names.");
   m.def("run", &run, nb::arg("target"), nb::arg("program"), nb::arg("args"),
         nb::arg("grid"), nb::arg("trace") = false,
         "Simulates one launch; returns a result dictionary.");

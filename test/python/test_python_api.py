@@ -92,6 +92,54 @@ def test_parse_module_reports_located_errors() -> None:
         parse_module(context, b"tt.func @f() { %0 = tt.nope : i32 tt.return }", "k.ttir")
 
 
+RELOCATED = b"""\
+module {
+  tt.func public @k(%n: i32) {
+    %0 = tt.frobnicate %n : i32 loc(#named)
+    scf.if %c {
+      tt.frobnicate2
+    } loc(#if)
+    tt.return loc(#loc)
+  } loc(#loc)
+} loc(#loc)
+#loc = loc("kernel.py":1:0)
+#site = loc("kernel.py":7:11)
+#named = loc("x"(#site))
+#if = loc(callsite(#inner at #loc))
+#inner = loc("helper.py":3:4)
+"""
+
+
+def test_a_parse_error_is_reported_at_the_operations_location() -> None:
+    # The operation the parser stops at is located in the kernel's source
+    # (through a name location and an alias): the error is reported there,
+    # with a note at the position in the IR text.
+    with pytest.raises(CompilationError) as failure:
+        parse_module(new_context(), RELOCATED, "k.ttir")
+    message = str(failure.value)
+    assert message.startswith("kernel.py:7:11: error: custom op 'tt.frobnicate' is unknown")
+    assert "k.ttir:3:10: note: in the IR the compiler was given" in message
+
+
+def test_a_parse_error_in_a_region_header_takes_the_location_that_closes_it() -> None:
+    text = RELOCATED.replace(b"tt.frobnicate %n : i32", b"arith.constant 1 : i32")
+    text = text.replace(b"scf.if %c", b"tt.frobregion")
+    with pytest.raises(CompilationError) as failure:
+        parse_module(new_context(), text, "k.ttir")
+    # The unknown op opens a region: its location is on the closing brace
+    # (a call site: the callee's file first).
+    message = str(failure.value)
+    assert message.startswith("helper.py:3:4: error: custom op 'tt.frobregion' is unknown"), message
+    assert "k.ttir:4:5: note: in the IR the compiler was given" in message
+
+
+def test_a_parse_error_without_a_location_stays_in_the_text() -> None:
+    text = RELOCATED.replace(b"tt.frobnicate %n : i32", b"arith.constant true")
+    with pytest.raises(CompilationError) as failure:
+        parse_module(new_context(), text.replace(b"scf.if %c", b"scf.if %0"), "k.ttir")
+    assert str(failure.value).startswith("k.ttir:5:7: error: custom op 'tt.frobnicate2'")
+
+
 def test_split_source_keeps_line_numbers() -> None:
     chunks = list(split_source(b"a\n// -----\nb\nc\n// -----\nd"))
     assert [chunk.first_line for chunk in chunks] == [1, 3, 6]

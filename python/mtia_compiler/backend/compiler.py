@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import hashlib
 from dataclasses import dataclass, fields
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -96,6 +97,21 @@ class MTIAOptions:
         return hashlib.sha256(key.encode()).hexdigest()
 
 
+@functools.cache
+def installation_digest() -> str:
+    """A digest of every file of the installed compiler (its Python stages,
+    native extensions and target descriptions), part of Triton's cache key:
+    a program compiled by another build of the compiler is never reused,
+    even under the same version number."""
+    package = Path(__file__).resolve().parents[1]
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts:
+            digest.update(str(path.relative_to(package)).encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
 class StageOutput:
     """What one of our stages hands to the next: the IR text Triton stores in
     `asm` (and its cache), and the compiled kernel the later stages read from."""
@@ -122,9 +138,7 @@ class MTIABackend(BaseBackend):
         self.binary_ext = "bin"
 
     def hash(self) -> str:
-        from importlib.metadata import version
-
-        return f"mtia-compiler-{version('mtia-compiler')}-{target_description(self.target)}"
+        return f"mtia-compiler-{installation_digest()}-{target_description(self.target)}"
 
     def parse_options(self, options: dict[str, Any]) -> MTIAOptions:
         names = {field.name for field in fields(MTIAOptions)}

@@ -29,28 +29,27 @@ from dataclasses import dataclass
 from mtia_compiler import ir
 from mtia_compiler.dialects import cb
 from mtia_compiler.program import Unit
-from mtia_compiler.sim import load_target
 
 from .common import round_up
 from .storage import cb_pages
 from .units import BufferRoles
 
-CB_ALIGNMENT = load_target().to_dict()["cb_alignment_bytes"]
-
 
 @dataclass(eq=False)
 class BufferDeclaration:
     """A buffer of the program: the `cb.alloc` results it stands for, its
-    name, page size and page count."""
+    name, page size and page count, and the target's alignment of buffers in
+    local memory."""
 
     results: list[ir.Value]
     name: str
     page_bytes: int
     pages: int
+    alignment: int
 
     @property
     def size(self) -> int:
-        return round_up(self.pages * self.page_bytes, CB_ALIGNMENT)
+        return round_up(self.pages * self.page_bytes, self.alignment)
 
 
 def fit_buffers(kernel: ir.Operation, ops: list[ir.Operation], roles: BufferRoles,

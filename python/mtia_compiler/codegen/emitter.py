@@ -17,7 +17,7 @@ from mtia_compiler.dialects.tile import TileType
 from mtia_compiler.dialects.tt import PointerType, TensorDescType
 from mtia_compiler.program import DTYPE_BYTES, FReg, Label, ProgramBuilder, Reg, Unit
 
-from .buffers import CB_ALIGNMENT, BufferDeclaration, fit_buffers
+from .buffers import BufferDeclaration, fit_buffers
 from .common import (
     element_dtype,
     file_location,
@@ -44,14 +44,14 @@ from .storage import (
     StoragePlanner,
     branch_targets,
     check_units,
+    describe_range,
     folded_splats,
+    peak_live_ranges,
     tile_homes,
 )
 from .tile_ops import ATOMICS, FixedBuffers, TileOpEmitter, dpe_copy_matrix, dpe_zero_matrix
 from .units import BufferRoles, resolve_buffer_roles, walk
 from .values import Buffer, FloatScalar, IntScalar, PointerScalar, Scalar, Value, ValueTable
-
-PAGE_ALIGNMENT = 32
 
 
 def kernel_function(module: ir.Module) -> ir.Operation:
@@ -85,6 +85,11 @@ class KernelEmitter:
         self.b = ProgramBuilder(name)
         self.kernel = kernel
         self.target = target
+        description = target.to_dict()
+        # Buffers start at the CB alignment, and pages are whole DMA
+        # alignment units, so that every page is a DMA-aligned address.
+        self.cb_alignment: int = description["cb_alignment_bytes"]
+        self.page_alignment: int = description["dma_alignment_bytes"]
         self.scalars = ScalarEmitter(self.b)
         self.values = ValueTable()
         self.ops = walk(kernel)
@@ -148,15 +153,16 @@ class KernelEmitter:
                 continue
             buffer_type = CircularBufferType(op.results[0].type)
             page_bytes = round_up(max(TileType(buffer_type.page_type).size_in_bytes, 1),
-                                   PAGE_ALIGNMENT)
+                                   self.page_alignment)
             declared.append(BufferDeclaration([op.results[0]],
                                               ir.StringAttr(alloc.name).value,
-                                              page_bytes, int(buffer_type.num_pages)))
-        scratch = [(unit, round_up(size, PAGE_ALIGNMENT)) for unit, size in
+                                              page_bytes, int(buffer_type.num_pages),
+                                              self.cb_alignment))
+        scratch = [(unit, round_up(size, self.page_alignment)) for unit, size in
                    sorted(self.plan.scratch_bytes.items(), key=lambda item: item[0].value)]
         dpe_zeros_bytes = self._plan_dpe_zeros()
-        fixed_bytes = sum(round_up(size, CB_ALIGNMENT) for _, size in scratch)
-        fixed_bytes += round_up(dpe_zeros_bytes, CB_ALIGNMENT)
+        fixed_bytes = sum(round_up(size, self.cb_alignment) for _, size in scratch)
+        fixed_bytes += round_up(dpe_zeros_bytes, self.cb_alignment)
         capacity = self.target.to_dict()["local_memory_bytes"]
         for buffer in fit_buffers(self.kernel, self.ops, self.roles, declared, fixed_bytes,
                                   capacity):
@@ -186,19 +192,24 @@ class KernelEmitter:
         self.fixed.dpe_negative_zeros = max(columns for _, columns in shapes)
         self.fixed.dpe_negative_zeros_offset = round_up(4 * self.fixed.dpe_positive_zeros, 8)
         page_bytes = self.fixed.dpe_negative_zeros_offset + 2 * self.fixed.dpe_negative_zeros
-        return round_up(page_bytes, PAGE_ALIGNMENT)
+        return round_up(page_bytes, self.page_alignment)
 
     def _check_local_memory(self) -> None:
         description = self.target.to_dict()
         cbs = self.b.to_json()["cbs"]
-        sizes = [(cb["name"], round_up(cb["pages"] * cb["page_bytes"], CB_ALIGNMENT))
+        sizes = [(cb["name"], round_up(cb["pages"] * cb["page_bytes"], self.cb_alignment))
                  for cb in cbs]
         total = sum(size for _, size in sizes)
         capacity = description["local_memory_bytes"]
         listing = ", ".join(f"'{name}' {size} B" for name, size in sizes)
         if total > capacity:
+            peaks = []
+            for unit in sorted(self.plan.scratch_bytes, key=lambda unit: unit.value):
+                live = ", ".join(describe_range(r) for r in peak_live_ranges(self.plan, unit))
+                peaks.append(f"at its peak, the {unit.value} scratch holds {live}")
             raise located_error(self.kernel, f"the local-memory plan needs {total} bytes but a "
-                                f"PE of {description['name']} has {capacity}: {listing}")
+                                f"PE of {description['name']} has {capacity}: "
+                                + "; ".join([listing, *peaks]))
         if len(cbs) > description["circular_buffers"]:
             raise located_error(self.kernel, f"the kernel needs {len(cbs)} circular buffers but "
                                 f"the command processor tracks {description['circular_buffers']}"

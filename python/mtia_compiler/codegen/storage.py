@@ -27,12 +27,19 @@ from mlir.dialects import cf, scf
 
 from mtia_compiler import ir
 from mtia_compiler.dialects import cb, tile, tt
-from mtia_compiler.program import Unit
+from mtia_compiler.program import SLOT_ALIGNMENT, Unit
 
-from .common import TileInfo, is_tile, located_error, op_name, view_as
+from .common import TileInfo, file_location, is_tile, located_error, op_name, view_as
 from .units import BufferRoles, op_unit, tile_holder, tile_op_unit
 
-SLOT_ALIGNMENT = 8
+#: The units that hold tiles in scratch storage of their own (the control
+#: core reads tiles only in the pages of the buffers it consumes).
+SCRATCH_UNITS = (Unit.DPE, Unit.SIMD, Unit.RE, Unit.MLU)
+#: The most buffers the program stage adds to the kernel's: a scratch page
+#: for each unit of SCRATCH_UNITS and the DPE's page of zeros
+#: (`tile_ops.FixedBuffers`). The data-movement stage leaves that many of the
+#: target's free.
+PROGRAM_STAGE_BUFFERS = len(SCRATCH_UNITS) + 1
 LOOP_OPS = (scf.ForOp, scf.WhileOp)
 ELEMENTWISE_SIMD_OPS = (tile.BinaryOp, tile.UnaryOp, tile.FmaOp, tile.SFUOp, tile.SelectOp)
 #: The SIMD operations whose inputs may be scalars broadcast to every element.
@@ -248,7 +255,7 @@ class StoragePlanner:
                           if value not in self.storage]
         groups: dict[ir.Value, ScratchStorage] = {}
         for value in scratch_values:
-            if self.homes[value] == Unit.CTL:
+            if self.homes[value] not in SCRATCH_UNITS:
                 raise located_error(_where(value), "the control core holds tiles only in the "
                                     "pages of the circular buffers it consumes, not in "
                                     "storage of their own (a loop-carried tile or a branch "
@@ -493,6 +500,36 @@ def _assign_offsets(ranges: list[ScratchStorage]) -> dict[Unit, int]:
         candidate.offset = offset
         others.append(candidate)
     return {unit: max(r.offset + r.size for r in group) for unit, group in placed.items()}
+
+
+def peak_live_ranges(plan: StoragePlan, unit: Unit) -> list[ScratchStorage]:
+    """The ranges of `unit`'s scratch live together at the first point where
+    their bytes sum highest, in order of their first point: what a kernel
+    whose plan does not fit holds at its peak."""
+    ranges = [group for group in {id(storage): storage for storage in plan.storage.values()
+                                  if isinstance(storage, ScratchStorage)}.values()
+              if group.unit == unit]
+    ranges += [t for ts in plan.temporaries.values() for t in ts if t.unit == unit]
+    peak: list[ScratchStorage] = []
+    for point in sorted({r.start for r in ranges}):
+        live = [r for r in ranges if r.start <= point <= r.end]
+        if sum(r.size for r in live) > sum(r.size for r in peak):
+            peak = live
+    return sorted(peak, key=lambda r: r.start)
+
+
+def describe_range(storage: ScratchStorage) -> str:
+    """A range for diagnostics: the source name of its first tile (or the
+    operation defining it), its bytes and its source location."""
+    if not storage.members:
+        return f"a temporary ({storage.size} bytes)"
+    value = storage.members[0]
+    where = _where(value)
+    location = where.location
+    name = location.name_str if location.is_a_name() else f"result of '{op_name(where)}'"
+    if isinstance(value, ir.BlockArgument):
+        name = f"an argument of '{op_name(where)}'"
+    return f"tile {name} ({storage.size} bytes) at {file_location(location) or '<unknown>'}"
 
 
 def _aligned(size: int) -> int:

@@ -16,6 +16,7 @@ from mtia_compiler.program import (
     CB,
     DTYPE_BYTES,
     MAX_DIMS,
+    SLOT_ALIGNMENT,
     FReg,
     ProgramBuilder,
     Reg,
@@ -771,9 +772,6 @@ def _where(value: ir.Value) -> ir.Operation:
 #: The most DMA instructions one transfer of more than ``MAX_DIMS``
 #: dimensions is split into.
 MAX_SPLIT_TRANSFERS = 4096
-
-#: The byte alignment of a slot's offset into its page.
-SLOT_ALIGNMENT = 8
 
 
 @dataclass

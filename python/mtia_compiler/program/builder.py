@@ -57,6 +57,8 @@ FORMAT_VERSION: int = _FORMAT["version"]
 MAGIC: bytes = _FORMAT["magic"]
 #: The most dimensions a unit instruction takes (the format's `shape` fields).
 MAX_DIMS: int = _FORMAT["max_rank"]
+#: Tiles start at offsets into their page that are multiples of this.
+SLOT_ALIGNMENT: int = _FORMAT["slot_alignment"]
 _HEADER = struct.Struct("<8sIIQ")
 
 #: The element types and their sizes in bytes.

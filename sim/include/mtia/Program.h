@@ -22,6 +22,9 @@ constexpr uint32_t kProgramFormatVersion = 1;
 constexpr char kProgramMagic[8] = {'M', 'T', 'I', 'A', 'P', 'R', 'O', 'G'};
 constexpr unsigned kMaxTileRank = 4;
 constexpr unsigned kMaxCommandInts = 1 + 3 * kMaxTileRank;
+/// Tiles start at offsets into their page that are multiples of this many
+/// bytes, so that every element of up to 8 bytes is naturally aligned.
+constexpr int64_t kSlotAlignmentBytes = 8;
 constexpr unsigned kMaxCommandScalars = 4;
 
 /// The agents of a PE: the control core and the units it issues to. The

@@ -259,8 +259,9 @@ private:
     ref.page = static_cast<int32_t>(
         optionalInteger(*object, "page", 0, cb.pages - 1, 0));
     ref.offset = optionalInteger(*object, "offset", 0, cb.pageBytes - 1, 0);
-    if (ref.offset % 8 != 0)
-      fail(std::string("field '") + key + ".offset' must be a multiple of 8");
+    if (ref.offset % kSlotAlignmentBytes != 0)
+      fail(std::string("field '") + key + ".offset' must be a multiple of " +
+           std::to_string(kSlotAlignmentBytes));
     return ref;
   }
 

@@ -4,7 +4,6 @@ operation built from Python into a module that verifies."""
 from __future__ import annotations
 
 import pytest
-from mlir.passmanager import PassManager
 
 from mtia_compiler import ir
 from mtia_compiler.dialects import cb, tile, tt
@@ -72,33 +71,3 @@ def test_second_consumer_is_rejected() -> None:
         module = build_pipeline(cb.Endpoint.DPE)
         with pytest.raises(ir.MLIRError, match='"x" has consumer dpe but is drained by simd'):
             module.operation.verify()
-
-
-def build_buffers(names_and_pages: list[tuple[str, int]]) -> ir.Module:
-    """A kernel that allocates 64 KB pages (64 × 256 f32) in the named
-    buffers."""
-    page = tile.TileType.get([64, 256], ir.F32Type.get())
-    module = ir.Module.create()
-    with ir.InsertionPoint(module.body):
-        function = tt.FuncOp("buffers", ir.TypeAttr.get(ir.FunctionType.get([], [])))
-        entry = function.body.blocks.append()
-    with ir.InsertionPoint(entry):
-        for name, pages in names_and_pages:
-            buffer = cb.CircularBufferType.get(page, pages)
-            cb.alloc(buffer, name, cb.Endpoint.DMAIn, cb.Endpoint.SIMD)
-        tt.ReturnOp([])
-    return module
-
-
-@pytest.mark.parametrize(("pages", "fits"), [(2, True), (4, False)])
-def test_local_memory_check_from_python(pages: int, fits: bool) -> None:
-    with new_context() as context, ir.Location.unknown():
-        context.emit_error_diagnostics = False
-        # Three buffers of `pages` 64 KB pages against mtia-2i's 384 KB.
-        module = build_buffers([("a", pages), ("b", pages), ("c", pages)])
-        pm = PassManager.parse("builtin.module(mtia-check-local-memory{target=mtia-2i})")
-        if fits:
-            pm.run(module.operation)
-            return
-        with pytest.raises(ir.MLIRError, match=r'circular buffer "a" \(262144 bytes\)'):
-            pm.run(module.operation)

@@ -46,6 +46,33 @@ def test_a_plan_beyond_local_memory_names_the_buffers() -> None:
     assert "'huge_a' 262144 B" in message and "'huge_b' 262144 B" in message
 
 
+PEAK = """
+#a = loc("peak.py":3:5)
+#b = loc("peak.py":4:5)
+module {
+  tt.func public @kernel() {
+    %a = tile.iota 0 : !tile.tile<65536xi32> loc("a"(#a))
+    %b = tile.iota 0 : !tile.tile<65536xi32> loc("b"(#b))
+    %sum = tile.binary addi %a, %b : !tile.tile<65536xi32> loc("peak.py":5:9)
+    %twice = tile.binary addi %sum, %sum : !tile.tile<65536xi32> loc("peak.py":6:9)
+    tt.return
+  } loc("peak.py":1:1)
+}
+"""
+
+
+def test_a_plan_beyond_local_memory_names_the_tiles_live_at_the_peak() -> None:
+    # `a` and `b` (256 KiB each) are live together; the sums reuse their
+    # ranges in place, so the peak of the SIMD scratch is a and b alone.
+    with pytest.raises(CompilationError) as failure:
+        emit(PEAK)
+    message = str(failure.value)
+    assert message.startswith("peak.py:1:1: error: the local-memory plan needs 524288 bytes")
+    assert message.endswith("at its peak, the simd scratch holds "
+                            "tile a (262144 bytes) at peak.py:3:5, "
+                            "tile b (262144 bytes) at peak.py:4:5"), message
+
+
 CROSSING = """
 module {
   tt.func public @kernel() {

@@ -1,5 +1,4 @@
 // RUN: mtia-opt %s | mtia-opt | FileCheck %s
-// RUN: mtia-opt %s --pass-pipeline='builtin.module(mtia-check-local-memory)' | FileCheck %s
 
 // Corpus case 02 (fused softmax), one row per program, as the data-movement
 // stage lowers it: DMA fills the row buffer with -inf padding past n_cols;
