@@ -31,6 +31,7 @@ def test_debug_barrier_orders_accesses_through_aliasing_arguments() -> None:
     out = torch.zeros(64)
     compiled = barrier_exchange_kernel[(1,)](x, scratch, scratch, out, BLOCK=64)
     assert "ttg.barrier all" in compiled.asm["ttir"]
+    assert compiled.asm["bin"].count(b'"op":"fence"') == 1
     np.testing.assert_array_equal(out.numpy(), (x * 2).flip(0).numpy())
 
 
@@ -233,8 +234,10 @@ def reshape_9d_kernel(z_ptr, x_ptr):
 def test_contiguous_nine_dimensional_store() -> None:
     x = torch.randint(-1000, 1000, (512,), dtype=torch.int32)
     z = torch.zeros((2,) * 9, dtype=torch.int32)
-    reshape_9d_kernel[(1,)](z, x)
+    compiled = reshape_9d_kernel[(1,)](z, x)
     np.testing.assert_array_equal(z.numpy(), x.numpy().reshape((2,) * 9))
+    # Its nine dimensions are contiguous: one DMA instruction.
+    assert compiled.asm["bin"].count(b'"op":"dma.store"') == 1
 
 
 @triton.jit
@@ -259,7 +262,10 @@ def test_strided_five_dimensional_copy(rows: int) -> None:
     base = torch.randn(8, 4, 2, 2, 4)
     x = base.permute(4, 2, 0, 3, 1)  # shape (4, 2, 8, 2, 4)
     out = torch.full((4, 2, 8, 2, 4), 7.0)
-    strided_5d_copy_kernel[(1,)](x, out, *x.stride(), rows, A=4, B=2, C=8, D=2, E=4)
+    compiled = strided_5d_copy_kernel[(1,)](x, out, *x.stride(), rows, A=4, B=2, C=8, D=2,
+                                            E=4)
+    # One load per index of the first dimension (the dense store merges).
+    assert compiled.asm["bin"].count(b'"op":"dma.load"') == 4
     expected = x.clone()
     expected[rows:] = 7.0
     np.testing.assert_array_equal(out.numpy(), expected.numpy())
