@@ -26,6 +26,20 @@ def ConvertTTToTile : Pass<"mtia-convert-tt-to-tile", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mtia::tile::TileDialect"];
 }
 
+def MaterializePoison : Pass<"mtia-materialize-poison", "::mlir::ModuleOp"> {
+  let summary = "ub.poison becomes a zero of its type";
+  let description = [{
+    Triton's frontend emits `ub.poison` for values that are undefined on some
+    path (a variable only one branch of an `if` assigns, a loop-carried
+    variable first assigned in the loop). Any value refines poison: each
+    `ub.poison` of an integer or float (or a tensor of them) becomes an
+    `arith.constant` zero, one of a pointer (or a tensor of them) a null
+    pointer (`tt.int_to_ptr` of 0). Poison of any other type is reported at
+    the op. The tile stage runs this pass first.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mtia::tt::TTDialect"];
+}
+
 def ExpandCombineRegions : Pass<"mtia-expand-combine-regions", "::mlir::ModuleOp"> {
   let summary = "Reductions and scans with general combine regions become tile steps";
   let description = [{

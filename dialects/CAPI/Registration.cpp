@@ -4,6 +4,7 @@
 #include "dialects/CB/CBDialect.h"
 #include "dialects/DMA/DMADialect.h"
 #include "dialects/TT/TTDialect.h"
+#include "dialects/TTG/TTGDialect.h"
 #include "dialects/Tile/TileDialect.h"
 #include "passes/Passes.h"
 
@@ -17,14 +18,15 @@ using namespace mlir;
 using namespace mtia;
 
 MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(TT, tt, tt::TTDialect)
+MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(TTG, ttg, ttg::TTGDialect)
 MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(Tile, tile, tile::TileDialect)
 MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(CB, cb, cb::CBDialect)
 MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(DMA, dma, dma::DMADialect)
 
 void mtiaRegisterAllDialects(MlirDialectRegistry registry) {
   unwrap(registry)
-      ->insert<tt::TTDialect, tile::TileDialect, cb::CBDialect,
-               dma::DMADialect>();
+      ->insert<tt::TTDialect, ttg::TTGDialect, tile::TileDialect,
+               cb::CBDialect, dma::DMADialect>();
 }
 
 void mtiaRegisterAllPasses(void) { registerMTIAPasses(); }

@@ -543,6 +543,31 @@ LogicalResult ScanOp::verifyRegions() {
   return verifyCombineRegion(*this, getCombineOp(), getElementTypes(getSrcs()));
 }
 
+LogicalResult MapElementwiseOp::verifyRegions() {
+  if (getSrcs().empty())
+    return emitOpError("needs at least one operand");
+  unsigned pack = getPack();
+  SmallVector<Type> arguments, returned;
+  for (Type type : getElementTypes(getSrcs()))
+    arguments.append(pack, type);
+  for (Type type : getElementTypes(getResult()))
+    returned.append(pack, type);
+  Region &region = getScalarOp();
+  if (region.empty() || region.front().getArgumentTypes() != ArrayRef(arguments))
+    return emitOpError("region must take the element type of each operand ")
+           << pack << " time(s) (the pack)";
+  for (Block &block : region) {
+    auto terminator = dyn_cast<MapElementwiseReturnOp>(block.getTerminator());
+    if (!terminator)
+      continue;
+    if (TypeRange(terminator.getResult()) != TypeRange(returned))
+      return terminator.emitOpError("must return the element type of each "
+                                    "result ")
+             << pack << " time(s) (the pack)";
+  }
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Shapes
 //===----------------------------------------------------------------------===//

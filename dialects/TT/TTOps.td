@@ -507,6 +507,40 @@ def TT_ScanReturnOp : TT_Op<"scan.return",
   let assemblyFormat = "$result attr-dict `:` type($result)";
 }
 
+def TT_MapElementwiseOp : TT_Op<"map_elementwise",
+    [SameOperandsAndResultShape, RecursiveMemoryEffects]> {
+  let summary = "apply a scalar function elementwise (tl.map_elementwise)";
+  let description = [{
+    Applies the region to the elements of N tensors of one shape, `pack`
+    consecutive elements (in row-major order) at a time: the region takes
+    N * pack scalars (the pack elements of the first operand, then of the
+    second, ...) and returns, with `tt.map_elementwise.return`, M * pack
+    scalars (the pack elements of the first result, then of the second, ...).
+    The region is a control-flow graph (`cf` branches, `scf.if`), so every
+    element may take its own path. Triton 3.9 prints the op in generic form:
+
+    ```mlir
+    %z = "tt.map_elementwise"(%x, %y) <{pack = 1 : i32}> ({
+    ^bb0(%a: i32, %b: i32):
+      %0 = arith.subi %a, %b : i32
+      tt.map_elementwise.return %0 : i32
+    }) : (tensor<128xi32>, tensor<128xi32>) -> tensor<128xi32>
+    ```
+  }];
+  let arguments = (ins Variadic<TT_Tensor>:$srcs,
+                       ConfinedAttr<I32Attr, [IntPositive]>:$pack);
+  let results = (outs Variadic<TT_Tensor>:$result);
+  let regions = (region AnyRegion:$scalarOp);
+  let hasRegionVerifier = 1;
+}
+
+def TT_MapElementwiseReturnOp : TT_Op<"map_elementwise.return",
+    [HasParent<"MapElementwiseOp">, Pure, Terminator, ReturnLike]> {
+  let summary = "terminator of a tt.map_elementwise region";
+  let arguments = (ins Variadic<AnyType>:$result);
+  let assemblyFormat = "attr-dict ($result^ `:` type($result))?";
+}
+
 //===----------------------------------------------------------------------===//
 // Debugging.
 //===----------------------------------------------------------------------===//

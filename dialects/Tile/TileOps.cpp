@@ -338,6 +338,37 @@ LogicalResult ReduceRegionOp::verifyRegions() {
   return verifyCombiner(*this, getCombiner(), getSources());
 }
 
+LogicalResult MapElementwiseOp::verify() {
+  if (getSources().empty())
+    return emitOpError("needs at least one source");
+  auto shape = cast<TileType>(getSources().front().getType()).getShape();
+  for (Type type : llvm::concat<const Type>(getSources().getTypes(),
+                                            getResults().getTypes()))
+    if (cast<TileType>(type).getShape() != shape)
+      return emitOpError("sources and results must have one shape");
+  return success();
+}
+
+LogicalResult MapElementwiseOp::verifyRegions() {
+  unsigned pack = getPack();
+  SmallVector<Type> arguments, yielded;
+  for (Type type : getSources().getTypes())
+    arguments.append(pack, cast<TileType>(type).getElementType());
+  for (Type type : getResults().getTypes())
+    yielded.append(pack, cast<TileType>(type).getElementType());
+  Region &body = getBody();
+  if (body.empty() || body.front().getArgumentTypes() != ArrayRef(arguments))
+    return emitOpError("region must take the element type of each source ")
+           << pack << " time(s) (the pack)";
+  for (Block &block : body) {
+    auto yield = dyn_cast<YieldOp>(block.getTerminator());
+    if (yield && TypeRange(yield.getValues()) != TypeRange(yielded))
+      return yield.emitOpError("must yield the element type of each result ")
+             << pack << " time(s) (the pack)";
+  }
+  return success();
+}
+
 std::optional<CombineKind> mtia::tile::getSingleCombineKind(Region &region) {
   Block &block = region.front();
   if (block.getNumArguments() != 2 ||

@@ -352,9 +352,39 @@ def Tile_ScanOp : Tile_UnitOp<"scan", "Reduce", [Pure, SingleBlock]> {
   let hasRegionVerifier = 1;
 }
 
+def Tile_MapElementwiseOp : Tile_UnitOp<"map_elementwise", "SIMD",
+    [RecursiveMemoryEffects]> {
+  let summary = "apply a scalar region elementwise to tiles";
+  let description = [{
+    Triton's `tt.map_elementwise` on tiles: the region takes N * pack
+    scalars (`pack` consecutive elements, in row-major order, of each of the
+    N sources) and yields M * pack with `tile.yield` (the pack elements of
+    each result). The region may branch (`cf`, `scf.if`), each element on its
+    own path. `mtia-expand-combine-regions` turns it into SIMD tile
+    operations.
+
+    ```mlir
+    %r = tile.map_elementwise %a, %b pack = 1 : (!tile.tile<128xi32>, !tile.tile<128xi32>) -> !tile.tile<128xi32> {
+    ^bb0(%x: i32, %y: i32):
+      %0 = arith.subi %x, %y : i32
+      tile.yield %0 : i32
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<Tile_AnyTile>:$sources,
+                       ConfinedAttr<I32Attr, [IntPositive]>:$pack);
+  let results = (outs Variadic<Tile_AnyTile>:$results);
+  let regions = (region AnyRegion:$body);
+  let assemblyFormat = [{
+    $sources `pack` `=` $pack attr-dict `:` functional-type($sources, $results) $body
+  }];
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+}
+
 def Tile_YieldOp : Tile_Op<"yield", [Pure, Terminator, ReturnLike,
-    ParentOneOf<["ReduceRegionOp", "ScanOp"]>]> {
-  let summary = "terminator of a combine region";
+    ParentOneOf<["ReduceRegionOp", "ScanOp", "MapElementwiseOp"]>]> {
+  let summary = "terminator of a combine or elementwise region";
   let arguments = (ins Variadic<Tile_Scalar>:$values);
   let assemblyFormat = "$values attr-dict `:` qualified(type($values))";
 }

@@ -15,6 +15,16 @@
 //   scan:   Hillis-Steele: for d = 1, 2, 4, ..., element i combines with
 //           element i - d (i + d when reversed), earlier elements first.
 //
+// `tile.map_elementwise` (Triton's `tl.map_elementwise`) applies its region
+// once to whole tiles. Its region may branch; every element may take its own
+// path, so the branches are if-converted first: every block and `scf.if`
+// branch is executed for all elements, and the values that meet where paths
+// join are selected by the conditions of the paths. The region's operations
+// have no side effects, and a SIMD division by zero is defined, so executing
+// a branch for elements that do not take it changes nothing but the cycles.
+// With `pack` > 1 the sources are split into `pack` strided slices (element
+// j of every group of `pack` consecutive ones) and the results interleaved.
+//
 //===----------------------------------------------------------------------===//
 
 #include "passes/Conversion/TTToTile/TileConversion.h"
@@ -22,7 +32,11 @@
 
 #include "dialects/Tile/TileDialect.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
@@ -271,18 +285,275 @@ LogicalResult expandScan(tile::ScanOp op) {
   return success();
 }
 
+/// Selects among values that meet where paths join: `values[k]` arrives
+/// when `conditions[k]` holds, and exactly one condition holds for an
+/// element that reaches the join.
+Value selectArriving(OpBuilder &builder, Location loc,
+                     ArrayRef<Value> conditions, ArrayRef<Value> values) {
+  Value result = values.front();
+  for (auto [condition, value] :
+       llvm::drop_begin(llvm::zip_equal(conditions, values)))
+    if (value != result)
+      result = arith::SelectOp::create(builder, loc, condition, value, result);
+  return result;
+}
+
+/// Replaces every `scf.if` among the operations of `block` (innermost first)
+/// by its branches' operations and selects of their yielded values.
+void flattenIfs(Block &block) {
+  SmallVector<scf::IfOp> ifs;
+  block.walk<WalkOrder::PostOrder>([&](scf::IfOp op) { ifs.push_back(op); });
+  for (scf::IfOp op : ifs) {
+    OpBuilder builder(op);
+    Block *thenBlock = op.thenBlock();
+    Block *elseBlock = op.elseBlock();
+    auto thenYield = cast<scf::YieldOp>(thenBlock->getTerminator());
+    SmallVector<Value> thenValues(thenYield.getOperands());
+    thenYield.erase();
+    op->getBlock()->getOperations().splice(op->getIterator(),
+                                           thenBlock->getOperations());
+    SmallVector<Value> results(thenValues);
+    if (elseBlock) {
+      auto elseYield = cast<scf::YieldOp>(elseBlock->getTerminator());
+      SmallVector<Value> elseValues(elseYield.getOperands());
+      elseYield.erase();
+      op->getBlock()->getOperations().splice(op->getIterator(),
+                                             elseBlock->getOperations());
+      for (auto [result, elseValue] : llvm::zip_equal(results, elseValues))
+        if (result != elseValue)
+          result = arith::SelectOp::create(builder, op.getLoc(),
+                                           op.getCondition(), result,
+                                           elseValue);
+    }
+    op.replaceAllUsesWith(results);
+    op.erase();
+  }
+}
+
+/// The blocks of `region` reachable from its entry, in an order where every
+/// block comes after its predecessors; fails after reporting at `owner` a
+/// region with a loop.
+FailureOr<SmallVector<Block *>> orderBlocks(Operation *owner, Region &region) {
+  SmallVector<Block *> postOrder;
+  llvm::DenseSet<Block *> visited, onPath;
+  bool cyclic = false;
+  std::function<void(Block *)> visit = [&](Block *block) {
+    visited.insert(block);
+    onPath.insert(block);
+    for (Block *successor : block->getSuccessors()) {
+      if (onPath.contains(successor))
+        cyclic = true;
+      else if (!visited.contains(successor))
+        visit(successor);
+    }
+    onPath.erase(block);
+    postOrder.push_back(block);
+  };
+  visit(&region.front());
+  if (cyclic)
+    return owner->emitOpError("has a region with a loop, which cannot be "
+                              "applied to tiles elementwise");
+  return SmallVector<Block *>(llvm::reverse(postOrder));
+}
+
+/// If-converts the region of `op` into one block: the operations of every
+/// block run for all elements, each block's arguments select among the
+/// values its predecessors pass according to the conditions of the edges
+/// taken, and the `tile.yield` selects among the returns likewise. Fails
+/// after reporting a region with a loop, an operation with side effects, or
+/// a branch other than `cf.br`/`cf.cond_br`.
+LogicalResult flattenRegion(tile::MapElementwiseOp op) {
+  Region &region = op.getBody();
+  for (Block &block : region) {
+    WalkResult effects = block.walk([&](Operation *inner) {
+      if (inner->hasTrait<OpTrait::IsTerminator>() ||
+          isa<scf::IfOp>(inner) || isMemoryEffectFree(inner))
+        return WalkResult::advance();
+      op.emitOpError("has a region with an operation that has side effects, "
+                     "which cannot be applied to tiles elementwise")
+              .attachNote(inner->getLoc())
+          << "this operation";
+      return WalkResult::interrupt();
+    });
+    if (effects.wasInterrupted())
+      return failure();
+    flattenIfs(block);
+  }
+  if (region.hasOneBlock())
+    return success();
+  FailureOr<SmallVector<Block *>> order = orderBlocks(op, region);
+  if (failed(order))
+    return failure();
+
+  Location loc = op.getLoc();
+  Block *entry = order->front();
+  auto *terminator = entry->getTerminator();
+  OpBuilder builder(terminator);
+  // The condition under which an element reaches each block (none: all of
+  // them), and what each edge into a block passes.
+  llvm::DenseMap<Block *, Value> reaches;
+  struct Arrival {
+    Value condition;
+    SmallVector<Value> values;
+  };
+  llvm::DenseMap<Block *, SmallVector<Arrival>> arrivals;
+  SmallVector<Arrival> returns;
+  Value trueValue = arith::ConstantOp::create(builder, loc,
+                                              builder.getBoolAttr(true));
+  auto both = [&](Value condition, Value other) -> Value {
+    if (!condition)
+      return other;
+    return arith::AndIOp::create(builder, loc, condition, other);
+  };
+  for (Block *block : *order) {
+    builder.setInsertionPoint(entry->getTerminator());
+    if (block != entry) {
+      SmallVector<Arrival> &into = arrivals[block];
+      SmallVector<Value> conditions;
+      for (Arrival &arrival : into)
+        conditions.push_back(arrival.condition ? arrival.condition
+                                               : trueValue);
+      for (BlockArgument argument : block->getArguments()) {
+        SmallVector<Value> values;
+        for (Arrival &arrival : into)
+          values.push_back(arrival.values[argument.getArgNumber()]);
+        argument.replaceAllUsesWith(
+            selectArriving(builder, loc, conditions, values));
+      }
+      Value reached = conditions.front();
+      for (Value condition : llvm::drop_begin(conditions))
+        reached = arith::OrIOp::create(builder, loc, reached, condition);
+      reaches[block] = reached;
+      Operation *insertion = entry->getTerminator();
+      for (Operation &inner :
+           llvm::make_early_inc_range(block->without_terminator()))
+        inner.moveBefore(insertion);
+    }
+    Operation *exit = block->getTerminator();
+    Value reached = reaches.lookup(block);
+    builder.setInsertionPoint(entry->getTerminator());
+    if (auto branch = dyn_cast<cf::BranchOp>(exit)) {
+      arrivals[branch.getDest()].push_back(
+          {reached, SmallVector<Value>(branch.getDestOperands())});
+    } else if (auto branch = dyn_cast<cf::CondBranchOp>(exit)) {
+      Value condition = branch.getCondition();
+      Value negated = arith::XOrIOp::create(builder, loc, condition, trueValue);
+      arrivals[branch.getTrueDest()].push_back(
+          {both(reached, condition),
+           SmallVector<Value>(branch.getTrueDestOperands())});
+      arrivals[branch.getFalseDest()].push_back(
+          {both(reached, negated),
+           SmallVector<Value>(branch.getFalseDestOperands())});
+    } else if (auto yield = dyn_cast<tile::YieldOp>(exit)) {
+      returns.push_back({reached, SmallVector<Value>(yield.getValues())});
+    } else {
+      return op.emitOpError("has a region that branches with '")
+             << exit->getName() << "', which cannot be applied to tiles";
+    }
+  }
+  builder.setInsertionPoint(entry->getTerminator());
+  SmallVector<Value> conditions;
+  for (Arrival &arrival : returns)
+    conditions.push_back(arrival.condition ? arrival.condition : trueValue);
+  SmallVector<Value> results;
+  for (unsigned i = 0, e = returns.front().values.size(); i < e; ++i) {
+    SmallVector<Value> values;
+    for (Arrival &arrival : returns)
+      values.push_back(arrival.values[i]);
+    results.push_back(selectArriving(builder, loc, conditions, values));
+  }
+  tile::YieldOp::create(builder, loc, results);
+  entry->getTerminator()->erase();
+  // The other blocks hold nothing but their terminators now (or nothing
+  // reachable).
+  for (Block &block : region)
+    if (&block != entry)
+      block.dropAllReferences();
+  for (Block &block : llvm::make_early_inc_range(region))
+    if (&block != entry)
+      block.erase();
+  return success();
+}
+
+/// The elements `j, j + pack, j + 2 pack, ...` of `value` in row-major
+/// order, as a rank-1 tile.
+Value strided(OpBuilder &builder, Location loc, Value value, int64_t pack,
+              int64_t j) {
+  auto type = cast<tile::TileType>(value.getType());
+  int64_t groups = type.getNumElements() / pack;
+  Value grouped = reshape(builder, loc, value, {groups, pack});
+  return reshape(builder, loc, sliceAlong(builder, loc, grouped, 1, j, 1),
+                 {groups});
+}
+
+/// Applies the region of `op` to its sources, `pack` elements at a time.
+LogicalResult expandMap(tile::MapElementwiseOp op) {
+  if (failed(flattenRegion(op)))
+    return failure();
+  OpBuilder builder(op);
+  Location loc = op.getLoc();
+  int64_t pack = op.getPack();
+  auto sourceType = cast<tile::TileType>(op.getSources().front().getType());
+  if (!llvm::all_of(op->getOperandTypes(), [](Type type) {
+        return cast<tile::TileType>(type).isRowMajor();
+      }))
+    return op.emitOpError("needs row-major tiles");
+  if (sourceType.getNumElements() % pack != 0)
+    return op.emitOpError("packs ")
+           << pack << " elements of tiles of " << sourceType.getNumElements()
+           << ", which is not a multiple of the pack";
+  SmallVector<Value> operands;
+  for (Value source : op.getSources()) {
+    if (pack == 1) {
+      operands.push_back(source);
+      continue;
+    }
+    for (int64_t j = 0; j < pack; ++j)
+      operands.push_back(strided(builder, loc, source, pack, j));
+  }
+  FailureOr<SmallVector<Value>> mapped =
+      applyCombiner(op, op.getBody(), operands, {}, builder);
+  if (failed(mapped))
+    return failure();
+  if (pack == 1) {
+    op.replaceAllUsesWith(*mapped);
+    op.erase();
+    return success();
+  }
+  SmallVector<Value> results;
+  for (auto [index, result] : llvm::enumerate(op.getResults())) {
+    auto type = cast<tile::TileType>(result.getType());
+    int64_t groups = type.getNumElements() / pack;
+    SmallVector<Value> columns;
+    for (int64_t j = 0; j < pack; ++j)
+      columns.push_back(
+          reshape(builder, loc, (*mapped)[index * pack + j], {groups, 1}));
+    Value interleaved = tile::ConcatOp::create(
+        builder, loc, type.withShape({groups, pack}), columns, 1);
+    results.push_back(reshape(builder, loc, interleaved, type.getShape()));
+  }
+  op.replaceAllUsesWith(results);
+  op.erase();
+  return success();
+}
+
 struct ExpandCombineRegionsPass
     : public mtia::impl::ExpandCombineRegionsBase<ExpandCombineRegionsPass> {
   void runOnOperation() override {
     SmallVector<Operation *> expansions;
     getOperation().walk([&](Operation *op) {
-      if (isa<tile::ReduceRegionOp>(op))
+      if (isa<tile::ReduceRegionOp, tile::MapElementwiseOp>(op))
         expansions.push_back(op);
       // A scan with a combine kind runs on the reduction engine itself.
       if (auto scan = dyn_cast<tile::ScanOp>(op); scan && !scan.getKind())
         expansions.push_back(op);
     });
     for (Operation *op : expansions) {
+      if (auto map = dyn_cast<tile::MapElementwiseOp>(op)) {
+        if (failed(expandMap(map)))
+          return signalPassFailure();
+        continue;
+      }
       if (!cast<tile::TileType>(op->getOperand(0).getType()).isRowMajor()) {
         op->emitOpError("with a combine region needs row-major tiles");
         return signalPassFailure();

@@ -39,8 +39,9 @@ def pass_stages(target: str | Path) -> tuple[tuple[str, str], ...]:
     the passes read their machine constants from."""
     return (
         ("ttir", "builtin.module(mtia-drop-assumes, inline, canonicalize, cse, symbol-dce)"),
-        ("tile", f"builtin.module(mtia-strip-mine-blocks{{target={target}}}, "
-                 "mtia-convert-tt-to-tile, mtia-expand-combine-regions, canonicalize, cse)"),
+        ("tile", "builtin.module(mtia-materialize-poison, "
+                 f"mtia-strip-mine-blocks{{target={target}}}, mtia-convert-tt-to-tile, "
+                 "mtia-expand-combine-regions, canonicalize, cse)"),
         ("dma", f"builtin.module(mtia-lower-data-movement{{target={target} "
                 f"reserved-buffers={PROGRAM_STAGE_BUFFERS}}}, "
                 "canonicalize, cse, mtia-rematerialize-tiles)"),

@@ -91,7 +91,8 @@ struct ConvertTTToTilePass
     : public mtia::impl::ConvertTTToTileBase<ConvertTTToTilePass> {
   void runOnOperation() override {
     if (failed(checkSupported(getOperation())) ||
-        failed(foldScalarConversions(getOperation())))
+        failed(foldScalarConversions(getOperation())) ||
+        failed(computePointerIntegers(getOperation())))
       return signalPassFailure();
     DenseSet<Operation *> addressing;
     getOperation().walk([&](tt::FuncOp function) {

@@ -50,4 +50,5 @@ void mtia::populateTileConversionPatterns(const TypeConverter &converter,
   populateDotPatterns(converter, patterns);
   populateDotScaledPatterns(converter, patterns);
   populateReductionPatterns(converter, patterns);
+  populateMapElementwisePatterns(converter, patterns);
 }

@@ -99,6 +99,12 @@ void populateDotScaledPatterns(const mlir::TypeConverter &converter,
 void populateReductionPatterns(const mlir::TypeConverter &converter,
                                mlir::RewritePatternSet &patterns);
 
+/// `tt.map_elementwise` as `tile.map_elementwise`, whose region
+/// `mtia-expand-combine-regions` applies to tiles
+/// (MapElementwiseOpToTile.cpp).
+void populateMapElementwisePatterns(const mlir::TypeConverter &converter,
+                                    mlir::RewritePatternSet &patterns);
+
 /// Whether the libdevice patterns lower `op` (LibdeviceOpToTile.cpp).
 bool hasLibdeviceLowering(tt::ExternElementwiseOp op);
 
@@ -115,6 +121,12 @@ llvm::DenseSet<mlir::Operation *> isolateAddressing(tt::FuncOp function);
 /// back, and bit casts), which the control core cannot compute
 /// (ScalarConversionFolding.cpp).
 mlir::LogicalResult foldScalarConversions(mlir::ModuleOp module);
+
+/// Replaces every `tt.ptr_to_int` of a tensor of pointers in `module` by the
+/// integer computation of the same addresses, or fails after reporting one
+/// whose pointers come from an operation without an integer form
+/// (PointerIntegers.cpp).
+mlir::LogicalResult computePointerIntegers(mlir::ModuleOp module);
 
 /// Moves the scalar arithmetic of `module` on reduction results onto rank-0
 /// tiles and broadcasts such scalars as tiles (ScalarLifting.cpp).

@@ -11,7 +11,7 @@ from typing import Any
 from mlir.dialects import arith, cf, math, scf
 
 from mtia_compiler import ir
-from mtia_compiler.dialects import tile, tt
+from mtia_compiler.dialects import tile, tt, ttg
 from mtia_compiler.dialects.cb import AllocOp, CircularBufferType
 from mtia_compiler.dialects.tile import TileType
 from mtia_compiler.dialects.tt import PointerType, TensorDescType
@@ -458,12 +458,23 @@ class KernelEmitter:
             tt.PrintOp: self._emit_print,
             tt.AssertOp: self._emit_assert,
             tt.ReturnOp: self._emit_return,
+            ttg.BarrierOp: self._emit_barrier,
             scf.ForOp: self._emit_for,
             scf.IfOp: self._emit_if,
             scf.WhileOp: self._emit_while,
             cf.BranchOp: self._emit_branch,
             cf.CondBranchOp: self._emit_branch,
         }
+
+    def _emit_barrier(self, op: ir.Operation) -> None:
+        """`tl.debug_barrier()`: the accesses of the program before it are
+        complete before any after it starts. The program is one PE's, whose
+        DMA engine already orders a read after an earlier write to the same
+        argument; the `fence` also orders accesses through different
+        arguments to the same memory, which a GPU's threads order by the
+        barrier. A barrier of no address space (`none`) orders no memory."""
+        if ir.IntegerAttr(op.attributes["addrSpace"]).value != 0:
+            self.b.fence()
 
     def _bind(self, op: ir.Operation, value: Value) -> None:
         self.values[op.results[0]] = value

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
@@ -14,6 +15,8 @@ from mtia_compiler.dialects.cb import CircularBufferType
 from mtia_compiler.program import (
     CB,
     DTYPE_BYTES,
+    MAX_DIMS,
+    SLOT_ALIGNMENT,
     FReg,
     ProgramBuilder,
     Reg,
@@ -563,20 +566,86 @@ class TileOpEmitter:
         scaled = self.b.mul(self.values.int_scalar(offset, op).reg, DTYPE_BYTES[pointer.dtype])
         return self.b.add(pointer.reg, scaled)
 
-    def _window(self, op: ir.Operation, page: TileInfo, strides: list[ir.Value],
-                bounds: list[ir.Value]) -> tuple[list[int], list[Reg], list[int] | None,
-                                                 list[Reg] | None]:
-        """Shape, strides and bounds of a strided transfer, listed in the
-        page's storage order (slowest dimension first)."""
-        if len(page.shape) > 4:
-            raise located_error(op, "DMA transfers have at most 4 dimensions")
-        dims = page.storage_dims
-        shape = [page.shape[dim] for dim in dims]
-        stride_regs = [self.values.int_scalar(strides[dim], op).reg for dim in dims]
-        if not bounds:
-            return shape, stride_regs, None, None
-        bound_regs = [self.values.int_scalar(bounds[dim], op).reg for dim in dims]
-        return shape, stride_regs, [0] * len(dims), bound_regs
+    def _windows(self, op: ir.Operation, page: TileInfo, address: Reg,
+                 strides: list[ir.Value], bounds: list[ir.Value],
+                 mask: TileInfo | None) -> list[_Window]:
+        """The DMA instructions of a strided transfer of ``page``, whose first
+        element is at byte ``address``, with its dimensions listed in the
+        page's storage order (slowest first). A transfer of more dimensions
+        than an instruction takes drops the bounds that constants show to
+        hold, and merges each dimension into the next faster one where both
+        are unbounded and both global memory (constant strides) and the page
+        step over the faster one contiguously; what remains beyond
+        ``MAX_DIMS`` is split into one instruction per index of the outer
+        dimensions, each out of bounds as a whole (a zero upper bound) where
+        an outer index is outside its bound."""
+        storage = page.storage_dims
+        if len(storage) <= MAX_DIMS:
+            return [_Window(address, 0, 0, [page.shape[dim] for dim in storage],
+                            [self.values.int_scalar(strides[dim], op).reg for dim in storage],
+                            [0] * len(storage) if bounds else None,
+                            [self.values.int_scalar(bounds[dim], op).reg for dim in storage]
+                            if bounds else None)]
+        dims = _merge_contiguous([
+            _Dim(page.shape[dim], self._integer(strides[dim], op), page.strides[dim],
+                 mask.strides[dim] if mask else 0,
+                 self._bound(bounds[dim], page.shape[dim], op) if bounds else None)
+            for dim in storage])
+        outer, inner = dims[:-MAX_DIMS], dims[-MAX_DIMS:]
+        count = 1
+        for dim in outer:
+            count *= dim.size
+        if count > MAX_SPLIT_TRANSFERS:
+            raise located_error(op, f"a transfer of {len(dims)} dimensions that are not "
+                                f"contiguous would take {count} DMA instructions of at most "
+                                f"{MAX_DIMS} dimensions (at most {MAX_SPLIT_TRANSFERS})")
+        bounded = any(dim.bound is not None for dim in dims)
+        windows = []
+        element_bytes = page.element_bytes
+        for index in itertools.product(*(range(dim.size) for dim in outer)):
+            start, page_offset, mask_offset = address, 0, 0
+            inside: Reg | int = 1
+            for i, dim in zip(index, outer, strict=True):
+                if i != 0:
+                    step = (i * dim.stride * element_bytes if isinstance(dim.stride, int)
+                            else self.b.mul(dim.stride, i * element_bytes))
+                    start = self.b.add(start, step)
+                    page_offset += i * dim.page_stride
+                    mask_offset += i * dim.mask_stride
+                if isinstance(dim.bound, int):
+                    inside = inside if i < dim.bound else 0
+                elif dim.bound is not None:
+                    below = self.b.icmp("sgt", dim.bound, i)
+                    inside = below if isinstance(inside, int) else self.b.mul(inside, below)
+            hi: list[Reg | int] | None = None
+            if bounded:
+                hi = [dim.size if dim.bound is None else dim.bound for dim in inner]
+                if inside == 0:
+                    hi[0] = 0
+                elif not isinstance(inside, int):
+                    hi[0] = self.b.mul(inside, hi[0])
+            windows.append(_Window(start, page_offset * element_bytes,
+                                   mask_offset * (mask.element_bytes if mask else 0),
+                                   [dim.size for dim in inner], [dim.stride for dim in inner],
+                                   [0] * len(inner) if bounded else None, hi))
+        if any(w.page_offset % SLOT_ALIGNMENT or w.mask_offset % SLOT_ALIGNMENT
+               for w in windows):
+            raise located_error(op, f"a transfer of {len(dims)} dimensions is split into "
+                                f"DMA instructions of at most {MAX_DIMS}, whose parts of the "
+                                f"page must start at multiples of {SLOT_ALIGNMENT} bytes")
+        return windows
+
+    def _integer(self, value: ir.Value, op: ir.Operation) -> Reg | int:
+        """An integer operand of a transfer: its value when it is a constant,
+        else its register."""
+        constant = _constant(value)
+        return constant if constant is not None else self.values.int_scalar(value, op).reg
+
+    def _bound(self, value: ir.Value, size: int, op: ir.Operation) -> Reg | int | None:
+        """The upper bound of a dimension of ``size`` elements: None when a
+        constant shows that every index is below it."""
+        bound = self._integer(value, op)
+        return None if isinstance(bound, int) and bound >= size else bound
 
     def _optional_slot(self, value: ir.Value | None) -> Slot | None:
         return self.slot(value) if value is not None else None
@@ -588,24 +657,31 @@ class TileOpEmitter:
         load = view_as(op, dma.LoadOp)
         buffer = self.values.buffer(load.cb)
         page = TileInfo.of(_page_type(load.cb), op)
-        shape, stride_regs, lo, hi = self._window(op, page, list(load.strides),
-                                                  list(load.bounds))
-        self.b.dma_load(buffer.cb.back(_int_attr(op, "page")),
-                        self._address(load.base, load.offset, op), page.dtype, shape,
-                        stride_regs, lo=lo, hi=hi, other=self._padding(load.padding, op),
-                        mask=self._optional_slot(load.mask), elementwise=load.elementwise)
+        mask = self._optional_slot(load.mask)
+        mask_info = TileInfo.of(load.mask.type, op) if load.mask is not None else None
+        other = self._padding(load.padding, op)
+        for window in self._windows(op, page, self._address(load.base, load.offset, op),
+                                    list(load.strides), list(load.bounds), mask_info):
+            self.b.dma_load(buffer.cb.back(_int_attr(op, "page"), window.page_offset),
+                            window.address, page.dtype, window.shape, window.strides,
+                            lo=window.lo, hi=window.hi, other=other,
+                            mask=_shifted(mask, window.mask_offset),
+                            elementwise=load.elementwise)
         self.values[op.results[0]] = Token()
 
     def _dma_store(self, op: ir.Operation) -> None:
         store = view_as(op, dma.StoreOp)
         buffer = self.values.buffer(store.cb)
         page = TileInfo.of(_page_type(store.cb), op)
-        shape, stride_regs, lo, hi = self._window(op, page, list(store.strides),
-                                                  list(store.bounds))
-        self.b.dma_store(buffer.cb.front(_int_attr(op, "page")),
-                         self._address(store.base, store.offset, op), page.dtype, shape,
-                         stride_regs, lo=lo, hi=hi, mask=self._optional_slot(store.mask),
-                         elementwise=store.elementwise)
+        mask = self._optional_slot(store.mask)
+        mask_info = TileInfo.of(store.mask.type, op) if store.mask is not None else None
+        for window in self._windows(op, page, self._address(store.base, store.offset, op),
+                                    list(store.strides), list(store.bounds), mask_info):
+            self.b.dma_store(buffer.cb.front(_int_attr(op, "page"), window.page_offset),
+                             window.address, page.dtype, window.shape, window.strides,
+                             lo=window.lo, hi=window.hi,
+                             mask=_shifted(mask, window.mask_offset),
+                             elementwise=store.elementwise)
         self.values[op.results[0]] = Token()
 
     def _dma_gather(self, op: ir.Operation) -> None:
@@ -701,3 +777,72 @@ def _where(value: ir.Value) -> ir.Operation:
     if isinstance(value, ir.BlockArgument):
         return value.owner.region.owner.operation
     return value.owner.operation
+
+
+#: The most DMA instructions one transfer of more than ``MAX_DIMS``
+#: dimensions is split into.
+MAX_SPLIT_TRANSFERS = 4096
+
+
+@dataclass
+class _Dim:
+    """A dimension of a strided transfer: its size, its stride in global
+    memory (elements; an int when constant), its strides in the page and the
+    mask tile (elements), and its upper bound (a register) if bounded."""
+
+    size: int
+    stride: Reg | int
+    page_stride: int
+    mask_stride: int
+    bound: Reg | int | None
+
+
+@dataclass(frozen=True)
+class _Window:
+    """One DMA instruction of a strided transfer: the byte address of its
+    first element, the byte offsets of its part of the page and of the mask,
+    and its shape, strides and bounds in storage order."""
+
+    address: Reg
+    page_offset: int
+    mask_offset: int
+    shape: list[int]
+    strides: list[Reg | int]
+    lo: list[Reg | int] | None
+    hi: list[Reg | int] | None
+
+
+def _constant(value: ir.Value) -> int | None:
+    """The value of an integer defined by ``arith.constant``, if it is one."""
+    owner = value.owner
+    if not isinstance(owner, ir.Operation | ir.OpView) or owner.name != "arith.constant":
+        return None
+    attribute = owner.attributes["value"]
+    return ir.IntegerAttr(attribute).value if isinstance(attribute, ir.IntegerAttr) else None
+
+
+def _merge_contiguous(dims: list[_Dim]) -> list[_Dim]:
+    """``dims`` (slowest first) without unbounded size-1 dimensions and with
+    each unbounded dimension merged into the next faster unbounded one where
+    global memory and the page (and the mask) both step over the faster one
+    contiguously."""
+    kept = [dim for dim in dims if dim.size != 1 or dim.bound is not None] or dims[-1:]
+    merged: list[_Dim] = []
+    for dim in reversed(kept):
+        if merged:
+            inner = merged[-1]
+            if (dim.bound is None and inner.bound is None
+                    and isinstance(dim.stride, int) and isinstance(inner.stride, int)
+                    and dim.stride == inner.stride * inner.size
+                    and dim.page_stride == inner.page_stride * inner.size
+                    and dim.mask_stride == inner.mask_stride * inner.size):
+                merged[-1] = _Dim(dim.size * inner.size, inner.stride, inner.page_stride,
+                                  inner.mask_stride, None)
+                continue
+        merged.append(replace(dim))
+    return list(reversed(merged))
+
+
+def _shifted(slot: Slot | None, offset: int) -> Slot | None:
+    """``slot`` moved ``offset`` bytes into its page."""
+    return None if slot is None else replace(slot, offset=slot.offset + offset)

@@ -61,11 +61,11 @@ void scanTile(ReduceFn fn, DType type, const uint8_t *src, uint8_t *dst,
 
 /// Counts the `count` values of src (integers of `type`) into `bins` i32
 /// counters starting at value 0, skipping elements whose mask byte is 0 (no
-/// mask: none skipped). Returns the position of the first counted value
-/// outside [0, bins), leaving `counts` partially updated, or -1.
-int64_t histogramTile(DType type, bool isSigned, const uint8_t *src,
-                      const uint8_t *mask, uint8_t *counts, int64_t count,
-                      int64_t bins);
+/// mask: none skipped) and values outside [0, bins), as Triton's
+/// `tl.histogram` does.
+void histogramTile(DType type, bool isSigned, const uint8_t *src,
+                   const uint8_t *mask, uint8_t *counts, int64_t count,
+                   int64_t bins);
 
 /// dst[o, j, i] = src[o, index[o, j, i], i] with dst and index viewed as
 /// (outer, length, inner) and src as (outer, srcLength, inner). Returns the

@@ -289,20 +289,21 @@ void mtia::scanTile(ReduceFn fn, DType type, const uint8_t *src, uint8_t *dst,
   });
 }
 
-int64_t mtia::histogramTile(DType type, bool isSigned, const uint8_t *src,
-                            const uint8_t *mask, uint8_t *counts, int64_t count,
-                            int64_t bins) {
+void mtia::histogramTile(DType type, bool isSigned, const uint8_t *src,
+                         const uint8_t *mask, uint8_t *counts, int64_t count,
+                         int64_t bins) {
   std::memset(counts, 0, bins * 4);
   const unsigned esize = dtypeSize(type);
   for (int64_t i = 0; i < count; ++i) {
     if (mask && !mask[i])
       continue;
+    // An unsigned 64-bit value of 2^63 or more loads as a negative number,
+    // and is outside the bins like every negative one.
     int64_t value = loadInt(type, src + i * esize, isSigned);
     if (value < 0 || value >= bins)
-      return i;
+      continue;
     storeAt<int32_t>(counts, value, loadAt<int32_t>(counts, value) + 1);
   }
-  return -1;
 }
 
 //===----------------------------------------------------------------------===//

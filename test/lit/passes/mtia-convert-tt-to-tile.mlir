@@ -574,3 +574,61 @@ tt.func @dot_scaled_batched(%a: tensor<2x16x32xi8>, %sa: tensor<2x16x2xi8>, %b: 
   tt.print "" {hex = false, isSigned = array<i32: 0>} : %0 : tensor<2x16x8xf16>
   tt.return
 }
+
+// -----
+
+// tl.map_elementwise keeps its scalar region (branches and all) on a
+// tile.map_elementwise, whose returns become tile.yield.
+
+// CHECK-LABEL: tt.func @map
+// CHECK: %[[Y:.*]] = builtin.unrealized_conversion_cast %arg1 : tensor<128xi32> to !tile.tile<128xi32>
+// CHECK: %[[X:.*]] = builtin.unrealized_conversion_cast %arg0 : tensor<128xi32> to !tile.tile<128xi32>
+// CHECK: %[[Z:.*]] = tile.map_elementwise %[[X]], %[[Y]] pack = 1 : (!tile.tile<128xi32>, !tile.tile<128xi32>) -> !tile.tile<128xi32> {
+// CHECK: ^bb0(%[[A:.*]]: i32, %[[B:.*]]: i32):
+// CHECK: cf.cond_br
+// CHECK: ^bb1(%[[R:.*]]: i32):
+// CHECK-NEXT: tile.yield %[[R]] : i32
+// CHECK: builtin.unrealized_conversion_cast %[[Z]] : !tile.tile<128xi32> to tensor<128xi32>
+tt.func @map(%x: tensor<128xi32>, %y: tensor<128xi32>) -> tensor<128xi32> {
+  %c = arith.constant 3 : i32
+  %z = "tt.map_elementwise"(%x, %y) <{pack = 1 : i32}> ({
+  ^bb0(%a: i32, %b: i32):
+    %lt = arith.cmpi slt, %a, %b : i32
+    cf.cond_br %lt, ^bb1(%c : i32), ^bb1(%a : i32)
+  ^bb1(%r: i32):
+    tt.map_elementwise.return %r : i32
+  }) : (tensor<128xi32>, tensor<128xi32>) -> tensor<128xi32>
+  tt.return %z : tensor<128xi32>
+}
+
+// -----
+
+// tt.ptr_to_int of a tensor of pointers (tl.where between pointers, stored as
+// integers): the addresses are computed as i64 tiles from what computes the
+// pointers: a splat of a scalar pointer, offsets scaled by the pointee's
+// bytes, integers cast to pointers, and selects.
+
+// CHECK-LABEL: tt.func @pointers_as_integers
+// CHECK: %[[Q:.*]] = builtin.unrealized_conversion_cast %arg1 : tensor<64xi64> to !tile.tile<64xi64>
+// CHECK: %[[C:.*]] = builtin.unrealized_conversion_cast %arg2 : tensor<64xi1> to !tile.tile<64xi1>
+// CHECK: %[[R:.*]] = tile.iota 0 : !tile.tile<64xi32>
+// CHECK: %[[BASE:.*]] = tt.ptr_to_int %arg0 : !tt.ptr<i16> -> i64
+// CHECK: %[[BASES:.*]] = tile.splat %[[BASE]] : !tile.tile<64xi64>
+// CHECK: %[[WIDE:.*]] = tile.cast extsi %[[R]] : !tile.tile<64xi32> -> !tile.tile<64xi64>
+// CHECK: %[[BYTES:.*]] = tile.constant dense<2> : tensor<64xi64> : !tile.tile<64xi64>
+// CHECK: %[[SCALED:.*]] = tile.binary muli %[[WIDE]], %[[BYTES]] : !tile.tile<64xi64>
+// CHECK: %[[ADDR:.*]] = tile.binary addi %[[BASES]], %[[SCALED]] : !tile.tile<64xi64>
+// CHECK: %[[W:.*]] = tile.select %[[C]], %[[ADDR]], %[[Q]] : !tile.tile<64xi64>
+// CHECK: %[[T:.*]] = builtin.unrealized_conversion_cast %[[W]] : !tile.tile<64xi64> to tensor<64xi64>
+// CHECK: tt.store %arg3, %[[T]]
+// CHECK-NOT: tt.int_to_ptr
+tt.func @pointers_as_integers(%p: !tt.ptr<i16>, %q: tensor<64xi64>, %c: tensor<64xi1>, %out: tensor<64x!tt.ptr<i64>>) {
+  %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %s = tt.splat %p : !tt.ptr<i16> -> tensor<64x!tt.ptr<i16>>
+  %a = tt.addptr %s, %r : tensor<64x!tt.ptr<i16>>, tensor<64xi32>
+  %b = tt.int_to_ptr %q : tensor<64xi64> -> tensor<64x!tt.ptr<i16>>
+  %w = arith.select %c, %a, %b : tensor<64xi1>, tensor<64x!tt.ptr<i16>>
+  %i = tt.ptr_to_int %w : tensor<64x!tt.ptr<i16>> -> tensor<64xi64>
+  tt.store %out, %i : tensor<64x!tt.ptr<i64>>
+  tt.return
+}

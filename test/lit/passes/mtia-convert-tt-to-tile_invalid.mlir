@@ -30,3 +30,14 @@ tt.func @dot_scaled_float_scales(%a: tensor<16x32xi8>, %sa: tensor<16x4xf8E4M3FN
   tt.print "" {hex = false, isSigned = array<i32: 0>} : %0 : tensor<16x8xf32>
   tt.return
 }
+
+// -----
+
+// Pointers read as integers must come from what the tile stage can follow.
+tt.func @loaded_pointers(%pp: tensor<8x!tt.ptr<!tt.ptr<f32>>>, %out: tensor<8x!tt.ptr<i64>>) {
+  %p = tt.load %pp : tensor<8x!tt.ptr<!tt.ptr<f32>>>
+  // expected-error @+1 {{'tt.ptr_to_int' op reads as integers pointers that 'tt.load' computes, which the tile stage cannot compute as integers}}
+  %i = tt.ptr_to_int %p : tensor<8x!tt.ptr<f32>> -> tensor<8xi64>
+  tt.store %out, %i : tensor<8x!tt.ptr<i64>>
+  tt.return
+}

@@ -127,3 +127,102 @@ tt.func @cumulative_sum(%v: !tile.tile<8xf32>) -> !tile.tile<8xf32> {
   }
   tt.return %r : !tile.tile<8xf32>
 }
+
+// -----
+
+// tl.map_elementwise with early returns (Triton's `compare`): the region's
+// branches are if-converted; each block's argument selects among what its
+// predecessors pass, by the conditions of the edges taken.
+
+// CHECK-LABEL: tt.func @branches
+// CHECK-NOT: tile.map_elementwise
+// CHECK-DAG: %[[MINUS:.*]] = tile.splat %c-1_i32 : !tile.tile<128xi32>
+// CHECK-DAG: %[[ZERO:.*]] = tile.splat %c0_i32 : !tile.tile<128xi32>
+// CHECK-DAG: %[[ONE:.*]] = tile.splat %c1_i32 : !tile.tile<128xi32>
+// CHECK: %[[LT:.*]] = tile.cmpi slt %arg0, %arg1 : !tile.tile<128xi32>
+// CHECK: %[[NLT:.*]] = tile.binary xori %[[LT]], %{{.*}} : !tile.tile<128xi1>
+// CHECK: %[[EQ:.*]] = tile.cmpi eq %arg0, %arg1 : !tile.tile<128xi32>
+// CHECK: %[[NEQ:.*]] = tile.binary xori %[[EQ]], %{{.*}} : !tile.tile<128xi1>
+// CHECK: %[[TO0:.*]] = tile.binary andi %[[NLT]], %[[EQ]] : !tile.tile<128xi1>
+// CHECK: %[[TO1:.*]] = tile.binary andi %[[NLT]], %[[NEQ]] : !tile.tile<128xi1>
+// CHECK: %[[S0:.*]] = tile.select %[[TO0]], %[[ZERO]], %[[MINUS]] : !tile.tile<128xi32>
+// CHECK: %[[S1:.*]] = tile.select %[[TO1]], %[[ONE]], %[[S0]] : !tile.tile<128xi32>
+// CHECK: tt.return %[[S1]]
+tt.func @branches(%x: !tile.tile<128xi32>, %y: !tile.tile<128xi32>) -> !tile.tile<128xi32> {
+  %cm1 = arith.constant -1 : i32
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %z = tile.map_elementwise %x, %y pack = 1 : (!tile.tile<128xi32>, !tile.tile<128xi32>) -> !tile.tile<128xi32> {
+  ^bb0(%a: i32, %b: i32):
+    %lt = arith.cmpi slt, %a, %b : i32
+    cf.cond_br %lt, ^bb2(%cm1 : i32), ^bb1
+  ^bb1:
+    %eq = arith.cmpi eq, %a, %b : i32
+    cf.cond_br %eq, ^bb2(%c0 : i32), ^bb2(%c1 : i32)
+  ^bb2(%r: i32):
+    tile.yield %r : i32
+  }
+  tt.return %z : !tile.tile<128xi32>
+}
+
+// -----
+
+// An scf.if in the region runs both branches and selects their results.
+
+// CHECK-LABEL: tt.func @structured_if
+// CHECK: %[[LOW:.*]] = tile.splat %arg1 : !tile.tile<8x16xf32>
+// CHECK: %[[LT:.*]] = tile.cmpf olt %arg0, %[[LOW]] : !tile.tile<8x16xf32>
+// CHECK: %[[TWICE:.*]] = tile.binary mulf %[[LOW]], %{{.*}} : !tile.tile<8x16xf32>
+// CHECK: %[[R:.*]] = tile.select %[[LT]], %[[TWICE]], %arg0 : !tile.tile<8x16xf32>
+// CHECK: tt.return %[[R]]
+tt.func @structured_if(%x: !tile.tile<8x16xf32>, %low: f32) -> !tile.tile<8x16xf32> {
+  %two = arith.constant 2.0 : f32
+  %z = tile.map_elementwise %x pack = 1 : (!tile.tile<8x16xf32>) -> !tile.tile<8x16xf32> {
+  ^bb0(%a: f32):
+    %lt = arith.cmpf olt, %a, %low : f32
+    %r = scf.if %lt -> (f32) {
+      %d = arith.mulf %low, %two : f32
+      scf.yield %d : f32
+    } else {
+      scf.yield %a : f32
+    }
+    tile.yield %r : f32
+  }
+  tt.return %z : !tile.tile<8x16xf32>
+}
+
+// -----
+
+// pack = 2: each source is split into its even and odd elements (row-major),
+// the region applies to those, and each result interleaves its two slices.
+
+// CHECK-LABEL: tt.func @packed
+// CHECK: %[[A2:.*]] = tile.reshape %arg0 : !tile.tile<4x8xi32> -> !tile.tile<16x2xi32>
+// CHECK: %[[A0S:.*]] = tile.slice %[[A2]] [0, 0] : !tile.tile<16x2xi32> -> !tile.tile<16x1xi32>
+// CHECK: %[[A0:.*]] = tile.reshape %[[A0S]] : !tile.tile<16x1xi32> -> !tile.tile<16xi32>
+// CHECK: tile.slice %{{.*}} [0, 1] : !tile.tile<16x2xi32> -> !tile.tile<16x1xi32>
+// CHECK: %[[A1:.*]] = tile.reshape %{{.*}} : !tile.tile<16x1xi32> -> !tile.tile<16xi32>
+// CHECK: %[[B0:.*]] = tile.reshape %{{.*}} : !tile.tile<16x1xi32> -> !tile.tile<16xi32>
+// CHECK: %[[B1:.*]] = tile.reshape %{{.*}} : !tile.tile<16x1xi32> -> !tile.tile<16xi32>
+// CHECK: %[[Q0:.*]] = tile.binary divui %[[A0]], %[[B0]] : !tile.tile<16xi32>
+// CHECK: %[[Q1:.*]] = tile.binary divui %[[A1]], %[[B1]] : !tile.tile<16xi32>
+// CHECK: %[[R0:.*]] = tile.binary remui %[[A0]], %[[B0]] : !tile.tile<16xi32>
+// CHECK: %[[R1:.*]] = tile.binary remui %[[A1]], %[[B1]] : !tile.tile<16xi32>
+// CHECK: %[[Q0C:.*]] = tile.reshape %[[Q0]] : !tile.tile<16xi32> -> !tile.tile<16x1xi32>
+// CHECK: %[[Q1C:.*]] = tile.reshape %[[Q1]] : !tile.tile<16xi32> -> !tile.tile<16x1xi32>
+// CHECK: %[[QI:.*]] = tile.concat %[[Q0C]], %[[Q1C]] axis = 1 : !tile.tile<16x1xi32>, !tile.tile<16x1xi32> -> !tile.tile<16x2xi32>
+// CHECK: %[[Q:.*]] = tile.reshape %[[QI]] : !tile.tile<16x2xi32> -> !tile.tile<4x8xi32>
+// CHECK: tile.concat
+// CHECK: %[[R:.*]] = tile.reshape %{{.*}} : !tile.tile<16x2xi32> -> !tile.tile<4x8xi32>
+// CHECK: tt.return %[[Q]], %[[R]]
+tt.func @packed(%a: !tile.tile<4x8xi32>, %b: !tile.tile<4x8xi32>) -> (!tile.tile<4x8xi32>, !tile.tile<4x8xi32>) {
+  %q:2 = tile.map_elementwise %a, %b pack = 2 : (!tile.tile<4x8xi32>, !tile.tile<4x8xi32>) -> (!tile.tile<4x8xi32>, !tile.tile<4x8xi32>) {
+  ^bb0(%a0: i32, %a1: i32, %b0: i32, %b1: i32):
+    %0 = arith.divui %a0, %b0 : i32
+    %1 = arith.divui %a1, %b1 : i32
+    %2 = arith.remui %a0, %b0 : i32
+    %3 = arith.remui %a1, %b1 : i32
+    tile.yield %0, %1, %2, %3 : i32, i32, i32, i32
+  }
+  tt.return %q#0, %q#1 : !tile.tile<4x8xi32>, !tile.tile<4x8xi32>
+}

@@ -186,3 +186,19 @@ tt.func @layout(%x: !tile.tile<64x32xf32>, %c: !tile.tile<64x1xf32>, %y: !tile.t
   tile.assert %ok, "must hold" : !tile.tile<64xi1>
   tt.return
 }
+
+// CHECK-LABEL: tt.func @map_elementwise
+tt.func @map_elementwise(%a: !tile.tile<8x4xi32>, %b: !tile.tile<8x4xf32>) -> !tile.tile<8x4xf32> {
+  // CHECK: tile.map_elementwise %{{.*}}, %{{.*}} pack = 2 : (!tile.tile<8x4xi32>, !tile.tile<8x4xf32>) -> !tile.tile<8x4xf32> {
+  // CHECK: ^bb1(%{{.*}}: f32):
+  // CHECK: tile.yield %{{.*}}, %{{.*}} : f32, f32
+  %r = tile.map_elementwise %a, %b pack = 2 : (!tile.tile<8x4xi32>, !tile.tile<8x4xf32>) -> !tile.tile<8x4xf32> {
+  ^bb0(%a0: i32, %a1: i32, %b0: f32, %b1: f32):
+    %f = arith.sitofp %a0 : i32 to f32
+    %c = arith.cmpf olt, %f, %b0 : f32
+    cf.cond_br %c, ^bb1(%f : f32), ^bb1(%b0 : f32)
+  ^bb1(%m: f32):
+    tile.yield %m, %b1 : f32, f32
+  }
+  tt.return %r : !tile.tile<8x4xf32>
+}

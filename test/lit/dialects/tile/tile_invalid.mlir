@@ -438,3 +438,26 @@ tt.func @simd_matmul_shapes(%a: !tile.tile<8x4xf64>, %b: !tile.tile<8x8xf64>, %c
   %0 = tile.simd_matmul %a, %b, %c : !tile.tile<8x4xf64>, !tile.tile<8x8xf64> -> !tile.tile<8x8xf64>
   tt.return
 }
+
+// -----
+
+tt.func @map_elementwise_shapes(%a: !tile.tile<8xi32>, %b: !tile.tile<4xi32>) {
+  // expected-error @+1 {{'tile.map_elementwise' op sources and results must have one shape}}
+  %r = tile.map_elementwise %a, %b pack = 1 : (!tile.tile<8xi32>, !tile.tile<4xi32>) -> !tile.tile<8xi32> {
+  ^bb0(%x: i32, %y: i32):
+    tile.yield %x : i32
+  }
+  tt.return
+}
+
+// -----
+
+tt.func @map_elementwise_yield(%a: !tile.tile<8xi32>) {
+  %r = tile.map_elementwise %a pack = 1 : (!tile.tile<8xi32>) -> !tile.tile<8xi32> {
+  ^bb0(%x: i32):
+    %f = arith.sitofp %x : i32 to f32
+    // expected-error @+1 {{'tile.yield' op must yield the element type of each result 1 time(s) (the pack)}}
+    tile.yield %f : f32
+  }
+  tt.return
+}

@@ -255,3 +255,31 @@ tt.func @caller(%x: f32) -> f32 {
 tt.func @constant_pointers(%p: !tt.ptr<f32, "constant">, %q: !tt.ptr<f32, 3>) {
   tt.return
 }
+
+// `tl.map_elementwise`, in the generic form Triton 3.9 prints: a region with
+// branches, and a pack of two elements with two results.
+// CHECK-LABEL: tt.func @map_elementwise
+tt.func @map_elementwise(%x: tensor<128xi32>, %y: tensor<128xi32>, %c: i32) -> (tensor<128xi32>, tensor<128xi32>, tensor<128xi32>) {
+  // CHECK: "tt.map_elementwise"(%{{.*}}, %{{.*}}) <{pack = 1 : i32}> ({
+  // CHECK: cf.cond_br
+  // CHECK: tt.map_elementwise.return %{{.*}} : i32
+  // CHECK: }) : (tensor<128xi32>, tensor<128xi32>) -> tensor<128xi32>
+  %z = "tt.map_elementwise"(%x, %y) <{pack = 1 : i32}> ({
+  ^bb0(%a: i32, %b: i32):
+    %lt = arith.cmpi slt, %a, %b : i32
+    cf.cond_br %lt, ^bb1(%c : i32), ^bb1(%a : i32)
+  ^bb1(%r: i32):
+    tt.map_elementwise.return %r : i32
+  }) : (tensor<128xi32>, tensor<128xi32>) -> tensor<128xi32>
+  // CHECK: "tt.map_elementwise"(%{{.*}}, %{{.*}}) <{pack = 2 : i32}>
+  // CHECK: tt.map_elementwise.return %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : i32, i32, i32, i32
+  %q:2 = "tt.map_elementwise"(%x, %y) <{pack = 2 : i32}> ({
+  ^bb0(%a0: i32, %a1: i32, %b0: i32, %b1: i32):
+    %0 = arith.divui %a0, %b0 : i32
+    %1 = arith.divui %a1, %b1 : i32
+    %2 = arith.remui %a0, %b0 : i32
+    %3 = arith.remui %a1, %b1 : i32
+    tt.map_elementwise.return %0, %1, %2, %3 : i32, i32, i32, i32
+  }) : (tensor<128xi32>, tensor<128xi32>) -> (tensor<128xi32>, tensor<128xi32>)
+  tt.return %z, %q#0, %q#1 : tensor<128xi32>, tensor<128xi32>, tensor<128xi32>
+}

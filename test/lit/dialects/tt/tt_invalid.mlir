@@ -742,3 +742,37 @@ tt.func @dot_scaled_scale_shape(%a: tensor<16x64xf16>, %sa: tensor<8x2xi8>, %b: 
   %0 = tt.dot_scaled %a scale %sa, %b, %c lhs = fp16 rhs = fp16 {fastMath = false} : tensor<16x64xf16>, tensor<8x2xi8> * tensor<64x8xf16> -> tensor<16x8xf32>
   tt.return
 }
+
+// -----
+
+tt.func @map_elementwise_arguments(%x: tensor<8xi32>) {
+  // expected-error @+1 {{'tt.map_elementwise' op region must take the element type of each operand 2 time(s) (the pack)}}
+  %0 = "tt.map_elementwise"(%x) <{pack = 2 : i32}> ({
+  ^bb0(%a: i32):
+    tt.map_elementwise.return %a, %a : i32, i32
+  }) : (tensor<8xi32>) -> tensor<8xi32>
+  tt.return
+}
+
+// -----
+
+tt.func @map_elementwise_returns(%x: tensor<8xi32>) {
+  %0 = "tt.map_elementwise"(%x) <{pack = 1 : i32}> ({
+  ^bb0(%a: i32):
+    %f = arith.sitofp %a : i32 to f32
+    // expected-error @+1 {{'tt.map_elementwise.return' op must return the element type of each result 1 time(s) (the pack)}}
+    tt.map_elementwise.return %f : f32
+  }) : (tensor<8xi32>) -> tensor<8xi32>
+  tt.return
+}
+
+// -----
+
+tt.func @map_elementwise_pack(%x: tensor<8xi32>) {
+  // expected-error @+1 {{'tt.map_elementwise' op attribute 'pack' failed to satisfy constraint: 32-bit signless integer attribute whose value is positive}}
+  %0 = "tt.map_elementwise"(%x) <{pack = 0 : i32}> ({
+  ^bb0:
+    tt.map_elementwise.return
+  }) : (tensor<8xi32>) -> tensor<8xi32>
+  tt.return
+}

@@ -4,7 +4,9 @@
 // CHECK: Available Dialects:
 // CHECK-SAME: arith,
 // CHECK-SAME: scf,
-// CHECK-SAME: tt
+// CHECK-SAME: tt,
+// CHECK-SAME: ttg,
+// CHECK-SAME: ub,
 
 // PASSES: --canonicalize
 // PASSES: Python passes:
