@@ -189,9 +189,8 @@ def _bind(value: Any, parameter: Parameter) -> Any:
 
 
 def _bind_int(value: Any, parameter: Parameter) -> int:
-    """`value` as the int64 the simulator's registers hold: integers of the
-    parameter's width, signed or unsigned (Triton passes u64 values of 2**63
-    and more as i64), wrapped to their two's-complement pattern."""
+    """`value` checked against the parameter's width, signed or unsigned
+    (Triton passes u64 values of 2**63 and more as i64)."""
     if isinstance(value, (bool, np.bool_)):
         return int(value)
     if not isinstance(value, (int, np.integer)):
@@ -202,8 +201,6 @@ def _bind_int(value: Any, parameter: Parameter) -> int:
     if not -(1 << (bits - 1)) <= integer < (1 << bits) and bits > 1:
         raise OverflowError(f"parameter '{parameter.name}' is an i{bits}: "
                             f"{integer} does not fit")
-    if integer >= 1 << 63:
-        integer -= 1 << 64
     return integer
 
 

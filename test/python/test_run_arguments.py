@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 import mtia_compiler
-from mtia_compiler.sim import SimulationError
+from mtia_compiler.program import ProgramBuilder
+from mtia_compiler.sim import SimulationError, Simulator
 
 BLOCK = 64
 
@@ -163,3 +164,23 @@ def test_buffer_types_per_element(dtype: Any, element: str, fits: bool) -> None:
     from mtia_compiler.compiler import _buffer_fits
 
     assert _buffer_fits(np.dtype(dtype), element) is fits
+
+
+@pytest.mark.parametrize(("value", "stored"), [((1 << 64) - 1, -1), (-(1 << 63), -(1 << 63)),
+                                               (True, 1), (np.uint64((1 << 64) - 1), -1)])
+def test_simulator_takes_64_bit_patterns(value: Any, stored: int) -> None:
+    b = ProgramBuilder("store_n")
+    out = b.param_ptr("out", "i64")
+    n = b.param_int("n")
+    b.store_scalar(b.param(out), b.param(n), "i64")
+    host = np.zeros(1, np.int64)
+    Simulator().run(b.build(), [host, value])
+    assert host[0] == stored
+
+
+@pytest.mark.parametrize("value", [1 << 64, -(1 << 63) - 1])
+def test_simulator_refuses_ints_beyond_64_bits(value: int) -> None:
+    b = ProgramBuilder("store_n")
+    b.param_int("n")
+    with pytest.raises(SimulationError, match="parameter 'n'.*does not fit 64 bits"):
+        Simulator().run(b.build(), [value])

@@ -96,7 +96,13 @@ def _host_arg(value: HostArg, name: str) -> Any:
     if isinstance(value, (bytearray, memoryview)):
         return np.frombuffer(value, dtype=np.uint8)
     if isinstance(value, (bool, int, np.integer)):
-        return int(value)
+        # Registers hold 64 bits: unsigned values of 2**63 and more as their
+        # two's-complement pattern.
+        integer = int(value)
+        if not -(1 << 63) <= integer < 1 << 64:
+            raise SimulationError("invalid_launch",
+                                  f"parameter '{name}': {integer} does not fit 64 bits")
+        return integer - (1 << 64) if integer >= 1 << 63 else integer
     if isinstance(value, (float, np.floating)):
         return float(value)
     raise SimulationError("invalid_launch",
