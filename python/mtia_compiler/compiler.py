@@ -204,8 +204,9 @@ def _bind_int(value: Any, parameter: Parameter) -> int:
     return integer
 
 
-def _parameters(module: ir.Module) -> tuple[str, list[Parameter]]:
-    """The name and parameters of the module's public `tt.func`."""
+def _parameters(module: ir.Module, source: str) -> tuple[str, list[Parameter]]:
+    """The name and parameters of the module's public `tt.func`; an error
+    located at the start of `source` (the module) when there is none."""
     for op in module.body.operations:
         if op.operation.name != "tt.func":
             continue
@@ -223,7 +224,7 @@ def _parameters(module: ir.Module) -> tuple[str, list[Parameter]]:
             parameters.append(Parameter(_argument_name(entry.arguments[index], index),
                                         kind, bits, _element(argument_type)))
         return name, parameters
-    raise CompilationError("error: the module has no public tt.func kernel")
+    raise CompilationError(f"{source}:1:1: error: the module has no public tt.func kernel")
 
 
 def _argument_name(argument: ir.Value, index: int) -> str:
@@ -285,7 +286,7 @@ def compile(src: str | Path, target: str = "mtia-2i",  # noqa: A001 (Triton's na
         module = session.parse()
         if module is None:
             raise fail()
-        kernel_name, parameters = _parameters(module)
+        kernel_name, parameters = _parameters(module, name)
         with context:
             for stage, pipeline in stages:
                 pm = PassManager(context=context)

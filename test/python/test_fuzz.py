@@ -7,7 +7,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from fuzz_ttir import fuzz_opt, fuzz_run, mutants, unlocated_errors
+
+import mtia_compiler
+from mtia_compiler.errors import CompilationError
 
 
 def test_mutants_are_deterministic() -> None:
@@ -36,3 +40,11 @@ def test_compile_and_run_survive_mutants(tmp_path: Path) -> None:
     assert not report.failures, report.failures
     # The mutants reach every outcome the fuzzer tells apart.
     assert report.counts["rejected"] > 0 and report.counts["ran"] > 0, report.counts
+
+
+def test_module_without_a_kernel_is_a_located_error() -> None:
+    """Found by the fuzzer: a module whose only function is private."""
+    with pytest.raises(CompilationError) as caught:
+        mtia_compiler.compile("tt.func private @f() {\n  tt.return\n}\n")
+    assert str(caught.value) == "<ttir>:1:1: error: the module has no public tt.func kernel"
+    assert not unlocated_errors(str(caught.value))
