@@ -110,7 +110,49 @@ static LogicalResult verifyOptionalMask(Operation *op, Value mask,
          << mask.getType() << " must be i1 with the shape of " << shapeSource;
 }
 
+/// Checks that a cache modifier is one Triton allows for a load (`ca`,
+/// `cg`, `cv`) or for a store (`wb`, `cg`, `cs`, `wt`).
+static LogicalResult verifyCachePolicy(Operation *op,
+                                       std::optional<CachePolicyAttr> policy,
+                                       bool load) {
+  if (!policy)
+    return success();
+  CacheModifier modifier = policy->getCacheModifier();
+  switch (modifier) {
+  case CacheModifier::NONE:
+  case CacheModifier::CG:
+    return success();
+  case CacheModifier::CA:
+  case CacheModifier::CV:
+    if (load)
+      return success();
+    break;
+  case CacheModifier::WB:
+  case CacheModifier::CS:
+  case CacheModifier::WT:
+    if (!load)
+      return success();
+    break;
+  }
+  return op->emitOpError("cache modifier ")
+         << stringifyCacheModifier(modifier) << " is not valid for a "
+         << (load ? "load" : "store");
+}
+
+void LoadOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  effects.emplace_back(MemoryEffects::Read::get(), &getPtrMutable(),
+                       GlobalMemory::get());
+  // A volatile load must happen even when its result is unused: it counts
+  // as a write so that no fold or dead-code elimination removes it.
+  if (getIsVolatile())
+    effects.emplace_back(MemoryEffects::Write::get(), GlobalMemory::get());
+}
+
 LogicalResult LoadOp::verify() {
+  if (failed(verifyCachePolicy(*this, getCachePolicy(), /*load=*/true)))
+    return failure();
   Type pointeeType = getPointeeType(getPtr().getType());
   if (failed(verifyOptionalMask(*this, getMask(), pointeeType)))
     return failure();
@@ -126,6 +168,8 @@ LogicalResult LoadOp::verify() {
 }
 
 LogicalResult StoreOp::verify() {
+  if (failed(verifyCachePolicy(*this, getCachePolicy(), /*load=*/false)))
+    return failure();
   if (failed(verifyOptionalMask(*this, getMask(),
                                 getPointeeType(getPtr().getType()))))
     return failure();
@@ -626,6 +670,8 @@ static LogicalResult verifyDescriptorAccess(Operation *op,
 }
 
 LogicalResult DescriptorLoadOp::verify() {
+  if (failed(verifyCachePolicy(*this, getCachePolicy(), /*load=*/true)))
+    return failure();
   return verifyDescriptorAccess(*this, getDesc().getType(), getIndices().size(),
                                 cast<RankedTensorType>(getResult().getType()));
 }

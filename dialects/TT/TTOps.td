@@ -179,7 +179,7 @@ def TT_MakeTensorPtrOp : TT_Op<"make_tensor_ptr", [Pure, SameVariadicOperandSize
 }
 
 def TT_LoadOp : TT_Op<"load", [AttrSizedOperandSegments,
-    MemoryEffects<[MemRead<TT_GlobalMemory>]>,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
     TT_PointeeOf<"ptr", "result">,
     TT_OptionalOperandTypeFrom<"ptr", "mask",
         "::mtia::tt::getI1SameShape(::mtia::tt::getPointeeType($_self))">,

@@ -26,10 +26,11 @@ from mtia_compiler import _mtia, ir
 from mtia_compiler import transforms as _transforms  # noqa: F401 (registers passes)
 from mtia_compiler.codegen import emit_program
 from mtia_compiler.codegen.storage import PROGRAM_STAGE_BUFFERS
+from mtia_compiler.dialects.tt import PointerType, TensorDescType
 from mtia_compiler.errors import CompilationError
 from mtia_compiler.passes import add_pipeline
 from mtia_compiler.program import decode
-from mtia_compiler.sim import Result, Simulator, load_target
+from mtia_compiler.sim import DEFAULT_MAX_STEPS, Result, Simulator, grid_dims, load_target
 from mtia_compiler.source import compiler_context, decode_diagnostics
 
 
@@ -60,15 +61,21 @@ class Parameter:
     kind: str  # "pointer", "tensordesc", "int" or "float"
     #: The width of a scalar parameter's type (i1 is 1); 64 for the others.
     bits: int = 64
+    #: The element type a pointer points to or a descriptor's block holds,
+    #: as MLIR prints it ("f32", "i8", "!tt.ptr<f16>"); "" for scalars.
+    element: str = ""
 
     def to_json(self) -> list[Any]:
         """The parameter as a JSON value (Triton keeps it in its metadata)."""
-        return [self.name, self.kind, self.bits]
+        return [self.name, self.kind, self.bits, self.element]
 
     @classmethod
     def from_json(cls, value: Sequence[Any]) -> Parameter:
-        name, kind, bits = value
-        return cls(str(name), str(kind), int(bits))
+        name, kind, bits = value[:3]
+        # Metadata that Triton cached before elements were recorded has none
+        # (its buffers are then taken as they come).
+        element = value[3] if len(value) > 3 else ""
+        return cls(str(name), str(kind), int(bits), str(element))
 
 
 @dataclass
@@ -90,26 +97,69 @@ class CompiledKernel:
         return sum(int(cb["pages"]) * int(cb["page_bytes"]) for cb in cbs)
 
     def run(self, *args: Any, grid: int | Sequence[int] = 1, trace: bool = False,
-            echo: bool = False) -> Result:
+            echo: bool = False, max_steps: int = DEFAULT_MAX_STEPS, max_cycles: int = 0,
+            max_seconds: float = 0.0) -> Result:
         """Simulates one launch over `grid` (an int or 1 to 3 ints).
 
         `args` follow the `tt.func` parameters: a contiguous numpy array for
-        each pointer (taken as a raw buffer, written in place) and for each
-        tensor descriptor (its base tensor), a Python int or float for each
-        scalar. With `echo`, the text the kernel prints also goes to stdout.
-        Raises `mtia_compiler.SimulationError` on a fault."""
+        each pointer and for each tensor descriptor (its base tensor), of the
+        pointee's type or raw bytes (`array.view(np.uint8)`), written in
+        place (a read-only array is fine for a buffer the kernel only reads),
+        and a Python int or float for each scalar, in the range of its type.
+        With `echo`, the text the kernel prints also goes to stdout.
+
+        The launch stops with a `timeout` after `max_steps` control steps
+        (summed over the PEs), `max_cycles` simulated cycles or `max_seconds`
+        of host time (0: no limit), naming the instruction and source line a
+        control core is at; Ctrl-C stops it within a second. Raises
+        `mtia_compiler.SimulationError` on a fault, TypeError or
+        OverflowError naming the parameter for an argument that does not fit
+        its parameter."""
         if len(args) != len(self.parameters):
             raise TypeError(
                 f"kernel '{self.name}' takes {len(self.parameters)} arguments "
                 f"({', '.join(p.name for p in self.parameters)}), got {len(args)}")
         bound = [_bind(value, parameter) for value, parameter in zip(args, self.parameters,
                                                                      strict=True)]
-        dims = (grid,) if isinstance(grid, int) else tuple(grid)
-        if not 1 <= len(dims) <= 3:
-            raise ValueError(f"grid must have 1 to 3 dimensions, got {len(dims)}")
+        dims = grid_dims(grid)
         if self._simulator is None:
             self._simulator = Simulator(self.target)
-        return self._simulator.run(self.asm["bin"], bound, dims, trace=trace, echo=echo)
+        return self._simulator.run(self.asm["bin"], bound, dims, trace=trace, echo=echo,
+                                   max_steps=max_steps, max_cycles=max_cycles,
+                                   max_seconds=max_seconds)
+
+
+#: The numpy types of the MLIR float types numpy has.
+_NUMPY_FLOATS = {"f16": np.float16, "f32": np.float32, "f64": np.float64}
+
+
+def _element_bits(element: str) -> int:
+    """The width of an element type as MLIR prints it (pointers: 64)."""
+    if element.startswith("!tt.ptr"):
+        return 64
+    if element.startswith(("f8E", "f6E", "f4E")):
+        return 8
+    digits = element.lstrip("bfi")
+    return int(digits) if digits.isdigit() else 0
+
+
+def _buffer_fits(dtype: np.dtype[Any], element: str) -> bool:
+    """Whether an array of `dtype` holds elements of `element`: raw bytes
+    (uint8), integers of the element's width (its bits: the way to pass
+    types numpy lacks, or the other signedness) or the element's own float
+    type (ml_dtypes' types for bf16 and the fp8 formats)."""
+    if dtype == np.uint8 or not element:
+        return True
+    if element == "i1":
+        return dtype.itemsize == 1
+    if dtype.itemsize * 8 != _element_bits(element):
+        return False
+    if dtype.kind in "iub":
+        return True
+    if element in _NUMPY_FLOATS:
+        return dtype == _NUMPY_FLOATS[element]
+    # A float format numpy lacks: ml_dtypes' type of it, not another float.
+    return not element.startswith("i") and dtype.kind != "f"
 
 
 def _bind(value: Any, parameter: Parameter) -> Any:
@@ -117,6 +167,11 @@ def _bind(value: Any, parameter: Parameter) -> Any:
         if not isinstance(value, np.ndarray):
             raise TypeError(f"parameter '{parameter.name}' takes a numpy array, "
                             f"got {type(value).__name__}")
+        if not _buffer_fits(value.dtype, parameter.element):
+            raise TypeError(
+                f"parameter '{parameter.name}' points to {parameter.element}: "
+                f"a {value.dtype} array does not hold it (pass an array of the "
+                f"pointee's type, or `array.view(np.uint8)` to reuse its bytes)")
         return value
     if parameter.kind == "int":
         return _bind_int(value, parameter)
@@ -124,13 +179,15 @@ def _bind(value: Any, parameter: Parameter) -> Any:
         raise TypeError(f"parameter '{parameter.name}' takes a float, "
                         f"got {type(value).__name__}")
     # A double: the kernel rounds it to the parameter's type (f64 keeps it).
-    return float(value)
+    try:
+        return float(value)
+    except (OverflowError, TypeError) as error:
+        raise TypeError(f"parameter '{parameter.name}' takes a float: {error}") from None
 
 
 def _bind_int(value: Any, parameter: Parameter) -> int:
-    """`value` as the int64 the simulator's registers hold: integers of the
-    parameter's width, signed or unsigned (Triton passes u64 values of 2**63
-    and more as i64), wrapped to their two's-complement pattern."""
+    """`value` checked against the parameter's width, signed or unsigned
+    (Triton passes u64 values of 2**63 and more as i64)."""
     if isinstance(value, (bool, np.bool_)):
         return int(value)
     if not isinstance(value, (int, np.integer)):
@@ -141,13 +198,12 @@ def _bind_int(value: Any, parameter: Parameter) -> int:
     if not -(1 << (bits - 1)) <= integer < (1 << bits) and bits > 1:
         raise OverflowError(f"parameter '{parameter.name}' is an i{bits}: "
                             f"{integer} does not fit")
-    if integer >= 1 << 63:
-        integer -= 1 << 64
     return integer
 
 
-def _parameters(module: ir.Module) -> tuple[str, list[Parameter]]:
-    """The name and parameters of the module's public `tt.func`."""
+def _parameters(module: ir.Module, source: str) -> tuple[str, list[Parameter]]:
+    """The name and parameters of the module's public `tt.func`; an error
+    located at the start of `source` (the module) when there is none."""
     for op in module.body.operations:
         if op.operation.name != "tt.func":
             continue
@@ -163,9 +219,9 @@ def _parameters(module: ir.Module) -> tuple[str, list[Parameter]]:
             kind = _kind(argument_type)
             bits = ir.IntegerType(argument_type).width if kind == "int" else 64
             parameters.append(Parameter(_argument_name(entry.arguments[index], index),
-                                        kind, bits))
+                                        kind, bits, _element(argument_type)))
         return name, parameters
-    raise CompilationError("error: the module has no public tt.func kernel")
+    raise CompilationError(f"{source}:1:1: error: the module has no public tt.func kernel")
 
 
 def _argument_name(argument: ir.Value, index: int) -> str:
@@ -173,6 +229,19 @@ def _argument_name(argument: ir.Value, index: int) -> str:
     if location.is_a_name():
         return location.name_str
     return f"arg{index}"
+
+
+def _element(argument_type: ir.Type) -> str:
+    """The element type a pointer or descriptor parameter addresses, as
+    MLIR prints it; "" for a scalar."""
+    if PointerType.isinstance(argument_type):
+        pointee = PointerType(argument_type).pointee_type
+        if isinstance(pointee, ir.RankedTensorType):
+            pointee = pointee.element_type
+        return str(pointee)
+    if TensorDescType.isinstance(argument_type):
+        return str(ir.RankedTensorType(TensorDescType(argument_type).block_type).element_type)
+    return ""
 
 
 def _kind(argument_type: ir.Type) -> str:
@@ -214,7 +283,7 @@ def compile(src: str | Path, target: str = "mtia-2i",  # noqa: A001 (Triton's na
         module = session.parse()
         if module is None:
             raise fail()
-        kernel_name, parameters = _parameters(module)
+        kernel_name, parameters = _parameters(module, name)
         with context:
             for stage, pipeline in stages:
                 pm = PassManager(context=context)

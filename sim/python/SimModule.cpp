@@ -14,6 +14,8 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <optional>
+
 namespace nb = nanobind;
 using namespace mtia;
 
@@ -21,6 +23,8 @@ namespace {
 
 using ByteArray =
     nb::ndarray<uint8_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+using ReadOnlyByteArray =
+    nb::ndarray<const uint8_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 
 nb::dict targetToDict(const TargetDesc &t) {
   nb::dict d;
@@ -75,9 +79,13 @@ nb::dict errorToDict(const SimError &error) {
 }
 
 /// Runs a launch. `args` holds, per kernel parameter, a 1-D uint8 array
-/// (pointer), an int or a float.
+/// (pointer; a read-only one may only be read), an int or a float. The
+/// launch stops at the budget of `max_steps`, `max_cycles` and
+/// `max_seconds` (0: no limit), and when a signal handler raises (Ctrl-C's
+/// KeyboardInterrupt), which is raised again here.
 nb::dict run(const TargetDesc &target, const Program &program,
-             const nb::list &args, std::array<int64_t, 3> grid, bool trace) {
+             const nb::list &args, std::array<int64_t, 3> grid, bool trace,
+             uint64_t maxSteps, uint64_t maxCycles, double maxSeconds) {
   std::vector<LaunchArg> launch;
   for (size_t i = 0; i < args.size(); ++i) {
     nb::handle item = args[i];
@@ -87,6 +95,13 @@ nb::dict run(const TargetDesc &target, const Program &program,
       arg.kind = ParamKind::Ptr;
       arg.data = bytes.data();
       arg.bytes = bytes.shape(0);
+    } else if (nb::isinstance<ReadOnlyByteArray>(item)) {
+      ReadOnlyByteArray bytes = nb::cast<ReadOnlyByteArray>(item);
+      arg.kind = ParamKind::Ptr;
+      // Never written through: the simulator refuses writes to it.
+      arg.data = const_cast<uint8_t *>(bytes.data());
+      arg.bytes = bytes.shape(0);
+      arg.readOnly = true;
     } else if (nb::isinstance<nb::bool_>(item) ||
                nb::isinstance<nb::int_>(item)) {
       arg.kind = ParamKind::Int;
@@ -104,11 +119,26 @@ nb::dict run(const TargetDesc &target, const Program &program,
   LaunchConfig config;
   config.grid = grid;
   config.trace = trace;
+  config.maxSteps = maxSteps;
+  config.maxCycles = maxCycles;
+  config.maxSeconds = maxSeconds;
+  // The simulator runs without the GIL; at intervals it takes it back to
+  // run the signal handlers, and keeps the exception one raises.
+  std::optional<nb::python_error> signal;
+  config.interrupted = [&signal] {
+    nb::gil_scoped_acquire acquire;
+    if (PyErr_CheckSignals() == 0)
+      return false;
+    signal.emplace();
+    return true;
+  };
   SimResult result;
   {
     nb::gil_scoped_release release;
     result = simulate(target, program, launch, config);
   }
+  if (signal)
+    throw std::move(*signal);
   nb::dict d;
   d["ok"] = result.ok;
   d["error"] = result.ok ? nb::none() : nb::object(errorToDict(result.error));
@@ -268,5 +298,7 @@ NB_MODULE(_sim, m) {
         "function names.");
   m.def("run", &run, nb::arg("target"), nb::arg("program"), nb::arg("args"),
         nb::arg("grid"), nb::arg("trace") = false,
+        nb::arg("max_steps") = uint64_t(1) << 34, nb::arg("max_cycles") = 0,
+        nb::arg("max_seconds") = 0.0,
         "Simulates one launch; returns a result dictionary.");
 }

@@ -26,6 +26,16 @@ FailureOr<Descriptor> AccessLowering::getDescriptor(Operation *op, Value desc) {
                          "shape and strides"),
            failure();
   Block &entry = function.getBody().front();
+  // The shape and strides are integers; anything else (a complex or float
+  // argument in their place) is not a descriptor's.
+  for (int64_t i = 1; i <= 2 * rank; ++i) {
+    Type type = entry.getArgument(argument.getArgNumber() + i).getType();
+    if (!type.isSignlessInteger() || type.getIntOrFloatBitWidth() > 64)
+      return op->emitError("the ")
+             << (i <= rank ? "shape" : "stride") << " arguments of a tensor "
+             << "descriptor argument must be integers, got " << type,
+             failure();
+  }
   Descriptor descriptor{argument, {}, {}};
   for (int64_t dim = 0; dim < rank; ++dim) {
     descriptor.shape.push_back(

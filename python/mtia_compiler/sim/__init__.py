@@ -4,16 +4,20 @@
     result = run(program_bytes, [x, y, out, n], grid=(64, 1, 1))
     result.cycles, result.units["dma.in"]["busy_cycles"], result.bytes
 
-Host buffers (numpy arrays of any dtype, C-contiguous and writeable, or
-bytearrays) are bound to pointer parameters and written in place; Python ints
-and floats are bound to scalar parameters. Every failure of a launch raises
-:class:`SimulationError`.
+Host buffers (C-contiguous numpy arrays of any dtype, or bytearrays) are
+bound to pointer parameters and written in place; a read-only array may be
+bound to a buffer the kernel only reads (a write to it is a ``read_only``
+error). Python ints and floats are bound to scalar parameters. Every failure
+of a launch raises :class:`SimulationError`; a launch stops at its budget
+(``max_steps``, ``max_cycles``, ``max_seconds``: a ``timeout`` at the
+instruction a control core is at) and on Ctrl-C, whose KeyboardInterrupt
+propagates.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,11 +43,15 @@ TARGETS_DIR = Path(__file__).parent.parent / "targets"
 
 HostArg = np.ndarray | bytearray | memoryview | int | float
 
+#: The default budget of control steps of a launch (summed over the PEs).
+DEFAULT_MAX_STEPS = 1 << 34
+
 
 class SimulationError(RuntimeError):
     """A launch was aborted: out-of-bounds access, misaligned DMA, CB misuse,
     deadlock, local-memory overflow, failed assert, invalid program, invalid
-    launch, mismatched cross-PE reduction or timeout (``kind`` says which)."""
+    launch, mismatched cross-PE reduction, write to a read-only buffer or
+    timeout (``kind`` says which)."""
 
     def __init__(self, kind: str, message: str, pe: int = -1,
                  program_id: tuple[int, int, int] = (-1, -1, -1),
@@ -81,15 +89,20 @@ def load_target(target: str | Path = DEFAULT_TARGET) -> Any:
 
 def _host_arg(value: HostArg, name: str) -> Any:
     if isinstance(value, np.ndarray):
-        if not value.flags.c_contiguous or not value.flags.writeable:
+        if not value.flags.c_contiguous:
             raise SimulationError(
-                "invalid_launch",
-                f"buffer for parameter '{name}' must be a C-contiguous, writeable array")
+                "invalid_launch", f"buffer for parameter '{name}' must be a C-contiguous array")
         return value.reshape(-1).view(np.uint8)
     if isinstance(value, (bytearray, memoryview)):
         return np.frombuffer(value, dtype=np.uint8)
     if isinstance(value, (bool, int, np.integer)):
-        return int(value)
+        # Registers hold 64 bits: unsigned values of 2**63 and more as their
+        # two's-complement pattern.
+        integer = int(value)
+        if not -(1 << 63) <= integer < 1 << 64:
+            raise SimulationError("invalid_launch",
+                                  f"parameter '{name}': {integer} does not fit 64 bits")
+        return integer - (1 << 64) if integer >= 1 << 63 else integer
     if isinstance(value, (float, np.floating)):
         return float(value)
     raise SimulationError("invalid_launch",
@@ -113,13 +126,16 @@ class Simulator:
 
     def run(self, program: bytes | ProgramBuilder,
             args: Sequence[HostArg] | Mapping[str, HostArg],
-            grid: Sequence[int] = (1, 1, 1), *, trace: bool = False,
-            echo: bool = False) -> Result:
+            grid: int | Sequence[int] = (1, 1, 1), *, trace: bool = False,
+            echo: bool = False, max_steps: int = DEFAULT_MAX_STEPS,
+            max_cycles: int = 0, max_seconds: float = 0.0) -> Result:
         """Simulates one launch of ``program`` over ``grid`` (1 to 3 dims).
 
         ``args`` binds the kernel parameters in order, or by name. With
         ``echo`` the text of print instructions goes to stdout as well as
-        into ``Result.output``."""
+        into ``Result.output``. The launch aborts with a ``timeout`` after
+        ``max_steps`` control steps (summed over the PEs), ``max_cycles``
+        simulated cycles or ``max_seconds`` of host time (0: no limit)."""
         parsed = parse_program(program)
         names: list[str] = parsed.param_names
         if isinstance(args, Mapping):
@@ -134,11 +150,17 @@ class Simulator:
                 "invalid_launch",
                 f"kernel '{parsed.kernel}' takes {len(names)} arguments, got {len(ordered)}")
         native = [_host_arg(value, name) for value, name in zip(ordered, names, strict=True)]
-        dims = [int(g) for g in grid] + [1] * (3 - len(grid))
-        if len(dims) != 3:
-            raise SimulationError("invalid_launch", "grid has at most 3 dimensions")
-        raw: dict[str, Any] = _sim.run(self.target, parsed, native,
-                                       (dims[0], dims[1], dims[2]), trace)
+        dims = grid_dims(grid)
+        budget = {"max_steps": max_steps, "max_cycles": max_cycles}
+        for key, limit in budget.items():
+            if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or \
+                    not 0 <= limit < 1 << 64:
+                raise ValueError(f"{key} must be an int in [0, 2**64), got {limit!r}")
+        if isinstance(max_seconds, bool) or not isinstance(max_seconds, (int, float)) or \
+                not max_seconds >= 0:
+            raise ValueError(f"max_seconds must be a number >= 0, got {max_seconds!r}")
+        raw: dict[str, Any] = _sim.run(self.target, parsed, native, dims, trace,
+                                       int(max_steps), int(max_cycles), float(max_seconds))
         if echo and raw["output"]:
             sys.stdout.write(raw["output"])
         if not raw["ok"]:
@@ -158,8 +180,28 @@ class Simulator:
         )
 
 
+def grid_dims(grid: int | Sequence[int]) -> tuple[int, int, int]:
+    """``grid`` (an int or a sequence of 1 to 3 ints) as three dimensions;
+    raises TypeError or ValueError, naming the grid, for anything else (a
+    string is not a sequence of ints here)."""
+    def is_int(value: Any) -> bool:
+        return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+    values: list[Any] = list(grid) if isinstance(grid, Iterable) else [grid]
+    if isinstance(grid, (str, bytes)) or not all(is_int(value) for value in values):
+        raise TypeError(f"grid must be an int or a tuple of 1 to 3 ints, "
+                        f"got {type(grid).__name__} {grid!r}")
+    if not 1 <= len(values) <= 3:
+        raise ValueError(f"grid must have 1 to 3 dimensions, got {len(values)}")
+    dims = [int(value) for value in values] + [1] * (3 - len(values))
+    return dims[0], dims[1], dims[2]
+
+
 def run(program: bytes | ProgramBuilder, args: Sequence[HostArg] | Mapping[str, HostArg],
         grid: Sequence[int] = (1, 1, 1), *, target: str | Path | Any = DEFAULT_TARGET,
-        trace: bool = False, echo: bool = False) -> Result:
+        trace: bool = False, echo: bool = False, max_steps: int = DEFAULT_MAX_STEPS,
+        max_cycles: int = 0, max_seconds: float = 0.0) -> Result:
     """Simulates one launch on ``target`` (see :meth:`Simulator.run`)."""
-    return Simulator(target).run(program, args, grid, trace=trace, echo=echo)
+    return Simulator(target).run(program, args, grid, trace=trace, echo=echo,
+                                 max_steps=max_steps, max_cycles=max_cycles,
+                                 max_seconds=max_seconds)

@@ -14,6 +14,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,9 @@ struct LaunchArg {
   ParamKind kind = ParamKind::Int;
   uint8_t *data = nullptr; // Host memory of a pointer parameter.
   uint64_t bytes = 0;
+  /// The host memory may only be read: a write to it aborts the launch
+  /// (read_only) before it happens.
+  bool readOnly = false;
   int64_t intValue = 0;
   double floatValue = 0;
 };
@@ -31,13 +35,24 @@ struct LaunchArg {
 struct LaunchConfig {
   std::array<int64_t, 3> grid = {1, 1, 1};
   bool trace = false;
+  /// The budget of a launch; exceeding any part aborts it with `timeout` at
+  /// the instruction a control core is at. Steps are control-code
+  /// instructions summed over the PEs; cycles are simulated cycles of any
+  /// agent (0: no limit); seconds are host time (0: no limit).
+  uint64_t maxSteps = uint64_t(1) << 34;
+  uint64_t maxCycles = 0;
+  double maxSeconds = 0;
+  /// Called about every 50 ms of host time; when it returns true the launch
+  /// aborts with `interrupted` (the Python binding checks for signals).
+  std::function<bool()> interrupted;
 };
 
 /// Why a launch was aborted.
 struct SimError {
   std::string kind; // out_of_bounds, misaligned_dma, cb_misuse, deadlock,
                     // local_memory_overflow, assert, invalid_program,
-                    // invalid_launch, collective_mismatch, timeout.
+                    // invalid_launch, collective_mismatch, timeout,
+                    // interrupted, read_only.
   std::string message;
   int pe = -1;
   std::array<int64_t, 3> programId = {-1, -1, -1};

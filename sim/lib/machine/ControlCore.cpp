@@ -285,7 +285,7 @@ void ControlCore::executeScalarAccess(PEState &pe, const Inst &inst) {
   unsigned size = dtypeSize(inst.type);
   const Command here = coreCommand(pe);
   const GlobalBuffer &buffer =
-      memory.checkedBuffer(address, size, pe, here,
+      memory.checkedBuffer(address, size, inst.op != Op::Ld, pe, here,
                            inst.op == Op::Ld ? "scalar load" : "scalar store");
   if (address % size != 0)
     diagnostics.abortAt("misaligned_dma",
@@ -334,10 +334,7 @@ bool ControlCore::step(PEState &pe) {
       progressed = true;
       continue;
     }
-    if (++controlSteps > (uint64_t(1) << 34))
-      diagnostics.abortAt("timeout",
-                          "the control code ran for more than 2^34 steps", pe,
-                          coreCommand(pe));
+    budget.step(++controlSteps, pe);
     const Inst &inst = program.code[pe.pc];
     if (inst.unit != Unit::Ctl) {
       if (pe.unit(inst.unit).queue.size() >= target.commandQueueDepth) {

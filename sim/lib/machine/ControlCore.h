@@ -11,6 +11,7 @@
 #ifndef MTIA_SIM_CONTROLCORE_H
 #define MTIA_SIM_CONTROLCORE_H
 
+#include "Budget.h"
 #include "Diagnostics.h"
 #include "LocalMemory.h"
 #include "MemorySystem.h"
@@ -31,12 +32,12 @@ public:
   /// the control code asks for them.
   ControlCore(const TargetDesc &target, const Program &program,
               const LaunchConfig &config, Diagnostics &diagnostics,
-              MemorySystem &memory, LocalMemory &local,
+              Budget &budget, MemorySystem &memory, LocalMemory &local,
               const std::vector<uint64_t> &paramValues,
               const std::vector<LaunchArg> &args)
       : target(target), program(program), config(config),
-        diagnostics(diagnostics), memory(memory), local(local),
-        paramValues(paramValues), args(args) {}
+        diagnostics(diagnostics), budget(budget), memory(memory),
+        local(local), paramValues(paramValues), args(args) {}
 
   /// Runs the control core of `pe` until it blocks, yields after an atomic
   /// or runs out of programs; returns whether it progressed.
@@ -67,6 +68,7 @@ private:
   const Program &program;
   const LaunchConfig &config;
   Diagnostics &diagnostics;
+  Budget &budget;
   MemorySystem &memory;
   LocalMemory &local;
   const std::vector<uint64_t> &paramValues;

@@ -48,7 +48,8 @@ void Diagnostics::abort(const char *kind, const std::string &message,
   failure.error.programId = pid;
   failure.error.instruction = instruction;
   std::string where = peName(pe) + ", program " + pidText(pid);
-  if (instruction >= 0) {
+  if (instruction >= 0 &&
+      static_cast<size_t>(instruction) < program.code.size()) {
     const Inst &inst = program.code[instruction];
     where += ", instruction " + std::to_string(instruction) + " (" +
              opName(inst.op) + ")";
@@ -61,30 +62,44 @@ void Diagnostics::abort(const char *kind, const std::string &message,
   throw failure;
 }
 
+const std::string *Diagnostics::location(int instruction) const {
+  if (instruction < 0 ||
+      static_cast<size_t>(instruction) >= program.code.size())
+    return nullptr;
+  const int loc = program.code[instruction].loc;
+  return loc >= 0 ? &program.locs[loc] : nullptr;
+}
+
 void Diagnostics::reportDeadlock(const std::vector<PEState> &pes) const {
   std::string waits;
   unsigned listed = 0, total = 0;
   const PEState *first = nullptr;
+  int firstInstruction = -1;
   for (const PEState &pe : pes) {
-    auto note = [&](const char *agent, const std::string &what) {
+    auto note = [&](const char *agent, const std::string &what,
+                    const char *instructionWord, int instruction) {
       ++total;
-      if (!first)
+      if (!first) {
         first = &pe;
+        firstInstruction = instruction;
+      }
       if (listed++ >= 12)
         return;
       waits += "\n  " + peName(pe) + " program " + pidText(pe.pid) + " " +
-               agent + ": " + what;
+               agent + ": " + what + " (" + instructionWord + " " +
+               std::to_string(instruction);
+      if (const std::string *where = location(instruction))
+        waits += " at " + *where;
+      waits += ")";
     };
     if (!pe.ctlDone && !pe.ctlBlockedOn.empty())
-      note("ctl",
-           pe.ctlBlockedOn + " (at instruction " + std::to_string(pe.pc) + ")");
+      note("ctl", pe.ctlBlockedOn, "at instruction", pe.pc);
     for (unsigned u = 1; u < kNumUnits; ++u) {
       const UnitState &state = pe.units[u];
       if (state.queue.empty())
         continue;
-      note(unitName(static_cast<Unit>(u)),
-           state.blockedOn + " (instruction " +
-               std::to_string(state.queue.front().index) + ")");
+      note(unitName(static_cast<Unit>(u)), state.blockedOn, "instruction",
+           state.queue.front().index);
     }
   }
   if (listed > 12)
@@ -96,6 +111,9 @@ void Diagnostics::reportDeadlock(const std::vector<PEState> &pes) const {
   if (first) {
     failure.error.pe = first->index;
     failure.error.programId = first->pid;
+    failure.error.instruction = firstInstruction;
+    if (const std::string *where = location(firstInstruction))
+      failure.error.location = *where;
   }
   throw failure;
 }

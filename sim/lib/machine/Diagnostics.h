@@ -54,6 +54,8 @@ public:
   /// Aborts with the list of who waits on what when no agent can progress.
   [[noreturn]] void reportDeadlock(const std::vector<PEState> &pes) const;
   std::string peName(const PEState &pe) const;
+  /// The source location of `instruction`, if the program has one.
+  const std::string *location(int instruction) const;
 
   /// Appends text of a print instruction to the output.
   void print(const std::string &text) { output += text; }

@@ -14,6 +14,32 @@
 
 using namespace mtia;
 
+namespace {
+
+/// Adds `index` times `stride` to `offset`; returns true when that overflows.
+bool addScaled(int64_t &offset, int64_t index, int64_t stride) {
+  int64_t product;
+  return __builtin_mul_overflow(index, stride, &product) ||
+         __builtin_add_overflow(offset, product, &offset);
+}
+
+} // namespace
+
+uint64_t DmaEngine::elementAddress(uint64_t base, int64_t elements,
+                                   unsigned esize, bool overflowed,
+                                   const PEState &pe,
+                                   const Command &cmd) const {
+  int64_t bytes = 0;
+  if (overflowed || __builtin_mul_overflow(elements, int64_t(esize), &bytes))
+    diagnostics.abortAt("out_of_bounds",
+                        "the address of a DMA element overflows 64 bits "
+                        "(its offset or strides are too large)",
+                        pe, cmd);
+  // Addresses are modulo 2^64: a negative offset lands below the base,
+  // where no buffer is.
+  return base + static_cast<uint64_t>(bytes);
+}
+
 void DmaEngine::execute(PEState &pe, Unit unit, UnitState &state,
                         const Command &cmd, uint64_t start) {
   const Inst &inst = *cmd.inst;
@@ -93,21 +119,23 @@ uint64_t DmaEngine::runStrided(PEState &pe, Unit unit, const Command &cmd,
       rest /= inst.shape[d];
     }
     bool rowValid = true;
+    bool overflowed = false;
     int64_t offset = 0;
     for (unsigned d = 0; d + 1 < rank; ++d) {
-      offset += index[d] * strides[d];
+      overflowed |= addScaled(offset, index[d], strides[d]);
       if (lo && (index[d] < lo[d] || index[d] >= hi[d]))
         rowValid = false;
     }
     uint8_t *localRow = tile + row * rowLength * esize;
     const uint8_t *maskRow = mask ? mask + row * rowLength : nullptr;
-    const uint64_t rowAddress = base + static_cast<uint64_t>(offset) * esize;
     int64_t first = lo ? std::max<int64_t>(lo[rank - 1], 0) : 0;
     int64_t last = hi ? std::min<int64_t>(hi[rank - 1], rowLength) : rowLength;
     if (!rowValid || first >= last) {
       padElements(localRow, rowLength);
       continue;
     }
+    const uint64_t rowAddress =
+        elementAddress(base, offset, esize, overflowed, pe, cmd);
     // An elementwise transfer moves every element on its own, so its rows
     // need no alignment.
     const bool elementwise = inst.flag;
@@ -122,7 +150,7 @@ uint64_t DmaEngine::runStrided(PEState &pe, Unit unit, const Command &cmd,
       uint64_t runStart = rowAddress + first * esize;
       uint64_t runBytes = (last - first) * esize;
       const GlobalBuffer &buffer = memory.checkedBuffer(
-          runStart, runBytes, pe, cmd, load ? "DMA read" : "DMA write");
+          runStart, runBytes, !load, pe, cmd, load ? "DMA read" : "DMA write");
       uint8_t *host = buffer.host + (runStart - buffer.base);
       if (load) {
         padElements(localRow, first);
@@ -149,8 +177,11 @@ uint64_t DmaEngine::runStrided(PEState &pe, Unit unit, const Command &cmd,
         padElements(element, 1);
         continue;
       }
-      uint64_t address =
-          rowAddress + static_cast<uint64_t>(i * innerStride) * esize;
+      int64_t elementOffset = offset;
+      const bool elementOverflowed =
+          addScaled(elementOffset, i, innerStride);
+      const uint64_t address = elementAddress(base, elementOffset, esize,
+                                              elementOverflowed, pe, cmd);
       if (innerStride == 1 && !elementwise && i == first &&
           rowAddress % alignment != 0)
         diagnostics.abortAt("misaligned_dma",
@@ -160,7 +191,7 @@ uint64_t DmaEngine::runStrided(PEState &pe, Unit unit, const Command &cmd,
                                 " bytes (use a gather for unaligned accesses)",
                             pe, cmd);
       const GlobalBuffer &buffer = memory.checkedBuffer(
-          address, esize, pe, cmd, load ? "DMA read" : "DMA write");
+          address, esize, !load, pe, cmd, load ? "DMA read" : "DMA write");
       uint8_t *host = buffer.host + (address - buffer.base);
       if (load)
         std::memcpy(element, host, esize);
@@ -203,9 +234,9 @@ uint64_t DmaEngine::runIndexed(PEState &pe, Unit unit, const Command &cmd,
       continue;
     }
     int64_t offset = loadInt(inst.type2, indices + i * dtypeSize(inst.type2));
-    uint64_t address = base + static_cast<uint64_t>(offset) * esize;
+    uint64_t address = elementAddress(base, offset, esize, false, pe, cmd);
     const GlobalBuffer &buffer = memory.checkedBuffer(
-        address, esize, pe, cmd, gather ? "gather read" : "scatter write");
+        address, esize, !gather, pe, cmd, gather ? "gather read" : "scatter write");
     uint8_t *host = buffer.host + (address - buffer.base);
     if (gather)
       std::memcpy(element, host, esize);
@@ -242,7 +273,7 @@ uint64_t DmaEngine::runAtomic(PEState &pe, Unit unit, const Command &cmd,
       continue;
     int64_t offset =
         indices ? loadInt(inst.type2, indices + i * dtypeSize(inst.type2)) : i;
-    uint64_t address = base + static_cast<uint64_t>(offset) * esize;
+    uint64_t address = elementAddress(base, offset, esize, false, pe, cmd);
     // The previous value goes straight to its `old` page when there is one.
     uint8_t scratch[8];
     uint8_t *previous = old ? old + i * esize : scratch;

@@ -42,6 +42,12 @@ private:
                       uint64_t start);
   uint64_t runAtomic(PEState &pe, Unit unit, const Command &cmd,
                      uint64_t start);
+  /// The address `elements` elements of `esize` bytes from `base`; aborts
+  /// with out_of_bounds when the element offset (`overflowed`) or its bytes
+  /// do not fit 64 bits, instead of wrapping onto another address.
+  uint64_t elementAddress(uint64_t base, int64_t elements, unsigned esize,
+                          bool overflowed, const PEState &pe,
+                          const Command &cmd) const;
 
   const TargetDesc &target;
   Diagnostics &diagnostics;

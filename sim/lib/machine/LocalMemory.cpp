@@ -47,7 +47,10 @@ void LocalMemory::attach(std::vector<PEState> &pes) {
   // launches: fresh pages per launch would cost more than the simulation.
   thread_local std::vector<uint8_t> pool;
   pool.resize(pes.size() * bytesPerPE);
-  std::memset(pool.data(), 0, pool.size());
+  // A program without circular buffers needs no local memory, and memset of
+  // an empty vector's null data is undefined.
+  if (!pool.empty())
+    std::memset(pool.data(), 0, pool.size());
   for (PEState &pe : pes) {
     pe.local = pool.data() + pe.index * bytesPerPE;
     pe.cbs.resize(program.cbs.size());

@@ -51,6 +51,7 @@ std::vector<uint64_t> MemorySystem::bind(const Program &program,
     buffer.host = arg.data;
     buffer.name = param.name;
     buffer.space = param.space;
+    buffer.readOnly = arg.readOnly;
     if (param.space == MemorySpace::Sram)
       sramUsed += arg.bytes;
     next += (arg.bytes + kBufferPageBytes + kBufferPageBytes - 1) /
@@ -101,10 +102,19 @@ const GlobalBuffer *MemorySystem::findBuffer(uint64_t address,
 }
 
 const GlobalBuffer &
-MemorySystem::checkedBuffer(uint64_t address, uint64_t bytes, const PEState &pe,
-                            const Command &cmd, const char *what) const {
-  if (const GlobalBuffer *buffer = findBuffer(address, bytes))
+MemorySystem::checkedBuffer(uint64_t address, uint64_t bytes, bool write,
+                            const PEState &pe, const Command &cmd,
+                            const char *what) const {
+  if (const GlobalBuffer *buffer = findBuffer(address, bytes)) {
+    if (write && buffer->readOnly)
+      diagnostics.abortAt("read_only",
+                          std::string(what) + " of " + std::to_string(bytes) +
+                              " bytes at address " + hex(address) +
+                              " into the read-only buffer '" + buffer->name +
+                              "'",
+                          pe, cmd);
     return *buffer;
+  }
   diagnostics.abortAt("out_of_bounds",
                       std::string("out-of-bounds ") + what + " of " +
                           std::to_string(bytes) + " bytes at address " +
@@ -119,7 +129,7 @@ const GlobalBuffer &MemorySystem::atomic(uint64_t address, AtomicFn fn,
                                          const Command &cmd) const {
   const unsigned esize = dtypeSize(type);
   const GlobalBuffer &buffer =
-      checkedBuffer(address, esize, pe, cmd, "atomic access");
+      checkedBuffer(address, esize, true, pe, cmd, "atomic access");
   if (address % esize != 0)
     diagnostics.abortAt("misaligned_dma",
                         "atomic access at " + hex(address) +

@@ -31,6 +31,7 @@ struct GlobalBuffer {
   uint8_t *host = nullptr;
   std::string name;
   MemorySpace space = MemorySpace::Dram;
+  bool readOnly = false;
 };
 
 class MemorySystem {
@@ -49,10 +50,11 @@ public:
                              const std::vector<LaunchArg> &args);
 
   /// The buffer that holds all of [address, address + bytes); aborts with
-  /// out_of_bounds naming `what` of `cmd` when none does.
+  /// out_of_bounds naming `what` of `cmd` when none does, and with read_only
+  /// when `write` targets a buffer the caller bound as read-only.
   const GlobalBuffer &checkedBuffer(uint64_t address, uint64_t bytes,
-                                    const PEState &pe, const Command &cmd,
-                                    const char *what) const;
+                                    bool write, const PEState &pe,
+                                    const Command &cmd, const char *what) const;
 
   /// Performs an atomic read-modify-write `fn` of one element of `type` at
   /// `address` with operand `value` (and, for cas, comparand `compare`);

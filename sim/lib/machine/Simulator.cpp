@@ -17,6 +17,7 @@
 
 #include "mtia/Simulator.h"
 
+#include "Budget.h"
 #include "ComputeUnits.h"
 #include "ControlCore.h"
 #include "Diagnostics.h"
@@ -37,10 +38,10 @@ public:
   Machine(const TargetDesc &target, const Program &program,
           const LaunchConfig &config)
       : target(target), program(program), config(config),
-        diagnostics(target, program, config.trace), memory(target, diagnostics),
-        local(target, program, diagnostics),
-        core(target, program, config, diagnostics, memory, local, paramValues,
-             args),
+        diagnostics(target, program, config.trace), budget(config, diagnostics),
+        memory(target, diagnostics), local(target, program, diagnostics),
+        core(target, program, config, diagnostics, budget, memory, local,
+             paramValues, args),
         dma(target, diagnostics, memory, local),
         compute(target, diagnostics, local),
         network(target, program, config, diagnostics, local) {}
@@ -55,6 +56,9 @@ public:
 
 private:
   bool stepUnit(PEState &pe, Unit unit);
+  /// Aborts when the units ran past the cycle budget, the host time is up
+  /// or the caller interrupts, at the first PE that is not finished.
+  void checkBudget();
   bool executeCommand(PEState &pe, Unit unit, UnitState &state,
                       const Command &cmd);
 
@@ -65,6 +69,7 @@ private:
   std::vector<uint64_t> paramValues;
   std::vector<PEState> pes;
   Diagnostics diagnostics;
+  Budget budget;
   MemorySystem memory;
   LocalMemory local;
   ControlCore core;
@@ -121,6 +126,23 @@ bool Machine::stepUnit(PEState &pe, Unit unit) {
   return progressed;
 }
 
+void Machine::checkBudget() {
+  const PEState *busy = nullptr;
+  for (const PEState &pe : pes) {
+    if (pe.finished())
+      continue;
+    if (!busy)
+      busy = &pe;
+    if (!config.maxCycles)
+      break;
+    for (const UnitState &state : pe.units)
+      if (state.clock > config.maxCycles)
+        budget.overCycles(pe);
+  }
+  if (busy)
+    budget.poll(*busy);
+}
+
 void Machine::run() {
   constexpr unsigned kRoundsPerVisit = 8;
   const unsigned numPEs = target.numPEs();
@@ -163,6 +185,7 @@ void Machine::run() {
       return;
     if (!progressed)
       diagnostics.reportDeadlock(pes);
+    checkBudget();
   }
 }
 

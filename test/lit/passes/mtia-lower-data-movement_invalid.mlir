@@ -25,3 +25,16 @@ tt.func @loop_carried_changing_increment(%x: !tt.ptr<f32>, %m: i32, %k: i32) {
   tt.return
 }
 
+
+// -----
+
+// A descriptor argument's strides follow it as kernel arguments; one of
+// another type than an integer is no stride.
+tt.func @descriptor_stride_of_complex(%d: !tt.tensordesc<16x16xf16>, %m: i32, %n: i32, %s0: complex<f32>, %s1: i64) {
+  %c0 = arith.constant 0 : i32
+  // expected-error @+1 {{the stride arguments of a tensor descriptor argument must be integers, got 'complex<f32>'}}
+  %v = tt.descriptor_load %d[%c0, %c0] : !tt.tensordesc<16x16xf16> -> tensor<16x16xf16>
+  %w = arith.addf %v, %v : tensor<16x16xf16>
+  tt.descriptor_store %d[%c0, %c0], %w : !tt.tensordesc<16x16xf16>, tensor<16x16xf16>
+  tt.return
+}
