@@ -72,7 +72,6 @@ def run_mode(mode: str, language: Path, files: list[str], sample: int, timeout: 
                    "-p", "no:cacheprovider", "--device", "cpu", f"--mtia-results={results}",
                    f"--mtia-sample={sample}",
                    f"--mtia-skip-file={done_file}", f"--timeout={timeout}",
-                   *(["-k", keyword] if keyword else []),
                    "--timeout-method=thread", f"--rootdir={language.parents[1]}",
                    *(["-k", keyword] if keyword else []),
                    *(str(language / name) for name in files)]
@@ -141,7 +140,6 @@ def main() -> int:
     parser.add_argument("--sample", type=int, default=40,
                         help="parametrisations per test function (0: all)")
     parser.add_argument("--timeout", type=int, default=300, help="seconds per test")
-    parser.add_argument("-k", dest="keyword", help="run only the tests pytest's -k selects")
     parser.add_argument("--out", type=Path,
                         default=Path(tempfile.gettempdir()) / "mtia-conformance")
     parser.add_argument("--fresh", action="store_true", help="forget earlier results")
