@@ -244,14 +244,18 @@ void stripMineReduction(tt::ReduceOp reduce, ArrayRef<Operation *> ops,
 
 /// Moves the tensor operations of `function` into loops over strips of
 /// `stripSize` elements: one per reduction, at its place, and one for the
-/// stores, at the end of the kernel.
+/// stores (and volatile loads, which must happen even if unused), at the end
+/// of the kernel.
 void stripMine(tt::FuncOp function, const StripMining &mining,
                int64_t stripSize) {
   for (Operation *op : mining.ops)
     if (auto reduce = dyn_cast<tt::ReduceOp>(op))
       stripMineReduction(reduce, mining.ops, mining, stripSize);
-  SmallVector<Operation *> stores = llvm::filter_to_vector(
-      mining.ops, [](Operation *op) { return isa<tt::StoreOp>(op); });
+  SmallVector<Operation *> stores =
+      llvm::filter_to_vector(mining.ops, [](Operation *op) {
+        auto load = dyn_cast<tt::LoadOp>(op);
+        return isa<tt::StoreOp>(op) || (load && load.getIsVolatile());
+      });
   if (!stores.empty()) {
     Block &body = function.getBody().front();
     Location loc = stores.front()->getLoc();

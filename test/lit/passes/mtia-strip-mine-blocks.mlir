@@ -145,3 +145,25 @@ tt.func public @store_then_reduce(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
   tt.store %out, %s : !tt.ptr<f32>
   tt.return
 }
+
+// -----
+
+// A volatile load must happen even though nothing uses it: the last loop
+// runs it with the stores.
+
+// CHECK-LABEL: tt.func public @volatile_load
+// CHECK: scf.for
+// CHECK: tt.load %{{.*}} {isVolatile = true} : tensor<8192x!tt.ptr<f32>>
+// CHECK: tt.store
+tt.func public @volatile_load(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
+  %range = tt.make_range {end = 131072 : i32, start = 0 : i32} : tensor<131072xi32>
+  %xs = tt.splat %x : !tt.ptr<f32> -> tensor<131072x!tt.ptr<f32>>
+  %xp = tt.addptr %xs, %range : tensor<131072x!tt.ptr<f32>>, tensor<131072xi32>
+  %unused = tt.load %xp {isVolatile = true} : tensor<131072x!tt.ptr<f32>>
+  %xv = tt.load %xp : tensor<131072x!tt.ptr<f32>>
+  %r = arith.addf %xv, %xv : tensor<131072xf32>
+  %os = tt.splat %out : !tt.ptr<f32> -> tensor<131072x!tt.ptr<f32>>
+  %op = tt.addptr %os, %range : tensor<131072x!tt.ptr<f32>>, tensor<131072xi32>
+  tt.store %op, %r : tensor<131072x!tt.ptr<f32>>
+  tt.return
+}
