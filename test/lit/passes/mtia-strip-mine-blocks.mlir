@@ -153,7 +153,7 @@ tt.func public @store_then_reduce(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
 
 // CHECK-LABEL: tt.func public @volatile_load
 // CHECK: scf.for
-// CHECK: tt.load %{{.*}} {isVolatile = true} : tensor<8192x!tt.ptr<f32>>
+// CHECK: tt.load %{{.*}} {isVolatile = true} : tensor<4096x!tt.ptr<f32>>
 // CHECK: tt.store
 tt.func public @volatile_load(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
   %range = tt.make_range {end = 131072 : i32, start = 0 : i32} : tensor<131072xi32>
