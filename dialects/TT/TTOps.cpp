@@ -121,6 +121,7 @@ static LogicalResult verifyCachePolicy(Operation *op,
   switch (modifier) {
   case CacheModifier::NONE:
   case CacheModifier::CG:
+  case CacheModifier::CS:
     return success();
   case CacheModifier::CA:
   case CacheModifier::CV:
@@ -128,7 +129,6 @@ static LogicalResult verifyCachePolicy(Operation *op,
       return success();
     break;
   case CacheModifier::WB:
-  case CacheModifier::CS:
   case CacheModifier::WT:
     if (!load)
       return success();

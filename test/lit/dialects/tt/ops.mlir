@@ -62,6 +62,9 @@ tt.func @memory(%p: !tt.ptr<f32>, %n: i32) {
   %a = tt.load %pa, %m : tensor<128x!tt.ptr<f32>>
   // CHECK: tt.load %{{.*}}, %{{.*}}, %{{.*}} {cachePolicy = #tt.cache_policy<cache_modifier = cg, eviction_policy = evict_last>} : tensor<128x!tt.ptr<f32>>
   %b = tt.load %pa, %m, %zero {cachePolicy = #tt.cache_policy<cache_modifier = cg, eviction_policy = evict_last>} : tensor<128x!tt.ptr<f32>>
+  // Triton's frontend also gives loads the streaming modifier cs.
+  // CHECK: tt.load %{{.*}} {cachePolicy = #tt.cache_policy<cache_modifier = cs, eviction_policy = evict_normal>} : tensor<128x!tt.ptr<f32>>
+  %streamed = tt.load %pa {cachePolicy = #tt.cache_policy<cache_modifier = cs, eviction_policy = evict_normal>} : tensor<128x!tt.ptr<f32>>
   // CHECK: tt.load %{{.*}} {isVolatile = true} : tensor<128x!tt.ptr<f32>>
   %v = tt.load %pa {isVolatile = true} : tensor<128x!tt.ptr<f32>>
   // CHECK: tt.store %{{.*}}, %{{.*}}, %{{.*}} {cachePolicy = #tt.cache_policy<cache_modifier = cs, eviction_policy = evict_normal>} : tensor<128x!tt.ptr<f32>>

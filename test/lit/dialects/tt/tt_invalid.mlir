@@ -779,8 +779,8 @@ tt.func @map_elementwise_pack(%x: tensor<8xi32>) {
 
 // -----
 
-// Triton's cache modifiers of loads are ca, cg and cv; those of stores wb,
-// cg, cs and wt.
+// Triton's cache modifiers of loads are ca, cg, cs and cv (its frontend's
+// _str_to_load_cache_modifier); those of stores wb, cg, cs and wt.
 tt.func @store_modifier_on_a_load(%p: tensor<8x!tt.ptr<f32>>) {
   // expected-error @+1 {{cache modifier wb is not valid for a load}}
   %v = tt.load %p {cachePolicy = #tt.cache_policy<cache_modifier = wb, eviction_policy = evict_normal>} : tensor<8x!tt.ptr<f32>>
@@ -798,7 +798,7 @@ tt.func @load_modifier_on_a_store(%p: tensor<8x!tt.ptr<f32>>, %v: tensor<8xf32>)
 // -----
 
 tt.func @store_modifier_on_a_descriptor_load(%d: !tt.tensordesc<8x8xf16>, %i: i32) {
-  // expected-error @+1 {{cache modifier cs is not valid for a load}}
-  %v = tt.descriptor_load %d[%i, %i] {cachePolicy = #tt.cache_policy<cache_modifier = cs, eviction_policy = evict_normal>} : !tt.tensordesc<8x8xf16> -> tensor<8x8xf16>
+  // expected-error @+1 {{cache modifier wt is not valid for a load}}
+  %v = tt.descriptor_load %d[%i, %i] {cachePolicy = #tt.cache_policy<cache_modifier = wt, eviction_policy = evict_normal>} : !tt.tensordesc<8x8xf16> -> tensor<8x8xf16>
   tt.return
 }
