@@ -130,8 +130,9 @@ std::optional<StringRef> findAliasDefinition(StringRef alias,
   for (size_t at = buffer.find(prefix); at != StringRef::npos;
        at = buffer.find(prefix, at + 1))
     if (at == 0 || buffer[at - 1] == '\n')
-      return buffer.drop_front(at + prefix.size())
-          .take_until([](char c) { return c == '\n'; });
+      return buffer.drop_front(at + prefix.size()).take_until([](char c) {
+        return c == '\n';
+      });
   return std::nullopt;
 }
 

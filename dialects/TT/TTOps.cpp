@@ -352,18 +352,30 @@ LogicalResult MakeRangeOp::verify() {
 // Dot, reductions and scans
 //===----------------------------------------------------------------------===//
 
+/// Checks that the operands of a dot are all 2-d, or all 3-d (batched) with
+/// one batch size.
+static LogicalResult verifyDotRanks(Operation *op, RankedTensorType aType,
+                                    RankedTensorType bType,
+                                    RankedTensorType cType) {
+  int64_t rank = aType.getRank();
+  if (rank < 2 || rank > 3 || bType.getRank() != rank ||
+      cType.getRank() != rank)
+    return op->emitOpError("operands must all be 2-d or all be 3-d (batched)");
+  if (rank == 3 && (aType.getDimSize(0) != bType.getDimSize(0) ||
+                    aType.getDimSize(0) != cType.getDimSize(0)))
+    return op->emitOpError("batch dimensions do not match");
+  return success();
+}
+
 LogicalResult DotOp::verify() {
   auto aType = cast<RankedTensorType>(getA().getType());
   auto bType = cast<RankedTensorType>(getB().getType());
   auto cType = cast<RankedTensorType>(getC().getType());
+  if (failed(verifyDotRanks(*this, aType, bType, cType)))
+    return failure();
   int64_t rank = aType.getRank();
-  if (rank < 2 || rank > 3 || bType.getRank() != rank ||
-      cType.getRank() != rank)
-    return emitOpError("operands must all be 2-d or all be 3-d (batched)");
   ArrayRef<int64_t> a = aType.getShape(), b = bType.getShape(),
                     c = cType.getShape();
-  if (rank == 3 && (a[0] != b[0] || a[0] != c[0]))
-    return emitOpError("batch dimensions do not match");
   int64_t m = a[rank - 2], k = a[rank - 1], kb = b[rank - 2], n = b[rank - 1];
   if (k != kb)
     return emitOpError("reduction dimension of a (")
@@ -439,14 +451,11 @@ LogicalResult DotScaledOp::verify() {
   auto aType = cast<RankedTensorType>(getA().getType());
   auto bType = cast<RankedTensorType>(getB().getType());
   auto cType = cast<RankedTensorType>(getC().getType());
+  if (failed(verifyDotRanks(*this, aType, bType, cType)))
+    return failure();
   int64_t rank = aType.getRank();
-  if (rank < 2 || rank > 3 || bType.getRank() != rank ||
-      cType.getRank() != rank)
-    return emitOpError("operands must all be 2-d or all be 3-d (batched)");
   ArrayRef<int64_t> a = aType.getShape(), b = bType.getShape(),
                     c = cType.getShape();
-  if (rank == 3 && (a[0] != b[0] || a[0] != c[0]))
-    return emitOpError("batch dimensions do not match");
   for (auto [name, type, format, kPack] :
        {std::make_tuple("a", aType, getAElemType(), getLhsKPack()),
         std::make_tuple("b", bType, getBElemType(), getRhsKPack())}) {
@@ -597,7 +606,8 @@ LogicalResult MapElementwiseOp::verifyRegions() {
   for (Type type : getElementTypes(getResult()))
     returned.append(pack, type);
   Region &region = getScalarOp();
-  if (region.empty() || region.front().getArgumentTypes() != ArrayRef(arguments))
+  if (region.empty() ||
+      region.front().getArgumentTypes() != ArrayRef(arguments))
     return emitOpError("region must take the element type of each operand ")
            << pack << " time(s) (the pack)";
   for (Block &block : region) {

@@ -59,8 +59,7 @@ void BarrierOp::print(OpAsmPrinter &printer) {
   AddrSpace spaces = getAddrSpace();
   printer << ' '
           << (spaces == AddrSpace::All ? "all" : stringifyAddrSpace(spaces));
-  printer.printOptionalAttrDict((*this)->getAttrs(),
-                                {getAddrSpaceAttrName()});
+  printer.printOptionalAttrDict((*this)->getAttrs(), {getAddrSpaceAttrName()});
 }
 
 #define GET_OP_CLASSES

@@ -37,8 +37,8 @@ Value createZero(OpBuilder &builder, Location loc, Type type) {
   if (!isa<tt::PointerType>(element))
     return nullptr;
   Type i64 = builder.getI64Type();
-  Value address = arith::ConstantOp::create(
-      builder, loc, builder.getIntegerAttr(i64, 0));
+  Value address =
+      arith::ConstantOp::create(builder, loc, builder.getIntegerAttr(i64, 0));
   Value pointer = tt::IntToPtrOp::create(builder, loc, element, address);
   if (!tensor)
     return pointer;

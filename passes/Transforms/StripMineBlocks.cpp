@@ -111,8 +111,8 @@ std::optional<StripMining> analyze(tt::FuncOp function) {
     if ((!reduces && !isElementwise(&op)) || (reduces && stored))
       return std::nullopt;
     stored |= isa<tt::StoreOp>(op);
-    for (Type type : llvm::concat<const Type>(op.getOperandTypes(),
-                                              op.getResultTypes())) {
+    for (Type type :
+         llvm::concat<const Type>(op.getOperandTypes(), op.getResultTypes())) {
       auto tensor = dyn_cast<RankedTensorType>(type);
       if (!tensor)
         continue;
@@ -230,9 +230,10 @@ void stripMineReduction(tt::ReduceOp reduce, ArrayRef<Operation *> ops,
   IRMapping combined;
   size_t count = reduce.getNumResults();
   for (auto [index, argument] : llvm::enumerate(combine.getArguments()))
-    combined.map(argument, index < count
-                               ? loop.getRegionIterArgs()[index]
-                               : strip.lookup(reduce->getResult(index - count)));
+    combined.map(argument,
+                 index < count
+                     ? loop.getRegionIterArgs()[index]
+                     : strip.lookup(reduce->getResult(index - count)));
   for (Operation &op : combine.without_terminator())
     builder.clone(op, combined);
   SmallVector<Value> results = llvm::map_to_vector(
@@ -264,9 +265,9 @@ void stripMine(tt::FuncOp function, const StripMining &mining,
     auto constant = [&](int64_t value) -> Value {
       return arith::ConstantIntOp::create(builder, loc, i32, value);
     };
-    auto loop = scf::ForOp::create(builder, loc, constant(0),
-                                   constant(mining.blockSize),
-                                   constant(stripSize));
+    auto loop =
+        scf::ForOp::create(builder, loc, constant(0),
+                           constant(mining.blockSize), constant(stripSize));
     builder.setInsertionPoint(loop.getBody()->getTerminator());
     IRMapping mapping;
     cloneStrip(getStripSlice(mining.ops, stores), loop.getInductionVar(),
@@ -291,8 +292,8 @@ struct StripMineBlocksPass
       if (!mining ||
           mining->blockSize * mining->dataBytesPerElement <= localBytes)
         return;
-      if (int64_t stripSize = chooseStripSize(
-              *mining, localBytes / kStripShareOfLocalMemory))
+      if (int64_t stripSize =
+              chooseStripSize(*mining, localBytes / kStripShareOfLocalMemory))
         stripMine(function, *mining, stripSize);
     });
   }

@@ -27,8 +27,8 @@ struct MapElementwisePattern
     if (failed(
             getTypeConverter()->convertTypes(op.getResultTypes(), tileTypes)))
       return failure();
-    auto map = tile::MapElementwiseOp::create(
-        rewriter, op.getLoc(), tileTypes, adaptor.getSrcs(), op.getPack());
+    auto map = tile::MapElementwiseOp::create(rewriter, op.getLoc(), tileTypes,
+                                              adaptor.getSrcs(), op.getPack());
     rewriter.inlineRegionBefore(op.getScalarOp(), map.getBody(),
                                 map.getBody().end());
     for (Block &block : map.getBody()) {

@@ -55,8 +55,7 @@ Value buildAddresses(OpBuilder &builder, Value pointers, Operation *user) {
     Value offset = add.getOffset();
     if (getElementTypeOrSelf(offset.getType()) != builder.getI64Type())
       offset = arith::ExtSIOp::create(builder, loc, integers, offset);
-    int64_t bytes =
-        pointeeBytes(cast<tt::PointerType>(type.getElementType()));
+    int64_t bytes = pointeeBytes(cast<tt::PointerType>(type.getElementType()));
     Value scale = arith::ConstantOp::create(
         builder, loc,
         DenseElementsAttr::get(integers, builder.getI64IntegerAttr(bytes)));
