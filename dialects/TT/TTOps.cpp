@@ -367,6 +367,21 @@ static LogicalResult verifyDotRanks(Operation *op, RankedTensorType aType,
   return success();
 }
 
+/// Checks that a dot of an m x k by a kb x n matrix (k and kb as the
+/// operands hold them unpacked) agrees on k and accumulates into m x n.
+static LogicalResult verifyDotShape(Operation *op, int64_t m, int64_t k,
+                                    int64_t kb, int64_t n,
+                                    RankedTensorType cType) {
+  if (k != kb)
+    return op->emitOpError("reduction dimension of a (")
+           << k << ") does not match that of b (" << kb << ")";
+  int64_t rank = cType.getRank();
+  if (cType.getDimSize(rank - 2) != m || cType.getDimSize(rank - 1) != n)
+    return op->emitOpError("accumulator shape must be ")
+           << m << "x" << n << ", got " << cType;
+  return success();
+}
+
 LogicalResult DotOp::verify() {
   auto aType = cast<RankedTensorType>(getA().getType());
   auto bType = cast<RankedTensorType>(getB().getType());
@@ -374,15 +389,10 @@ LogicalResult DotOp::verify() {
   if (failed(verifyDotRanks(*this, aType, bType, cType)))
     return failure();
   int64_t rank = aType.getRank();
-  ArrayRef<int64_t> a = aType.getShape(), b = bType.getShape(),
-                    c = cType.getShape();
+  ArrayRef<int64_t> a = aType.getShape(), b = bType.getShape();
   int64_t m = a[rank - 2], k = a[rank - 1], kb = b[rank - 2], n = b[rank - 1];
-  if (k != kb)
-    return emitOpError("reduction dimension of a (")
-           << k << ") does not match that of b (" << kb << ")";
-  if (c[rank - 2] != m || c[rank - 1] != n)
-    return emitOpError("accumulator shape must be ")
-           << m << "x" << n << ", got " << cType;
+  if (failed(verifyDotShape(*this, m, k, kb, n, cType)))
+    return failure();
   Type aElement = aType.getElementType(), bElement = bType.getElementType();
   Type accElement = cType.getElementType();
   bool aIsFp8 =
@@ -454,8 +464,7 @@ LogicalResult DotScaledOp::verify() {
   if (failed(verifyDotRanks(*this, aType, bType, cType)))
     return failure();
   int64_t rank = aType.getRank();
-  ArrayRef<int64_t> a = aType.getShape(), b = bType.getShape(),
-                    c = cType.getShape();
+  ArrayRef<int64_t> a = aType.getShape(), b = bType.getShape();
   for (auto [name, type, format, kPack] :
        {std::make_tuple("a", aType, getAElemType(), getLhsKPack()),
         std::make_tuple("b", bType, getBElemType(), getRhsKPack())}) {
@@ -475,12 +484,8 @@ LogicalResult DotScaledOp::verify() {
   int64_t k = getUnpackedK(*this);
   int64_t kb = b[rank - 2] * (bFp4 && getRhsKPack() ? 2 : 1);
   int64_t n = b[rank - 1] * (bFp4 && !getRhsKPack() ? 2 : 1);
-  if (k != kb)
-    return emitOpError("reduction dimension of a (")
-           << k << ") does not match that of b (" << kb << ")";
-  if (c[rank - 2] != m || c[rank - 1] != n)
-    return emitOpError("accumulator shape must be ")
-           << m << "x" << n << ", got " << cType;
+  if (failed(verifyDotShape(*this, m, k, kb, n, cType)))
+    return failure();
   int64_t aFactor = getScaleFactorOf(getAScale(), k);
   int64_t bFactor = getScaleFactorOf(getBScale(), k);
   for (int64_t factor : {aFactor, bFactor})
