@@ -110,26 +110,52 @@ def LowerMemoryAccesses : Pass<"mtia-lower-memory-accesses", "::mlir::ModuleOp">
 }
 
 def StripMineBlocks : Pass<"mtia-strip-mine-blocks", "::mlir::ModuleOp"> {
-  let summary = "Compute blocks larger than local memory in strips";
+  let summary = "Compute blocks larger than local memory in strips of an axis";
   let description = [{
-    A kernel whose tensors are one-dimensional blocks of one length, computed
-    element by element (ranges, splats, elementwise arithmetic, pure library
-    calls, loads and stores through tensors of pointers) or reduced to
-    scalars (`tt.reduce` of the whole block, any combine region), and whose
-    block of data (the loaded and computed values, not indices, masks or
-    pointers) exceeds the target's local memory, computes its block in
-    strips. Each reduction becomes a loop over strips at its place: the
-    first strip's partial results start it, and every later strip's are
-    combined with them through the reduction's combine region (so argmax
-    and other multi-value combines need no identity). The tensor stores run
-    in a last loop over strips at the end of the kernel, which computes
-    again, from the loads, what they need. In every loop each `tt.make_range`
-    becomes the strip's slice of the range. A strip is the largest power of
-    two dividing the block whose data takes at most an eighth of local
-    memory, so that the transfers of the next strip overlap the compute of
-    this one. Kernels with scans, dots, reshapes, broadcasts, loops, a store
-    before a reduction or scalar side effects other than stores are left
-    unchanged.
+    A kernel whose block of data (the loaded and computed tensors, not
+    indices, masks or pointers) does not fit the target's local memory
+    computes it in strips along one axis of the block. An axis is a class
+    of tensor dimensions the kernel's operations keep in step: elementwise
+    operations (arithmetic, pointer arithmetic, loads and stores through
+    tensors of pointers, conversions, pure library calls, mapped regions),
+    `tt.expand_dims`, `tt.broadcast` and `tt.trans` tie the dimensions they
+    carry; `tt.dot` ties the rows of `a`, `c` and the result, and the
+    columns of `b`, `c` and the result; loops and conditionals tie what they
+    carry and yield. An axis can be split when nothing mixes its elements:
+    no reshape, join, split, concatenation, gather, histogram, scan, print
+    or assert touches it, it is not a dot's K, no non-splat constant and no
+    access through a block pointer or descriptor has it, and no tensor has
+    two dimensions on it.
+
+    On the chosen axis, element i of every tensor depends only on element i
+    of the others, so the tensor work runs on strips of it: each
+    `tt.make_range` on the axis becomes the strip's slice of the range,
+    splat constants take the strip's shape, and every other operation,
+    loops included, is the same on strips. A reduction over the axis (in
+    the kernel's body, not in a loop) becomes a loop over strips at its
+    place: the loop takes the first strip's partial results as they are
+    (the carried values start as zeros no strip combines with) and combines
+    every later strip's with them through the reduction's combine region
+    (element by element, with `tt.map_elementwise`, when the partial
+    results are tensors), so argmax and other multi-value combines need no
+    identity; reductions that need nothing of each other share a loop. The
+    stores and other effects on the axis run in a last loop over strips at
+    the end of the kernel, which computes again, from the loads, what they
+    need. Only the reductions' results leave the strips; effects must
+    follow the last reduction, and an effect inside a loop that the strips
+    repeat must be on the axis.
+
+    The pass estimates the peak of data live at once (from each value's
+    definition to its last use, nested blocks at their operation). By
+    default, a kernel whose peak exceeds local memory runs in strips whose
+    peak takes at most a quarter of it, so that the buffers of the
+    transfers fit beside them; `budget-divisor=d` splits any kernel whose
+    peak exceeds 1/d of local memory, into strips that take at most 1/d
+    (the compiler retries with growing divisors when the program stage's
+    plan of a kernel does not fit). Of the axes that can be split, the one
+    whose strips fit is taken, preferring one without reductions over it (its
+    strips run the kernel once, in one loop), then the largest strip; a
+    strip is a power of two dividing the axis.
 
     The strips reorder memory accesses the kernel's program order does not
     oblige: as on a GPU, where the threads of a program load and store their
@@ -142,6 +168,9 @@ def StripMineBlocks : Pass<"mtia-strip-mine-blocks", "::mlir::ModuleOp"> {
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"mtia-2i\"",
            "target description: a name from targets/ or a path to a .json file">,
+    Option<"budgetDivisor", "budget-divisor", "int64_t", /*default=*/"0",
+           "split when the data's peak exceeds 1/d of local memory, into "
+           "strips within it (0: exceeds local memory, strips within a quarter)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }

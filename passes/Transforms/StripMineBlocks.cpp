@@ -1,13 +1,21 @@
 //===- StripMineBlocks.cpp - Blocks larger than local memory in strips ----===//
 //
 // A program whose block is larger than a PE's local memory computes it in
-// strips: when every tensor operation of the kernel works element by element
-// on one-dimensional blocks of one size, or reduces such a block to scalars,
-// the tensor part of the kernel moves into loops over strips of the block,
-// and each range the block is indexed by becomes the strip's slice of it.
-// Each reduction is a loop of its own, which combines the strips' partial
-// results with the reduction's combine region; the stores run in a last
-// loop, which recomputes from the loads what they need.
+// strips along one axis of the block. An axis is a set of tensor dimensions
+// that the kernel's operations keep in step: an elementwise operation ties
+// the dimensions of its operands and results, `tt.expand_dims`,
+// `tt.broadcast` and `tt.trans` tie the dimensions they move, a dot ties
+// the rows of its left operand to those of its result and the columns of its
+// right operand to those of its result, and loops tie their carried values.
+// Along an axis that no operation mixes (no reshape, gather, scan or dot
+// over it), element i of every tensor depends only on element i of the
+// others, so the kernel's tensor work can run on strips of the axis: each
+// `tt.make_range` of the axis becomes the strip's slice of the range and
+// every other operation is the same on strips. Reductions over the axis
+// become loops over strips at their place, which combine the strips'
+// partial results with the reductions' combine regions; the stores run in a
+// last loop over strips at the end of the kernel, which recomputes from the
+// loads what they need.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,9 +25,13 @@
 #include "dialects/TT/TTDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/CSE.h"
 #include "llvm/ADT/SmallVectorExtras.h"
 
 namespace mtia {
@@ -32,249 +44,837 @@ using namespace mtia;
 
 namespace {
 
-/// A strip takes at most this fraction of local memory for the tiles of its
-/// data, so that the buffers of the next strip's transfers fit beside it.
-constexpr int64_t kStripShareOfLocalMemory = 8;
+/// A dimension of a tensor value.
+using ValueDim = std::pair<Value, unsigned>;
 
-/// Returns whether `op` computes each element of its tensor results from the
-/// same element of its tensor operands, and nothing else: then a strip of
-/// its operands gives the strip of its results.
-bool isElementwise(Operation *op) {
-  if (op->getNumRegions() != 0)
-    return false;
-  if (isa<tt::MakeRangeOp, tt::SplatOp>(op))
+/// Returns the tensor type of `value`, or null for a scalar.
+RankedTensorType getTensorType(Value value) {
+  return dyn_cast<RankedTensorType>(value.getType());
+}
+
+/// Calls `visit` on every value `op` defines: its results, and the block
+/// arguments and results of every operation in its regions.
+void forEachDefinedValue(Operation *op, function_ref<void(Value)> visit) {
+  op->walk([&](Operation *nested) {
+    for (Region &region : nested->getRegions())
+      for (Block &block : region)
+        for (BlockArgument argument : block.getArguments())
+          visit(argument);
+    for (Value result : nested->getResults())
+      visit(result);
+  });
+}
+
+/// Returns whether `op` (or an operation in its regions) writes memory or
+/// has effects the interfaces do not describe.
+bool hasSideEffects(Operation *op) {
+  if (auto load = dyn_cast<tt::LoadOp>(op); load && load.getIsVolatile())
     return true;
-  if (auto constant = dyn_cast<arith::ConstantOp>(op))
-    return isa<SplatElementsAttr>(constant.getValue());
-  // Accesses through tensors of pointers; block pointers and descriptors
-  // address their block as a whole.
-  if (auto load = dyn_cast<tt::LoadOp>(op))
-    return isa<RankedTensorType>(load.getPtr().getType());
-  if (auto store = dyn_cast<tt::StoreOp>(op))
-    return isa<RankedTensorType>(store.getPtr().getType());
-  if (auto call = dyn_cast<tt::ExternElementwiseOp>(op))
-    return call.getPure();
-  return op->hasTrait<OpTrait::Elementwise>() && isMemoryEffectFree(op);
+  if (op->hasTrait<OpTrait::HasRecursiveMemoryEffects>()) {
+    for (Region &region : op->getRegions())
+      for (Operation &nested : region.getOps())
+        if (hasSideEffects(&nested))
+          return true;
+    return false;
+  }
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects)
+    return true;
+  return effects.hasEffect<MemoryEffects::Write>() ||
+         effects.hasEffect<MemoryEffects::Allocate>() ||
+         effects.hasEffect<MemoryEffects::Free>();
 }
 
-/// Returns whether `value` holds data (rather than indices, masks or
-/// pointers, which the later stages fold into the addressing of transfers):
-/// a tensor of numbers computed from loads.
-bool holdsData(Value value, const DenseSet<Value> &indexValues) {
-  auto type = dyn_cast<RankedTensorType>(value.getType());
-  return type && !isa<tt::PointerType>(type.getElementType()) &&
-         !indexValues.contains(value);
+/// Gives every use of an index (a tensor computed only from ranges, splats
+/// and splat constants, without loads: offsets, masks, pointers) its own
+/// copy of the computation. Common-subexpression elimination shares, say,
+/// one range between the rows of one tile and the columns of another; with
+/// a copy each, a range ties only the dimensions of its own use, and a
+/// strip can slice one use without the other. The later stages share the
+/// copies again.
+void separateIndexUses(tt::FuncOp function) {
+  DenseSet<Value> indexValues;
+  SmallVector<Operation *> indexOps;
+  function.walk([&](Operation *op) {
+    if (op->getNumRegions() != 0 || op->getNumResults() != 1 ||
+        !getTensorType(op->getResult(0)) || !isMemoryEffectFree(op))
+      return;
+    if (auto constant = dyn_cast<arith::ConstantOp>(op);
+        constant && !isa<SplatElementsAttr>(constant.getValue()))
+      return;
+    bool fromIndices = llvm::all_of(op->getOperands(), [&](Value operand) {
+      return !getTensorType(operand) || indexValues.contains(operand);
+    });
+    if (!fromIndices)
+      return;
+    indexValues.insert(op->getResult(0));
+    indexOps.push_back(op);
+  });
+  for (Operation *op : llvm::reverse(indexOps)) {
+    SmallVector<OpOperand *> uses = llvm::map_to_vector(
+        op->getResult(0).getUses(), [](OpOperand &use) { return &use; });
+    OpBuilder builder(op);
+    for (OpOperand *use : llvm::drop_begin(uses))
+      use->set(builder.clone(*op)->getResult(0));
+  }
 }
 
-/// Returns whether `op` reduces one-dimensional blocks to scalars.
-bool isBlockReduction(Operation *op) {
-  auto reduce = dyn_cast<tt::ReduceOp>(op);
-  return reduce && llvm::none_of(reduce.getResultTypes(), [](Type type) {
-           return isa<RankedTensorType>(type);
-         });
-}
+/// The axes of a kernel: its tensor dimensions, in classes of dimensions
+/// that its operations keep in step (union-find), with what forbids
+/// splitting a class and the reductions over it.
+class AxisAnalysis {
+public:
+  explicit AxisAnalysis(tt::FuncOp function);
 
-/// The tensor part of a kernel that can run in strips.
-struct StripMining {
-  /// The tensor operations, in the kernel's order: elementwise operations
-  /// and reductions of the block to scalars.
-  SmallVector<Operation *> ops;
-  /// The length of every tensor of the kernel.
-  int64_t blockSize = 0;
-  /// The bytes per element of the block taken by tensors of data.
-  int64_t dataBytesPerElement = 0;
+  /// The class of `dim` of `value`, or none if no operation ties it.
+  std::optional<unsigned> getAxis(Value value, unsigned dim) const {
+    auto it = ids.find({value, dim});
+    if (it == ids.end())
+      return std::nullopt;
+    return find(it->second);
+  }
+
+  /// Returns the dimension of `value` on `axis`, if it has one.
+  std::optional<unsigned> getDimOnAxis(Value value, unsigned axis) const {
+    RankedTensorType type = getTensorType(value);
+    if (!type)
+      return std::nullopt;
+    for (unsigned dim = 0; dim < type.getRank(); ++dim)
+      if (getAxis(value, dim) == axis)
+        return dim;
+    return std::nullopt;
+  }
+
+  /// Returns whether `op`, or an operation in its regions, has a tensor
+  /// (operand, result or block argument) with a dimension on `axis`.
+  bool touchesAxis(Operation *op, unsigned axis) const {
+    bool touches = false;
+    op->walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands())
+        touches |= getDimOnAxis(operand, axis).has_value();
+      forEachDefinedValue(nested, [&](Value value) {
+        touches |= getDimOnAxis(value, axis).has_value();
+      });
+      return touches ? WalkResult::interrupt() : WalkResult::advance();
+    });
+    return touches;
+  }
+
+  /// The classes that may be split: one length, no dimension forbidden, no
+  /// tensor with two dimensions in the class. In order of first appearance.
+  ArrayRef<unsigned> getSplittableAxes() const { return splittable; }
+
+  /// The length of the dimensions of `axis`.
+  int64_t getLength(unsigned axis) const { return lengths.lookup(axis); }
+
+  /// The reductions over `axis`.
+  SmallVector<tt::ReduceOp> getReductions(unsigned axis) const {
+    SmallVector<tt::ReduceOp> over;
+    for (auto [id, reduce] : reductions)
+      if (find(id) == axis)
+        over.push_back(reduce);
+    return over;
+  }
+
+  /// Whether the kernel has an operation the analysis does not know how to
+  /// split (a call): then no axis is split.
+  bool hasOpaqueOperations() const { return opaque; }
+
+private:
+  unsigned getId(Value value, unsigned dim);
+  unsigned find(unsigned id) const {
+    while (parents[id] != id)
+      id = parents[id];
+    return id;
+  }
+  void tie(Value a, unsigned dimA, Value b, unsigned dimB);
+  void forbid(Value value, unsigned dim) {
+    forbidden.push_back(getId(value, dim));
+  }
+  void forbidAll(Operation *op);
+  /// Ties dimension `dim` of every tensor in `values`, for every dim.
+  void tieElementwise(ValueRange values);
+  void visit(Operation *op);
+  void findSplittableAxes();
+
+  DenseMap<ValueDim, unsigned> ids;
+  SmallVector<unsigned> splittable;
+  SmallVector<ValueDim> dimsById;
+  SmallVector<unsigned> parents;
+  SmallVector<unsigned> forbidden;
+  SmallVector<std::pair<unsigned, tt::ReduceOp>> reductions;
+  DenseMap<unsigned, int64_t> lengths;
+  bool opaque = false;
 };
 
-/// Returns the tensor part of `function` when it can run in strips: one
-/// block, no scalar operation with regions or side effects but stores after
-/// the last reduction, every tensor one-dimensional and of one length, every
-/// tensor operation elementwise or a reduction of the block to scalars, and
-/// no store before a reduction (the tensor stores run in the last loop).
-std::optional<StripMining> analyze(tt::FuncOp function) {
-  if (!function.getBody().hasOneBlock())
-    return std::nullopt;
-  StripMining mining;
-  DenseSet<Value> indexValues;
-  bool stored = false;
-  for (Operation &op : function.getBody().front().without_terminator()) {
-    auto isTensor = [](Type type) { return isa<RankedTensorType>(type); };
-    bool touchesTensors = llvm::any_of(op.getOperandTypes(), isTensor) ||
-                          llvm::any_of(op.getResultTypes(), isTensor);
-    if (!touchesTensors) {
-      if (op.getNumRegions() != 0 ||
-          (!isa<tt::StoreOp>(op) && !isMemoryEffectFree(&op)))
-        return std::nullopt;
-      stored |= isa<tt::StoreOp>(op);
+unsigned AxisAnalysis::getId(Value value, unsigned dim) {
+  auto [it, inserted] = ids.try_emplace({value, dim}, parents.size());
+  if (inserted) {
+    parents.push_back(it->second);
+    dimsById.push_back({value, dim});
+  }
+  return it->second;
+}
+
+void AxisAnalysis::tie(Value a, unsigned dimA, Value b, unsigned dimB) {
+  unsigned rootA = find(getId(a, dimA));
+  unsigned rootB = find(getId(b, dimB));
+  if (rootA != rootB)
+    parents[std::max(rootA, rootB)] = std::min(rootA, rootB);
+}
+
+void AxisAnalysis::forbidAll(Operation *op) {
+  for (Value value : llvm::concat<Value>(op->getOperands(), op->getResults()))
+    if (RankedTensorType type = getTensorType(value))
+      for (unsigned dim = 0; dim < type.getRank(); ++dim)
+        forbid(value, dim);
+}
+
+void AxisAnalysis::tieElementwise(ValueRange values) {
+  SmallVector<Value> tensors = llvm::filter_to_vector(
+      values, [](Value value) { return getTensorType(value) != nullptr; });
+  for (Value tensor : tensors)
+    for (unsigned dim = 0; dim < getTensorType(tensor).getRank(); ++dim)
+      tie(tensors.front(), dim, tensor, dim);
+}
+
+AxisAnalysis::AxisAnalysis(tt::FuncOp function) {
+  function.walk([&](Operation *op) { visit(op); });
+  for (auto [id, valueDim] : llvm::enumerate(dimsById)) {
+    auto [value, dim] = valueDim;
+    int64_t length = getTensorType(value).getDimSize(dim);
+    auto [it, inserted] = lengths.try_emplace(find(id), length);
+    if (!inserted && it->second != length)
+      it->second = ShapedType::kDynamic;
+  }
+  findSplittableAxes();
+}
+
+void AxisAnalysis::visit(Operation *op) {
+  auto isTensor = [](Type type) { return isa<RankedTensorType>(type); };
+  if (isa<tt::CallOp>(op)) {
+    opaque = true;
+    return;
+  }
+  if (isa<scf::YieldOp, scf::ConditionOp, tt::ReduceReturnOp,
+          tt::ScanReturnOp, tt::MapElementwiseReturnOp, tt::ReturnOp>(op))
+    return;
+  // Ranges and splats start dimensions; nothing ties them.
+  if (isa<tt::MakeRangeOp, tt::SplatOp>(op))
+    return;
+  if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+    if (!isa<SplatElementsAttr>(constant.getValue()))
+      forbidAll(op);
+    return;
+  }
+  if (auto expand = dyn_cast<tt::ExpandDimsOp>(op)) {
+    unsigned rank = getTensorType(expand.getSrc()).getRank();
+    for (unsigned dim = 0; dim < rank; ++dim)
+      tie(expand.getSrc(), dim, expand.getResult(),
+          dim < expand.getAxis() ? dim : dim + 1);
+    return;
+  }
+  if (auto broadcast = dyn_cast<tt::BroadcastOp>(op)) {
+    RankedTensorType source = getTensorType(broadcast.getSrc());
+    RankedTensorType result = getTensorType(broadcast.getResult());
+    for (unsigned dim = 0; dim < source.getRank(); ++dim)
+      if (source.getDimSize(dim) == result.getDimSize(dim))
+        tie(broadcast.getSrc(), dim, broadcast.getResult(), dim);
+    return;
+  }
+  if (auto trans = dyn_cast<tt::TransOp>(op)) {
+    for (auto [dim, from] : llvm::enumerate(trans.getOrder()))
+      tie(trans.getSrc(), from, trans.getResult(), dim);
+    return;
+  }
+  if (auto reduce = dyn_cast<tt::ReduceOp>(op)) {
+    tieElementwise(reduce.getSrcs());
+    unsigned axis = reduce.getAxis();
+    Value source = reduce.getSrcs().front();
+    for (Value result : reduce.getResults())
+      if (RankedTensorType type = getTensorType(result))
+        for (unsigned dim = 0; dim < type.getRank(); ++dim)
+          tie(source, dim < axis ? dim : dim + 1, result, dim);
+    reductions.push_back({getId(source, axis), reduce});
+    return;
+  }
+  if (auto scan = dyn_cast<tt::ScanOp>(op)) {
+    tieElementwise(llvm::to_vector(
+        llvm::concat<Value>(scan.getSrcs(), scan.getResults())));
+    forbid(scan.getSrcs().front(), scan.getAxis());
+    return;
+  }
+  if (isa<tt::DotOp, tt::DotScaledOp>(op)) {
+    Value a = op->getOperand(0), b = op->getOperand(1), c = op->getOperand(2);
+    Value d = op->getResult(0);
+    unsigned rank = getTensorType(d).getRank();
+    for (unsigned dim = 0; dim + 2 < rank; ++dim) {
+      tie(a, dim, d, dim);
+      tie(b, dim, d, dim);
+    }
+    tie(a, rank - 2, d, rank - 2);
+    tie(b, rank - 1, d, rank - 1);
+    tieElementwise({c, d});
+    forbid(a, rank - 1);
+    forbid(b, rank - 2);
+    if (auto scaled = dyn_cast<tt::DotScaledOp>(op)) {
+      // A scale holds a row of factors per row of `a` (per column of `b`).
+      for (auto [scale, operand, dim] :
+           {std::tuple(scaled.getAScale(), a, rank - 2),
+            std::tuple(scaled.getBScale(), b, rank - 1)}) {
+        if (!scale)
+          continue;
+        tie(scale, 0, operand, dim);
+        forbid(scale, 1);
+      }
+    }
+    return;
+  }
+  if (auto loop = dyn_cast<scf::ForOp>(op)) {
+    for (auto [init, argument, yielded, result] :
+         llvm::zip(loop.getInitArgs(), loop.getRegionIterArgs(),
+                   loop.getYieldedValues(), loop.getResults()))
+      tieElementwise({init, argument, yielded, result});
+    return;
+  }
+  if (auto branch = dyn_cast<scf::IfOp>(op)) {
+    for (auto [index, result] : llvm::enumerate(branch.getResults())) {
+      SmallVector<Value> tied = {result};
+      for (Region *region : {&branch.getThenRegion(), &branch.getElseRegion()})
+        if (!region->empty())
+          tied.push_back(
+              region->front().getTerminator()->getOperand(index));
+      tieElementwise(tied);
+    }
+    return;
+  }
+  if (auto loop = dyn_cast<scf::WhileOp>(op)) {
+    for (auto [init, argument, yielded] :
+         llvm::zip(loop.getInits(), loop.getBeforeArguments(),
+                   loop.getYieldedValues()))
+      tieElementwise({init, argument, yielded});
+    for (auto [forwarded, argument, result] :
+         llvm::zip(loop.getConditionOp().getArgs(), loop.getAfterArguments(),
+                   loop.getResults()))
+      tieElementwise({forwarded, argument, result});
+    return;
+  }
+  bool touchesTensors = llvm::any_of(op->getOperandTypes(), isTensor) ||
+                        llvm::any_of(op->getResultTypes(), isTensor);
+  if (!touchesTensors)
+    return;
+  // Accesses through block pointers address their block as a whole.
+  bool blockAccess =
+      (isa<tt::LoadOp>(op) && !getTensorType(op->getOperand(0))) ||
+      (isa<tt::StoreOp>(op) && !getTensorType(op->getOperand(0)));
+  // Element-by-element operations: the arithmetic, and Triton's operations
+  // on tensors of one shape (pointer arithmetic, accesses through tensors of
+  // pointers, conversions, library calls, mapped regions). Their scalar
+  // operands (a select's condition) are the same for every element.
+  SmallVector<Value> tensors;
+  for (Value value : llvm::concat<Value>(op->getOperands(), op->getResults()))
+    if (getTensorType(value))
+      tensors.push_back(value);
+  bool oneShape = llvm::all_of(tensors, [&](Value value) {
+    return getTensorType(value).getShape() ==
+           getTensorType(tensors.front()).getShape();
+  });
+  bool elementwise =
+      isa_and_nonnull<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
+      isa<tt::AddPtrOp, tt::LoadOp, tt::StoreOp, tt::AtomicRMWOp,
+          tt::AtomicCASOp, tt::IntToPtrOp, tt::PtrToIntOp, tt::BitcastOp,
+          tt::FpToFpOp, tt::ClampFOp, tt::PreciseSqrtOp, tt::PreciseDivFOp,
+          tt::MulhiUIOp, tt::ExternElementwiseOp, tt::MapElementwiseOp>(op);
+  if (elementwise && oneShape && !blockAccess) {
+    tieElementwise(tensors);
+    return;
+  }
+  forbidAll(op);
+}
+
+void AxisAnalysis::findSplittableAxes() {
+  DenseSet<unsigned> excluded;
+  for (unsigned id : forbidden)
+    excluded.insert(find(id));
+  // A tensor with two dimensions on one axis pairs every strip with every
+  // other (an outer product): splitting it would drop the other pairs.
+  DenseMap<Value, SmallVector<unsigned>> axesOfValue;
+  for (auto [id, valueDim] : llvm::enumerate(dimsById)) {
+    SmallVector<unsigned> &seen = axesOfValue[valueDim.first];
+    if (llvm::is_contained(seen, find(id)))
+      excluded.insert(find(id));
+    seen.push_back(find(id));
+  }
+  DenseMap<unsigned, DenseSet<unsigned>> sharingAValue;
+  for (auto &[value, axes] : axesOfValue)
+    for (unsigned axis : axes)
+      sharingAValue[axis].insert(axes.begin(), axes.end());
+  // Axes of one length that no tensor has two of are independent parts of
+  // the block (a volatile load beside the computation it does not feed, an
+  // index whose uses were separated): they run in the same strips, so that
+  // no part of the block stays whole.
+  SmallVector<SmallVector<unsigned>> groups;
+  for (unsigned id = 0; id < parents.size(); ++id) {
+    unsigned axis = find(id);
+    int64_t length = lengths.lookup(axis);
+    if (axis != id || excluded.contains(axis) ||
+        length == ShapedType::kDynamic || length <= 1)
       continue;
-    }
-    bool reduces = isBlockReduction(&op);
-    if ((!reduces && !isElementwise(&op)) || (reduces && stored))
-      return std::nullopt;
-    stored |= isa<tt::StoreOp>(op);
-    for (Type type :
-         llvm::concat<const Type>(op.getOperandTypes(), op.getResultTypes())) {
-      auto tensor = dyn_cast<RankedTensorType>(type);
-      if (!tensor)
-        continue;
-      if (tensor.getRank() != 1 || tensor.isDynamicDim(0) ||
-          (mining.blockSize && tensor.getDimSize(0) != mining.blockSize))
-        return std::nullopt;
-      mining.blockSize = tensor.getDimSize(0);
-    }
-    // Ranges, splats, constants and what is computed from nothing else are
-    // indices and masks.
-    bool fromIndices = llvm::all_of(op.getOperands(), [&](Value operand) {
-      return !isa<RankedTensorType>(operand.getType()) ||
-             indexValues.contains(operand);
+    auto independent = llvm::find_if(groups, [&](ArrayRef<unsigned> group) {
+      return lengths.lookup(group.front()) == length &&
+             llvm::none_of(group, [&](unsigned member) {
+               return sharingAValue[axis].contains(member);
+             });
     });
-    if (fromIndices && !isa<tt::LoadOp>(op))
-      indexValues.insert(op.getResults().begin(), op.getResults().end());
-    for (Value result : op.getResults())
-      if (holdsData(result, indexValues))
-        mining.dataBytesPerElement += llvm::divideCeil(
-            getElementTypeOrSelf(result.getType()).getIntOrFloatBitWidth(), 8);
-    mining.ops.push_back(&op);
+    if (independent == groups.end())
+      groups.push_back({axis});
+    else
+      independent->push_back(axis);
   }
-  if (mining.ops.empty())
-    return std::nullopt;
-  return mining;
+  for (ArrayRef<unsigned> group : groups) {
+    for (unsigned axis : group.drop_front())
+      parents[axis] = group.front();
+    splittable.push_back(group.front());
+  }
 }
 
-/// Returns the largest power of two that divides the block and whose strip
-/// of data takes at most `budget` bytes, or 0 if none below the block does.
-int64_t chooseStripSize(const StripMining &mining, int64_t budget) {
-  int64_t strip = mining.blockSize & -mining.blockSize;
-  while (strip > 1 && strip * mining.dataBytesPerElement > budget)
-    strip /= 2;
-  return strip < mining.blockSize ? strip : 0;
-}
+/// How a kernel runs in strips of one axis.
+struct StripPlan {
+  unsigned axis;
+  int64_t stripSize;
+  bool reduces;
+};
 
-/// Clones `ops` (tensor operations of the kernel, in order) for the strip
-/// of `stripSize` elements from `stripStart`: a range becomes the strip's
-/// slice of it, splat constants and splats take the strip's length, and every
-/// other operation is the same on strips. `mapping` maps the kernel's values
-/// to the strip's.
-void cloneStrip(ArrayRef<Operation *> ops, Value stripStart, int64_t stripSize,
-                OpBuilder &builder, IRMapping &mapping) {
-  Type i32 = builder.getI32Type();
+/// The tensor work of a kernel's body along one axis, and whether it can
+/// run in strips of it.
+class AxisSplit {
+public:
+  AxisSplit(tt::FuncOp function, const AxisAnalysis &axes, unsigned axis)
+      : body(function.getBody().front()), axes(axes), axis(axis) {}
+
+  /// Returns whether the kernel can run in strips of the axis: the
+  /// reductions over it are in the kernel's body (not in a loop), only
+  /// their results leave the strips, the stores and other effects on the
+  /// axis follow the last reduction and are in no reduction's strips, and
+  /// no operation in a loop over the axis has an effect off it (which the
+  /// strips would repeat).
+  bool isLegal();
+
+  /// The estimated peak of the bytes of data (not indices, masks or
+  /// pointers, which the later stages fold into the transfers' addressing)
+  /// live at once, with the axis in strips of `stripSize`.
+  int64_t estimatePeakBytes(int64_t stripSize) const;
+
+  /// Moves the kernel's tensor work on the axis into loops over strips.
+  void apply(int64_t stripSize);
+
+private:
+  bool onAxis(Operation *op) const { return onAxisOps.contains(op); }
+  bool isReductionOverAxis(Operation *op) const {
+    return llvm::any_of(reductions, [&](tt::ReduceOp reduce) {
+      return reduce.getOperation() == op;
+    });
+  }
+  SmallVector<Operation *> getSlice(ArrayRef<Operation *> roots) const;
+  void cloneStrip(ArrayRef<Operation *> ops, Value stripStart,
+                  int64_t stripSize, OpBuilder &builder,
+                  IRMapping &mapping) const;
+  Type getStripType(Value original, int64_t stripSize) const;
+  void stripMineReductions(MutableArrayRef<tt::ReduceOp> group,
+                           int64_t stripSize);
+  int64_t estimateBlockPeak(Block &block, int64_t stripSize,
+                            const DenseSet<Value> &indexValues) const;
+
+  Block &body;
+  const AxisAnalysis &axes;
+  unsigned axis;
+  /// The operations of the body that touch the axis, in order.
+  SmallVector<Operation *> ops;
+  DenseSet<Operation *> onAxisOps;
+  SmallVector<tt::ReduceOp> reductions;
+  /// The operations with effects that run in the last loop.
+  SmallVector<Operation *> sinks;
+};
+
+bool AxisSplit::isLegal() {
+  for (Operation &op : body.without_terminator())
+    if (axes.touchesAxis(&op, axis)) {
+      ops.push_back(&op);
+      onAxisOps.insert(&op);
+    }
+  reductions = axes.getReductions(axis);
+  for (tt::ReduceOp reduce : reductions)
+    if (reduce->getBlock() != &body)
+      return false;
+  // Only the reductions' results leave the strips.
   for (Operation *op : ops) {
-    if (auto range = dyn_cast<tt::MakeRangeOp>(op)) {
-      Location loc = range.getLoc();
-      auto type = RankedTensorType::get({stripSize}, i32);
-      Value offsets = tt::MakeRangeOp::create(builder, loc, type, 0, stripSize);
-      Value first = stripStart;
-      if (int64_t start = range.getStart())
-        first = arith::AddIOp::create(
-            builder, loc, stripStart,
-            arith::ConstantIntOp::create(builder, loc, i32, start));
-      Value firsts = tt::SplatOp::create(builder, loc, type, first);
-      mapping.map(range.getResult(),
-                  arith::AddIOp::create(builder, loc, offsets, firsts));
+    if (isReductionOverAxis(op))
       continue;
-    }
-    if (auto splat = dyn_cast<arith::ConstantOp>(op)) {
-      auto value = cast<SplatElementsAttr>(splat.getValue());
-      auto type = cast<RankedTensorType>(value.getType()).clone({stripSize});
-      mapping.map(splat.getResult(),
-                  arith::ConstantOp::create(builder, splat.getLoc(),
-                                            value.resizeSplat(type)));
-      continue;
-    }
-    Operation *strip = builder.clone(*op, mapping);
-    for (Value result : strip->getResults())
-      if (auto tensor = dyn_cast<RankedTensorType>(result.getType()))
-        result.setType(tensor.clone({stripSize}));
+    for (Operation *user : op->getUsers())
+      if (!onAxis(body.findAncestorOpInBlock(*user)))
+        return false;
   }
+  // An effect in a loop over the axis must be on the axis: the strips
+  // repeat the loop.
+  for (Operation *op : ops) {
+    bool repeatedEffect = false;
+    op->walk([&](Operation *nested) {
+      if (nested != op && nested->getNumRegions() == 0 &&
+          hasSideEffects(nested) && !axes.touchesAxis(nested, axis))
+        repeatedEffect = true;
+    });
+    if (repeatedEffect)
+      return false;
+    if (hasSideEffects(op))
+      sinks.push_back(op);
+  }
+  if (!reductions.empty() && !sinks.empty() &&
+      sinks.front()->isBeforeInBlock(reductions.back()))
+    return false;
+  if (reductions.empty())
+    return !sinks.empty();
+  SmallVector<Operation *> roots = llvm::map_to_vector(
+      reductions, [](tt::ReduceOp reduce) -> Operation * { return reduce; });
+  SmallVector<Operation *> reduced = getSlice(roots);
+  return llvm::none_of(reduced, [&](Operation *op) {
+    return llvm::is_contained(sinks, op);
+  });
 }
 
-/// Returns the operations of `ops` (in order) that `roots` need, through
-/// tensor operands: what a strip computes for them.
-SmallVector<Operation *> getStripSlice(ArrayRef<Operation *> ops,
-                                       ArrayRef<Operation *> roots) {
+/// Returns the operations on the axis (in order) that `roots` need: what a
+/// strip computes for them. Reductions other than the roots end the slice:
+/// their results come from their own loops.
+SmallVector<Operation *>
+AxisSplit::getSlice(ArrayRef<Operation *> roots) const {
   DenseSet<Operation *> needed(roots.begin(), roots.end());
   for (Operation *op : llvm::reverse(ops)) {
     if (!needed.contains(op))
       continue;
-    for (Value operand : op->getOperands())
-      if (isa<RankedTensorType>(operand.getType()))
-        if (Operation *producer = operand.getDefiningOp())
-          needed.insert(producer);
+    op->walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands()) {
+        Operation *producer = operand.getDefiningOp();
+        if (!producer || producer->getBlock() != &body || !onAxis(producer))
+          continue;
+        if (isReductionOverAxis(producer) &&
+            !llvm::is_contained(roots, producer))
+          continue;
+        needed.insert(producer);
+      }
+    });
   }
   return llvm::filter_to_vector(
       ops, [&](Operation *op) { return needed.contains(op); });
 }
 
-/// Replaces `reduce`, a reduction of the block to scalars, by a loop over
-/// strips at its place: the first strip's partial results start the loop,
-/// which combines every later strip's with them through the combine region.
-void stripMineReduction(tt::ReduceOp reduce, ArrayRef<Operation *> ops,
-                        const StripMining &mining, int64_t stripSize) {
-  SmallVector<Operation *> slice = getStripSlice(ops, reduce.getOperation());
-  Location loc = reduce.getLoc();
-  OpBuilder builder(reduce);
+Type AxisSplit::getStripType(Value original, int64_t stripSize) const {
+  std::optional<unsigned> dim = axes.getDimOnAxis(original, axis);
+  if (!dim)
+    return original.getType();
+  auto type = cast<RankedTensorType>(original.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  shape[*dim] = stripSize;
+  return type.clone(shape);
+}
+
+/// Clones `ops` for the strip of `stripSize` from `stripStart`: a range on
+/// the axis becomes the strip's slice of it, splat constants take the
+/// strip's shape, and every other operation is the same on strips.
+void AxisSplit::cloneStrip(ArrayRef<Operation *> ops, Value stripStart,
+                           int64_t stripSize, OpBuilder &builder,
+                           IRMapping &mapping) const {
+  Type i32 = builder.getI32Type();
+  auto sliceRange = [&](tt::MakeRangeOp range, OpBuilder &at) -> Value {
+    Location loc = range.getLoc();
+    auto type = RankedTensorType::get({stripSize}, i32);
+    Value offsets = tt::MakeRangeOp::create(at, loc, type, 0, stripSize);
+    Value first = stripStart;
+    if (int64_t start = range.getStart())
+      first = arith::AddIOp::create(
+          at, loc, stripStart, arith::ConstantIntOp::create(at, loc, i32, start));
+    Value firsts = tt::SplatOp::create(at, loc, type, first);
+    return arith::AddIOp::create(at, loc, offsets, firsts);
+  };
+  auto resizeConstant = [&](arith::ConstantOp constant, OpBuilder &at) {
+    auto value = cast<SplatElementsAttr>(constant.getValue());
+    auto type = cast<ShapedType>(getStripType(constant, stripSize));
+    return arith::ConstantOp::create(at, constant.getLoc(),
+                                     value.resizeSplat(type))
+        .getResult();
+  };
+  for (Operation *op : ops) {
+    builder.clone(*op, mapping);
+    forEachDefinedValue(op, [&](Value original) {
+      mapping.lookup(original).setType(getStripType(original, stripSize));
+    });
+    // Ranges and constants on the axis, wherever they are in the clone,
+    // take the strip's shape.
+    op->walk([&](Operation *nested) {
+      auto range = dyn_cast<tt::MakeRangeOp>(nested);
+      auto constant = dyn_cast<arith::ConstantOp>(nested);
+      if ((!range && !constant) ||
+          !axes.getDimOnAxis(nested->getResult(0), axis))
+        return;
+      Operation *cloned = mapping.lookup(nested->getResult(0)).getDefiningOp();
+      OpBuilder at(cloned);
+      Value replacement =
+          range ? sliceRange(range, at) : resizeConstant(constant, at);
+      cloned->getResult(0).replaceAllUsesWith(replacement);
+      mapping.map(nested->getResult(0), replacement);
+      cloned->erase();
+    });
+  }
+}
+
+/// Replaces `group`, reductions over the axis in one loop over strips, at
+/// the place of the first: the loop takes the first strip's partial results
+/// and combines every later strip's with them through each reduction's
+/// combine region (applied element by element to partial results that are
+/// tensors).
+void AxisSplit::stripMineReductions(MutableArrayRef<tt::ReduceOp> group,
+                                    int64_t stripSize) {
+  SmallVector<Operation *> roots = llvm::map_to_vector(
+      group, [](tt::ReduceOp reduce) -> Operation * { return reduce; });
+  SmallVector<Operation *> slice = getSlice(roots);
+  Location loc = group.front().getLoc();
+  OpBuilder builder(group.front());
   Type i32 = builder.getI32Type();
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIntOp::create(builder, loc, i32, value);
   };
-  IRMapping first;
-  cloneStrip(slice, constant(0), stripSize, builder, first);
-  SmallVector<Value> partials = llvm::map_to_vector(
-      reduce.getResults(), [&](Value result) { return first.lookup(result); });
-  auto loop = scf::ForOp::create(builder, loc, constant(stripSize),
-                                 constant(mining.blockSize),
-                                 constant(stripSize), partials);
+  // The carried values start as zeros that no strip combines with: the
+  // first strip's partial results are taken as they are, so that argmax and
+  // other combines need no identity, and the loop holds one copy of the
+  // strip's work.
+  SmallVector<Value> initial;
+  for (tt::ReduceOp reduce : group)
+    for (Type type : reduce.getResultTypes())
+      initial.push_back(arith::ConstantOp::create(
+          builder, loc, cast<TypedAttr>(builder.getZeroAttr(type))));
+  Value zero = constant(0);
+  auto loop = scf::ForOp::create(builder, loc, zero,
+                                 constant(axes.getLength(axis)),
+                                 constant(stripSize), initial);
   builder.setInsertionPointToStart(loop.getBody());
   IRMapping strip;
   cloneStrip(slice, loop.getInductionVar(), stripSize, builder, strip);
-  Block &combine = reduce.getCombineOp().front();
-  IRMapping combined;
-  size_t count = reduce.getNumResults();
-  for (auto [index, argument] : llvm::enumerate(combine.getArguments()))
-    combined.map(argument,
-                 index < count
-                     ? loop.getRegionIterArgs()[index]
-                     : strip.lookup(reduce->getResult(index - count)));
-  for (Operation &op : combine.without_terminator())
-    builder.clone(op, combined);
-  SmallVector<Value> results = llvm::map_to_vector(
-      combine.getTerminator()->getOperands(),
-      [&](Value value) { return combined.lookupOrDefault(value); });
-  scf::YieldOp::create(builder, loc, results);
-  reduce->replaceAllUsesWith(loop.getResults());
+  SmallVector<Value> combinedValues;
+  unsigned carried = 0;
+  for (tt::ReduceOp reduce : group) {
+    size_t count = reduce.getNumResults();
+    SmallVector<Value> operands(
+        loop.getRegionIterArgs().slice(carried, count));
+    for (Value result : reduce.getResults())
+      operands.push_back(strip.lookup(result));
+    carried += count;
+    Block &combine = reduce.getCombineOp().front();
+    if (!getTensorType(operands.front())) {
+      IRMapping combined;
+      for (auto [argument, operand] :
+           llvm::zip(combine.getArguments(), operands))
+        combined.map(argument, operand);
+      for (Operation &op : combine.without_terminator())
+        builder.clone(op, combined);
+      for (Value value : combine.getTerminator()->getOperands())
+        combinedValues.push_back(combined.lookupOrDefault(value));
+      continue;
+    }
+    // Partial results that are tensors combine element by element.
+    auto map = tt::MapElementwiseOp::create(
+        builder, reduce.getLoc(), reduce.getResultTypes(), operands,
+        builder.getI32IntegerAttr(1));
+    IRMapping regionMapping;
+    reduce.getCombineOp().cloneInto(&map.getScalarOp(), regionMapping);
+    Operation *terminator = map.getScalarOp().front().getTerminator();
+    OpBuilder atEnd(terminator);
+    tt::MapElementwiseReturnOp::create(atEnd, terminator->getLoc(),
+                                       terminator->getOperands());
+    terminator->erase();
+    llvm::append_range(combinedValues, map.getResults());
+  }
+  Value isFirst = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                        loop.getInductionVar(), zero);
+  SmallVector<Value> yielded;
+  SmallVector<Value> stripPartials;
+  for (tt::ReduceOp reduce : group)
+    for (Value result : reduce.getResults())
+      stripPartials.push_back(strip.lookup(result));
+  for (auto [partial, combinedValue] :
+       llvm::zip(stripPartials, combinedValues)) {
+    Value condition = isFirst;
+    if (RankedTensorType type = getTensorType(partial))
+      condition = tt::SplatOp::create(builder, loc,
+                                      type.clone(builder.getI1Type()), isFirst);
+    yielded.push_back(
+        arith::SelectOp::create(builder, loc, condition, partial, combinedValue));
+  }
+  scf::YieldOp::create(builder, loc, yielded);
+  carried = 0;
+  for (tt::ReduceOp reduce : group) {
+    reduce->replaceAllUsesWith(
+        loop.getResults().slice(carried, reduce.getNumResults()));
+    carried += reduce.getNumResults();
+  }
 }
 
-/// Moves the tensor operations of `function` into loops over strips of
-/// `stripSize` elements: one per reduction, at its place, and one for the
-/// stores (and volatile loads, which must happen even if unused), at the end
-/// of the kernel.
-void stripMine(tt::FuncOp function, const StripMining &mining,
-               int64_t stripSize) {
-  for (Operation *op : mining.ops)
-    if (auto reduce = dyn_cast<tt::ReduceOp>(op))
-      stripMineReduction(reduce, mining.ops, mining, stripSize);
-  SmallVector<Operation *> stores =
-      llvm::filter_to_vector(mining.ops, [](Operation *op) {
-        auto load = dyn_cast<tt::LoadOp>(op);
-        return isa<tt::StoreOp>(op) || (load && load.getIsVolatile());
-      });
-  if (!stores.empty()) {
-    Block &body = function.getBody().front();
-    Location loc = stores.front()->getLoc();
+void AxisSplit::apply(int64_t stripSize) {
+  // Reductions share a loop when none needs another's result and what
+  // they need from outside the strips is there at the first of them.
+  SmallVector<SmallVector<tt::ReduceOp>> groups;
+  for (tt::ReduceOp reduce : reductions) {
+    bool joins = !groups.empty();
+    if (joins) {
+      Operation *start = groups.back().front();
+      for (Operation *op : getSlice({reduce.getOperation()}))
+        op->walk([&](Operation *nested) {
+          for (Value operand : nested->getOperands()) {
+            Operation *producer = operand.getDefiningOp();
+            if (!producer || producer->getBlock() != &body)
+              continue;
+            if (!onAxis(producer))
+              joins &= producer->isBeforeInBlock(start);
+            else if (isReductionOverAxis(producer))
+              joins &= llvm::none_of(groups.back(), [&](tt::ReduceOp member) {
+                return member.getOperation() == producer;
+              });
+          }
+        });
+    }
+    if (joins)
+      groups.back().push_back(reduce);
+    else
+      groups.push_back({reduce});
+  }
+  for (MutableArrayRef<tt::ReduceOp> group : groups)
+    stripMineReductions(group, stripSize);
+  if (!sinks.empty()) {
+    Location loc = sinks.front()->getLoc();
     OpBuilder builder(body.getTerminator());
     Type i32 = builder.getI32Type();
     auto constant = [&](int64_t value) -> Value {
       return arith::ConstantIntOp::create(builder, loc, i32, value);
     };
-    auto loop =
-        scf::ForOp::create(builder, loc, constant(0),
-                           constant(mining.blockSize), constant(stripSize));
+    auto loop = scf::ForOp::create(builder, loc, constant(0),
+                                   constant(axes.getLength(axis)),
+                                   constant(stripSize));
     builder.setInsertionPoint(loop.getBody()->getTerminator());
     IRMapping mapping;
-    cloneStrip(getStripSlice(mining.ops, stores), loop.getInductionVar(),
-               stripSize, builder, mapping);
+    cloneStrip(getSlice(sinks), loop.getInductionVar(), stripSize, builder,
+               mapping);
   }
-  for (Operation *op : llvm::reverse(mining.ops))
+  for (Operation *op : llvm::reverse(ops))
     op->erase();
+}
+
+int64_t AxisSplit::estimateBlockPeak(Block &block, int64_t stripSize,
+                                     const DenseSet<Value> &indexValues) const {
+  auto bytesOf = [&](Value value) -> int64_t {
+    auto type = dyn_cast<RankedTensorType>(getStripType(value, stripSize));
+    if (!type || isa<tt::PointerType>(type.getElementType()) ||
+        indexValues.contains(value))
+      return 0;
+    return type.getNumElements() *
+           llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+  };
+  SmallVector<Operation *> positions =
+      llvm::map_to_vector(block, [](Operation &op) { return &op; });
+  DenseMap<Operation *, int64_t> indexOf;
+  for (auto [index, op] : llvm::enumerate(positions))
+    indexOf[op] = index;
+  // The bytes live at each position: from a value's definition to its last
+  // use in this block.
+  SmallVector<int64_t> live(positions.size() + 1, 0);
+  auto addLiveRange = [&](Value value, int64_t from) {
+    int64_t bytes = bytesOf(value);
+    if (!bytes)
+      return;
+    int64_t last = from;
+    for (Operation *user : value.getUsers())
+      if (Operation *ancestor = block.findAncestorOpInBlock(*user))
+        last = std::max(last, indexOf.lookup(ancestor));
+    for (int64_t index = std::max<int64_t>(from, 0); index <= last; ++index)
+      live[index] += bytes;
+  };
+  for (BlockArgument argument : block.getArguments())
+    addLiveRange(argument, 0);
+  int64_t peak = 0;
+  for (auto [index, op] : llvm::enumerate(positions)) {
+    for (Value result : op->getResults())
+      addLiveRange(result, index);
+    int64_t nested = 0;
+    for (Region &region : op->getRegions())
+      for (Block &inner : region)
+        nested = std::max(nested,
+                          estimateBlockPeak(inner, stripSize, indexValues));
+    peak = std::max(peak, live[index] + nested);
+  }
+  return peak;
+}
+
+int64_t AxisSplit::estimatePeakBytes(int64_t stripSize) const {
+  // Ranges, splats, constants and what is computed from nothing else are
+  // indices and masks.
+  DenseSet<Value> indexValues;
+  body.walk([&](Operation *op) {
+    if (op->getNumRegions() != 0 || isa<tt::LoadOp, tt::AtomicRMWOp,
+                                        tt::AtomicCASOp>(op))
+      return;
+    bool fromIndices = llvm::all_of(op->getOperands(), [&](Value operand) {
+      return !getTensorType(operand) || indexValues.contains(operand);
+    });
+    if (fromIndices)
+      indexValues.insert(op->getResults().begin(), op->getResults().end());
+  });
+  return estimateBlockPeak(body, stripSize, indexValues);
+}
+
+/// Returns the largest strip, a power of two dividing `length` below it,
+/// whose estimated peak fits `budget`; the smallest if none does.
+int64_t chooseStripSize(const AxisSplit &split, int64_t length,
+                        int64_t budget) {
+  int64_t strip = length & -length;
+  if (strip == length)
+    strip /= 2;
+  while (strip > 1 && split.estimatePeakBytes(strip) > budget)
+    strip /= 2;
+  return strip;
+}
+
+/// Returns how `function` runs in strips when its data's estimated peak
+/// exceeds `trigger` bytes: of the axes that can be split, the one whose
+/// strips fit `budget`, without reductions over it (one loop runs the kernel
+/// once) and with the largest strip; or else the one that brings the peak
+/// lowest.
+std::optional<StripPlan> planStrips(tt::FuncOp function,
+                                    const AxisAnalysis &axes, int64_t trigger,
+                                    int64_t budget) {
+  std::optional<StripPlan> best;
+  int64_t bestPeak = 0;
+  for (unsigned axis : axes.getSplittableAxes()) {
+    AxisSplit split(function, axes, axis);
+    if (!split.isLegal())
+      continue;
+    int64_t length = axes.getLength(axis);
+    if (split.estimatePeakBytes(length) <= trigger)
+      return std::nullopt;
+    int64_t strip = chooseStripSize(split, length, budget);
+    int64_t peak = split.estimatePeakBytes(strip);
+    bool fits = peak <= budget, bestFits = best && bestPeak <= budget;
+    bool reduces = !axes.getReductions(axis).empty();
+    bool better;
+    if (!best || fits != bestFits)
+      better = !best || fits;
+    else if (!fits)
+      better = peak < bestPeak;
+    else if (reduces != best->reduces)
+      better = !reduces;
+    else
+      better = strip > best->stripSize;
+    if (better) {
+      best = StripPlan{axis, strip, reduces};
+      bestPeak = peak;
+    }
+  }
+  return best;
 }
 
 struct StripMineBlocksPass
@@ -286,15 +886,29 @@ struct StripMineBlocksPass
     if (failed(desc))
       return signalPassFailure();
     auto localBytes = static_cast<int64_t>(desc->localMemoryBytes);
+    // By default a kernel whose data fits in local memory stays whole, and
+    // one that does not runs in strips whose data takes at most a quarter
+    // of it, so that the buffers of the transfers fit beside them. With a
+    // divisor d, a kernel whose data exceeds 1/d of local memory runs in
+    // strips whose data takes at most 1/d.
+    int64_t trigger = budgetDivisor ? localBytes / budgetDivisor : localBytes;
+    int64_t budget = budgetDivisor ? trigger : localBytes / 4;
     getOperation().walk([&](tt::FuncOp function) {
-      std::optional<StripMining> mining = analyze(function);
-      // A block whose data fits in local memory stays whole.
-      if (!mining ||
-          mining->blockSize * mining->dataBytesPerElement <= localBytes)
+      if (!function.getBody().hasOneBlock())
         return;
-      if (int64_t stripSize =
-              chooseStripSize(*mining, localBytes / kStripShareOfLocalMemory))
-        stripMine(function, *mining, stripSize);
+      separateIndexUses(function);
+      AxisAnalysis axes(function);
+      if (!axes.hasOpaqueOperations())
+        if (std::optional<StripPlan> plan =
+                planStrips(function, axes, trigger, budget)) {
+          AxisSplit split(function, axes, plan->axis);
+          (void)split.isLegal();
+          split.apply(plan->stripSize);
+        }
+      // The uses of indices share their computations again.
+      IRRewriter rewriter(function.getContext());
+      DominanceInfo dominance(function);
+      eliminateCommonSubExpressions(rewriter, dominance, function);
     });
   }
 };

@@ -27,21 +27,25 @@ from mtia_compiler import transforms as _transforms  # noqa: F401 (registers pas
 from mtia_compiler.codegen import emit_program
 from mtia_compiler.codegen.storage import PROGRAM_STAGE_BUFFERS
 from mtia_compiler.dialects.tt import PointerType, TensorDescType
-from mtia_compiler.errors import CompilationError
+from mtia_compiler.errors import CompilationError, LocalMemoryError
 from mtia_compiler.passes import add_pipeline
 from mtia_compiler.program import decode
 from mtia_compiler.sim import DEFAULT_MAX_STEPS, Result, Simulator, grid_dims, load_target
 from mtia_compiler.source import compiler_context, decode_diagnostics
 
 
-def pass_stages(target: str | Path) -> tuple[tuple[str, str], ...]:
+def pass_stages(target: str | Path, strip_budget_divisor: int = 0) -> tuple[tuple[str, str], ...]:
     """The pass pipelines of the stages that transform IR, in order, for
     `target` (a name from `targets/` or a path to a JSON description), which
-    the passes read their machine constants from."""
+    the passes read their machine constants from. With a
+    `strip_budget_divisor` d, `mtia-strip-mine-blocks` runs a kernel whose
+    data exceeds 1/d of local memory in strips within 1/d."""
+    strip_mining = (f"mtia-strip-mine-blocks{{target={target} "
+                    f"budget-divisor={strip_budget_divisor}}}")
     return (
         ("ttir", "builtin.module(mtia-drop-assumes, inline, canonicalize, cse, symbol-dce)"),
         ("tile", "builtin.module(mtia-materialize-poison, "
-                 f"mtia-strip-mine-blocks{{target={target}}}, mtia-convert-tt-to-tile, "
+                 f"{strip_mining}, mtia-convert-tt-to-tile, "
                  "mtia-expand-combine-regions, canonicalize, cse)"),
         ("dma", f"builtin.module(mtia-lower-data-movement{{target={target} "
                 f"reserved-buffers={PROGRAM_STAGE_BUFFERS}}}, "
@@ -51,6 +55,13 @@ def pass_stages(target: str | Path) -> tuple[tuple[str, str], ...]:
 
 #: The stages for the default target, mtia-2i.
 PASS_STAGES = pass_stages("mtia-2i")
+
+#: When the program stage's local-memory plan of a kernel does not fit, the
+#: compiler compiles it again with these divisors of local memory, in order,
+#: as the budget of a strip's data, until a plan fits: the estimate the
+#: strip-mining pass makes does not see the buffers the plan adds (double
+#: buffering, each unit's scratch).
+STRIP_BUDGET_DIVISORS = (2, 4, 8, 16, 32, 64)
 
 
 @dataclass(frozen=True)
@@ -272,36 +283,51 @@ def compile(src: str | Path, target: str = "mtia-2i",  # noqa: A001 (Triton's na
     of the TTIR operations that cannot be compiled."""
     buffer, name = _read_source(src)
     target_description = load_target(target)
-    if stages is None:
-        stages = pass_stages(target)
+    attempts = [stages] if stages is not None else [
+        pass_stages(target, divisor) for divisor in (0, *STRIP_BUDGET_DIVISORS)]
     context = compiler_context()
-    asm: dict[str, Any] = {}
-    with _mtia.SourceSession(context, buffer, name) as session:
-        def fail() -> CompilationError:
-            return CompilationError(decode_diagnostics(session.take_output()))
+    first_error: LocalMemoryError | None = None
+    tried: set[str] = set()
+    for attempt in attempts:
+        with _mtia.SourceSession(context, buffer, name) as session:
+            def fail() -> CompilationError:
+                return CompilationError(decode_diagnostics(session.take_output()))
 
-        module = session.parse()
-        if module is None:
-            raise fail()
-        kernel_name, parameters = _parameters(module, name)
-        with context:
-            for stage, pipeline in stages:
-                pm = PassManager(context=context)
-                add_pipeline(pm, pipeline)
-                try:
-                    pm.run(module.operation)
-                except ir.MLIRError:
-                    raise fail() from None
-                asm[stage] = module.operation.get_asm(enable_debug_info=True)
-        try:
-            asm["bin"] = emit_program(module, target_description)
-        except CompilationError:
-            raise
-        except Exception as error:
-            # A defect of the program stage, not of the kernel: still a
-            # compilation error for the user, with the cause chained.
-            raise CompilationError(
-                f"{name}: error: internal error in the program stage "
-                f"({type(error).__name__}: {error}); please report it") from error
-    return CompiledKernel(kernel_name, target, asm, parameters)
+            module = session.parse()
+            if module is None:
+                raise fail()
+            kernel_name, parameters = _parameters(module, name)
+            asm: dict[str, Any] = {}
+            with context:
+                for stage, pipeline in attempt:
+                    pm = PassManager(context=context)
+                    add_pipeline(pm, pipeline)
+                    try:
+                        pm.run(module.operation)
+                    except ir.MLIRError:
+                        raise fail() from None
+                    asm[stage] = module.operation.get_asm(enable_debug_info=True)
+            # A budget that changes nothing in the tile stage changes nothing later.
+            if asm.get("tile", "") in tried:
+                continue
+            tried.add(asm.get("tile", ""))
+            try:
+                asm["bin"] = emit_program(module, target_description)
+            except LocalMemoryError as error:
+                first_error = first_error or error
+                continue
+            except CompilationError:
+                raise
+            except Exception as error:
+                # A defect of the program stage, not of the kernel: still a
+                # compilation error for the user, with the cause chained.
+                raise CompilationError(
+                    f"{name}: error: internal error in the program stage "
+                    f"({type(error).__name__}: {error}); please report it") from error
+        return CompiledKernel(kernel_name, target, asm, parameters)
+    assert first_error is not None
+    if len(tried) > 1:
+        raise LocalMemoryError(f"{first_error}; in strips of the block that the compiler "
+                               "could make, it does not fit either")
+    raise first_error
 

@@ -7,3 +7,11 @@ class CompilationError(Exception):
     The message holds every diagnostic as `file:line:col: error: ...`, located
     at the TTIR operation that caused it.
     """
+
+
+class LocalMemoryError(CompilationError):
+    """The local-memory plan of a kernel does not fit a PE's local memory.
+
+    The compiler raises it after it has tried to run the kernel's block in
+    strips small enough to fit; the message names what is live at the plan's
+    peak."""

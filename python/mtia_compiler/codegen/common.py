@@ -34,12 +34,14 @@ def file_location(location: ir.Location) -> str | None:
     return None
 
 
-def located_error(where: ir.Operation | ir.OpView | ir.Location, message: str) -> CompilationError:
-    """Returns a CompilationError whose message starts with the source location
-    of `where` (an operation or a location) in the `file:line:col: error:` form."""
+def located_error(where: ir.Operation | ir.OpView | ir.Location, message: str,
+                  error: type[CompilationError] = CompilationError) -> CompilationError:
+    """Returns a CompilationError (or the subclass `error`) whose message
+    starts with the source location of `where` (an operation or a location)
+    in the `file:line:col: error:` form."""
     location = where if isinstance(where, ir.Location) else where.location
     prefix = file_location(location) or "<unknown>"
-    return CompilationError(f"{prefix}: error: {message}")
+    return error(f"{prefix}: error: {message}")
 
 
 def op_name(op: ir.Operation | ir.OpView) -> str:

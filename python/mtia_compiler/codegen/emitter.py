@@ -15,6 +15,7 @@ from mtia_compiler.dialects import tile, tt, ttg
 from mtia_compiler.dialects.cb import AllocOp, CircularBufferType
 from mtia_compiler.dialects.tile import TileType
 from mtia_compiler.dialects.tt import PointerType, TensorDescType
+from mtia_compiler.errors import LocalMemoryError
 from mtia_compiler.program import DTYPE_BYTES, FReg, Label, ProgramBuilder, Reg, Unit
 
 from .buffers import BufferDeclaration, fit_buffers
@@ -209,7 +210,7 @@ class KernelEmitter:
                 peaks.append(f"at its peak, the {unit.value} scratch holds {live}")
             raise located_error(self.kernel, f"the local-memory plan needs {total} bytes but a "
                                 f"PE of {description['name']} has {capacity}: "
-                                + "; ".join([listing, *peaks]))
+                                + "; ".join([listing, *peaks]), LocalMemoryError)
         if len(cbs) > description["circular_buffers"]:
             raise located_error(self.kernel, f"the kernel needs {len(cbs)} circular buffers but "
                                 f"the command processor tracks {description['circular_buffers']}"

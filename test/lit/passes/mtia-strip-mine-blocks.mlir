@@ -1,30 +1,30 @@
 // RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-strip-mine-blocks{target=mtia-2i})' | FileCheck %s
 
-// Vector add of 65536 f32 per program: its data (two loads, a sum and a
-// product, 16 bytes per element, 1 MiB) exceeds mtia-2i's 384 KiB of local
-// memory, so the tensor operations move into a loop over strips of 2048
-// elements (the largest power of two whose 32 KiB of data fits an eighth of
-// local memory). The range becomes the strip's slice; splats and the splat
-// constant take the strip's length; the scalar code stays in front.
+// Vector add of 65536 f32 per program: the peak of its data (two loads and
+// their sum live at once, 12 bytes per element, 768 KiB) exceeds mtia-2i's
+// 384 KiB of local memory, so the tensor operations move into a loop over
+// strips of 8192 elements (the largest power of two whose 96 KiB peak fits
+// a quarter of local memory). The range becomes the strip's slice; splats
+// and the splat constant take the strip's length; the scalar code stays in
+// front.
 
 // CHECK-LABEL: tt.func public @add
 // CHECK: %[[PID:.*]] = tt.get_program_id x
 // CHECK: %[[START:.*]] = arith.muli %[[PID]]
-// CHECK-DAG: %[[STEP:.*]] = arith.constant 2048 : i32
-// CHECK-DAG: %[[END:.*]] = arith.constant 65536 : i32
+// CHECK-DAG: %[[STEP:.*]] = arith.constant 8192 : i32
 // CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : i32
-// CHECK: scf.for %[[STRIP:.*]] = %[[ZERO]] to %[[END]] step %[[STEP]] : i32 {
-// CHECK-NEXT: %[[RANGE:.*]] = tt.make_range {end = 2048 : i32, start = 0 : i32} : tensor<2048xi32>
-// CHECK-NEXT: %[[FIRSTS:.*]] = tt.splat %[[STRIP]] : i32 -> tensor<2048xi32>
-// CHECK-NEXT: %[[SLICE:.*]] = arith.addi %[[RANGE]], %[[FIRSTS]] : tensor<2048xi32>
-// CHECK-NEXT: %[[STARTS:.*]] = tt.splat %[[START]] : i32 -> tensor<2048xi32>
-// CHECK-NEXT: %[[OFFS:.*]] = arith.addi %[[STARTS]], %[[SLICE]] : tensor<2048xi32>
-// CHECK: %[[X:.*]] = tt.load %{{.*}}, %{{.*}} : tensor<2048x!tt.ptr<f32>>
-// CHECK: %[[Y:.*]] = tt.load %{{.*}}, %{{.*}} : tensor<2048x!tt.ptr<f32>>
-// CHECK: %[[TWO:.*]] = arith.constant dense<2.000000e+00> : tensor<2048xf32>
-// CHECK: %[[SUM:.*]] = arith.addf %[[X]], %[[Y]] : tensor<2048xf32>
-// CHECK: %[[R:.*]] = arith.mulf %[[SUM]], %[[TWO]] : tensor<2048xf32>
-// CHECK: tt.store %{{.*}}, %[[R]], %{{.*}} : tensor<2048x!tt.ptr<f32>>
+// CHECK: scf.for %[[STRIP:.*]] = %[[ZERO]] to %{{.*}} step %[[STEP]] : i32 {
+// CHECK-NEXT: %[[RANGE:.*]] = tt.make_range {end = 8192 : i32, start = 0 : i32} : tensor<8192xi32>
+// CHECK-NEXT: %[[FIRSTS:.*]] = tt.splat %[[STRIP]] : i32 -> tensor<8192xi32>
+// CHECK-NEXT: %[[SLICE:.*]] = arith.addi %[[RANGE]], %[[FIRSTS]] : tensor<8192xi32>
+// CHECK-NEXT: %[[STARTS:.*]] = tt.splat %[[START]] : i32 -> tensor<8192xi32>
+// CHECK-NEXT: %[[OFFS:.*]] = arith.addi %[[STARTS]], %[[SLICE]] : tensor<8192xi32>
+// CHECK: %[[X:.*]] = tt.load %{{.*}}, %{{.*}} : tensor<8192x!tt.ptr<f32>>
+// CHECK: %[[Y:.*]] = tt.load %{{.*}}, %{{.*}} : tensor<8192x!tt.ptr<f32>>
+// CHECK: %[[TWO:.*]] = arith.constant dense<2.000000e+00> : tensor<8192xf32>
+// CHECK: %[[SUM:.*]] = arith.addf %[[X]], %[[Y]] : tensor<8192xf32>
+// CHECK: %[[R:.*]] = arith.mulf %[[SUM]], %[[TWO]] : tensor<8192xf32>
+// CHECK: tt.store %{{.*}}, %[[R]], %{{.*}} : tensor<8192x!tt.ptr<f32>>
 // CHECK-NEXT: }
 // CHECK-NEXT: tt.return
 tt.func public @add(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>, %out: !tt.ptr<f32>, %n: i32) {
@@ -72,19 +72,23 @@ tt.func public @fits(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
 
 // -----
 
-// A reduction of 131072 f32 runs in strips of 8192: the first strip's sum
-// starts a loop that adds every later strip's sum with the combine region;
-// the scalar store of the result stays where it was, after the loop.
+// A reduction of 131072 f32 runs in strips of 16384: a loop takes the first
+// strip's sum as it is (the carried zero is never added) and adds every
+// later strip's with the combine region; the scalar store of the result
+// stays where it was, after the loop.
 
 // CHECK-LABEL: tt.func public @sum
-// CHECK: %[[LOADED:.*]] = tt.load %{{.*}} : tensor<8192x!tt.ptr<f32>>
-// CHECK: %[[FIRST:.*]] = "tt.reduce"(%[[LOADED]]) <{axis = 0 : i32}>
-// CHECK: %[[SUM:.*]] = scf.for %[[STRIP:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[FIRST]]) -> (f32) : i32 {
-// CHECK: tt.splat %[[STRIP]] : i32 -> tensor<8192xi32>
-// CHECK: %[[PARTIAL:.*]] = "tt.reduce"
-// CHECK: }) : (tensor<8192xf32>) -> f32
+// CHECK-DAG: %[[INITIAL:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK: %[[SUM:.*]] = scf.for %[[STRIP:.*]] = %[[ZERO]] to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[INITIAL]]) -> (f32) : i32 {
+// CHECK: tt.splat %[[STRIP]] : i32 -> tensor<16384xi32>
+// CHECK: %[[LOADED:.*]] = tt.load %{{.*}} : tensor<16384x!tt.ptr<f32>>
+// CHECK: %[[PARTIAL:.*]] = "tt.reduce"(%[[LOADED]]) <{axis = 0 : i32}>
+// CHECK: }) : (tensor<16384xf32>) -> f32
 // CHECK-NEXT: %[[COMBINED:.*]] = arith.addf %[[ACC]], %[[PARTIAL]] : f32
-// CHECK-NEXT: scf.yield %[[COMBINED]] : f32
+// CHECK-NEXT: %[[IS_FIRST:.*]] = arith.cmpi eq, %[[STRIP]], %[[ZERO]] : i32
+// CHECK-NEXT: %[[NEXT:.*]] = arith.select %[[IS_FIRST]], %[[PARTIAL]], %[[COMBINED]] : f32
+// CHECK-NEXT: scf.yield %[[NEXT]] : f32
 // CHECK: tt.store %{{.*}}, %[[SUM]] : !tt.ptr<f32>
 // CHECK-NEXT: tt.return
 tt.func public @sum(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
@@ -103,11 +107,14 @@ tt.func public @sum(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
 
 // -----
 
-// A scalar store before a reduction: the reduction's loop would load the
-// block again after it, so the kernel stays whole.
+// A scalar store before a reduction stays in its place, before the
+// reduction's loop.
 
 // CHECK-LABEL: tt.func public @scalar_store
-// CHECK-NOT: scf.for
+// CHECK: tt.store %{{.*}}, %{{.*}} : !tt.ptr<f32>
+// CHECK: scf.for
+// CHECK: tt.load %{{.*}} : tensor<16384x!tt.ptr<f32>>
+// CHECK: tt.store %{{.*}}, %{{.*}} : !tt.ptr<f32>
 tt.func public @scalar_store(%x: !tt.ptr<f32>, %flag: !tt.ptr<f32>) {
   %range = tt.make_range {end = 131072 : i32, start = 0 : i32} : tensor<131072xi32>
   %one = arith.constant 1.0 : f32
@@ -149,11 +156,14 @@ tt.func public @store_then_reduce(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
 // -----
 
 // A volatile load must happen even though nothing uses it: the last loop
-// runs it with the stores.
+// runs it with the stores. Its range and the stores' are one range shared
+// by both; once each use has its copy, the two parts of the block are
+// independent axes of one length, which run in the same strips.
 
 // CHECK-LABEL: tt.func public @volatile_load
+// CHECK-NOT: tensor<131072
 // CHECK: scf.for
-// CHECK: tt.load %{{.*}} {isVolatile = true} : tensor<4096x!tt.ptr<f32>>
+// CHECK: tt.load %{{.*}} {isVolatile = true} : tensor<8192x!tt.ptr<f32>>
 // CHECK: tt.store
 tt.func public @volatile_load(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
   %range = tt.make_range {end = 131072 : i32, start = 0 : i32} : tensor<131072xi32>
@@ -165,5 +175,186 @@ tt.func public @volatile_load(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
   %os = tt.splat %out : !tt.ptr<f32> -> tensor<131072x!tt.ptr<f32>>
   %op = tt.addptr %os, %range : tensor<131072x!tt.ptr<f32>>, tensor<131072xi32>
   tt.store %op, %r : tensor<131072x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// Inductor's looped reduction of 64 rows of f32, 2048 columns at a time,
+// with a carried accumulator (512 KiB each): rows are the axis with no
+// reduction over them, so the whole kernel, loop included, runs in strips
+// of 2 rows; the reduction over the columns stays in each strip.
+
+// CHECK-LABEL: tt.func public @looped_rows
+// CHECK: scf.for %[[ROWS:.*]] = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
+// CHECK: %[[INITIAL:.*]] = arith.constant dense<0.000000e+00> : tensor<2x2048xf32>
+// CHECK: tt.make_range {end = 2 : i32, start = 0 : i32} : tensor<2xi32>
+// CHECK: tt.splat %[[ROWS]] : i32 -> tensor<2xi32>
+// CHECK: %[[ACC:.*]] = scf.for %{{.*}} iter_args(%{{.*}} = %[[INITIAL]]) -> (tensor<2x2048xf32>)
+// CHECK: tt.load %{{.*}} : tensor<2x2048x!tt.ptr<f32>>
+// CHECK: "tt.reduce"(%[[ACC]]) <{axis = 1 : i32}>
+// CHECK: tt.store %{{.*}}, %{{.*}} : tensor<2x1x!tt.ptr<f32>>
+// CHECK-NEXT: }
+// CHECK-NEXT: tt.return
+
+tt.func public @looped_rows(%in: !tt.ptr<f32>, %out: !tt.ptr<f32>, %rn: i32) {
+  %c0 = arith.constant 0 : i32
+  %c2048 = arith.constant 2048 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x2048xf32>
+  %xr = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %x = tt.expand_dims %xr {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %rr = tt.make_range {end = 2048 : i32, start = 0 : i32} : tensor<2048xi32>
+  %r = tt.expand_dims %rr {axis = 0 : i32} : tensor<2048xi32> -> tensor<1x2048xi32>
+  %acc = scf.for %off = %c0 to %rn step %c2048 iter_args(%a = %zero) -> (tensor<64x2048xf32>) : i32 {
+    %offs = tt.splat %off : i32 -> tensor<1x2048xi32>
+    %ri = arith.addi %offs, %r : tensor<1x2048xi32>
+    %rns = tt.splat %rn : i32 -> tensor<64x1xi32>
+    %row = arith.muli %x, %rns : tensor<64x1xi32>
+    %rib = tt.broadcast %ri : tensor<1x2048xi32> -> tensor<64x2048xi32>
+    %rowb = tt.broadcast %row : tensor<64x1xi32> -> tensor<64x2048xi32>
+    %idx = arith.addi %rib, %rowb : tensor<64x2048xi32>
+    %ins = tt.splat %in : !tt.ptr<f32> -> tensor<64x2048x!tt.ptr<f32>>
+    %p = tt.addptr %ins, %idx : tensor<64x2048x!tt.ptr<f32>>, tensor<64x2048xi32>
+    %v = tt.load %p : tensor<64x2048x!tt.ptr<f32>>
+    %sq = arith.mulf %v, %v : tensor<64x2048xf32>
+    %s = arith.addf %a, %sq : tensor<64x2048xf32>
+    scf.yield %s : tensor<64x2048xf32>
+  }
+  %sum = "tt.reduce"(%acc) <{axis = 1 : i32}> ({
+  ^bb0(%l: f32, %rt: f32):
+    %t = arith.addf %l, %rt : f32
+    tt.reduce.return %t : f32
+  }) : (tensor<64x2048xf32>) -> tensor<64xf32>
+  %sum2 = tt.expand_dims %sum {axis = 1 : i32} : tensor<64xf32> -> tensor<64x1xf32>
+  %outs = tt.splat %out : !tt.ptr<f32> -> tensor<64x1x!tt.ptr<f32>>
+  %op = tt.addptr %outs, %x : tensor<64x1x!tt.ptr<f32>>, tensor<64x1xi32>
+  tt.store %op, %sum2 : tensor<64x1x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// A 256 x 256 x 64 dot per step (a 256 KiB accumulator): the rows of `a`,
+// the accumulator and the result are one axis, the columns of `b` and the
+// result another; the range both are made from is shared, so each use takes
+// its own copy first. The rows run in strips of 16, each with the whole K
+// loop; `b` keeps its shape.
+
+// CHECK-LABEL: tt.func public @matmul
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
+// CHECK: scf.for %{{.*}} iter_args(%{{.*}}) -> (tensor<16x256xf32>, tensor<16x64x!tt.ptr<f16>>, tensor<64x256x!tt.ptr<f16>>)
+// CHECK: tt.dot %{{.*}}, %{{.*}}, %{{.*}} : tensor<16x64xf16> * tensor<64x256xf16> -> tensor<16x256xf32>
+// CHECK: tt.store %{{.*}}, %{{.*}} : tensor<16x256x!tt.ptr<f32>>
+
+tt.func public @matmul(%a: !tt.ptr<f16>, %b: !tt.ptr<f16>, %c: !tt.ptr<f32>, %kt: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<256x256xf32>
+  %step = arith.constant dense<64> : tensor<256x64xi32>
+  %stepb = arith.constant dense<16384> : tensor<64x256xi32>
+  %r = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32>
+  %k = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rows = tt.expand_dims %r {axis = 1 : i32} : tensor<256xi32> -> tensor<256x1xi32>
+  %cols = tt.expand_dims %r {axis = 0 : i32} : tensor<256xi32> -> tensor<1x256xi32>
+  %kc = tt.expand_dims %k {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %kr = tt.expand_dims %k {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %c64 = arith.constant dense<64> : tensor<256x1xi32>
+  %arow = arith.muli %rows, %c64 : tensor<256x1xi32>
+  %arowb = tt.broadcast %arow : tensor<256x1xi32> -> tensor<256x64xi32>
+  %kcb = tt.broadcast %kc : tensor<1x64xi32> -> tensor<256x64xi32>
+  %aoff = arith.addi %arowb, %kcb : tensor<256x64xi32>
+  %as = tt.splat %a : !tt.ptr<f16> -> tensor<256x64x!tt.ptr<f16>>
+  %ap0 = tt.addptr %as, %aoff : tensor<256x64x!tt.ptr<f16>>, tensor<256x64xi32>
+  %c256 = arith.constant dense<256> : tensor<64x1xi32>
+  %brow = arith.muli %kr, %c256 : tensor<64x1xi32>
+  %browb = tt.broadcast %brow : tensor<64x1xi32> -> tensor<64x256xi32>
+  %colsb = tt.broadcast %cols : tensor<1x256xi32> -> tensor<64x256xi32>
+  %boff = arith.addi %browb, %colsb : tensor<64x256xi32>
+  %bs = tt.splat %b : !tt.ptr<f16> -> tensor<64x256x!tt.ptr<f16>>
+  %bp0 = tt.addptr %bs, %boff : tensor<64x256x!tt.ptr<f16>>, tensor<64x256xi32>
+  %res:3 = scf.for %i = %c0 to %kt step %c1 iter_args(%acc = %zero, %ap = %ap0, %bp = %bp0) -> (tensor<256x256xf32>, tensor<256x64x!tt.ptr<f16>>, tensor<64x256x!tt.ptr<f16>>) : i32 {
+    %av = tt.load %ap : tensor<256x64x!tt.ptr<f16>>
+    %bv = tt.load %bp : tensor<64x256x!tt.ptr<f16>>
+    %d = tt.dot %av, %bv, %acc : tensor<256x64xf16> * tensor<64x256xf16> -> tensor<256x256xf32>
+    %an = tt.addptr %ap, %step : tensor<256x64x!tt.ptr<f16>>, tensor<256x64xi32>
+    %bn = tt.addptr %bp, %stepb : tensor<64x256x!tt.ptr<f16>>, tensor<64x256xi32>
+    scf.yield %d, %an, %bn : tensor<256x256xf32>, tensor<256x64x!tt.ptr<f16>>, tensor<64x256x!tt.ptr<f16>>
+  }
+  %c256r = arith.constant dense<256> : tensor<256x1xi32>
+  %crow = arith.muli %rows, %c256r : tensor<256x1xi32>
+  %crowb = tt.broadcast %crow : tensor<256x1xi32> -> tensor<256x256xi32>
+  %ccolb = tt.broadcast %cols : tensor<1x256xi32> -> tensor<256x256xi32>
+  %coff = arith.addi %crowb, %ccolb : tensor<256x256xi32>
+  %cs = tt.splat %c : !tt.ptr<f32> -> tensor<256x256x!tt.ptr<f32>>
+  %cp = tt.addptr %cs, %coff : tensor<256x256x!tt.ptr<f32>>, tensor<256x256xi32>
+  tt.store %cp, %res#0 : tensor<256x256x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// Sums of two rows of 65536 f32: two rows are too few to run in strips, so
+// the columns, which the reduction is over, run in strips of 4096; the
+// partial sums are tensors, combined element by element with the combine
+// region in a `tt.map_elementwise`.
+
+// CHECK-LABEL: tt.func public @row_sums
+// CHECK: %[[SUMS:.*]] = scf.for %[[STRIP:.*]] = %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<2xf32>) : i32 {
+// CHECK: %[[PARTIAL:.*]] = "tt.reduce"(%{{.*}}) <{axis = 1 : i32}>
+// CHECK: }) : (tensor<2x4096xf32>) -> tensor<2xf32>
+// CHECK-NEXT: %[[COMBINED:.*]] = "tt.map_elementwise"(%[[ACC]], %[[PARTIAL]]) <{pack = 1 : i32}>
+// CHECK: arith.addf
+// CHECK: tt.map_elementwise.return
+// CHECK: %[[IS_FIRST:.*]] = tt.splat %{{.*}} : i1 -> tensor<2xi1>
+// CHECK-NEXT: %[[NEXT:.*]] = arith.select %[[IS_FIRST]], %[[PARTIAL]], %[[COMBINED]] : tensor<2xi1>, tensor<2xf32>
+// CHECK-NEXT: scf.yield %[[NEXT]] : tensor<2xf32>
+// CHECK: tt.store %{{.*}}, %[[SUMS]] : tensor<2x!tt.ptr<f32>>
+
+tt.func public @row_sums(%in: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
+  %xr = tt.make_range {end = 2 : i32, start = 0 : i32} : tensor<2xi32>
+  %x = tt.expand_dims %xr {axis = 1 : i32} : tensor<2xi32> -> tensor<2x1xi32>
+  %rr = tt.make_range {end = 65536 : i32, start = 0 : i32} : tensor<65536xi32>
+  %r = tt.expand_dims %rr {axis = 0 : i32} : tensor<65536xi32> -> tensor<1x65536xi32>
+  %n = arith.constant dense<65536> : tensor<2x1xi32>
+  %row = arith.muli %x, %n : tensor<2x1xi32>
+  %rowb = tt.broadcast %row : tensor<2x1xi32> -> tensor<2x65536xi32>
+  %rb = tt.broadcast %r : tensor<1x65536xi32> -> tensor<2x65536xi32>
+  %idx = arith.addi %rowb, %rb : tensor<2x65536xi32>
+  %ins = tt.splat %in : !tt.ptr<f32> -> tensor<2x65536x!tt.ptr<f32>>
+  %p = tt.addptr %ins, %idx : tensor<2x65536x!tt.ptr<f32>>, tensor<2x65536xi32>
+  %v = tt.load %p : tensor<2x65536x!tt.ptr<f32>>
+  %e = math.exp %v : tensor<2x65536xf32>
+  %sum = "tt.reduce"(%e) <{axis = 1 : i32}> ({
+  ^bb0(%l: f32, %rt: f32):
+    %t = arith.addf %l, %rt : f32
+    tt.reduce.return %t : f32
+  }) : (tensor<2x65536xf32>) -> tensor<2xf32>
+  %outs = tt.splat %out : !tt.ptr<f32> -> tensor<2x!tt.ptr<f32>>
+  %op = tt.addptr %outs, %xr : tensor<2x!tt.ptr<f32>>, tensor<2xi32>
+  tt.store %op, %sum : tensor<2x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// A scan mixes the elements of its axis: the kernel stays whole.
+
+// CHECK-LABEL: tt.func public @scan
+// CHECK-NOT: scf.for
+// CHECK: "tt.scan"
+
+tt.func public @scan(%in: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
+  %r = tt.make_range {end = 131072 : i32, start = 0 : i32} : tensor<131072xi32>
+  %ins = tt.splat %in : !tt.ptr<f32> -> tensor<131072x!tt.ptr<f32>>
+  %p = tt.addptr %ins, %r : tensor<131072x!tt.ptr<f32>>, tensor<131072xi32>
+  %v = tt.load %p : tensor<131072x!tt.ptr<f32>>
+  %s = "tt.scan"(%v) <{axis = 0 : i32, reverse = false}> ({
+  ^bb0(%l: f32, %rt: f32):
+    %t = arith.addf %l, %rt : f32
+    tt.scan.return %t : f32
+  }) : (tensor<131072xf32>) -> tensor<131072xf32>
+  %outs = tt.splat %out : !tt.ptr<f32> -> tensor<131072x!tt.ptr<f32>>
+  %op = tt.addptr %outs, %r : tensor<131072x!tt.ptr<f32>>, tensor<131072xi32>
+  tt.store %op, %s : tensor<131072x!tt.ptr<f32>>
   tt.return
 }

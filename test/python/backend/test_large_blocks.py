@@ -1,7 +1,8 @@
-"""Blocks larger than a PE's local memory (384 KiB on mtia-2i): elementwise
-kernels and reductions of one-dimensional blocks run in strips
-(`mtia-strip-mine-blocks`); what cannot is refused with a located error that
-names what takes the memory."""
+"""Blocks larger than a PE's local memory (384 KiB on mtia-2i) run in strips
+of one axis (`mtia-strip-mine-blocks`): elementwise work, reductions over the
+axis and under it, loops with carried accumulators, dots along their rows or
+columns. What cannot is refused with a located error that names what takes
+the memory."""
 
 from __future__ import annotations
 
@@ -82,6 +83,84 @@ def add_2d_kernel(x_ptr, out_ptr, ROWS: tl.constexpr, COLS: tl.constexpr):
     tl.store(out_ptr + offsets, tl.load(x_ptr + offsets) + 1)
 
 
+@triton.jit
+def flatten_kernel(x_ptr, out_ptr, ROWS: tl.constexpr, COLS: tl.constexpr):
+    # The reshape mixes the rows and columns: no axis runs in strips.
+    offsets = tl.arange(0, ROWS)[:, None] * COLS + tl.arange(0, COLS)[None, :]
+    flat = tl.reshape(tl.load(x_ptr + offsets) + 1, (ROWS * COLS,))
+    tl.store(out_ptr + tl.arange(0, ROWS * COLS), flat)
+
+
+@triton.jit
+def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
+                  stride_cm, stride_cn, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                  BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr):
+    # Triton's matmul tutorial: grouped ordering, `% M` rows, K-masked loads.
+    pid = tl.program_id(0)
+    num_pid_m = tl.cdiv(M, BLOCK_M)
+    num_pid_n = tl.cdiv(N, BLOCK_N)
+    num_pid_in_group = GROUP_M * num_pid_n
+    group_id = pid // num_pid_in_group
+    first_pid_m = group_id * GROUP_M
+    group_size_m = min(num_pid_m - first_pid_m, GROUP_M)
+    pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
+    pid_n = (pid % num_pid_in_group) // group_size_m
+    offs_am = (pid_m * BLOCK_M + tl.arange(0, BLOCK_M)) % M
+    offs_bn = (pid_n * BLOCK_N + tl.arange(0, BLOCK_N)) % N
+    offs_k = tl.arange(0, BLOCK_K)
+    a_ptrs = a_ptr + (offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak)
+    b_ptrs = b_ptr + (offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn)
+    accumulator = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_K, other=0.0)
+        b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_K, other=0.0)
+        accumulator = tl.dot(a, b, accumulator)
+        a_ptrs += BLOCK_K * stride_ak
+        b_ptrs += BLOCK_K * stride_bk
+    c = accumulator.to(tl.float16)
+    offs_cm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    c_ptrs = c_ptr + stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :]
+    tl.store(c_ptrs, c, mask=(offs_cm[:, None] < M) & (offs_cn[None, :] < N))
+
+
+@triton.jit
+def maximum_with_index(a_value, a_index, b_value, b_index):
+    # Inductor's combine for argmax: the larger value, the lower index on ties.
+    bigger = (a_value > b_value) | ((a_value == b_value) & (a_index < b_index))
+    return tl.where(bigger, a_value, b_value), tl.where(bigger, a_index, b_index)
+
+
+@triton.jit
+def inductor_reduction_kernel(in_ptr0, out_ptr0, out_ptr1, out_ptr2, xnumel, r0_numel,
+                              XBLOCK: tl.constexpr, R0_BLOCK: tl.constexpr):
+    # As TorchInductor writes a looped reduction: three loop-carried
+    # accumulators (a sum of squares, a max with its index), masked rows.
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = xindex < xnumel
+    r0_base = tl.arange(0, R0_BLOCK)[None, :]
+    _tmp2 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
+    _tmp4 = tl.full([XBLOCK, R0_BLOCK], float("-inf"), tl.float32)
+    _tmp4_index = tl.full([XBLOCK, R0_BLOCK], 2147483647, tl.int32)
+    for r0_offset in range(0, r0_numel, R0_BLOCK):
+        r0_index = r0_offset + r0_base
+        r0_mask = r0_index < r0_numel
+        tmp0 = tl.load(in_ptr0 + (r0_index + r0_numel * xindex), r0_mask & xmask,
+                       eviction_policy="evict_first", other=0.0)
+        tmp1 = tmp0 * tmp0
+        tmp3 = _tmp2 + tmp1
+        _tmp2 = tl.where(r0_mask & xmask, tmp3, _tmp2)
+        _tmp4_next, _tmp4_index_next = maximum_with_index(_tmp4, _tmp4_index, tmp0, r0_index)
+        _tmp4 = tl.where(r0_mask & xmask, _tmp4_next, _tmp4)
+        _tmp4_index = tl.where(r0_mask & xmask, _tmp4_index_next, _tmp4_index)
+    tmp2 = tl.sum(_tmp2, 1)[:, None]
+    tmp4_value, tmp4_index = tl.reduce((_tmp4, _tmp4_index), 1, maximum_with_index)
+    tl.store(out_ptr0 + xindex, tmp2, xmask)
+    tl.store(out_ptr1 + xindex, tmp4_index[:, None], xmask)
+    tl.store(out_ptr2 + xindex, tmp4_value[:, None], xmask)
+
+
 @pytest.mark.parametrize("block", [1 << 15, 1 << 16, 1 << 20])
 def test_vector_add_with_any_block(block: int) -> None:
     # Two programs, the second partly masked: n is not a multiple of BLOCK.
@@ -147,10 +226,60 @@ def test_argmax_combines_the_strips_indices() -> None:
     assert index.item() == 77_777 and value.item() == 10.0
 
 
-def test_a_two_dimensional_block_beyond_local_memory_is_refused_at_the_kernel() -> None:
-    # Two-dimensional blocks do not run in strips (yet): the error is
-    # located at the kernel and names its buffers.
+def test_a_two_dimensional_block_runs_in_strips_of_rows() -> None:
+    x = torch.randn(512 * 512)
+    out = torch.empty_like(x)
+    compiled = add_2d_kernel[(1,)](x, out, ROWS=512, COLS=512)
+    assert torch.equal(out, x + 1)
+    assert "scf.for" in compiled.asm["tile"] and "512x512" not in compiled.asm["tile"]
+
+
+# Triton's matmul tutorial's autotune configs (fp16 and fp8 lists), and the
+# three largest a user may pick: 128 KiB and 256 KiB accumulators.
+TUTORIAL_MATMUL_CONFIGS = [
+    (128, 256, 64), (64, 256, 32), (128, 128, 32), (128, 64, 32), (64, 128, 32), (128, 32, 32),
+    (64, 32, 32), (32, 64, 32), (128, 256, 128), (256, 128, 128), (256, 64, 128),
+    (64, 256, 128), (128, 128, 128), (128, 64, 64), (64, 128, 64), (128, 32, 64),
+    (256, 128, 64), (256, 256, 64),
+]
+
+
+@pytest.mark.parametrize("config", TUTORIAL_MATMUL_CONFIGS, ids=lambda c: "x".join(map(str, c)))
+def test_tutorial_matmul_at_every_config(config: tuple[int, int, int]) -> None:
+    block_m, block_n, block_k = config
+    # K is not a multiple of BLOCK_K: the last step's loads are masked.
+    m, n, k = 256, 256, 160
+    torch.manual_seed(0)
+    a, b = torch.randn(m, k, dtype=torch.float16), torch.randn(k, n, dtype=torch.float16)
+    c = torch.empty(m, n, dtype=torch.float16)
+    grid = (triton.cdiv(m, block_m) * triton.cdiv(n, block_n),)
+    matmul_kernel[grid](a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                        c.stride(0), c.stride(1), BLOCK_M=block_m, BLOCK_N=block_n,
+                        BLOCK_K=block_k, GROUP_M=8)
+    # fp32 accumulation of fp16 products, one fp16 rounding at the end.
+    torch.testing.assert_close(c, (a.float() @ b.float()).half(), rtol=1e-2, atol=1e-2)
+
+
+@pytest.mark.parametrize(("xblock", "r0_block"), [(1, 8192), (4, 4096), (8, 2048), (64, 8192)])
+def test_inductor_reduction_with_loop_carried_accumulators(xblock: int, r0_block: int) -> None:
+    xnumel, r0_numel = 70, 10_000
+    torch.manual_seed(0)
+    x = torch.randn(xnumel, r0_numel)
+    x[3, 9_999] = x[5, 4_097] = 50.0  # maxima past the first strips
+    x[6, 1] = x[6, 8_000] = 60.0  # a tie: the lower index wins
+    sums, values = torch.empty(xnumel, 1), torch.empty(xnumel, 1)
+    indices = torch.empty(xnumel, 1, dtype=torch.int32)
+    inductor_reduction_kernel[(triton.cdiv(xnumel, xblock),)](
+        x, sums, indices, values, xnumel, r0_numel, XBLOCK=xblock, R0_BLOCK=r0_block)
+    # Sums in another order of f32 additions than torch's.
+    torch.testing.assert_close(sums[:, 0], (x.double() ** 2).sum(1).float(), rtol=1e-5, atol=0)
+    assert torch.equal(values[:, 0], x.max(1).values)
+    assert torch.equal(indices[:, 0].long(), x.argmax(1))
+
+
+def test_a_block_no_axis_of_which_runs_in_strips_is_refused_at_the_kernel() -> None:
+    # The error is located at the kernel and names its buffers.
     x = torch.randn(512 * 512)
     with pytest.raises(CompilationError, match=r"test_large_blocks\.py:\d+:1: error: the "
                        r"local-memory plan needs \d+ bytes .*'load0' 1048576 B"):
-        add_2d_kernel[(1,)](x, torch.empty_like(x), ROWS=512, COLS=512)
+        flatten_kernel[(1,)](x, torch.empty_like(x), ROWS=512, COLS=512)
