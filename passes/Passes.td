@@ -122,10 +122,15 @@ def StripMineBlocks : Pass<"mtia-strip-mine-blocks", "::mlir::ModuleOp"> {
     carry; `tt.dot` ties the rows of `a`, `c` and the result, and the
     columns of `b`, `c` and the result; loops and conditionals tie what they
     carry and yield. An axis can be split when nothing mixes its elements:
-    no reshape, join, split, concatenation, gather, histogram, scan, print
-    or assert touches it, it is not a dot's K, no non-splat constant and no
+    no reshape, join, split, concatenation, gather, histogram, print or
+    assert touches it, it is not a dot's K, no non-splat constant and no
     access through a block pointer or descriptor has it, and no tensor has
-    two dimensions on it.
+    two dimensions on it. Before the analysis, every use of an index (a
+    tensor computed from ranges, splats and constants alone) gets its own
+    copy, so that a range common-subexpression elimination shared between
+    the rows of one tile and the columns of another ties neither; axes of
+    one length that no tensor has two of (independent parts of the block)
+    are split together; a CSE at the end shares the copies again.
 
     On the chosen axis, element i of every tensor depends only on element i
     of the others, so the tensor work runs on strips of it: each
@@ -138,7 +143,12 @@ def StripMineBlocks : Pass<"mtia-strip-mine-blocks", "::mlir::ModuleOp"> {
     every later strip's with them through the reduction's combine region
     (element by element, with `tt.map_elementwise`, when the partial
     results are tensors), so argmax and other multi-value combines need no
-    identity; reductions that need nothing of each other share a loop. The
+    identity; reductions that need nothing of each other share a loop. A
+    scan over the axis (in the kernel's body) carries its results from strip
+    to strip: each strip's scan is combined element by element with the
+    carried results (except in the first strip), and the strip's last
+    results are carried on; strips run from the end of the axis for reverse
+    scans (all scans over the axis go one way). The
     stores and other effects on the axis run in a last loop over strips at
     the end of the kernel, which computes again, from the loads, what they
     need. Only the reductions' results leave the strips; effects must

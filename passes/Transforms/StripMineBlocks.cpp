@@ -7,15 +7,16 @@
 // `tt.broadcast` and `tt.trans` tie the dimensions they move, a dot ties
 // the rows of its left operand to those of its result and the columns of its
 // right operand to those of its result, and loops tie their carried values.
-// Along an axis that no operation mixes (no reshape, gather, scan or dot
-// over it), element i of every tensor depends only on element i of the
-// others, so the kernel's tensor work can run on strips of the axis: each
+// Along an axis that no operation mixes (no reshape, gather or dot over
+// it), element i of every tensor depends only on element i of the others,
+// so the kernel's tensor work can run on strips of the axis: each
 // `tt.make_range` of the axis becomes the strip's slice of the range and
 // every other operation is the same on strips. Reductions over the axis
 // become loops over strips at their place, which combine the strips'
-// partial results with the reductions' combine regions; the stores run in a
-// last loop over strips at the end of the kernel, which recomputes from the
-// loads what they need.
+// partial results with the reductions' combine regions; scans over the axis
+// carry their last results from strip to strip; the stores run in a last
+// loop over strips at the end of the kernel, which recomputes from the loads
+// what they need.
 //
 //===----------------------------------------------------------------------===//
 
@@ -176,6 +177,15 @@ public:
     return over;
   }
 
+  /// The scans over `axis`.
+  SmallVector<tt::ScanOp> getScans(unsigned axis) const {
+    SmallVector<tt::ScanOp> over;
+    for (auto [id, scan] : scans)
+      if (find(id) == axis)
+        over.push_back(scan);
+    return over;
+  }
+
   /// Whether the kernel has an operation the analysis does not know how to
   /// split (a call): then no axis is split.
   bool hasOpaqueOperations() const { return opaque; }
@@ -203,6 +213,7 @@ private:
   SmallVector<unsigned> parents;
   SmallVector<unsigned> forbidden;
   SmallVector<std::pair<unsigned, tt::ReduceOp>> reductions;
+  SmallVector<std::pair<unsigned, tt::ScanOp>> scans;
   DenseMap<unsigned, int64_t> lengths;
   bool opaque = false;
 };
@@ -301,7 +312,7 @@ void AxisAnalysis::visit(Operation *op) {
   if (auto scan = dyn_cast<tt::ScanOp>(op)) {
     tieElementwise(llvm::to_vector(
         llvm::concat<Value>(scan.getSrcs(), scan.getResults())));
-    forbid(scan.getSrcs().front(), scan.getAxis());
+    scans.push_back({getId(scan.getSrcs().front(), scan.getAxis()), scan});
     return;
   }
   if (isa<tt::DotOp, tt::DotScaledOp>(op)) {
@@ -445,6 +456,20 @@ struct StripPlan {
   bool reduces;
 };
 
+/// A loop over the strips of an axis, as it is being built.
+struct StripLoop {
+  scf::ForOp loop;
+  /// The first index of the strip on the axis.
+  Value stripStart;
+  /// Whether the strip is the first the loop runs.
+  Value isFirst;
+  /// The iteration arguments that carry, for each scan over the axis in the
+  /// loop's strips (in order), the scan's results up to the strip.
+  DenseMap<Operation *, unsigned> scanCarries;
+  /// What the loop's iteration yields for the scans.
+  SmallVector<Value> nextScanCarries;
+};
+
 /// The tensor work of a kernel's body along one axis, and whether it can
 /// run in strips of it.
 class AxisSplit {
@@ -476,9 +501,16 @@ private:
     });
   }
   SmallVector<Operation *> getSlice(ArrayRef<Operation *> roots) const;
-  void cloneStrip(ArrayRef<Operation *> ops, Value stripStart,
+  StripLoop createStripLoop(OpBuilder &builder, Location loc,
+                            ArrayRef<Operation *> slice, ValueRange initial,
+                            int64_t stripSize) const;
+  void finishStripLoop(OpBuilder &builder, Location loc, StripLoop &strips,
+                       ValueRange yielded) const;
+  void cloneStrip(ArrayRef<Operation *> ops, StripLoop &strips,
                   int64_t stripSize, OpBuilder &builder,
                   IRMapping &mapping) const;
+  void cloneScanStrip(tt::ScanOp scan, StripLoop &strips, int64_t stripSize,
+                      OpBuilder &builder, IRMapping &mapping) const;
   Type getStripType(Value original, int64_t stripSize) const;
   void stripMineReductions(MutableArrayRef<tt::ReduceOp> group,
                            int64_t stripSize);
@@ -492,6 +524,9 @@ private:
   SmallVector<Operation *> ops;
   DenseSet<Operation *> onAxisOps;
   SmallVector<tt::ReduceOp> reductions;
+  SmallVector<tt::ScanOp> scans;
+  /// Whether the strips run from the end of the axis (for reverse scans).
+  bool reversed = false;
   /// The operations with effects that run in the last loop.
   SmallVector<Operation *> sinks;
 };
@@ -506,6 +541,13 @@ bool AxisSplit::isLegal() {
   for (tt::ReduceOp reduce : reductions)
     if (reduce->getBlock() != &body)
       return false;
+  // Scans over the axis carry their results from strip to strip, in one
+  // direction for all.
+  scans = axes.getScans(axis);
+  for (tt::ScanOp scan : scans)
+    if (scan->getBlock() != &body || scan.getReverse() != scans.front().getReverse())
+      return false;
+  reversed = !scans.empty() && scans.front().getReverse();
   // Only the reductions' results leave the strips.
   for (Operation *op : ops) {
     if (isReductionOverAxis(op))
@@ -579,10 +621,11 @@ Type AxisSplit::getStripType(Value original, int64_t stripSize) const {
 /// Clones `ops` for the strip of `stripSize` from `stripStart`: a range on
 /// the axis becomes the strip's slice of it, splat constants take the
 /// strip's shape, and every other operation is the same on strips.
-void AxisSplit::cloneStrip(ArrayRef<Operation *> ops, Value stripStart,
+void AxisSplit::cloneStrip(ArrayRef<Operation *> ops, StripLoop &strips,
                            int64_t stripSize, OpBuilder &builder,
                            IRMapping &mapping) const {
   Type i32 = builder.getI32Type();
+  Value stripStart = strips.stripStart;
   auto sliceRange = [&](tt::MakeRangeOp range, OpBuilder &at) -> Value {
     Location loc = range.getLoc();
     auto type = RankedTensorType::get({stripSize}, i32);
@@ -602,6 +645,11 @@ void AxisSplit::cloneStrip(ArrayRef<Operation *> ops, Value stripStart,
         .getResult();
   };
   for (Operation *op : ops) {
+    if (auto scan = dyn_cast<tt::ScanOp>(op);
+        scan && strips.scanCarries.contains(op)) {
+      cloneScanStrip(scan, strips, stripSize, builder, mapping);
+      continue;
+    }
     builder.clone(*op, mapping);
     forEachDefinedValue(op, [&](Value original) {
       mapping.lookup(original).setType(getStripType(original, stripSize));
@@ -625,6 +673,150 @@ void AxisSplit::cloneStrip(ArrayRef<Operation *> ops, Value stripStart,
   }
 }
 
+/// Creates, at `builder`'s place, a loop over the strips of the axis that
+/// carries `initial` and, for each scan over the axis in `slice`, the scan's
+/// results up to the strip (zeros before the first); leaves `builder` in its
+/// body.
+StripLoop AxisSplit::createStripLoop(OpBuilder &builder, Location loc,
+                                     ArrayRef<Operation *> slice,
+                                     ValueRange initial,
+                                     int64_t stripSize) const {
+  Type i32 = builder.getI32Type();
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIntOp::create(builder, loc, i32, value);
+  };
+  StripLoop strips;
+  SmallVector<Value> carried(initial);
+  for (Operation *op : slice) {
+    auto scan = dyn_cast<tt::ScanOp>(op);
+    if (!scan || !llvm::is_contained(scans, scan))
+      continue;
+    strips.scanCarries[op] = carried.size();
+    for (Value result : scan.getResults()) {
+      auto type = cast<RankedTensorType>(result.getType());
+      Type carry = type.getElementType();
+      if (type.getRank() > 1) {
+        SmallVector<int64_t> shape(type.getShape());
+        shape.erase(shape.begin() + scan.getAxis());
+        carry = type.clone(shape);
+      }
+      carried.push_back(arith::ConstantOp::create(
+          builder, loc, cast<TypedAttr>(builder.getZeroAttr(carry))));
+    }
+  }
+  Value zero = constant(0);
+  int64_t length = axes.getLength(axis);
+  Value lastStart = reversed ? constant(length - stripSize) : Value();
+  strips.loop = scf::ForOp::create(builder, loc, zero, constant(length),
+                                   constant(stripSize), carried);
+  builder.setInsertionPointToStart(strips.loop.getBody());
+  Value index = strips.loop.getInductionVar();
+  strips.stripStart =
+      reversed ? arith::SubIOp::create(builder, loc, lastStart, index).getResult()
+               : index;
+  strips.isFirst = arith::CmpIOp::create(
+      builder, loc, arith::CmpIPredicate::eq, index, zero);
+  return strips;
+}
+
+/// Ends the body of `strips` with `yielded` and the scans' carried values.
+void AxisSplit::finishStripLoop(OpBuilder &builder, Location loc,
+                                StripLoop &strips, ValueRange yielded) const {
+  Block *body = strips.loop.getBody();
+  if (body->mightHaveTerminator())
+    return;
+  SmallVector<Value> values(yielded);
+  llvm::append_range(values, strips.nextScanCarries);
+  builder.setInsertionPointToEnd(body);
+  scf::YieldOp::create(builder, loc, values);
+}
+
+/// Returns `value` where `isFirst` holds, else `otherwise` (element by
+/// element for tensors).
+Value selectFirst(OpBuilder &builder, Location loc, Value isFirst, Value value,
+                  Value otherwise) {
+  if (RankedTensorType type = getTensorType(value))
+    isFirst = tt::SplatOp::create(builder, loc,
+                                  type.clone(builder.getI1Type()), isFirst);
+  return arith::SelectOp::create(builder, loc, isFirst, value, otherwise);
+}
+
+/// Applies `combine`, a combine region of a reduction or scan, element by
+/// element to `operands` (the accumulated values, then the new ones), in a
+/// `tt.map_elementwise` whose results have `types`.
+ValueRange combineElementwise(OpBuilder &builder, Location loc, Region &combine,
+                              TypeRange types, ValueRange operands) {
+  auto map = tt::MapElementwiseOp::create(builder, loc, types, operands,
+                                          builder.getI32IntegerAttr(1));
+  IRMapping regionMapping;
+  combine.cloneInto(&map.getScalarOp(), regionMapping);
+  Operation *terminator = map.getScalarOp().front().getTerminator();
+  OpBuilder atEnd(terminator);
+  tt::MapElementwiseReturnOp::create(atEnd, terminator->getLoc(),
+                                     terminator->getOperands());
+  terminator->erase();
+  return map.getResults();
+}
+
+/// Clones `scan` for a strip: the strip's scan, combined element by element
+/// with the results carried from the strips before (except in the first);
+/// the strip's last results (first, for a reverse scan) are carried on.
+void AxisSplit::cloneScanStrip(tt::ScanOp scan, StripLoop &strips,
+                               int64_t stripSize, OpBuilder &builder,
+                               IRMapping &mapping) const {
+  Location loc = scan.getLoc();
+  Operation *cloned = builder.clone(*scan, mapping);
+  for (auto [original, result] :
+       llvm::zip(scan.getResults(), cloned->getResults()))
+    result.setType(getStripType(original, stripSize));
+  unsigned axisDim = scan.getAxis();
+  unsigned count = scan.getNumResults();
+  ValueRange carries = strips.loop.getRegionIterArgs().slice(
+      strips.scanCarries.lookup(scan), count);
+  SmallVector<Value> operands;
+  for (auto [carry, result] : llvm::zip(carries, cloned->getResults())) {
+    auto type = cast<RankedTensorType>(result.getType());
+    if (!getTensorType(carry)) {
+      operands.push_back(tt::SplatOp::create(builder, loc, type, carry));
+      continue;
+    }
+    SmallVector<int64_t> shape(type.getShape());
+    shape[axisDim] = 1;
+    Value expanded = tt::ExpandDimsOp::create(
+        builder, loc, type.clone(shape), carry,
+        axisDim);
+    operands.push_back(tt::BroadcastOp::create(builder, loc, type, expanded));
+  }
+  llvm::append_range(operands, cloned->getResults());
+  ValueRange combined =
+      combineElementwise(builder, loc, scan.getCombineOp(),
+                         cloned->getResultTypes(), operands);
+  SmallVector<Value> strip;
+  for (auto [original, own, withCarry] :
+       llvm::zip(scan.getResults(), cloned->getResults(), combined)) {
+    strip.push_back(selectFirst(builder, loc, strips.isFirst, own, withCarry));
+    mapping.map(original, strip.back());
+  }
+  // The last element along the axis: a reduction that keeps the later of
+  // every two (the earlier, for a reverse scan).
+  SmallVector<Type> carryTypes = llvm::map_to_vector(
+      carries, [](Value carry) { return carry.getType(); });
+  auto last = tt::ReduceOp::create(builder, loc, carryTypes, strip, axisDim);
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    SmallVector<Type> argumentTypes;
+    for (int copy = 0; copy < 2; ++copy)
+      for (Value value : strip)
+        argumentTypes.push_back(getElementTypeOrSelf(value.getType()));
+    Block *block = builder.createBlock(
+        &last.getCombineOp(), {}, argumentTypes,
+        SmallVector<Location>(argumentTypes.size(), loc));
+    ValueRange kept = block->getArguments().slice(reversed ? 0 : count, count);
+    tt::ReduceReturnOp::create(builder, loc, kept);
+  }
+  llvm::append_range(strips.nextScanCarries, last.getResults());
+}
+
 /// Replaces `group`, reductions over the axis in one loop over strips, at
 /// the place of the first: the loop takes the first strip's partial results
 /// and combines every later strip's with them through each reduction's
@@ -637,10 +829,6 @@ void AxisSplit::stripMineReductions(MutableArrayRef<tt::ReduceOp> group,
   SmallVector<Operation *> slice = getSlice(roots);
   Location loc = group.front().getLoc();
   OpBuilder builder(group.front());
-  Type i32 = builder.getI32Type();
-  auto constant = [&](int64_t value) -> Value {
-    return arith::ConstantIntOp::create(builder, loc, i32, value);
-  };
   // The carried values start as zeros that no strip combines with: the
   // first strip's partial results are taken as they are, so that argmax and
   // other combines need no identity, and the loop holds one copy of the
@@ -650,13 +838,10 @@ void AxisSplit::stripMineReductions(MutableArrayRef<tt::ReduceOp> group,
     for (Type type : reduce.getResultTypes())
       initial.push_back(arith::ConstantOp::create(
           builder, loc, cast<TypedAttr>(builder.getZeroAttr(type))));
-  Value zero = constant(0);
-  auto loop = scf::ForOp::create(builder, loc, zero,
-                                 constant(axes.getLength(axis)),
-                                 constant(stripSize), initial);
-  builder.setInsertionPointToStart(loop.getBody());
+  StripLoop strips = createStripLoop(builder, loc, slice, initial, stripSize);
+  scf::ForOp loop = strips.loop;
   IRMapping strip;
-  cloneStrip(slice, loop.getInductionVar(), stripSize, builder, strip);
+  cloneStrip(slice, strips, stripSize, builder, strip);
   SmallVector<Value> combinedValues;
   unsigned carried = 0;
   for (tt::ReduceOp reduce : group) {
@@ -679,35 +864,21 @@ void AxisSplit::stripMineReductions(MutableArrayRef<tt::ReduceOp> group,
       continue;
     }
     // Partial results that are tensors combine element by element.
-    auto map = tt::MapElementwiseOp::create(
-        builder, reduce.getLoc(), reduce.getResultTypes(), operands,
-        builder.getI32IntegerAttr(1));
-    IRMapping regionMapping;
-    reduce.getCombineOp().cloneInto(&map.getScalarOp(), regionMapping);
-    Operation *terminator = map.getScalarOp().front().getTerminator();
-    OpBuilder atEnd(terminator);
-    tt::MapElementwiseReturnOp::create(atEnd, terminator->getLoc(),
-                                       terminator->getOperands());
-    terminator->erase();
-    llvm::append_range(combinedValues, map.getResults());
+    llvm::append_range(combinedValues,
+                       combineElementwise(builder, reduce.getLoc(),
+                                          reduce.getCombineOp(),
+                                          reduce.getResultTypes(), operands));
   }
-  Value isFirst = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
-                                        loop.getInductionVar(), zero);
   SmallVector<Value> yielded;
   SmallVector<Value> stripPartials;
   for (tt::ReduceOp reduce : group)
     for (Value result : reduce.getResults())
       stripPartials.push_back(strip.lookup(result));
   for (auto [partial, combinedValue] :
-       llvm::zip(stripPartials, combinedValues)) {
-    Value condition = isFirst;
-    if (RankedTensorType type = getTensorType(partial))
-      condition = tt::SplatOp::create(builder, loc,
-                                      type.clone(builder.getI1Type()), isFirst);
+       llvm::zip(stripPartials, combinedValues))
     yielded.push_back(
-        arith::SelectOp::create(builder, loc, condition, partial, combinedValue));
-  }
-  scf::YieldOp::create(builder, loc, yielded);
+        selectFirst(builder, loc, strips.isFirst, partial, combinedValue));
+  finishStripLoop(builder, loc, strips, yielded);
   carried = 0;
   for (tt::ReduceOp reduce : group) {
     reduce->replaceAllUsesWith(
@@ -749,17 +920,13 @@ void AxisSplit::apply(int64_t stripSize) {
   if (!sinks.empty()) {
     Location loc = sinks.front()->getLoc();
     OpBuilder builder(body.getTerminator());
-    Type i32 = builder.getI32Type();
-    auto constant = [&](int64_t value) -> Value {
-      return arith::ConstantIntOp::create(builder, loc, i32, value);
-    };
-    auto loop = scf::ForOp::create(builder, loc, constant(0),
-                                   constant(axes.getLength(axis)),
-                                   constant(stripSize));
-    builder.setInsertionPoint(loop.getBody()->getTerminator());
+    SmallVector<Operation *> slice = getSlice(sinks);
+    // Without carried values, the loop's body has its terminator already,
+    // and the builder inserts before it.
+    StripLoop strips = createStripLoop(builder, loc, slice, {}, stripSize);
     IRMapping mapping;
-    cloneStrip(getSlice(sinks), loop.getInductionVar(), stripSize, builder,
-               mapping);
+    cloneStrip(slice, strips, stripSize, builder, mapping);
+    finishStripLoop(builder, loc, strips, {});
   }
   for (Operation *op : llvm::reverse(ops))
     op->erase();

@@ -81,12 +81,12 @@ tt.func public @fits(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
 // CHECK-DAG: %[[INITIAL:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : i32
 // CHECK: %[[SUM:.*]] = scf.for %[[STRIP:.*]] = %[[ZERO]] to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[INITIAL]]) -> (f32) : i32 {
+// CHECK-NEXT: %[[IS_FIRST:.*]] = arith.cmpi eq, %[[STRIP]], %[[ZERO]] : i32
 // CHECK: tt.splat %[[STRIP]] : i32 -> tensor<16384xi32>
 // CHECK: %[[LOADED:.*]] = tt.load %{{.*}} : tensor<16384x!tt.ptr<f32>>
 // CHECK: %[[PARTIAL:.*]] = "tt.reduce"(%[[LOADED]]) <{axis = 0 : i32}>
 // CHECK: }) : (tensor<16384xf32>) -> f32
 // CHECK-NEXT: %[[COMBINED:.*]] = arith.addf %[[ACC]], %[[PARTIAL]] : f32
-// CHECK-NEXT: %[[IS_FIRST:.*]] = arith.cmpi eq, %[[STRIP]], %[[ZERO]] : i32
 // CHECK-NEXT: %[[NEXT:.*]] = arith.select %[[IS_FIRST]], %[[PARTIAL]], %[[COMBINED]] : f32
 // CHECK-NEXT: scf.yield %[[NEXT]] : f32
 // CHECK: tt.store %{{.*}}, %[[SUM]] : !tt.ptr<f32>
@@ -337,12 +337,27 @@ tt.func public @row_sums(%in: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
 
 // -----
 
-// A scan mixes the elements of its axis: the kernel stays whole.
+// A scan over 131072 f32 runs in strips of 8192: each strip's scan is
+// combined element by element with the result carried from the strips
+// before (not in the first strip), and the strip's last result is carried
+// on (a reduction that keeps the later of every two).
 
 // CHECK-LABEL: tt.func public @scan
-// CHECK-NOT: scf.for
-// CHECK: "tt.scan"
-
+// CHECK-DAG: %[[INITIAL:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK: scf.for %[[STRIP:.*]] = %[[ZERO]] to %{{.*}} step %{{.*}} iter_args(%[[CARRY:.*]] = %[[INITIAL]]) -> (f32) : i32 {
+// CHECK: %[[IS_FIRST:.*]] = arith.cmpi eq, %[[STRIP]], %[[ZERO]] : i32
+// CHECK: %[[OWN:.*]] = "tt.scan"(%{{.*}}) <{axis = 0 : i32, reverse = false}>
+// CHECK: }) : (tensor<8192xf32>) -> tensor<8192xf32>
+// CHECK-NEXT: %[[CARRIES:.*]] = tt.splat %[[CARRY]] : f32 -> tensor<8192xf32>
+// CHECK-NEXT: %[[WITH_CARRY:.*]] = "tt.map_elementwise"(%[[CARRIES]], %[[OWN]]) <{pack = 1 : i32}>
+// CHECK: %[[FIRSTS:.*]] = tt.splat %[[IS_FIRST]] : i1 -> tensor<8192xi1>
+// CHECK-NEXT: %[[STRIP_SCAN:.*]] = arith.select %[[FIRSTS]], %[[OWN]], %[[WITH_CARRY]]
+// CHECK-NEXT: %[[LAST:.*]] = "tt.reduce"(%[[STRIP_SCAN]]) <{axis = 0 : i32}> ({
+// CHECK-NEXT: ^bb0(%{{.*}}: f32, %[[LATER:.*]]: f32):
+// CHECK-NEXT: tt.reduce.return %[[LATER]] : f32
+// CHECK: tt.store %{{.*}}, %[[STRIP_SCAN]] : tensor<8192x!tt.ptr<f32>>
+// CHECK-NEXT: scf.yield %[[LAST]] : f32
 tt.func public @scan(%in: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
   %r = tt.make_range {end = 131072 : i32, start = 0 : i32} : tensor<131072xi32>
   %ins = tt.splat %in : !tt.ptr<f32> -> tensor<131072x!tt.ptr<f32>>
@@ -356,5 +371,55 @@ tt.func public @scan(%in: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
   %outs = tt.splat %out : !tt.ptr<f32> -> tensor<131072x!tt.ptr<f32>>
   %op = tt.addptr %outs, %r : tensor<131072x!tt.ptr<f32>>, tensor<131072xi32>
   tt.store %op, %s : tensor<131072x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// A reverse scan runs its strips from the end of the axis.
+
+// CHECK-LABEL: tt.func public @reverse_scan
+// CHECK-DAG: %[[LAST_START:.*]] = arith.constant 122880 : i32
+// CHECK: scf.for %[[INDEX:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}}) -> (f32) : i32 {
+// CHECK-NEXT: %[[START:.*]] = arith.subi %[[LAST_START]], %[[INDEX]] : i32
+// CHECK: tt.splat %[[START]] : i32 -> tensor<8192xi32>
+// CHECK: "tt.scan"(%{{.*}}) <{axis = 0 : i32, reverse = true}>
+// CHECK: "tt.reduce"
+// CHECK-NEXT: ^bb0(%[[EARLIER:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: tt.reduce.return %[[EARLIER]] : f32
+tt.func public @reverse_scan(%in: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
+  %r = tt.make_range {end = 131072 : i32, start = 0 : i32} : tensor<131072xi32>
+  %ins = tt.splat %in : !tt.ptr<f32> -> tensor<131072x!tt.ptr<f32>>
+  %p = tt.addptr %ins, %r : tensor<131072x!tt.ptr<f32>>, tensor<131072xi32>
+  %v = tt.load %p : tensor<131072x!tt.ptr<f32>>
+  %s = "tt.scan"(%v) <{axis = 0 : i32, reverse = true}> ({
+  ^bb0(%l: f32, %rt: f32):
+    %t = arith.addf %l, %rt : f32
+    tt.scan.return %t : f32
+  }) : (tensor<131072xf32>) -> tensor<131072xf32>
+  %outs = tt.splat %out : !tt.ptr<f32> -> tensor<131072x!tt.ptr<f32>>
+  %op = tt.addptr %outs, %r : tensor<131072x!tt.ptr<f32>>, tensor<131072xi32>
+  tt.store %op, %s : tensor<131072x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// A reshape mixes the axes it merges: the kernel stays whole.
+
+// CHECK-LABEL: tt.func public @reshape
+// CHECK-NOT: scf.for
+// CHECK: tt.reshape
+tt.func public @reshape(%in: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
+  %r = tt.make_range {end = 131072 : i32, start = 0 : i32} : tensor<131072xi32>
+  %ins = tt.splat %in : !tt.ptr<f32> -> tensor<131072x!tt.ptr<f32>>
+  %p = tt.addptr %ins, %r : tensor<131072x!tt.ptr<f32>>, tensor<131072xi32>
+  %v = tt.load %p : tensor<131072x!tt.ptr<f32>>
+  %m = tt.reshape %v : tensor<131072xf32> -> tensor<256x512xf32>
+  %t = tt.trans %m {order = array<i32: 1, 0>} : tensor<256x512xf32> -> tensor<512x256xf32>
+  %f = tt.reshape %t : tensor<512x256xf32> -> tensor<131072xf32>
+  %outs = tt.splat %out : !tt.ptr<f32> -> tensor<131072x!tt.ptr<f32>>
+  %op = tt.addptr %outs, %r : tensor<131072x!tt.ptr<f32>>, tensor<131072xi32>
+  tt.store %op, %f : tensor<131072x!tt.ptr<f32>>
   tt.return
 }

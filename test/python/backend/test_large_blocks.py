@@ -84,6 +84,30 @@ def add_2d_kernel(x_ptr, out_ptr, ROWS: tl.constexpr, COLS: tl.constexpr):
 
 
 @triton.jit
+def cumsum_kernel(x_ptr, out_ptr, BLOCK: tl.constexpr, REVERSE: tl.constexpr):
+    offsets = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offsets, tl.cumsum(tl.load(x_ptr + offsets), 0, reverse=REVERSE))
+
+
+@triton.jit
+def running_max_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offsets, offsets < n, other=0.0)
+    tl.store(out_ptr + offsets, tl.associative_scan(x, 0, running_max) * 2.0, offsets < n)
+
+
+@triton.jit
+def running_max(a, b):
+    return tl.maximum(a, b)
+
+
+@triton.jit
+def row_cumsum_kernel(x_ptr, out_ptr, ROWS: tl.constexpr, COLS: tl.constexpr):
+    offsets = tl.arange(0, ROWS)[:, None] * COLS + tl.arange(0, COLS)[None, :]
+    tl.store(out_ptr + offsets, tl.cumsum(tl.load(x_ptr + offsets), 1))
+
+
+@triton.jit
 def flatten_kernel(x_ptr, out_ptr, ROWS: tl.constexpr, COLS: tl.constexpr):
     # The reshape mixes the rows and columns: no axis runs in strips.
     offsets = tl.arange(0, ROWS)[:, None] * COLS + tl.arange(0, COLS)[None, :]
@@ -275,6 +299,33 @@ def test_inductor_reduction_with_loop_carried_accumulators(xblock: int, r0_block
     torch.testing.assert_close(sums[:, 0], (x.double() ** 2).sum(1).float(), rtol=1e-5, atol=0)
     assert torch.equal(values[:, 0], x.max(1).values)
     assert torch.equal(indices[:, 0].long(), x.argmax(1))
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_a_scan_over_65536_elements_in_one_block(reverse: bool) -> None:
+    n = 65_536
+    x = torch.randint(-1000, 1000, (n,), dtype=torch.int32)
+    out = torch.empty_like(x)
+    compiled = cumsum_kernel[(1,)](x, out, BLOCK=n, REVERSE=reverse)
+    expected = torch.cumsum(x.flip(0), 0).flip(0) if reverse else torch.cumsum(x, 0)
+    assert torch.equal(out, expected.int())  # integers: exactly
+    assert "scf.for" in compiled.asm["tile"]
+
+
+def test_a_scan_with_its_own_combine_and_masked_tail() -> None:
+    n = 65_536 - 5
+    x = torch.randn(n)
+    out = torch.empty(n)
+    running_max_kernel[(1,)](x, out, n, BLOCK=65_536)
+    assert torch.equal(out, torch.cummax(x, 0).values * 2)
+
+
+def test_a_scan_along_rows_of_a_large_block() -> None:
+    x = torch.randn(4, 32_768)
+    out = torch.empty_like(x)
+    row_cumsum_kernel[(1,)](x, out, ROWS=4, COLS=32_768)
+    # Partial sums carried across strips: another order of f32 additions.
+    torch.testing.assert_close(out, torch.cumsum(x.double(), 1).float(), rtol=1e-4, atol=1e-3)
 
 
 def test_a_block_no_axis_of_which_runs_in_strips_is_refused_at_the_kernel() -> None:
