@@ -165,7 +165,12 @@ def StripMineBlocks : Pass<"mtia-strip-mine-blocks", "::mlir::ModuleOp"> {
     plan of a kernel does not fit). Of the axes that can be split, the one
     whose strips fit is taken, preferring one without reductions over it (its
     strips run the kernel once, in one loop), then the largest strip; a
-    strip is a power of two dividing the axis.
+    strip is a power of two dividing the axis. With `joint-axes`, the two
+    best axes that have no reductions or scans over them are split together
+    into tiles, in a nest of loops (the rows and the columns of a dot's
+    result, when the plan cannot hold a whole operand of either), the
+    larger strip halved until the tiles fit; every effect must then be on
+    both axes.
 
     The strips reorder memory accesses the kernel's program order does not
     oblige: as on a GPU, where the threads of a program load and store their
@@ -181,6 +186,9 @@ def StripMineBlocks : Pass<"mtia-strip-mine-blocks", "::mlir::ModuleOp"> {
     Option<"budgetDivisor", "budget-divisor", "int64_t", /*default=*/"0",
            "split when the data's peak exceeds 1/d of local memory, into "
            "strips within it (0: exceeds local memory, strips within a quarter)">,
+    Option<"jointAxes", "joint-axes", "bool", /*default=*/"false",
+           "split the two best axes without reductions or scans together, "
+           "into tiles">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }

@@ -449,18 +449,19 @@ void AxisAnalysis::findSplittableAxes() {
   }
 }
 
-/// How a kernel runs in strips of one axis.
+/// How a kernel runs in strips of one axis, or in tiles of two.
 struct StripPlan {
-  unsigned axis;
-  int64_t stripSize;
+  SmallVector<unsigned> axes;
+  SmallVector<int64_t> stripSizes;
   bool reduces;
 };
 
-/// A loop over the strips of an axis, as it is being built.
+/// A loop over the strips of an axis (the innermost of a nest over the
+/// tiles of several), as it is being built.
 struct StripLoop {
   scf::ForOp loop;
-  /// The first index of the strip on the axis.
-  Value stripStart;
+  /// The first index of the strip on each axis.
+  SmallVector<Value> stripStarts;
   /// Whether the strip is the first the loop runs.
   Value isFirst;
   /// The iteration arguments that carry, for each scan over the axis in the
@@ -470,31 +471,42 @@ struct StripLoop {
   SmallVector<Value> nextScanCarries;
 };
 
-/// The tensor work of a kernel's body along one axis, and whether it can
-/// run in strips of it.
+/// The tensor work of a kernel's body along one axis (or several, split
+/// together into tiles), and whether it can run in strips of it.
 class AxisSplit {
 public:
-  AxisSplit(tt::FuncOp function, const AxisAnalysis &axes, unsigned axis)
-      : body(function.getBody().front()), axes(axes), axis(axis) {}
+  AxisSplit(tt::FuncOp function, const AxisAnalysis &axes,
+            ArrayRef<unsigned> splitAxes)
+      : body(function.getBody().front()), axes(axes),
+        splitAxes(splitAxes) {}
 
   /// Returns whether the kernel can run in strips of the axis: the
   /// reductions over it are in the kernel's body (not in a loop), only
   /// their results leave the strips, the stores and other effects on the
   /// axis follow the last reduction and are in no reduction's strips, and
   /// no operation in a loop over the axis has an effect off it (which the
-  /// strips would repeat).
+  /// strips would repeat). Axes split together have no reductions or scans
+  /// over them, and every effect is on all of them.
   bool isLegal();
 
   /// The estimated peak of the bytes of data (not indices, masks or
   /// pointers, which the later stages fold into the transfers' addressing)
-  /// live at once, with the axis in strips of `stripSize`.
-  int64_t estimatePeakBytes(int64_t stripSize) const;
+  /// live at once, with each axis in strips of its `stripSizes`.
+  int64_t estimatePeakBytes(ArrayRef<int64_t> stripSizes) const;
 
-  /// Moves the kernel's tensor work on the axis into loops over strips.
-  void apply(int64_t stripSize);
+  /// Moves the kernel's tensor work on the axes into loops over strips.
+  void apply(ArrayRef<int64_t> stripSizes);
+
+  /// Whether a reduction or scan is over the axes.
+  bool reduces() const { return !reductions.empty() || !scans.empty(); }
 
 private:
   bool onAxis(Operation *op) const { return onAxisOps.contains(op); }
+  bool touchesAll(Operation *op) const {
+    return llvm::all_of(splitAxes, [&](unsigned axis) {
+      return axes.touchesAxis(op, axis);
+    });
+  }
   bool isReductionOverAxis(Operation *op) const {
     return llvm::any_of(reductions, [&](tt::ReduceOp reduce) {
       return reduce.getOperation() == op;
@@ -503,23 +515,24 @@ private:
   SmallVector<Operation *> getSlice(ArrayRef<Operation *> roots) const;
   StripLoop createStripLoop(OpBuilder &builder, Location loc,
                             ArrayRef<Operation *> slice, ValueRange initial,
-                            int64_t stripSize) const;
+                            ArrayRef<int64_t> stripSizes) const;
   void finishStripLoop(OpBuilder &builder, Location loc, StripLoop &strips,
                        ValueRange yielded) const;
   void cloneStrip(ArrayRef<Operation *> ops, StripLoop &strips,
-                  int64_t stripSize, OpBuilder &builder,
+                  ArrayRef<int64_t> stripSizes, OpBuilder &builder,
                   IRMapping &mapping) const;
-  void cloneScanStrip(tt::ScanOp scan, StripLoop &strips, int64_t stripSize,
-                      OpBuilder &builder, IRMapping &mapping) const;
-  Type getStripType(Value original, int64_t stripSize) const;
+  void cloneScanStrip(tt::ScanOp scan, StripLoop &strips,
+                      ArrayRef<int64_t> stripSizes, OpBuilder &builder,
+                      IRMapping &mapping) const;
+  Type getStripType(Value original, ArrayRef<int64_t> stripSizes) const;
   void stripMineReductions(MutableArrayRef<tt::ReduceOp> group,
-                           int64_t stripSize);
-  int64_t estimateBlockPeak(Block &block, int64_t stripSize,
+                           ArrayRef<int64_t> stripSizes);
+  int64_t estimateBlockPeak(Block &block, ArrayRef<int64_t> stripSizes,
                             const DenseSet<Value> &indexValues) const;
 
   Block &body;
   const AxisAnalysis &axes;
-  unsigned axis;
+  SmallVector<unsigned> splitAxes;
   /// The operations of the body that touch the axis, in order.
   SmallVector<Operation *> ops;
   DenseSet<Operation *> onAxisOps;
@@ -533,17 +546,23 @@ private:
 
 bool AxisSplit::isLegal() {
   for (Operation &op : body.without_terminator())
-    if (axes.touchesAxis(&op, axis)) {
+    if (llvm::any_of(splitAxes, [&](unsigned axis) {
+          return axes.touchesAxis(&op, axis);
+        })) {
       ops.push_back(&op);
       onAxisOps.insert(&op);
     }
-  reductions = axes.getReductions(axis);
+  for (unsigned axis : splitAxes) {
+    llvm::append_range(reductions, axes.getReductions(axis));
+    llvm::append_range(scans, axes.getScans(axis));
+  }
+  if (splitAxes.size() > 1 && reduces())
+    return false;
   for (tt::ReduceOp reduce : reductions)
     if (reduce->getBlock() != &body)
       return false;
   // Scans over the axis carry their results from strip to strip, in one
   // direction for all.
-  scans = axes.getScans(axis);
   for (tt::ScanOp scan : scans)
     if (scan->getBlock() != &body || scan.getReverse() != scans.front().getReverse())
       return false;
@@ -562,13 +581,16 @@ bool AxisSplit::isLegal() {
     bool repeatedEffect = false;
     op->walk([&](Operation *nested) {
       if (nested != op && nested->getNumRegions() == 0 &&
-          hasSideEffects(nested) && !axes.touchesAxis(nested, axis))
+          hasSideEffects(nested) && !touchesAll(nested))
         repeatedEffect = true;
     });
     if (repeatedEffect)
       return false;
-    if (hasSideEffects(op))
+    if (hasSideEffects(op)) {
+      if (!touchesAll(op))
+        return false;
       sinks.push_back(op);
+    }
   }
   if (!reductions.empty() && !sinks.empty() &&
       sinks.front()->isBeforeInBlock(reductions.back()))
@@ -608,13 +630,15 @@ AxisSplit::getSlice(ArrayRef<Operation *> roots) const {
       ops, [&](Operation *op) { return needed.contains(op); });
 }
 
-Type AxisSplit::getStripType(Value original, int64_t stripSize) const {
-  std::optional<unsigned> dim = axes.getDimOnAxis(original, axis);
-  if (!dim)
+Type AxisSplit::getStripType(Value original,
+                             ArrayRef<int64_t> stripSizes) const {
+  auto type = dyn_cast<RankedTensorType>(original.getType());
+  if (!type)
     return original.getType();
-  auto type = cast<RankedTensorType>(original.getType());
   SmallVector<int64_t> shape(type.getShape());
-  shape[*dim] = stripSize;
+  for (auto [axis, stripSize] : llvm::zip(splitAxes, stripSizes))
+    if (std::optional<unsigned> dim = axes.getDimOnAxis(original, axis))
+      shape[*dim] = stripSize;
   return type.clone(shape);
 }
 
@@ -622,12 +646,16 @@ Type AxisSplit::getStripType(Value original, int64_t stripSize) const {
 /// the axis becomes the strip's slice of it, splat constants take the
 /// strip's shape, and every other operation is the same on strips.
 void AxisSplit::cloneStrip(ArrayRef<Operation *> ops, StripLoop &strips,
-                           int64_t stripSize, OpBuilder &builder,
+                           ArrayRef<int64_t> stripSizes, OpBuilder &builder,
                            IRMapping &mapping) const {
   Type i32 = builder.getI32Type();
-  Value stripStart = strips.stripStart;
   auto sliceRange = [&](tt::MakeRangeOp range, OpBuilder &at) -> Value {
     Location loc = range.getLoc();
+    unsigned index = llvm::find_if(splitAxes, [&](unsigned axis) {
+                       return axes.getDimOnAxis(range, axis).has_value();
+                     }) - splitAxes.begin();
+    int64_t stripSize = stripSizes[index];
+    Value stripStart = strips.stripStarts[index];
     auto type = RankedTensorType::get({stripSize}, i32);
     Value offsets = tt::MakeRangeOp::create(at, loc, type, 0, stripSize);
     Value first = stripStart;
@@ -639,7 +667,7 @@ void AxisSplit::cloneStrip(ArrayRef<Operation *> ops, StripLoop &strips,
   };
   auto resizeConstant = [&](arith::ConstantOp constant, OpBuilder &at) {
     auto value = cast<SplatElementsAttr>(constant.getValue());
-    auto type = cast<ShapedType>(getStripType(constant, stripSize));
+    auto type = cast<ShapedType>(getStripType(constant, stripSizes));
     return arith::ConstantOp::create(at, constant.getLoc(),
                                      value.resizeSplat(type))
         .getResult();
@@ -647,12 +675,12 @@ void AxisSplit::cloneStrip(ArrayRef<Operation *> ops, StripLoop &strips,
   for (Operation *op : ops) {
     if (auto scan = dyn_cast<tt::ScanOp>(op);
         scan && strips.scanCarries.contains(op)) {
-      cloneScanStrip(scan, strips, stripSize, builder, mapping);
+      cloneScanStrip(scan, strips, stripSizes, builder, mapping);
       continue;
     }
     builder.clone(*op, mapping);
     forEachDefinedValue(op, [&](Value original) {
-      mapping.lookup(original).setType(getStripType(original, stripSize));
+      mapping.lookup(original).setType(getStripType(original, stripSizes));
     });
     // Ranges and constants on the axis, wherever they are in the clone,
     // take the strip's shape.
@@ -660,7 +688,8 @@ void AxisSplit::cloneStrip(ArrayRef<Operation *> ops, StripLoop &strips,
       auto range = dyn_cast<tt::MakeRangeOp>(nested);
       auto constant = dyn_cast<arith::ConstantOp>(nested);
       if ((!range && !constant) ||
-          !axes.getDimOnAxis(nested->getResult(0), axis))
+          getStripType(nested->getResult(0), stripSizes) ==
+              nested->getResult(0).getType())
         return;
       Operation *cloned = mapping.lookup(nested->getResult(0)).getDefiningOp();
       OpBuilder at(cloned);
@@ -676,11 +705,12 @@ void AxisSplit::cloneStrip(ArrayRef<Operation *> ops, StripLoop &strips,
 /// Creates, at `builder`'s place, a loop over the strips of the axis that
 /// carries `initial` and, for each scan over the axis in `slice`, the scan's
 /// results up to the strip (zeros before the first); leaves `builder` in its
-/// body.
+/// body. Axes split together get a nest of loops, the first axis outermost
+/// (they carry nothing).
 StripLoop AxisSplit::createStripLoop(OpBuilder &builder, Location loc,
                                      ArrayRef<Operation *> slice,
                                      ValueRange initial,
-                                     int64_t stripSize) const {
+                                     ArrayRef<int64_t> stripSizes) const {
   Type i32 = builder.getI32Type();
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIntOp::create(builder, loc, i32, value);
@@ -705,17 +735,24 @@ StripLoop AxisSplit::createStripLoop(OpBuilder &builder, Location loc,
     }
   }
   Value zero = constant(0);
-  int64_t length = axes.getLength(axis);
-  Value lastStart = reversed ? constant(length - stripSize) : Value();
-  strips.loop = scf::ForOp::create(builder, loc, zero, constant(length),
-                                   constant(stripSize), carried);
-  builder.setInsertionPointToStart(strips.loop.getBody());
-  Value index = strips.loop.getInductionVar();
-  strips.stripStart =
-      reversed ? arith::SubIOp::create(builder, loc, lastStart, index).getResult()
-               : index;
-  strips.isFirst = arith::CmpIOp::create(
-      builder, loc, arith::CmpIPredicate::eq, index, zero);
+  for (auto [axis, stripSize] : llvm::zip(splitAxes, stripSizes)) {
+    int64_t length = axes.getLength(axis);
+    Value lastStart = reversed ? constant(length - stripSize) : Value();
+    bool innermost = axis == splitAxes.back();
+    strips.loop =
+        scf::ForOp::create(builder, loc, zero, constant(length),
+                           constant(stripSize),
+                           innermost ? ValueRange(carried) : ValueRange());
+    builder.setInsertionPointToStart(strips.loop.getBody());
+    Value index = strips.loop.getInductionVar();
+    strips.stripStarts.push_back(
+        reversed
+            ? arith::SubIOp::create(builder, loc, lastStart, index).getResult()
+            : index);
+  }
+  strips.isFirst =
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                            strips.loop.getInductionVar(), zero);
   return strips;
 }
 
@@ -762,13 +799,13 @@ ValueRange combineElementwise(OpBuilder &builder, Location loc, Region &combine,
 /// with the results carried from the strips before (except in the first);
 /// the strip's last results (first, for a reverse scan) are carried on.
 void AxisSplit::cloneScanStrip(tt::ScanOp scan, StripLoop &strips,
-                               int64_t stripSize, OpBuilder &builder,
-                               IRMapping &mapping) const {
+                               ArrayRef<int64_t> stripSizes,
+                               OpBuilder &builder, IRMapping &mapping) const {
   Location loc = scan.getLoc();
   Operation *cloned = builder.clone(*scan, mapping);
   for (auto [original, result] :
        llvm::zip(scan.getResults(), cloned->getResults()))
-    result.setType(getStripType(original, stripSize));
+    result.setType(getStripType(original, stripSizes));
   unsigned axisDim = scan.getAxis();
   unsigned count = scan.getNumResults();
   ValueRange carries = strips.loop.getRegionIterArgs().slice(
@@ -823,7 +860,7 @@ void AxisSplit::cloneScanStrip(tt::ScanOp scan, StripLoop &strips,
 /// combine region (applied element by element to partial results that are
 /// tensors).
 void AxisSplit::stripMineReductions(MutableArrayRef<tt::ReduceOp> group,
-                                    int64_t stripSize) {
+                                    ArrayRef<int64_t> stripSizes) {
   SmallVector<Operation *> roots = llvm::map_to_vector(
       group, [](tt::ReduceOp reduce) -> Operation * { return reduce; });
   SmallVector<Operation *> slice = getSlice(roots);
@@ -838,10 +875,10 @@ void AxisSplit::stripMineReductions(MutableArrayRef<tt::ReduceOp> group,
     for (Type type : reduce.getResultTypes())
       initial.push_back(arith::ConstantOp::create(
           builder, loc, cast<TypedAttr>(builder.getZeroAttr(type))));
-  StripLoop strips = createStripLoop(builder, loc, slice, initial, stripSize);
+  StripLoop strips = createStripLoop(builder, loc, slice, initial, stripSizes);
   scf::ForOp loop = strips.loop;
   IRMapping strip;
-  cloneStrip(slice, strips, stripSize, builder, strip);
+  cloneStrip(slice, strips, stripSizes, builder, strip);
   SmallVector<Value> combinedValues;
   unsigned carried = 0;
   for (tt::ReduceOp reduce : group) {
@@ -887,7 +924,7 @@ void AxisSplit::stripMineReductions(MutableArrayRef<tt::ReduceOp> group,
   }
 }
 
-void AxisSplit::apply(int64_t stripSize) {
+void AxisSplit::apply(ArrayRef<int64_t> stripSizes) {
   // Reductions share a loop when none needs another's result and what
   // they need from outside the strips is there at the first of them.
   SmallVector<SmallVector<tt::ReduceOp>> groups;
@@ -916,26 +953,26 @@ void AxisSplit::apply(int64_t stripSize) {
       groups.push_back({reduce});
   }
   for (MutableArrayRef<tt::ReduceOp> group : groups)
-    stripMineReductions(group, stripSize);
+    stripMineReductions(group, stripSizes);
   if (!sinks.empty()) {
     Location loc = sinks.front()->getLoc();
     OpBuilder builder(body.getTerminator());
     SmallVector<Operation *> slice = getSlice(sinks);
     // Without carried values, the loop's body has its terminator already,
     // and the builder inserts before it.
-    StripLoop strips = createStripLoop(builder, loc, slice, {}, stripSize);
+    StripLoop strips = createStripLoop(builder, loc, slice, {}, stripSizes);
     IRMapping mapping;
-    cloneStrip(slice, strips, stripSize, builder, mapping);
+    cloneStrip(slice, strips, stripSizes, builder, mapping);
     finishStripLoop(builder, loc, strips, {});
   }
   for (Operation *op : llvm::reverse(ops))
     op->erase();
 }
 
-int64_t AxisSplit::estimateBlockPeak(Block &block, int64_t stripSize,
+int64_t AxisSplit::estimateBlockPeak(Block &block, ArrayRef<int64_t> stripSizes,
                                      const DenseSet<Value> &indexValues) const {
   auto bytesOf = [&](Value value) -> int64_t {
-    auto type = dyn_cast<RankedTensorType>(getStripType(value, stripSize));
+    auto type = dyn_cast<RankedTensorType>(getStripType(value, stripSizes));
     if (!type || isa<tt::PointerType>(type.getElementType()) ||
         indexValues.contains(value))
       return 0;
@@ -971,13 +1008,13 @@ int64_t AxisSplit::estimateBlockPeak(Block &block, int64_t stripSize,
     for (Region &region : op->getRegions())
       for (Block &inner : region)
         nested = std::max(nested,
-                          estimateBlockPeak(inner, stripSize, indexValues));
+                          estimateBlockPeak(inner, stripSizes, indexValues));
     peak = std::max(peak, live[index] + nested);
   }
   return peak;
 }
 
-int64_t AxisSplit::estimatePeakBytes(int64_t stripSize) const {
+int64_t AxisSplit::estimatePeakBytes(ArrayRef<int64_t> stripSizes) const {
   // Ranges, splats, constants and what is computed from nothing else are
   // indices and masks.
   DenseSet<Value> indexValues;
@@ -991,57 +1028,79 @@ int64_t AxisSplit::estimatePeakBytes(int64_t stripSize) const {
     if (fromIndices)
       indexValues.insert(op->getResults().begin(), op->getResults().end());
   });
-  return estimateBlockPeak(body, stripSize, indexValues);
+  return estimateBlockPeak(body, stripSizes, indexValues);
+}
+
+/// Returns the next strip below `strip` on an axis of `length`: the largest
+/// power of two dividing the length below it, halved from there on.
+int64_t getSmallerStrip(int64_t strip, int64_t length) {
+  int64_t divisor = length & -length;
+  return strip == length && divisor != length ? divisor : strip / 2;
 }
 
 /// Returns the largest strip, a power of two dividing `length` below it,
 /// whose estimated peak fits `budget`; the smallest if none does.
 int64_t chooseStripSize(const AxisSplit &split, int64_t length,
                         int64_t budget) {
-  int64_t strip = length & -length;
-  if (strip == length)
-    strip /= 2;
-  while (strip > 1 && split.estimatePeakBytes(strip) > budget)
+  int64_t strip = getSmallerStrip(length, length);
+  while (strip > 1 && split.estimatePeakBytes({strip}) > budget)
     strip /= 2;
   return strip;
 }
 
 /// Returns how `function` runs in strips when its data's estimated peak
-/// exceeds `trigger` bytes: of the axes that can be split, the one whose
-/// strips fit `budget`, without reductions over it (one loop runs the kernel
-/// once) and with the largest strip; or else the one that brings the peak
-/// lowest.
+/// exceeds `trigger` bytes. Of the axes that can be split, the best is the
+/// one whose strips fit `budget`, without reductions over it (one loop runs
+/// the kernel once) and with the largest strip; or else the one that brings
+/// the peak lowest. With `jointAxes`, the two best axes without reductions
+/// or scans over them are split together into tiles, the larger strip
+/// halved until the tiles fit.
 std::optional<StripPlan> planStrips(tt::FuncOp function,
                                     const AxisAnalysis &axes, int64_t trigger,
-                                    int64_t budget) {
-  std::optional<StripPlan> best;
-  int64_t bestPeak = 0;
+                                    int64_t budget, bool jointAxes) {
+  SmallVector<std::pair<StripPlan, int64_t>> candidates;
   for (unsigned axis : axes.getSplittableAxes()) {
-    AxisSplit split(function, axes, axis);
-    if (!split.isLegal())
+    AxisSplit split(function, axes, {axis});
+    if (!split.isLegal() || (jointAxes && split.reduces()))
       continue;
     int64_t length = axes.getLength(axis);
-    if (split.estimatePeakBytes(length) <= trigger)
+    if (split.estimatePeakBytes({length}) <= trigger)
       return std::nullopt;
     int64_t strip = chooseStripSize(split, length, budget);
-    int64_t peak = split.estimatePeakBytes(strip);
-    bool fits = peak <= budget, bestFits = best && bestPeak <= budget;
-    bool reduces = !axes.getReductions(axis).empty();
-    bool better;
-    if (!best || fits != bestFits)
-      better = !best || fits;
-    else if (!fits)
-      better = peak < bestPeak;
-    else if (reduces != best->reduces)
-      better = !reduces;
-    else
-      better = strip > best->stripSize;
-    if (better) {
-      best = StripPlan{axis, strip, reduces};
-      bestPeak = peak;
-    }
+    candidates.push_back({StripPlan{{axis}, {strip}, split.reduces()},
+                          split.estimatePeakBytes({strip})});
   }
-  return best;
+  llvm::stable_sort(candidates, [&](const auto &lhs, const auto &rhs) {
+    const auto &[left, leftPeak] = lhs;
+    const auto &[right, rightPeak] = rhs;
+    bool leftFits = leftPeak <= budget, rightFits = rightPeak <= budget;
+    if (leftFits != rightFits)
+      return leftFits;
+    if (!leftFits)
+      return leftPeak < rightPeak;
+    if (left.reduces != right.reduces)
+      return !left.reduces;
+    return left.stripSizes.front() > right.stripSizes.front();
+  });
+  if (!jointAxes)
+    return candidates.empty() ? std::nullopt
+                              : std::optional(candidates.front().first);
+  if (candidates.size() < 2)
+    return std::nullopt;
+  SmallVector<unsigned> pair = {candidates[0].first.axes.front(),
+                                candidates[1].first.axes.front()};
+  AxisSplit split(function, axes, pair);
+  if (!split.isLegal())
+    return std::nullopt;
+  SmallVector<int64_t> lengths = {axes.getLength(pair[0]),
+                                  axes.getLength(pair[1])};
+  SmallVector<int64_t> strips = lengths;
+  while (split.estimatePeakBytes(strips) > budget &&
+         (strips[0] > 1 || strips[1] > 1)) {
+    unsigned larger = strips[1] > strips[0] ? 1 : 0;
+    strips[larger] = getSmallerStrip(strips[larger], lengths[larger]);
+  }
+  return StripPlan{pair, strips, false};
 }
 
 struct StripMineBlocksPass
@@ -1067,10 +1126,10 @@ struct StripMineBlocksPass
       AxisAnalysis axes(function);
       if (!axes.hasOpaqueOperations())
         if (std::optional<StripPlan> plan =
-                planStrips(function, axes, trigger, budget)) {
-          AxisSplit split(function, axes, plan->axis);
+                planStrips(function, axes, trigger, budget, jointAxes)) {
+          AxisSplit split(function, axes, plan->axes);
           (void)split.isLegal();
-          split.apply(plan->stripSize);
+          split.apply(plan->stripSizes);
         }
       // The uses of indices share their computations again.
       IRRewriter rewriter(function.getContext());

@@ -34,14 +34,17 @@ from mtia_compiler.sim import DEFAULT_MAX_STEPS, Result, Simulator, grid_dims, l
 from mtia_compiler.source import compiler_context, decode_diagnostics
 
 
-def pass_stages(target: str | Path, strip_budget_divisor: int = 0) -> tuple[tuple[str, str], ...]:
+def pass_stages(target: str | Path, strip_budget_divisor: int = 0,
+                strip_joint_axes: bool = False) -> tuple[tuple[str, str], ...]:
     """The pass pipelines of the stages that transform IR, in order, for
     `target` (a name from `targets/` or a path to a JSON description), which
     the passes read their machine constants from. With a
     `strip_budget_divisor` d, `mtia-strip-mine-blocks` runs a kernel whose
-    data exceeds 1/d of local memory in strips within 1/d."""
+    data exceeds 1/d of local memory in strips within 1/d, of one axis or,
+    with `strip_joint_axes`, in tiles of two."""
     strip_mining = (f"mtia-strip-mine-blocks{{target={target} "
-                    f"budget-divisor={strip_budget_divisor}}}")
+                    f"budget-divisor={strip_budget_divisor} "
+                    f"joint-axes={str(strip_joint_axes).lower()}}}")
     return (
         ("ttir", "builtin.module(mtia-drop-assumes, inline, canonicalize, cse, symbol-dce)"),
         ("tile", "builtin.module(mtia-materialize-poison, "
@@ -58,9 +61,10 @@ PASS_STAGES = pass_stages("mtia-2i")
 
 #: When the program stage's local-memory plan of a kernel does not fit, the
 #: compiler compiles it again with these divisors of local memory, in order,
-#: as the budget of a strip's data, until a plan fits: the estimate the
-#: strip-mining pass makes does not see the buffers the plan adds (double
-#: buffering, each unit's scratch).
+#: as the budget of a strip's data, until a plan fits, first in strips of one
+#: axis, then in tiles of two: the estimate the strip-mining pass makes does
+#: not see the buffers the plan adds (double buffering, each unit's scratch,
+#: offsets the transfers cannot fold into their addressing).
 STRIP_BUDGET_DIVISORS = (2, 4, 8, 16, 32, 64)
 
 
@@ -284,7 +288,10 @@ def compile(src: str | Path, target: str = "mtia-2i",  # noqa: A001 (Triton's na
     buffer, name = _read_source(src)
     target_description = load_target(target)
     attempts = [stages] if stages is not None else [
-        pass_stages(target, divisor) for divisor in (0, *STRIP_BUDGET_DIVISORS)]
+        pass_stages(target, divisor, joint)
+        for joint, divisors in ((False, (0, *STRIP_BUDGET_DIVISORS)),
+                                (True, STRIP_BUDGET_DIVISORS))
+        for divisor in divisors]
     context = compiler_context()
     first_error: LocalMemoryError | None = None
     tried: set[str] = set()

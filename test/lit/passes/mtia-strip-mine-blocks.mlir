@@ -1,4 +1,5 @@
 // RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-strip-mine-blocks{target=mtia-2i})' | FileCheck %s
+// RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-strip-mine-blocks{target=mtia-2i budget-divisor=8 joint-axes=true})' | FileCheck %s --check-prefix=JOINT
 
 // Vector add of 65536 f32 per program: the peak of its data (two loads and
 // their sum live at once, 12 bytes per element, 768 KiB) exceeds mtia-2i's
@@ -245,6 +246,17 @@ tt.func public @looped_rows(%in: !tt.ptr<f32>, %out: !tt.ptr<f32>, %rn: i32) {
 // CHECK: scf.for %{{.*}} iter_args(%{{.*}}) -> (tensor<16x256xf32>, tensor<16x64x!tt.ptr<f16>>, tensor<64x256x!tt.ptr<f16>>)
 // CHECK: tt.dot %{{.*}}, %{{.*}}, %{{.*}} : tensor<16x64xf16> * tensor<64x256xf16> -> tensor<16x256xf32>
 // CHECK: tt.store %{{.*}}, %{{.*}} : tensor<16x256x!tt.ptr<f32>>
+
+// With joint axes and a budget of an eighth of local memory, the rows and
+// the columns of the result are split together: a nest of loops over tiles
+// of 32 x 64, the larger strip halved first (the rows on a tie).
+
+// JOINT-LABEL: tt.func public @matmul
+// JOINT: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
+// JOINT: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
+// JOINT: scf.for %{{.*}} iter_args(%{{.*}}) -> (tensor<32x64xf32>, tensor<32x64x!tt.ptr<f16>>, tensor<64x64x!tt.ptr<f16>>)
+// JOINT: tt.dot %{{.*}}, %{{.*}}, %{{.*}} : tensor<32x64xf16> * tensor<64x64xf16> -> tensor<32x64xf32>
+// JOINT: tt.store %{{.*}}, %{{.*}} : tensor<32x64x!tt.ptr<f32>>
 
 tt.func public @matmul(%a: !tt.ptr<f16>, %b: !tt.ptr<f16>, %c: !tt.ptr<f32>, %kt: i32) {
   %c0 = arith.constant 0 : i32

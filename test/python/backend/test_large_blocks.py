@@ -6,6 +6,8 @@ the memory."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 import torch
 import triton
@@ -149,6 +151,33 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk,
 
 
 @triton.jit
+def row_major_matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr,
+                            BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    # Row-major operands addressed through two additions to each pointer:
+    # their offsets reach the transfers as tiles of i64, which the plan holds
+    # for a whole operand unless both the rows and the columns are split.
+    pid = tl.program_id(0)
+    pid_m = pid // tl.cdiv(N, BLOCK_N)
+    pid_n = pid % tl.cdiv(N, BLOCK_N)
+    offs_am = (pid_m * BLOCK_M + tl.arange(0, BLOCK_M)) % M
+    offs_bn = (pid_n * BLOCK_N + tl.arange(0, BLOCK_N)) % N
+    offs_k = tl.arange(0, BLOCK_K)
+    a_ptrs = a_ptr + offs_am[:, None] * K + offs_k[None, :]
+    b_ptrs = b_ptr + offs_k[:, None] * N + offs_bn[None, :]
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_K, other=0.0)
+        b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_K, other=0.0)
+        acc = tl.dot(a, b, acc)
+        a_ptrs += BLOCK_K
+        b_ptrs += BLOCK_K * N
+    offs_cm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    tl.store(c_ptr + offs_cm[:, None] * N + offs_cn[None, :], acc.to(tl.float16),
+             mask=(offs_cm[:, None] < M) & (offs_cn[None, :] < N))
+
+
+@triton.jit
 def maximum_with_index(a_value, a_index, b_value, b_index):
     # Inductor's combine for argmax: the larger value, the lower index on ties.
     bigger = (a_value > b_value) | ((a_value == b_value) & (a_index < b_index))
@@ -282,6 +311,20 @@ def test_tutorial_matmul_at_every_config(config: tuple[int, int, int]) -> None:
                         BLOCK_K=block_k, GROUP_M=8)
     # fp32 accumulation of fp16 products, one fp16 rounding at the end.
     torch.testing.assert_close(c, (a.float() @ b.float()).half(), rtol=1e-2, atol=1e-2)
+
+
+def test_a_matmul_runs_in_tiles_of_rows_and_columns() -> None:
+    size = 512
+    torch.manual_seed(0)
+    a, b = (torch.randn(size, size, dtype=torch.float16) for _ in range(2))
+    c = torch.empty(size, size, dtype=torch.float16)
+    compiled = row_major_matmul_kernel[(4,)](a, b, c, size, size, size, BLOCK_M=256,
+                                             BLOCK_N=256, BLOCK_K=64)
+    torch.testing.assert_close(c, (a.float() @ b.float()).half(), rtol=1e-2, atol=1e-2)
+    # Neither the rows nor the columns alone fit: the dot runs on tiles
+    # smaller than the block in both dimensions.
+    results = re.findall(r"tile\.matmul .* -> !tile\.tile<(\d+)x(\d+)xf32>", compiled.asm["tile"])
+    assert results and all(int(m) < 256 and int(n) < 256 for m, n in results)
 
 
 @pytest.mark.parametrize(("xblock", "r0_block"), [(1, 8192), (4, 4096), (8, 2048), (64, 8192)])
