@@ -170,20 +170,12 @@ public:
 
   /// The reductions over `axis`.
   SmallVector<tt::ReduceOp> getReductions(unsigned axis) const {
-    SmallVector<tt::ReduceOp> over;
-    for (auto [id, reduce] : reductions)
-      if (find(id) == axis)
-        over.push_back(reduce);
-    return over;
+    return getOpsOver<tt::ReduceOp>(reductions, axis);
   }
 
   /// The scans over `axis`.
   SmallVector<tt::ScanOp> getScans(unsigned axis) const {
-    SmallVector<tt::ScanOp> over;
-    for (auto [id, scan] : scans)
-      if (find(id) == axis)
-        over.push_back(scan);
-    return over;
+    return getOpsOver<tt::ScanOp>(scans, axis);
   }
 
   /// Whether the kernel has an operation the analysis does not know how to
@@ -191,6 +183,17 @@ public:
   bool hasOpaqueOperations() const { return opaque; }
 
 private:
+  /// The operations of `opsByDim` (each with the dimension it works across)
+  /// that work across `axis`.
+  template <typename OpTy>
+  SmallVector<OpTy> getOpsOver(ArrayRef<std::pair<unsigned, OpTy>> opsByDim,
+                               unsigned axis) const {
+    SmallVector<OpTy> over;
+    for (auto [id, op] : opsByDim)
+      if (find(id) == axis)
+        over.push_back(op);
+    return over;
+  }
   unsigned getId(Value value, unsigned dim);
   unsigned find(unsigned id) const {
     while (parents[id] != id)
@@ -267,8 +270,8 @@ void AxisAnalysis::visit(Operation *op) {
     opaque = true;
     return;
   }
-  if (isa<scf::YieldOp, scf::ConditionOp, tt::ReduceReturnOp,
-          tt::ScanReturnOp, tt::MapElementwiseReturnOp, tt::ReturnOp>(op))
+  if (isa<scf::YieldOp, scf::ConditionOp, tt::ReduceReturnOp, tt::ScanReturnOp,
+          tt::MapElementwiseReturnOp, tt::ReturnOp>(op))
     return;
   // Ranges and splats start dimensions; nothing ties them.
   if (isa<tt::MakeRangeOp, tt::SplatOp>(op))
@@ -353,8 +356,7 @@ void AxisAnalysis::visit(Operation *op) {
       SmallVector<Value> tied = {result};
       for (Region *region : {&branch.getThenRegion(), &branch.getElseRegion()})
         if (!region->empty())
-          tied.push_back(
-              region->front().getTerminator()->getOperand(index));
+          tied.push_back(region->front().getTerminator()->getOperand(index));
       tieElementwise(tied);
     }
     return;
@@ -391,7 +393,8 @@ void AxisAnalysis::visit(Operation *op) {
            getTensorType(tensors.front()).getShape();
   });
   bool elementwise =
-      isa_and_nonnull<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
+      isa_and_nonnull<arith::ArithDialect, math::MathDialect>(
+          op->getDialect()) ||
       isa<tt::AddPtrOp, tt::LoadOp, tt::StoreOp, tt::AtomicRMWOp,
           tt::AtomicCASOp, tt::IntToPtrOp, tt::PtrToIntOp, tt::BitcastOp,
           tt::FpToFpOp, tt::ClampFOp, tt::PreciseSqrtOp, tt::PreciseDivFOp,
@@ -477,8 +480,7 @@ class AxisSplit {
 public:
   AxisSplit(tt::FuncOp function, const AxisAnalysis &axes,
             ArrayRef<unsigned> splitAxes)
-      : body(function.getBody().front()), axes(axes),
-        splitAxes(splitAxes) {}
+      : body(function.getBody().front()), axes(axes), splitAxes(splitAxes) {}
 
   /// Returns whether the kernel can run in strips of the axis: the
   /// reductions over it are in the kernel's body (not in a loop), only
@@ -503,9 +505,8 @@ public:
 private:
   bool onAxis(Operation *op) const { return onAxisOps.contains(op); }
   bool touchesAll(Operation *op) const {
-    return llvm::all_of(splitAxes, [&](unsigned axis) {
-      return axes.touchesAxis(op, axis);
-    });
+    return llvm::all_of(
+        splitAxes, [&](unsigned axis) { return axes.touchesAxis(op, axis); });
   }
   bool isReductionOverAxis(Operation *op) const {
     return llvm::any_of(reductions, [&](tt::ReduceOp reduce) {
@@ -564,7 +565,8 @@ bool AxisSplit::isLegal() {
   // Scans over the axis carry their results from strip to strip, in one
   // direction for all.
   for (tt::ScanOp scan : scans)
-    if (scan->getBlock() != &body || scan.getReverse() != scans.front().getReverse())
+    if (scan->getBlock() != &body ||
+        scan.getReverse() != scans.front().getReverse())
       return false;
   reversed = !scans.empty() && scans.front().getReverse();
   // Only the reductions' results leave the strips.
@@ -600,9 +602,8 @@ bool AxisSplit::isLegal() {
   SmallVector<Operation *> roots = llvm::map_to_vector(
       reductions, [](tt::ReduceOp reduce) -> Operation * { return reduce; });
   SmallVector<Operation *> reduced = getSlice(roots);
-  return llvm::none_of(reduced, [&](Operation *op) {
-    return llvm::is_contained(sinks, op);
-  });
+  return llvm::none_of(
+      reduced, [&](Operation *op) { return llvm::is_contained(sinks, op); });
 }
 
 /// Returns the operations on the axis (in order) that `roots` need: what a
@@ -651,9 +652,12 @@ void AxisSplit::cloneStrip(ArrayRef<Operation *> ops, StripLoop &strips,
   Type i32 = builder.getI32Type();
   auto sliceRange = [&](tt::MakeRangeOp range, OpBuilder &at) -> Value {
     Location loc = range.getLoc();
-    unsigned index = llvm::find_if(splitAxes, [&](unsigned axis) {
-                       return axes.getDimOnAxis(range, axis).has_value();
-                     }) - splitAxes.begin();
+    unsigned index =
+        llvm::find_if(splitAxes,
+                      [&](unsigned axis) {
+                        return axes.getDimOnAxis(range, axis).has_value();
+                      }) -
+        splitAxes.begin();
     int64_t stripSize = stripSizes[index];
     Value stripStart = strips.stripStarts[index];
     auto type = RankedTensorType::get({stripSize}, i32);
@@ -661,7 +665,8 @@ void AxisSplit::cloneStrip(ArrayRef<Operation *> ops, StripLoop &strips,
     Value first = stripStart;
     if (int64_t start = range.getStart())
       first = arith::AddIOp::create(
-          at, loc, stripStart, arith::ConstantIntOp::create(at, loc, i32, start));
+          at, loc, stripStart,
+          arith::ConstantIntOp::create(at, loc, i32, start));
     Value firsts = tt::SplatOp::create(at, loc, type, first);
     return arith::AddIOp::create(at, loc, offsets, firsts);
   };
@@ -739,10 +744,9 @@ StripLoop AxisSplit::createStripLoop(OpBuilder &builder, Location loc,
     int64_t length = axes.getLength(axis);
     Value lastStart = reversed ? constant(length - stripSize) : Value();
     bool innermost = axis == splitAxes.back();
-    strips.loop =
-        scf::ForOp::create(builder, loc, zero, constant(length),
-                           constant(stripSize),
-                           innermost ? ValueRange(carried) : ValueRange());
+    strips.loop = scf::ForOp::create(
+        builder, loc, zero, constant(length), constant(stripSize),
+        innermost ? ValueRange(carried) : ValueRange());
     builder.setInsertionPointToStart(strips.loop.getBody());
     Value index = strips.loop.getInductionVar();
     strips.stripStarts.push_back(
@@ -750,9 +754,8 @@ StripLoop AxisSplit::createStripLoop(OpBuilder &builder, Location loc,
             ? arith::SubIOp::create(builder, loc, lastStart, index).getResult()
             : index);
   }
-  strips.isFirst =
-      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
-                            strips.loop.getInductionVar(), zero);
+  strips.isFirst = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                         strips.loop.getInductionVar(), zero);
   return strips;
 }
 
@@ -773,8 +776,8 @@ void AxisSplit::finishStripLoop(OpBuilder &builder, Location loc,
 Value selectFirst(OpBuilder &builder, Location loc, Value isFirst, Value value,
                   Value otherwise) {
   if (RankedTensorType type = getTensorType(value))
-    isFirst = tt::SplatOp::create(builder, loc,
-                                  type.clone(builder.getI1Type()), isFirst);
+    isFirst = tt::SplatOp::create(builder, loc, type.clone(builder.getI1Type()),
+                                  isFirst);
   return arith::SelectOp::create(builder, loc, isFirst, value, otherwise);
 }
 
@@ -799,8 +802,8 @@ ValueRange combineElementwise(OpBuilder &builder, Location loc, Region &combine,
 /// with the results carried from the strips before (except in the first);
 /// the strip's last results (first, for a reverse scan) are carried on.
 void AxisSplit::cloneScanStrip(tt::ScanOp scan, StripLoop &strips,
-                               ArrayRef<int64_t> stripSizes,
-                               OpBuilder &builder, IRMapping &mapping) const {
+                               ArrayRef<int64_t> stripSizes, OpBuilder &builder,
+                               IRMapping &mapping) const {
   Location loc = scan.getLoc();
   Operation *cloned = builder.clone(*scan, mapping);
   for (auto [original, result] :
@@ -819,15 +822,13 @@ void AxisSplit::cloneScanStrip(tt::ScanOp scan, StripLoop &strips,
     }
     SmallVector<int64_t> shape(type.getShape());
     shape[axisDim] = 1;
-    Value expanded = tt::ExpandDimsOp::create(
-        builder, loc, type.clone(shape), carry,
-        axisDim);
+    Value expanded = tt::ExpandDimsOp::create(builder, loc, type.clone(shape),
+                                              carry, axisDim);
     operands.push_back(tt::BroadcastOp::create(builder, loc, type, expanded));
   }
   llvm::append_range(operands, cloned->getResults());
-  ValueRange combined =
-      combineElementwise(builder, loc, scan.getCombineOp(),
-                         cloned->getResultTypes(), operands);
+  ValueRange combined = combineElementwise(builder, loc, scan.getCombineOp(),
+                                           cloned->getResultTypes(), operands);
   SmallVector<Value> strip;
   for (auto [original, own, withCarry] :
        llvm::zip(scan.getResults(), cloned->getResults(), combined)) {
@@ -836,8 +837,8 @@ void AxisSplit::cloneScanStrip(tt::ScanOp scan, StripLoop &strips,
   }
   // The last element along the axis: a reduction that keeps the later of
   // every two (the earlier, for a reverse scan).
-  SmallVector<Type> carryTypes = llvm::map_to_vector(
-      carries, [](Value carry) { return carry.getType(); });
+  SmallVector<Type> carryTypes =
+      llvm::map_to_vector(carries, [](Value carry) { return carry.getType(); });
   auto last = tt::ReduceOp::create(builder, loc, carryTypes, strip, axisDim);
   {
     OpBuilder::InsertionGuard guard(builder);
@@ -845,9 +846,9 @@ void AxisSplit::cloneScanStrip(tt::ScanOp scan, StripLoop &strips,
     for (int copy = 0; copy < 2; ++copy)
       for (Value value : strip)
         argumentTypes.push_back(getElementTypeOrSelf(value.getType()));
-    Block *block = builder.createBlock(
-        &last.getCombineOp(), {}, argumentTypes,
-        SmallVector<Location>(argumentTypes.size(), loc));
+    Block *block =
+        builder.createBlock(&last.getCombineOp(), {}, argumentTypes,
+                            SmallVector<Location>(argumentTypes.size(), loc));
     ValueRange kept = block->getArguments().slice(reversed ? 0 : count, count);
     tt::ReduceReturnOp::create(builder, loc, kept);
   }
@@ -883,8 +884,7 @@ void AxisSplit::stripMineReductions(MutableArrayRef<tt::ReduceOp> group,
   unsigned carried = 0;
   for (tt::ReduceOp reduce : group) {
     size_t count = reduce.getNumResults();
-    SmallVector<Value> operands(
-        loop.getRegionIterArgs().slice(carried, count));
+    SmallVector<Value> operands(loop.getRegionIterArgs().slice(carried, count));
     for (Value result : reduce.getResults())
       operands.push_back(strip.lookup(result));
     carried += count;
@@ -911,8 +911,7 @@ void AxisSplit::stripMineReductions(MutableArrayRef<tt::ReduceOp> group,
   for (tt::ReduceOp reduce : group)
     for (Value result : reduce.getResults())
       stripPartials.push_back(strip.lookup(result));
-  for (auto [partial, combinedValue] :
-       llvm::zip(stripPartials, combinedValues))
+  for (auto [partial, combinedValue] : llvm::zip(stripPartials, combinedValues))
     yielded.push_back(
         selectFirst(builder, loc, strips.isFirst, partial, combinedValue));
   finishStripLoop(builder, loc, strips, yielded);
@@ -1007,8 +1006,8 @@ int64_t AxisSplit::estimateBlockPeak(Block &block, ArrayRef<int64_t> stripSizes,
     int64_t nested = 0;
     for (Region &region : op->getRegions())
       for (Block &inner : region)
-        nested = std::max(nested,
-                          estimateBlockPeak(inner, stripSizes, indexValues));
+        nested =
+            std::max(nested, estimateBlockPeak(inner, stripSizes, indexValues));
     peak = std::max(peak, live[index] + nested);
   }
   return peak;
@@ -1019,8 +1018,8 @@ int64_t AxisSplit::estimatePeakBytes(ArrayRef<int64_t> stripSizes) const {
   // indices and masks.
   DenseSet<Value> indexValues;
   body.walk([&](Operation *op) {
-    if (op->getNumRegions() != 0 || isa<tt::LoadOp, tt::AtomicRMWOp,
-                                        tt::AtomicCASOp>(op))
+    if (op->getNumRegions() != 0 ||
+        isa<tt::LoadOp, tt::AtomicRMWOp, tt::AtomicCASOp>(op))
       return;
     bool fromIndices = llvm::all_of(op->getOperands(), [&](Value operand) {
       return !getTensorType(operand) || indexValues.contains(operand);

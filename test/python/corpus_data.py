@@ -16,10 +16,20 @@ KERNEL_CASES = Path(__file__).resolve().parents[1] / "kernels" / "cases"
 LOCATED = re.compile(r"^[^\s:]+:\d+:\d+: error: ", re.M)
 
 
-def load_run_case() -> ModuleType:
-    """test/corpus/run_case.py (load_case, build_args, check), which both corpora share."""
-    spec = importlib.util.spec_from_file_location("run_case", CORPUS.parent / "run_case.py")
+def load_module(name: str, path: Path) -> ModuleType:
+    """The Python file at `path`, imported as module `name`."""
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def load_run_case() -> ModuleType:
+    """test/corpus/run_case.py (load_case, build_args, check), which both corpora share."""
+    return load_module("run_case", CORPUS.parent / "run_case.py")
+
+
+def load_hand_written_kernels() -> ModuleType:
+    """test/kernels/kernels.py: the @triton.jit kernels of the second corpus."""
+    return load_module("hand_written_kernels", KERNEL_CASES.parent / "kernels.py")

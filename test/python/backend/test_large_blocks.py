@@ -7,14 +7,27 @@ the memory."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 import torch
 import triton
 import triton.language as tl
+from corpus_data import load_hand_written_kernels, load_module
 
 from mtia_compiler import CompilationError
 from mtia_compiler.backend import launches
+
+# Triton's matmul tutorial (grouped ordering, `% M` rows, K-masked loads),
+# as the second corpus has it.
+matmul_kernel = load_hand_written_kernels().matmul_grouped
+# The tutorial matmul with row-major operands addressed through two
+# additions to each pointer: their offsets reach the transfers as tiles of
+# i64, which the plan holds for a whole operand unless both the rows and the
+# columns are split.
+row_major_matmul_kernel = load_module(
+    "large_blocks_benchmark",
+    Path(__file__).resolve().parents[3] / "benchmarks" / "large_blocks.py").matmul_kernel
 
 
 @triton.jit
@@ -115,66 +128,6 @@ def flatten_kernel(x_ptr, out_ptr, ROWS: tl.constexpr, COLS: tl.constexpr):
     offsets = tl.arange(0, ROWS)[:, None] * COLS + tl.arange(0, COLS)[None, :]
     flat = tl.reshape(tl.load(x_ptr + offsets) + 1, (ROWS * COLS,))
     tl.store(out_ptr + tl.arange(0, ROWS * COLS), flat)
-
-
-@triton.jit
-def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
-                  stride_cm, stride_cn, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-                  BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr):
-    # Triton's matmul tutorial: grouped ordering, `% M` rows, K-masked loads.
-    pid = tl.program_id(0)
-    num_pid_m = tl.cdiv(M, BLOCK_M)
-    num_pid_n = tl.cdiv(N, BLOCK_N)
-    num_pid_in_group = GROUP_M * num_pid_n
-    group_id = pid // num_pid_in_group
-    first_pid_m = group_id * GROUP_M
-    group_size_m = min(num_pid_m - first_pid_m, GROUP_M)
-    pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
-    pid_n = (pid % num_pid_in_group) // group_size_m
-    offs_am = (pid_m * BLOCK_M + tl.arange(0, BLOCK_M)) % M
-    offs_bn = (pid_n * BLOCK_N + tl.arange(0, BLOCK_N)) % N
-    offs_k = tl.arange(0, BLOCK_K)
-    a_ptrs = a_ptr + (offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak)
-    b_ptrs = b_ptr + (offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn)
-    accumulator = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-    for k in range(0, tl.cdiv(K, BLOCK_K)):
-        a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_K, other=0.0)
-        b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_K, other=0.0)
-        accumulator = tl.dot(a, b, accumulator)
-        a_ptrs += BLOCK_K * stride_ak
-        b_ptrs += BLOCK_K * stride_bk
-    c = accumulator.to(tl.float16)
-    offs_cm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
-    offs_cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
-    c_ptrs = c_ptr + stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :]
-    tl.store(c_ptrs, c, mask=(offs_cm[:, None] < M) & (offs_cn[None, :] < N))
-
-
-@triton.jit
-def row_major_matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr,
-                            BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
-    # Row-major operands addressed through two additions to each pointer:
-    # their offsets reach the transfers as tiles of i64, which the plan holds
-    # for a whole operand unless both the rows and the columns are split.
-    pid = tl.program_id(0)
-    pid_m = pid // tl.cdiv(N, BLOCK_N)
-    pid_n = pid % tl.cdiv(N, BLOCK_N)
-    offs_am = (pid_m * BLOCK_M + tl.arange(0, BLOCK_M)) % M
-    offs_bn = (pid_n * BLOCK_N + tl.arange(0, BLOCK_N)) % N
-    offs_k = tl.arange(0, BLOCK_K)
-    a_ptrs = a_ptr + offs_am[:, None] * K + offs_k[None, :]
-    b_ptrs = b_ptr + offs_k[:, None] * N + offs_bn[None, :]
-    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-    for k in range(0, tl.cdiv(K, BLOCK_K)):
-        a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_K, other=0.0)
-        b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_K, other=0.0)
-        acc = tl.dot(a, b, acc)
-        a_ptrs += BLOCK_K
-        b_ptrs += BLOCK_K * N
-    offs_cm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
-    offs_cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
-    tl.store(c_ptr + offs_cm[:, None] * N + offs_cn[None, :], acc.to(tl.float16),
-             mask=(offs_cm[:, None] < M) & (offs_cn[None, :] < N))
 
 
 @triton.jit
