@@ -158,15 +158,16 @@ def main() -> None:
     def layer_norm(block: int) -> None:
         layer_norm_kernel[(n // block,)](x, weight, bias, out, block, BLOCK=block)
 
-    size = 512
-    a = torch.randn(size, size, dtype=torch.float16)
-    b = torch.randn(size, size, dtype=torch.float16)
+    # 2048 x 2048 outputs: even 256 x 256 blocks make a program for each PE.
+    size, depth = 2048, 256
+    a = torch.randn(size, depth, dtype=torch.float16)
+    b = torch.randn(depth, size, dtype=torch.float16)
     c = torch.empty(size, size, dtype=torch.float16)
 
     def matmul(block: tuple[int, int, int]) -> None:
         block_m, block_n, block_k = block
         grid = (triton.cdiv(size, block_m) * triton.cdiv(size, block_n),)
-        matmul_kernel[grid](a, b, c, size, size, size, BLOCK_M=block_m, BLOCK_N=block_n,
+        matmul_kernel[grid](a, b, c, size, size, depth, BLOCK_M=block_m, BLOCK_N=block_n,
                             BLOCK_K=block_k)
 
     rows = x.view(512, n // 512)

@@ -972,7 +972,7 @@ int64_t AxisSplit::estimateBlockPeak(Block &block, ArrayRef<int64_t> stripSizes,
                                      const DenseSet<Value> &indexValues) const {
   auto bytesOf = [&](Value value) -> int64_t {
     auto type = dyn_cast<RankedTensorType>(getStripType(value, stripSizes));
-    if (!type || isa<tt::PointerType>(type.getElementType()) ||
+    if (!type || !type.getElementType().isIntOrFloat() ||
         indexValues.contains(value))
       return 0;
     return type.getNumElements() *
