@@ -125,7 +125,10 @@ def StripMineBlocks : Pass<"mtia-strip-mine-blocks", "::mlir::ModuleOp"> {
     no reshape, join, split, concatenation, gather, histogram, print or
     assert touches it, it is not a dot's K, no non-splat constant and no
     access through a block pointer or descriptor has it, and no tensor has
-    two dimensions on it. Before the analysis, every use of an index (a
+    two dimensions on it. Before the analysis, a reshape of a range (the
+    offsets `tl.arange(0, n).reshape(shape)`) becomes one range per
+    dimension, broadcast and scaled by its row-major stride, and every use
+    of an index (a
     tensor computed from ranges, splats and constants alone) gets its own
     copy, so that a range common-subexpression elimination shared between
     the rows of one tile and the columns of another ties neither; axes of
@@ -156,7 +159,8 @@ def StripMineBlocks : Pass<"mtia-strip-mine-blocks", "::mlir::ModuleOp"> {
     repeat must be on the axis.
 
     The pass estimates the peak of data live at once (from each value's
-    definition to its last use, nested blocks at their operation). By
+    definition to its last use, nested blocks at their operation); a kernel
+    within the budget is left as it is. By
     default, a kernel whose peak exceeds local memory runs in strips whose
     peak takes at most a quarter of it, so that the buffers of the
     transfers fit beside them; `budget-divisor=d` splits any kernel whose

@@ -86,6 +86,59 @@ bool hasSideEffects(Operation *op) {
          effects.hasEffect<MemoryEffects::Free>();
 }
 
+/// Rewrites each reshape of a range (`tl.arange(0, n).reshape(shape)`, the
+/// offsets of a multi-dimensional block) as the sum of one range per
+/// dimension, broadcast and scaled by the dimension's row-major stride: the
+/// same offsets, with each dimension its own, so that the axes of the block
+/// can be told apart.
+void expandRangeReshapes(tt::FuncOp function) {
+  SmallVector<tt::ReshapeOp> reshapes;
+  function.walk([&](tt::ReshapeOp reshape) {
+    if (reshape.getSrc().getDefiningOp<tt::MakeRangeOp>())
+      reshapes.push_back(reshape);
+  });
+  for (tt::ReshapeOp reshape : reshapes) {
+    auto range = reshape.getSrc().getDefiningOp<tt::MakeRangeOp>();
+    auto type = cast<RankedTensorType>(reshape.getType());
+    Location loc = reshape.getLoc();
+    OpBuilder builder(reshape);
+    auto splatConstant = [&](int64_t value) -> Value {
+      return arith::ConstantOp::create(
+          builder, loc,
+          DenseElementsAttr::get(
+              type, builder.getIntegerAttr(type.getElementType(), value)));
+    };
+    Value offsets = splatConstant(range.getStart());
+    int64_t stride = 1;
+    for (int64_t dim = type.getRank() - 1; dim >= 0; --dim) {
+      int64_t length = type.getDimSize(dim);
+      if (length != 1) {
+        auto rangeType = RankedTensorType::get({length}, type.getElementType());
+        Value expanded =
+            tt::MakeRangeOp::create(builder, loc, rangeType, 0, length);
+        // Ones before the dimension, then after it.
+        for (int64_t position = 0; position < type.getRank(); ++position) {
+          if (position == dim)
+            continue;
+          auto current = cast<RankedTensorType>(expanded.getType());
+          SmallVector<int64_t> shape(current.getShape());
+          shape.insert(shape.begin() + position, 1);
+          expanded = tt::ExpandDimsOp::create(
+              builder, loc, current.clone(shape), expanded, position);
+        }
+        Value broadcast = tt::BroadcastOp::create(builder, loc, type, expanded);
+        if (stride != 1)
+          broadcast = arith::MulIOp::create(builder, loc, broadcast,
+                                            splatConstant(stride));
+        offsets = arith::AddIOp::create(builder, loc, offsets, broadcast);
+      }
+      stride *= length;
+    }
+    reshape.replaceAllUsesWith(offsets);
+    reshape.erase();
+  }
+}
+
 /// Gives every use of an index (a tensor computed only from ranges, splats
 /// and splat constants, without loads: offsets, masks, pointers) its own
 /// copy of the computation. Common-subexpression elimination shares, say,
@@ -114,6 +167,8 @@ void separateIndexUses(tt::FuncOp function) {
   for (Operation *op : llvm::reverse(indexOps)) {
     SmallVector<OpOperand *> uses = llvm::map_to_vector(
         op->getResult(0).getUses(), [](OpOperand &use) { return &use; });
+    if (uses.size() < 2)
+      continue;
     OpBuilder builder(op);
     for (OpOperand *use : llvm::drop_begin(uses))
       use->set(builder.clone(*op)->getResult(0));
@@ -1121,6 +1176,11 @@ struct StripMineBlocksPass
     getOperation().walk([&](tt::FuncOp function) {
       if (!function.getBody().hasOneBlock())
         return;
+      // A kernel whose data fits stays as it is.
+      if (AxisSplit(function, AxisAnalysis(function), {})
+              .estimatePeakBytes({}) <= trigger)
+        return;
+      expandRangeReshapes(function);
       separateIndexUses(function);
       AxisAnalysis axes(function);
       if (!axes.hasOpaqueOperations())

@@ -435,3 +435,38 @@ tt.func public @reshape(%in: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
   tt.store %op, %f : tensor<131072x!tt.ptr<f32>>
   tt.return
 }
+
+// -----
+
+// Offsets made by reshaping a range (`tl.arange(0, 131072).reshape(256,
+// 512)`) become one range per dimension, broadcast and scaled by its
+// row-major stride; the rows are then an axis of their own, which runs in
+// strips (the reduction is over the columns).
+
+// CHECK-LABEL: tt.func public @reshaped_range
+// CHECK-NOT: tt.reshape
+// CHECK: tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32>
+// CHECK: scf.for %[[ROWS:.*]] = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
+// CHECK: tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+// CHECK: tt.splat %[[ROWS]] : i32 -> tensor<16xi32>
+// CHECK: %[[STRIDES:.*]] = arith.constant dense<512> : tensor<16x512xi32>
+// CHECK: arith.muli %{{.*}}, %[[STRIDES]] : tensor<16x512xi32>
+// CHECK: "tt.reduce"(%{{.*}}) <{axis = 1 : i32}>
+tt.func public @reshaped_range(%in: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
+  %r = tt.make_range {end = 131072 : i32, start = 0 : i32} : tensor<131072xi32>
+  %offs = tt.reshape %r : tensor<131072xi32> -> tensor<256x512xi32>
+  %ins = tt.splat %in : !tt.ptr<f32> -> tensor<256x512x!tt.ptr<f32>>
+  %p = tt.addptr %ins, %offs : tensor<256x512x!tt.ptr<f32>>, tensor<256x512xi32>
+  %v = tt.load %p : tensor<256x512x!tt.ptr<f32>>
+  %sq = arith.mulf %v, %v : tensor<256x512xf32>
+  %sum = "tt.reduce"(%sq) <{axis = 1 : i32}> ({
+  ^bb0(%l: f32, %rt: f32):
+    %t = arith.addf %l, %rt : f32
+    tt.reduce.return %t : f32
+  }) : (tensor<256x512xf32>) -> tensor<256xf32>
+  %rows = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32>
+  %outs = tt.splat %out : !tt.ptr<f32> -> tensor<256x!tt.ptr<f32>>
+  %op = tt.addptr %outs, %rows : tensor<256x!tt.ptr<f32>>, tensor<256xi32>
+  tt.store %op, %sum : tensor<256x!tt.ptr<f32>>
+  tt.return
+}

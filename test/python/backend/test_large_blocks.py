@@ -123,6 +123,14 @@ def row_cumsum_kernel(x_ptr, out_ptr, ROWS: tl.constexpr, COLS: tl.constexpr):
 
 
 @triton.jit
+def transposed_row_sums_kernel(x_ptr, out_ptr, ROWS: tl.constexpr, COLS: tl.constexpr):
+    # Offsets as a reshaped range, a permute, a reduction of the transpose.
+    offsets = tl.arange(0, ROWS * COLS).reshape(ROWS, COLS)
+    x = tl.permute(tl.load(x_ptr + offsets), [1, 0])
+    tl.store(out_ptr + tl.arange(0, ROWS), tl.sum(x * x, 0))
+
+
+@triton.jit
 def flatten_kernel(x_ptr, out_ptr, ROWS: tl.constexpr, COLS: tl.constexpr):
     # The reshape mixes the rows and columns: no axis runs in strips.
     offsets = tl.arange(0, ROWS)[:, None] * COLS + tl.arange(0, COLS)[None, :]
@@ -322,6 +330,14 @@ def test_a_scan_along_rows_of_a_large_block() -> None:
     row_cumsum_kernel[(1,)](x, out, ROWS=4, COLS=32_768)
     # Partial sums carried across strips: another order of f32 additions.
     torch.testing.assert_close(out, torch.cumsum(x.double(), 1).float(), rtol=1e-4, atol=1e-3)
+
+
+def test_offsets_from_a_reshaped_range_run_in_strips() -> None:
+    x = torch.randn(512, 512)
+    out = torch.empty(512)
+    compiled = transposed_row_sums_kernel[(1,)](x, out, ROWS=512, COLS=512)
+    torch.testing.assert_close(out, (x.double() ** 2).sum(1).float(), rtol=1e-5, atol=0)
+    assert "scf.for" in compiled.asm["tile"]
 
 
 def test_a_block_no_axis_of_which_runs_in_strips_is_refused_at_the_kernel() -> None:
