@@ -1,0 +1,75 @@
+"""Both corpora on a target whose PEs have a sixteenth of mtia-2i's local
+memory (24 KiB): blocks that fitted no longer do, so the strip-miner
+(`mtia-strip-mine-blocks`, and the compiler's retries with smaller strips)
+must run them in strips or tiles with the same numbers. A kernel it cannot
+split is refused with a located LocalMemoryError; REFUSED lists them exactly,
+so that a fix or a regression shows."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from corpus_data import CORPUS, KERNEL_CASES, LOCATED, load_run_case
+
+import mtia_compiler
+
+run_case = load_run_case()
+
+CASES = sorted(path for cases in (CORPUS, KERNEL_CASES) for path in cases.iterdir()
+               if (path / "case.json").exists())
+
+#: case -> why no strip of it fits 24 KiB.
+REFUSED = {
+    "05_desc_linear_f16": "tensor descriptors address their blocks whole",
+    "07_desc_device_scale": "a tensor descriptor addresses its block whole",
+    "07b_desc_host_matmul": "host tensor descriptors address their blocks whole",
+    "102_ind_max_pool": "the smallest strips still exceed 24 KiB",
+    "113_ind_cumsum_long": "a scan over the row inside the loop over it",
+    "34_moe_scale_early_return": "the smallest strips still exceed 24 KiB",
+    "37_rope_split_join": "split and join mix the last axis",
+    "53_ind_softmax": "the smallest strips still exceed 24 KiB",
+    "54_ind_log_softmax_long": "reductions over the row inside the loop over it",
+    "55_ind_layer_norm": "Welford statistics under an scf.if inside the loop over the row",
+    "56_ind_rms_norm_bf16": "reductions over the row inside the loop over it",
+    "72_ind_softmax_long": "reductions over the row inside the loop over it",
+    "92_ind_sort_dim0": "the sort's reshapes mix the sorted axis",
+}
+
+
+@pytest.fixture(scope="module")
+def small_target(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    description = json.loads(
+        (Path(__file__).resolve().parents[2] / "targets" / "mtia-2i.json").read_text())
+    description["name"] = "mtia-2i-24k"
+    description["local_memory"]["bytes_per_pe"] //= 16
+    path = tmp_path_factory.mktemp("targets") / "mtia-2i-24k.json"
+    path.write_text(json.dumps(description))
+    return path
+
+
+def test_refused_names() -> None:
+    assert set(REFUSED) <= {path.name for path in CASES}
+
+
+@pytest.mark.parametrize("case_dir", CASES, ids=lambda path: path.name)
+def test_case_with_a_sixteenth_of_the_local_memory(case_dir: Path, small_target: Path) -> None:
+    case, data = run_case.load_case(str(case_dir))
+    try:
+        kernel = mtia_compiler.compile(case_dir / "kernel.ttir", target=str(small_target))
+    except mtia_compiler.LocalMemoryError as error:
+        assert LOCATED.search(str(error)), str(error)
+        assert case_dir.name in REFUSED, f"{case_dir.name} does not fit: {error}"
+        return
+    except mtia_compiler.CompilationError as error:
+        # The kernels that mtia-2i refuses for another reason (inline assembly).
+        assert LOCATED.search(str(error)), str(error)
+        assert "local-memory" not in str(error)
+        with pytest.raises(mtia_compiler.CompilationError):
+            mtia_compiler.compile(case_dir / "kernel.ttir")
+        return
+    assert case_dir.name not in REFUSED, f"{case_dir.name} compiles now: remove it from REFUSED"
+    args, buffers = run_case.build_args(case, data)
+    kernel.run(*args, grid=tuple(case["grid"]))
+    assert run_case.check(case, data, buffers) is None
