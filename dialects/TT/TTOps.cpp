@@ -352,11 +352,14 @@ LogicalResult MakeRangeOp::verify() {
 // Dot, reductions and scans
 //===----------------------------------------------------------------------===//
 
-/// Checks that the operands of a dot are all 2-d, or all 3-d (batched) with
-/// one batch size.
-static LogicalResult verifyDotRanks(Operation *op, RankedTensorType aType,
-                                    RankedTensorType bType,
-                                    RankedTensorType cType) {
+/// Returns the types of the operands a, b and c of `op`, a dot, once they are
+/// all 2-d, or all 3-d (batched) with one batch size.
+template <typename DotLikeOp>
+static FailureOr<std::array<RankedTensorType, 3>>
+getDotOperandTypes(DotLikeOp op) {
+  auto aType = cast<RankedTensorType>(op.getA().getType());
+  auto bType = cast<RankedTensorType>(op.getB().getType());
+  auto cType = cast<RankedTensorType>(op.getC().getType());
   int64_t rank = aType.getRank();
   if (rank < 2 || rank > 3 || bType.getRank() != rank ||
       cType.getRank() != rank)
@@ -364,7 +367,7 @@ static LogicalResult verifyDotRanks(Operation *op, RankedTensorType aType,
   if (rank == 3 && (aType.getDimSize(0) != bType.getDimSize(0) ||
                     aType.getDimSize(0) != cType.getDimSize(0)))
     return op->emitOpError("batch dimensions do not match");
-  return success();
+  return std::array<RankedTensorType, 3>{aType, bType, cType};
 }
 
 /// Checks that a dot of an m x k by a kb x n matrix (k and kb as the
@@ -383,11 +386,10 @@ static LogicalResult verifyDotShape(Operation *op, int64_t m, int64_t k,
 }
 
 LogicalResult DotOp::verify() {
-  auto aType = cast<RankedTensorType>(getA().getType());
-  auto bType = cast<RankedTensorType>(getB().getType());
-  auto cType = cast<RankedTensorType>(getC().getType());
-  if (failed(verifyDotRanks(*this, aType, bType, cType)))
+  FailureOr<std::array<RankedTensorType, 3>> types = getDotOperandTypes(*this);
+  if (failed(types))
     return failure();
+  auto [aType, bType, cType] = *types;
   int64_t rank = aType.getRank();
   ArrayRef<int64_t> a = aType.getShape(), b = bType.getShape();
   int64_t m = a[rank - 2], k = a[rank - 1], kb = b[rank - 2], n = b[rank - 1];
@@ -458,11 +460,10 @@ int64_t DotScaledOp::getScaleFactor() {
 }
 
 LogicalResult DotScaledOp::verify() {
-  auto aType = cast<RankedTensorType>(getA().getType());
-  auto bType = cast<RankedTensorType>(getB().getType());
-  auto cType = cast<RankedTensorType>(getC().getType());
-  if (failed(verifyDotRanks(*this, aType, bType, cType)))
+  FailureOr<std::array<RankedTensorType, 3>> types = getDotOperandTypes(*this);
+  if (failed(types))
     return failure();
+  auto [aType, bType, cType] = *types;
   int64_t rank = aType.getRank();
   ArrayRef<int64_t> a = aType.getShape(), b = bType.getShape();
   for (auto [name, type, format, kPack] :

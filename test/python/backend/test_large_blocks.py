@@ -21,13 +21,14 @@ from mtia_compiler.backend import launches
 # Triton's matmul tutorial (grouped ordering, `% M` rows, K-masked loads),
 # as the second corpus has it.
 matmul_kernel = load_hand_written_kernels().matmul_grouped
-# The tutorial matmul with row-major operands addressed through two
-# additions to each pointer: their offsets reach the transfers as tiles of
-# i64, which the plan holds for a whole operand unless both the rows and the
-# columns are split.
-row_major_matmul_kernel = load_module(
-    "large_blocks_benchmark",
-    Path(__file__).resolve().parents[3] / "benchmarks" / "large_blocks.py").matmul_kernel
+# The benchmark's kernels: the tutorial matmul with row-major operands
+# addressed through two additions to each pointer (their offsets reach the
+# transfers as tiles of i64, which the plan holds for a whole operand unless
+# both the rows and the columns are split), and the row softmax.
+benchmark = load_module("large_blocks_benchmark",
+                        Path(__file__).resolve().parents[3] / "benchmarks" / "large_blocks.py")
+row_major_matmul_kernel = benchmark.matmul_kernel
+softmax_kernel = benchmark.softmax_kernel
 
 
 @triton.jit
@@ -54,16 +55,6 @@ def gelu_kernel(x_ptr, bias_ptr, out_ptr, n, BLOCK: tl.constexpr):
 def sum_kernel(x_ptr, out_ptr, BLOCK: tl.constexpr):
     x = tl.load(x_ptr + tl.arange(0, BLOCK))
     tl.store(out_ptr, tl.sum(x * x, 0))
-
-
-@triton.jit
-def softmax_kernel(x_ptr, out_ptr, n_cols, BLOCK: tl.constexpr):
-    row = tl.program_id(0)
-    offsets = tl.arange(0, BLOCK)
-    mask = offsets < n_cols
-    x = tl.load(x_ptr + row * n_cols + offsets, mask, other=-float("inf"))
-    x = tl.exp(x - tl.max(x, 0))
-    tl.store(out_ptr + row * n_cols + offsets, x / tl.sum(x, 0), mask)
 
 
 @triton.jit
