@@ -40,6 +40,20 @@ def MaterializePoison : Pass<"mtia-materialize-poison", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mtia::tt::TTDialect"];
 }
 
+def ContiguousAccesses : Pass<"mtia-contiguous-accesses", "::mlir::ModuleOp"> {
+  let summary = "Loads and stores move their blocks along a dimension of stride one";
+  let description = [{
+    A `tt.load` or `tt.store` of a tensor of pointers whose last dimension
+    has a stride other than one, while another dimension has stride one
+    (the transposed key block of attention, a column-major operand), is
+    permuted with `tt.trans` so that the stride-one dimension is last: the
+    data-movement stage then transfers contiguous runs instead of one
+    transaction per element, and the memory-layout unit transposes the block
+    in local memory (after a load, before a store). Pointer, mask and
+    padding are permuted alike.
+  }];
+}
+
 def ExpandCombineRegions : Pass<"mtia-expand-combine-regions", "::mlir::ModuleOp"> {
   let summary = "Reductions and scans with general combine regions become tile steps";
   let description = [{

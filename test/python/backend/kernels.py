@@ -125,3 +125,23 @@ def item_kernel(x_ptr, out_ptr, ROWS: tl.constexpr):
     x = tl.load(x_ptr + row + tl.arange(0, 1)[:, None])
     value = (x * 2).item()
     tl.store(out_ptr + row, value + ROWS)
+
+
+@triton.jit
+def transpose_kernel(x_ptr, out_ptr, rows, cols, BLOCK_R: tl.constexpr, BLOCK_C: tl.constexpr,
+                     TRANSPOSED_LOAD: tl.constexpr):
+    # out (cols x rows) = x (rows x cols) transposed, both row-major: either
+    # the load reads x column by column (unit stride along the block's first
+    # dimension) or the store writes out that way.
+    r = tl.program_id(0) * BLOCK_R + tl.arange(0, BLOCK_R)
+    c = tl.program_id(1) * BLOCK_C + tl.arange(0, BLOCK_C)
+    if TRANSPOSED_LOAD:
+        block = tl.load(x_ptr + c[:, None] + r[None, :] * cols,
+                        mask=(c[:, None] < cols) & (r[None, :] < rows), other=-1.0)
+        tl.store(out_ptr + c[:, None] * rows + r[None, :], block * 2,
+                 mask=(c[:, None] < cols) & (r[None, :] < rows))
+    else:
+        block = tl.load(x_ptr + r[:, None] * cols + c[None, :],
+                        mask=(r[:, None] < rows) & (c[None, :] < cols))
+        tl.store(out_ptr + r[:, None] + c[None, :] * rows, block * 2,
+                 mask=(r[:, None] < rows) & (c[None, :] < cols))
