@@ -2,6 +2,7 @@
 
 #include "mtia/DType.h"
 
+#include <array>
 #include <limits>
 
 using namespace mtia;
@@ -170,8 +171,71 @@ double mtia::decodeSmallFloat(uint32_t bits, const SmallFloatFormat &format) {
   return negative ? -magnitude : magnitude;
 }
 
-float mtia::f16ToFloat(uint16_t bits) {
-  return static_cast<float>(decodeSmallFloat(bits, kF16Format));
+namespace {
+
+/// Every value of a format of `Count` encodings, decoded once: the units
+/// decode f16 and fp8 elements in their inner loops, and a table lookup
+/// gives the same value as `decodeSmallFloat` (each is exact in a float).
+template <size_t Count> class DecodeTable {
+public:
+  explicit DecodeTable(const SmallFloatFormat &format) {
+    for (size_t bits = 0; bits < Count; ++bits)
+      values[bits] = static_cast<float>(
+          decodeSmallFloat(static_cast<uint32_t>(bits), format));
+  }
+  float operator[](uint32_t bits) const { return values[bits]; }
+
+private:
+  std::array<float, Count> values;
+};
+
+const DecodeTable<65536> &f16Table() {
+  static const DecodeTable<65536> table(kF16Format);
+  return table;
+}
+
+/// The decoded values of the fp8 format `type`.
+const DecodeTable<256> &fp8Table(DType type) {
+  static const DecodeTable<256> e4m3(kE4M3Format), e5m2(kE5M2Format),
+      e4m3fnuz(kE4M3FnuzFormat), e5m2fnuz(kE5M2FnuzFormat);
+  switch (type) {
+  case DType::F8E4M3:
+    return e4m3;
+  case DType::F8E5M2:
+    return e5m2;
+  case DType::F8E4M3FNUZ:
+    return e4m3fnuz;
+  default:
+    return e5m2fnuz;
+  }
+}
+
+} // namespace
+
+float mtia::f16ToFloat(uint16_t bits) { return f16Table()[bits]; }
+
+uint16_t mtia::floatToF16(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  const auto sign = static_cast<uint16_t>((bits >> 16) & 0x8000u);
+  const uint32_t magnitude = bits & 0x7fffffffu;
+  if (magnitude > 0x7f800000u)
+    return sign | 0x7e00u; // NaN, as encodeSmallFloat makes it.
+  // 65520, halfway between the largest finite f16 (65504) and 2^16, and
+  // above round to infinity (the tie goes to the even 2^16).
+  if (magnitude >= 0x477ff000u)
+    return sign | 0x7c00u;
+  if (magnitude < 0x38800000u) {
+    // Below 2^-14 the result is subnormal: a multiple of 2^-24, rounded to
+    // the nearest, ties to even (scaling by a power of two is exact).
+    const float scaled = std::fabs(value) * 16777216.0f;
+    return sign | static_cast<uint16_t>(std::nearbyint(scaled));
+  }
+  // Rebias the exponent (127 -> 15) and round the 13 dropped mantissa bits
+  // to nearest even; a carry moves into the exponent as it should.
+  const uint32_t rebiased = magnitude - (112u << 23);
+  return sign | static_cast<uint16_t>(
+                    (rebiased + 0xfffu + ((rebiased >> 13) & 1u)) >> 13);
 }
 
 double mtia::loadFloat(DType type, const uint8_t *ptr) {
@@ -179,7 +243,7 @@ double mtia::loadFloat(DType type, const uint8_t *ptr) {
   case DType::F16: {
     uint16_t bits;
     std::memcpy(&bits, ptr, 2);
-    return decodeSmallFloat(bits, kF16Format);
+    return f16ToFloat(bits);
   }
   case DType::BF16: {
     uint16_t bits;
@@ -197,13 +261,10 @@ double mtia::loadFloat(DType type, const uint8_t *ptr) {
     return value;
   }
   case DType::F8E4M3:
-    return decodeSmallFloat(*ptr, kE4M3Format);
   case DType::F8E5M2:
-    return decodeSmallFloat(*ptr, kE5M2Format);
   case DType::F8E4M3FNUZ:
-    return decodeSmallFloat(*ptr, kE4M3FnuzFormat);
   case DType::F8E5M2FNUZ:
-    return decodeSmallFloat(*ptr, kE5M2FnuzFormat);
+    return fp8Table(type)[*ptr];
   default:
     return static_cast<double>(loadInt(type, ptr));
   }
@@ -389,6 +450,24 @@ void mtia::convertElements(DType from, DType to, const uint8_t *src,
       std::memcpy(&bits, src + 2 * i, 2);
       float value = bf16ToFloat(bits);
       std::memcpy(dst + 4 * i, &value, 4);
+    }
+    return;
+  }
+  if (from == DType::F16 && to == DType::F32) {
+    for (int64_t i = 0; i < count; ++i) {
+      uint16_t bits;
+      std::memcpy(&bits, src + 2 * i, 2);
+      float value = f16ToFloat(bits);
+      std::memcpy(dst + 4 * i, &value, 4);
+    }
+    return;
+  }
+  if (from == DType::F32 && to == DType::F16) {
+    for (int64_t i = 0; i < count; ++i) {
+      float value;
+      std::memcpy(&value, src + 4 * i, 4);
+      uint16_t bits = floatToF16(value);
+      std::memcpy(dst + 2 * i, &bits, 2);
     }
     return;
   }

@@ -100,9 +100,10 @@ inline float bf16ToFloat(uint16_t bits) {
 }
 
 float f16ToFloat(uint16_t bits);
-inline uint16_t floatToF16(float value) {
-  return static_cast<uint16_t>(encodeSmallFloat(value, kF16Format));
-}
+
+/// `value` rounded to f16 (nearest, ties to even; overflow to infinity), as
+/// `encodeSmallFloat(value, kF16Format)` rounds it.
+uint16_t floatToF16(float value);
 
 /// Reads one element of any float type as a double (exact).
 double loadFloat(DType type, const uint8_t *ptr);

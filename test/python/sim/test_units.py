@@ -163,6 +163,34 @@ def test_integer_casts_bit_exact(rng: np.random.Generator) -> None:
     assert list(cast(f, "f32", "i32", np.int32)) == [2**31 - 1, -2**31, 0, -2, 2, 2**31 - 128]
 
 
+def test_f16_casts_match_numpy(rng: np.random.Generator) -> None:
+    """Every f16 code decodes exactly, and f32 -> f16 rounds to nearest even
+    with overflow to infinity: around the rounding boundaries (the 13 bits
+    f16 drops at 0, halfway and just around it), subnormals and NaN."""
+    def chunked(x: np.ndarray, src: str, dst: str, np_type: type) -> np.ndarray:
+        # One tile per launch fits a PE's local memory.
+        return np.concatenate([cast(x[i:i + 16384], src, dst, np_type)
+                               for i in range(0, x.size, 16384)])
+
+    codes = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
+    decoded = chunked(codes.view(np.float16), "f16", "f32", np.float32)
+    np.testing.assert_array_equal(decoded, codes.view(np.float16).astype(np.float32))
+    high = rng.integers(0, 1 << 16, 20000, dtype=np.uint32) << 16
+    low = np.array([0, 1, 0x0FFF, 0x1000, 0x1001, 0x1FFF, 0x2000, 0x2001, 0xFFFF], np.uint32)
+    bits = (high[:, None] | low[None, :]).ravel()
+    bits = np.concatenate([bits, rng.integers(0, 1 << 32, 50000, dtype=np.uint64).astype(np.uint32),
+                           np.array([0x477FEFFF, 0x477FF000, 0x477FF001, 0x33000000,
+                                     0x33000001, 0x387FFFFF, 0x7F800000, 0xFF800001],
+                                    np.uint32)])
+    floats = bits.view(np.float32)
+    with np.errstate(over="ignore"):
+        expected = floats.astype(np.float16)
+    got = chunked(floats, "f32", "f16", np.float16)
+    nan = np.isnan(expected)
+    np.testing.assert_array_equal(np.isnan(got), nan)
+    np.testing.assert_array_equal(got[~nan].view(np.uint16), expected[~nan].view(np.uint16))
+
+
 def test_wide_integers_round_once_to_narrow_floats(rng: np.random.Generator) -> None:
     """i64 -> bf16 rounds the integer itself: through a double (53 bits)
     2^60 + 2^52 + 1 would become the midpoint 2^60 + 2^52 and round down."""
