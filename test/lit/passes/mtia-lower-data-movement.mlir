@@ -226,6 +226,7 @@ tt.func @share_forward_buffers(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %y
 // CHECK-NEXT: %[[B:.*]] = cb.read_front %[[TO_SIMD]][0]
 // CHECK-NEXT: cb.wait_front %[[TO_SIMD]], 2
 // CHECK-NEXT: %[[C:.*]] = cb.read_front %[[TO_SIMD]][1]
+// CHECK-NEXT: cb.reserve_back %[[TO_MLU]], 1
 // CHECK-NEXT: tile.binary addf %[[B]], %[[C]]
 // CHECK-NEXT: cb.pop_front %[[TO_SIMD]], 1
 // CHECK-NEXT: cb.pop_front %[[TO_SIMD]], 1

@@ -1,4 +1,4 @@
-// RUN: mtia-opt %s --pass-pipeline='builtin.module(mtia-reserve-where-produced)' | FileCheck %s
+// RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-reserve-where-produced)' | FileCheck %s
 
 // The buffer of the store takes one tile, which has no other use: its
 // reserve moves from the write_back up to the tile op that computes the
@@ -42,4 +42,51 @@ tt.func @vector_add(%arg0: !tt.ptr<f32>, %arg1: !tt.ptr<f32>, %arg2: i32) {
   %13 = dma.store %1[0] to %arg1[%9] strides [%c1] bounds [%8] : !cb.cb<1024xf32, pages = 2>, !tt.ptr<f32>
   cb.pop_front %1, 1 : !cb.cb<1024xf32, pages = 2>
   tt.return
+}
+
+// -----
+
+// One buffer carries two broadcasts from the layout unit to the SIMD engine
+// (attention's running maximum and its correction). Each reserve moves up
+// to the broadcast it takes, since nothing between them touches the
+// buffer; the second one stays after the first tile's pop, so it still
+// waits for that page.
+
+// CHECK-LABEL: tt.func @two_broadcasts
+// CHECK: %[[FWD:.*]] = cb.alloc "forward"
+// CHECK: cb.reserve_back %[[FWD]], 1
+// CHECK-NEXT: %[[B1:.*]] = tile.broadcast
+// CHECK-NEXT: cb.write_back %[[B1]], %[[FWD]][0]
+// CHECK: cb.pop_front %[[FWD]], 1
+// CHECK-NEXT: cb.reserve_back %[[FWD]], 1
+// CHECK-NEXT: %[[B2:.*]] = tile.broadcast
+// CHECK-NEXT: cb.write_back %[[B2]], %[[FWD]][0]
+// The tile of the third write has another use: its reserve stays.
+// CHECK: %[[B3:.*]] = tile.broadcast
+// CHECK-NEXT: cb.reserve_back %[[FWD]], 1
+// CHECK-NEXT: cb.write_back %[[B3]], %[[FWD]][0]
+tt.func @two_broadcasts(%a: !tile.tile<64x1xf32>, %b: !tile.tile<64x1xf32>) -> !tile.tile<64x64xf32> {
+  %fwd = cb.alloc "forward", mlu -> simd : !cb.cb<64x64xf32, pages = 1>
+  %0 = tile.broadcast %a : !tile.tile<64x1xf32> -> !tile.tile<64x64xf32>
+  cb.reserve_back %fwd, 1 : !cb.cb<64x64xf32, pages = 1>
+  cb.write_back %0, %fwd[0] : !cb.cb<64x64xf32, pages = 1>
+  cb.push_back %fwd, 1 : !cb.cb<64x64xf32, pages = 1>
+  cb.wait_front %fwd, 1 : !cb.cb<64x64xf32, pages = 1>
+  %1 = cb.read_front %fwd[0] : !cb.cb<64x64xf32, pages = 1>
+  %2 = tile.binary addf %1, %1 : !tile.tile<64x64xf32>
+  cb.pop_front %fwd, 1 : !cb.cb<64x64xf32, pages = 1>
+  %3 = tile.broadcast %b : !tile.tile<64x1xf32> -> !tile.tile<64x64xf32>
+  cb.reserve_back %fwd, 1 : !cb.cb<64x64xf32, pages = 1>
+  cb.write_back %3, %fwd[0] : !cb.cb<64x64xf32, pages = 1>
+  cb.push_back %fwd, 1 : !cb.cb<64x64xf32, pages = 1>
+  cb.wait_front %fwd, 1 : !cb.cb<64x64xf32, pages = 1>
+  %4 = cb.read_front %fwd[0] : !cb.cb<64x64xf32, pages = 1>
+  %5 = tile.binary mulf %2, %4 : !tile.tile<64x64xf32>
+  cb.pop_front %fwd, 1 : !cb.cb<64x64xf32, pages = 1>
+  %6 = tile.broadcast %a : !tile.tile<64x1xf32> -> !tile.tile<64x64xf32>
+  cb.reserve_back %fwd, 1 : !cb.cb<64x64xf32, pages = 1>
+  cb.write_back %6, %fwd[0] : !cb.cb<64x64xf32, pages = 1>
+  cb.push_back %fwd, 1 : !cb.cb<64x64xf32, pages = 1>
+  %7 = tile.binary addf %5, %6 : !tile.tile<64x64xf32>
+  tt.return %7 : !tile.tile<64x64xf32>
 }
