@@ -13,6 +13,7 @@ from mtia_compiler.program.builder import (
     MAX_DIMS,
     OP_UNITS,
     SLOT_ALIGNMENT,
+    Broadcast,
     FReg,
     IntArg,
     Label,
@@ -25,6 +26,7 @@ from mtia_compiler.program.builder import (
     Unit,
     decode,
     encode,
+    merge_copy_dims,
 )
 
 __all__ = [
@@ -36,6 +38,7 @@ __all__ = [
     "MAX_DIMS",
     "OP_UNITS",
     "SLOT_ALIGNMENT",
+    "Broadcast",
     "FReg",
     "IntArg",
     "Label",
@@ -48,4 +51,5 @@ __all__ = [
     "Unit",
     "decode",
     "encode",
+    "merge_copy_dims",
 ]

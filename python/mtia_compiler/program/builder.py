@@ -161,9 +161,26 @@ class Splat:
         return {**self.slot.encode(), "splat": True}
 
 
-TileArg = Slot | Splat | Reg | FReg | int | float
-"""A SIMD input: a tile, or a scalar (a one-element tile, a register or an
-immediate) broadcast to every element."""
+@dataclass(frozen=True)
+class Broadcast:
+    """A SIMD input: the tile at ``slot`` spread over the instruction's
+    elements, viewed row-major as ``shape``: the element at index i reads
+    the tile's element ``sum(i[d] * strides[d])`` (stride 0 along a
+    replicated dimension)."""
+
+    slot: Slot
+    shape: tuple[int, ...]
+    strides: tuple[int, ...]
+
+    def encode(self) -> dict[str, Any]:
+        return {**self.slot.encode(),
+                "broadcast": {"shape": list(self.shape), "strides": list(self.strides)}}
+
+
+TileArg = Slot | Splat | Broadcast | Reg | FReg | int | float
+"""A SIMD input: a tile, a tile broadcast over the instruction's elements,
+or a scalar (a one-element tile, a register or an immediate) broadcast to
+every element."""
 
 
 def _float_immediate(value: float) -> float | str:
@@ -191,7 +208,7 @@ def _int_arg(value: IntArg) -> Any:
 
 
 def _tile_arg(value: TileArg) -> Any:
-    if isinstance(value, (Slot, Splat)):
+    if isinstance(value, (Slot, Splat, Broadcast)):
         return value.encode()
     return _scalar(value)
 
@@ -759,7 +776,7 @@ class ProgramBuilder:
                  src_offset: int = 0, dst_offset: int = 0) -> None:
         """``d[dst_offset + i.dst_strides] = src[src_offset + i.src_strides]``
         for every index i of ``shape`` (strides and offsets in elements)."""
-        shape, src_strides, dst_strides = _merge_copy_dims(shape, src_strides, dst_strides)
+        shape, src_strides, dst_strides = merge_copy_dims(shape, src_strides, dst_strides)
         # Dimensions beyond what the MLU takes become one copy per index.
         outer = len(shape) - MAX_DIMS
         for index in itertools.product(*(range(n) for n in shape[:max(outer, 0)])):
@@ -823,11 +840,11 @@ def _around_axis(shape: Sequence[int], axis: int) -> tuple[list[int], int]:
     return [math.prod(shape[:axis]), shape[axis], math.prod(shape[axis + 1:])], 1
 
 
-def _merge_copy_dims(shape: Sequence[int], src_strides: Sequence[int],
-                     dst_strides: Sequence[int]) -> tuple[list[int], list[int], list[int]]:
-    """A strided copy of more dimensions than the MLU takes, with its size-1
+def merge_copy_dims(shape: Sequence[int], src_strides: Sequence[int],
+                    dst_strides: Sequence[int]) -> tuple[list[int], list[int], list[int]]:
+    """A strided copy of more dimensions than the units take, with its size-1
     dimensions dropped and each dimension merged into the one before it when
-    both sides step over it contiguously (more than the MLU takes may
+    both sides step over it contiguously (more than the units take may
     remain)."""
     if len(shape) <= MAX_DIMS:
         return list(shape), list(src_strides), list(dst_strides)

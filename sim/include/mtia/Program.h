@@ -70,11 +70,11 @@ const char *unitName(Unit unit);
   X(CbPush, "cb.push", Ctl)                                                    \
   X(CbWait, "cb.wait", Ctl)                                                    \
   X(CbPop, "cb.pop", Ctl)                                                      \
-  X(DmaLoad, "dma.load", DmaIn)                                                  \
-  X(DmaStore, "dma.store", DmaOut)                                                \
-  X(DmaGather, "dma.gather", DmaIn)                                              \
-  X(DmaScatter, "dma.scatter", DmaOut)                                            \
-  X(DmaAtomic, "dma.atomic", DmaOut)                                              \
+  X(DmaLoad, "dma.load", DmaIn)                                                \
+  X(DmaStore, "dma.store", DmaOut)                                             \
+  X(DmaGather, "dma.gather", DmaIn)                                            \
+  X(DmaScatter, "dma.scatter", DmaOut)                                         \
+  X(DmaAtomic, "dma.atomic", DmaOut)                                           \
   X(DpeMma, "dpe.mma", Dpe)                                                    \
   X(SimdBinary, "simd.binary", Simd)                                           \
   X(SimdUnary, "simd.unary", Simd)                                             \
@@ -103,43 +103,52 @@ const char *opName(Op op);
 
 /// Elementwise binary functions (SIMD and the control core's scalar ops).
 #define MTIA_BINARY_FNS(X)                                                     \
-  X(Add, "add") X(Sub, "sub") X(Mul, "mul") X(Div, "div") X(Rem, "rem")        \
-  X(Min, "min") X(Max, "max") X(MinNum, "minnum") X(MaxNum, "maxnum")          \
-  X(Pow, "pow") X(Atan2, "atan2") X(CopySign, "copysign") X(And, "and")        \
-  X(Or, "or") X(Xor, "xor") X(Shl, "shl") X(ShrS, "shrs") X(ShrU, "shru")      \
-  X(DivU, "divu") X(RemU, "remu") X(MinU, "minu") X(MaxU, "maxu")              \
-  X(MulHiU, "mulhiu") X(MulHiS, "mulhis")
+  X(Add, "add")                                                                \
+  X(Sub, "sub") X(Mul, "mul") X(Div, "div") X(Rem, "rem") X(Min, "min")        \
+      X(Max, "max") X(MinNum, "minnum") X(MaxNum, "maxnum") X(Pow, "pow")      \
+          X(Atan2, "atan2") X(CopySign, "copysign") X(And, "and") X(Or, "or")  \
+              X(Xor, "xor") X(Shl, "shl") X(ShrS, "shrs") X(ShrU, "shru")      \
+                  X(DivU, "divu") X(RemU, "remu") X(MinU, "minu")              \
+                      X(MaxU, "maxu") X(MulHiU, "mulhiu") X(MulHiS, "mulhis")
 
 /// Elementwise unary functions; the transcendental ones run on the SFU.
 #define MTIA_UNARY_FNS(X)                                                      \
-  X(Neg, "neg") X(Abs, "abs") X(Not, "not") X(Floor, "floor") X(Ceil, "ceil")  \
-  X(Trunc, "trunc") X(Round, "round") X(Rint, "rint") X(Sqrt, "sqrt")          \
-  X(Rsqrt, "rsqrt") X(Exp, "exp") X(Exp2, "exp2") X(Expm1, "expm1")            \
-  X(Log, "log") X(Log2, "log2") X(Log10, "log10") X(Log1p, "log1p")            \
-  X(Sin, "sin") X(Cos, "cos") X(Tan, "tan") X(Asin, "asin") X(Acos, "acos")    \
-  X(Atan, "atan") X(Sinh, "sinh") X(Cosh, "cosh") X(Tanh, "tanh")              \
-  X(Asinh, "asinh") X(Acosh, "acosh") X(Atanh, "atanh") X(Erf, "erf")          \
-  X(Erfc, "erfc") X(Cbrt, "cbrt") X(Sigmoid, "sigmoid") X(Popcount, "popcount")  \
-  X(Erfinv, "erfinv")
+  X(Neg, "neg")                                                                \
+  X(Abs, "abs") X(Not, "not") X(Floor, "floor") X(Ceil, "ceil")                \
+      X(Trunc, "trunc") X(Round, "round") X(Rint, "rint") X(Sqrt, "sqrt")      \
+          X(Rsqrt, "rsqrt") X(Exp, "exp") X(Exp2, "exp2") X(Expm1, "expm1")    \
+              X(Log, "log") X(Log2, "log2") X(Log10, "log10")                  \
+                  X(Log1p, "log1p") X(Sin, "sin") X(Cos, "cos") X(Tan, "tan")  \
+                      X(Asin, "asin") X(Acos, "acos") X(Atan, "atan")          \
+                          X(Sinh, "sinh") X(Cosh, "cosh") X(Tanh, "tanh")      \
+                              X(Asinh, "asinh") X(Acosh, "acosh")              \
+                                  X(Atanh, "atanh") X(Erf, "erf")              \
+                                      X(Erfc, "erfc") X(Cbrt, "cbrt")          \
+                                          X(Sigmoid, "sigmoid")                \
+                                              X(Popcount, "popcount")          \
+                                                  X(Erfinv, "erfinv")
 
 #define MTIA_PREDICATES(X)                                                     \
-  X(Eq, "eq") X(Ne, "ne") X(Slt, "slt") X(Sle, "sle") X(Sgt, "sgt")            \
-  X(Sge, "sge") X(Ult, "ult") X(Ule, "ule") X(Ugt, "ugt") X(Uge, "uge")        \
-  X(Oeq, "oeq") X(One, "one") X(Olt, "olt") X(Ole, "ole") X(Ogt, "ogt")        \
-  X(Oge, "oge") X(Ord, "ord") X(Ueq, "ueq") X(Une, "une") X(FUlt, "fult")      \
-  X(FUle, "fule") X(FUgt, "fugt") X(FUge, "fuge") X(Uno, "uno")
+  X(Eq, "eq")                                                                  \
+  X(Ne, "ne") X(Slt, "slt") X(Sle, "sle") X(Sgt, "sgt") X(Sge, "sge")          \
+      X(Ult, "ult") X(Ule, "ule") X(Ugt, "ugt") X(Uge, "uge") X(Oeq, "oeq")    \
+          X(One, "one") X(Olt, "olt") X(Ole, "ole") X(Ogt, "ogt")              \
+              X(Oge, "oge") X(Ord, "ord") X(Ueq, "ueq") X(Une, "une")          \
+                  X(FUlt, "fult") X(FUle, "fule") X(FUgt, "fugt")              \
+                      X(FUge, "fuge") X(Uno, "uno")
 
 /// Reduction and scan combiners.
 #define MTIA_REDUCE_FNS(X)                                                     \
-  X(Sum, "sum") X(Prod, "prod") X(RMax, "max") X(RMin, "min")                  \
-  X(RMaxNum, "maxnum") X(RMinNum, "minnum") X(RMaxU, "maxu") X(RMinU, "minu")  \
-  X(RAnd, "and") X(ROr, "or") X(RXor, "xor") X(ArgMax, "argmax")               \
-  X(ArgMin, "argmin")
+  X(Sum, "sum")                                                                \
+  X(Prod, "prod") X(RMax, "max") X(RMin, "min") X(RMaxNum, "maxnum")           \
+      X(RMinNum, "minnum") X(RMaxU, "maxu") X(RMinU, "minu") X(RAnd, "and")    \
+          X(ROr, "or") X(RXor, "xor") X(ArgMax, "argmax") X(ArgMin, "argmin")
 
 #define MTIA_ATOMIC_FNS(X)                                                     \
-  X(AAdd, "add") X(AMax, "max") X(AMin, "min") X(AMaxU, "maxu")                \
-  X(AMinU, "minu") X(AAnd, "and") X(AOr, "or") X(AXor, "xor")                  \
-  X(AXchg, "xchg") X(ACas, "cas")
+  X(AAdd, "add")                                                               \
+  X(AMax, "max") X(AMin, "min") X(AMaxU, "maxu") X(AMinU, "minu")              \
+      X(AAnd, "and") X(AOr, "or") X(AXor, "xor") X(AXchg, "xchg")              \
+          X(ACas, "cas")
 
 #define MTIA_FN_ENUM(id, name) id,
 enum class BinaryFn : uint8_t { MTIA_BINARY_FNS(MTIA_FN_ENUM) };
@@ -180,6 +189,11 @@ struct SimdInput {
   bool isTile = false;
   // A tile input of one element, broadcast to every element (`splat`).
   bool splat = false;
+  // A tile input read through a broadcast (`broadcast`): element i of the
+  // operation reads the tile's element at sum_d index_d * strides[d], with
+  // index the position of i in the row-major `broadcastShape`; empty
+  // otherwise.
+  std::vector<int64_t> broadcastShape, broadcastStrides;
   SlotRef slot;
   int32_t scalar = -1; // Index into Inst::scalars.
 };
@@ -220,8 +234,8 @@ struct Inst {
   int32_t root = -1;
 
   // Unit operands.
-  std::vector<IntOperand> ints;      // Resolved at issue (see Command); the
-                                     // element index of ldl when it runs.
+  std::vector<IntOperand> ints;       // Resolved at issue (see Command); the
+                                      // element index of ldl when it runs.
   std::vector<ScalarOperand> scalars; // Resolved at issue.
   std::vector<SlotRef> slots;
   std::vector<SimdInput> inputs;

@@ -89,9 +89,22 @@ const uint8_t *LocalMemory::resolveInput(PEState &pe, Unit unit,
                                          const SimdInput &input,
                                          const Command &cmd, DType type,
                                          int64_t count, int scratchIndex) {
-  if (input.isTile && !input.splat)
+  if (input.isTile && !input.splat && input.broadcastShape.empty())
     return resolve(pe, unit, input.slot, cmd);
   std::vector<uint8_t> &buffer = scratch[scratchIndex];
+  if (!input.broadcastShape.empty()) {
+    // Spread the tile over the operation's elements, row-major.
+    const unsigned size = dtypeSize(type);
+    const std::vector<int64_t> &shape = input.broadcastShape;
+    std::vector<int64_t> dense(shape.size(), 1);
+    for (size_t d = shape.size() - 1; d > 0; --d)
+      dense[d - 1] = dense[d] * shape[d];
+    buffer.resize(count * size + 8);
+    stridedCopy(size, buffer.data(), resolve(pe, unit, input.slot, cmd),
+                shape.data(), input.broadcastStrides.data(), dense.data(),
+                static_cast<unsigned>(shape.size()));
+    return buffer.data();
+  }
   if (input.isTile) {
     const size_t size = dtypeSize(type);
     const uint8_t *element = resolve(pe, unit, input.slot, cmd);

@@ -41,8 +41,8 @@ public:
   uint8_t *resolve(PEState &pe, Unit unit, const SlotRef &ref,
                    const Command &cmd);
   /// The `count` elements of `type` an input names: a tile, a tile's one
-  /// element splat, or a scalar operand splat (the last two through
-  /// scratch buffer `scratchIndex`).
+  /// element splat, a tile broadcast, or a scalar operand splat (the last
+  /// three through scratch buffer `scratchIndex`).
   const uint8_t *resolveInput(PEState &pe, Unit unit, const SimdInput &input,
                               const Command &cmd, DType type, int64_t count,
                               int scratchIndex);

@@ -295,6 +295,21 @@ private:
       input.isTile = true;
       input.slot = slot(value, key);
       input.splat = boolean(*asObject, "splat", false);
+      if (const Value *broadcast = lookup(*asObject, "broadcast")) {
+        const Object *spec = broadcast->getAsObject();
+        if (!spec)
+          fail(std::string("field '") + key + ".broadcast' must be an object");
+        if (input.splat)
+          fail(std::string("field '") + key +
+               "' cannot be both 'splat' and 'broadcast'");
+        input.broadcastShape = shape(*spec, "shape");
+        input.broadcastStrides =
+            strides(*spec, "strides", input.broadcastShape.size());
+        if (llvm::any_of(input.broadcastStrides,
+                         [](int64_t stride) { return stride < 0; }))
+          fail(std::string("field '") + key +
+               ".broadcast.strides' must not be negative");
+      }
       return input;
     }
     if (inst.scalars.size() >= kMaxCommandScalars)
@@ -302,6 +317,19 @@ private:
     input.scalar = static_cast<int32_t>(inst.scalars.size());
     inst.scalars.push_back(scalarOperand(value, key));
     return input;
+  }
+
+  /// The elements of its tile that a tile input reads: one for a splat,
+  /// the span of the strides for a broadcast, else `count`.
+  static int64_t inputElements(const SimdInput &input, int64_t count) {
+    if (input.splat)
+      return 1;
+    if (input.broadcastShape.empty())
+      return count;
+    int64_t span = 1;
+    for (size_t d = 0; d < input.broadcastShape.size(); ++d)
+      span += input.broadcastStrides[d] * (input.broadcastShape[d] - 1);
+    return span;
   }
 
   std::vector<int64_t> shape(const Object &object, const char *key) {

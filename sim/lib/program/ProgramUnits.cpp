@@ -98,9 +98,13 @@ void ProgramParser::parseUnit(Inst &inst, const Object &object) {
     inst.inputs.push_back(simdInput(inst, object, "val"));
     if (inst.fn == static_cast<uint8_t>(AtomicFn::ACas))
       inst.inputs.push_back(simdInput(inst, object, "cmp"));
-    for (const SimdInput &input : inst.inputs)
+    for (const SimdInput &input : inst.inputs) {
+      if (!input.broadcastShape.empty())
+        fail("a broadcast input is for the SIMD engine's elementwise "
+             "instructions");
       if (input.isTile)
         checkFits(input.slot, inst.count * dtypeSize(inst.type), "the operand");
+    }
     return;
   }
   case Op::DpeMma:
@@ -172,7 +176,12 @@ void ProgramParser::parseUnit(Inst &inst, const Object &object) {
       inst.inputs.push_back(simdInput(inst, object, "c"));
     for (size_t i = 0; i < inst.inputs.size(); ++i) {
       bool isCondition = inst.op == Op::SimdSelect && i == 0;
-      int64_t elements = inst.inputs[i].splat ? 1 : inst.count;
+      const SimdInput &input = inst.inputs[i];
+      if (!input.broadcastShape.empty() &&
+          elementCount(input.broadcastShape) != inst.count)
+        fail("a broadcast input's shape must have the instruction's n "
+             "elements");
+      int64_t elements = inputElements(input, inst.count);
       if (inst.inputs[i].isTile)
         checkFits(inst.inputs[i].slot,
                   elements * (isCondition ? 1 : dtypeSize(inst.type)),

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 from conftest import run_tile
 
-from mtia_compiler.program import ProgramBuilder, Slot
+from mtia_compiler.program import Broadcast, ProgramBuilder, Slot
+from mtia_compiler.sim import SimulationError, parse_program
 
 N = 1000
 
@@ -142,3 +143,41 @@ def bf16_rne(values: np.ndarray) -> np.ndarray:
     bits = values.astype(np.float32).view(np.uint32).astype(np.uint64)
     rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
     return rounded.astype(np.uint16)
+
+
+def test_broadcast_inputs_read_a_tile_with_zero_strides(rng: np.random.Generator) -> None:
+    """`x - row_max[:, None]` and `x * col_scale[None, :]`, `x` 12x20: the
+    column and the row are read through broadcast inputs, and so is a 3-D
+    replication of a 2x1x4 tile (strides 4, 0, 1)."""
+    x = rng.standard_normal(240).astype(np.float32)
+    column = rng.standard_normal(12).astype(np.float32)
+    row = rng.standard_normal(20).astype(np.float32)
+    small = rng.standard_normal(8).astype(np.float32)
+
+    def emit(b: ProgramBuilder, out: Slot, ins: list[Slot]) -> None:
+        b.simd_binary("sub", "f32", out, ins[0], Broadcast(ins[1], (12, 20), (1, 0)), 240)
+        b.simd_binary("mul", "f32", out, out, Broadcast(ins[2], (12, 20), (0, 1)), 240)
+        b.simd_binary("add", "f32", out, out, Broadcast(ins[3], (2, 30, 4), (4, 0, 1)), 240)
+
+    got = run_tile([(x, "f32"), (column, "f32"), (row, "f32"), (small, "f32")], "f32",
+                   np.float32, 240, emit)
+    expected = (x.reshape(12, 20) - column[:, None]) * row[None, :]
+    expected = expected.reshape(2, 30, 4) + small.reshape(2, 1, 4)
+    np.testing.assert_array_equal(got, expected.ravel())
+
+
+@pytest.mark.parametrize(("broadcast", "message"), [
+    ({"shape": [3, 5], "strides": [1, 0]}, "must have the instruction's n elements"),
+    ({"shape": [4, 4], "strides": [-1, 0]}, "must not be negative"),
+    ({"shape": [4, 4], "strides": [100, 0]}, "an operand needs"),
+])
+def test_broadcast_inputs_are_checked_at_load(broadcast: dict, message: str) -> None:
+    b = ProgramBuilder("bad_broadcast")
+    cb = b.cb("t", 256, 1)
+    slot = cb.back()
+    b.simd_binary("add", "f32", slot, slot,
+                  Broadcast(slot, tuple(broadcast["shape"]), tuple(broadcast["strides"])), 16)
+    with pytest.raises(SimulationError) as info:
+        parse_program(b)
+    assert info.value.kind == "invalid_program"
+    assert message in str(info.value)
