@@ -487,12 +487,15 @@ def Tile_ReshapeOp : Tile_UnitOp<"reshape", "MLU", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Tile_BroadcastOp : Tile_UnitOp<"broadcast", "MLU", [Pure]> {
+def Tile_BroadcastOp : Tile_UnitOp<"broadcast", "SIMD", [Pure]> {
   let summary = "replicate the size-1 dimensions of a tile";
   let description = [{
     The source has the result's rank and size 1 or the result's size in each
     dimension, or rank 0: a reduction's result spread over a whole tile, as
-    softmax subtracts a row's maximum.
+    softmax subtracts a row's maximum. The SIMD engine reads the source
+    through a broadcast input (stride 0 along the replicated dimensions), so
+    an elementwise SIMD operation that uses the result reads the source
+    directly and the broadcast tile is never written.
   }];
   let arguments = (ins Tile_AnyTile:$source);
   let results = (outs Tile_AnyTile:$result);

@@ -15,7 +15,9 @@ Operation *mtia::findLastUse(Value tileValue, Block *block) {
   };
   for (Operation *user : tileValue.getUsers()) {
     consider(user);
-    if (isa<tile::SplatElementOp>(user))
+    // Elementwise SIMD operations read the source of a splat or broadcast
+    // through it (the program stage folds the two).
+    if (isa<tile::SplatElementOp, tile::BroadcastOp>(user))
       for (Operation *reader : user->getResult(0).getUsers())
         consider(reader);
   }

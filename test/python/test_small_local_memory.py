@@ -34,7 +34,6 @@ REFUSED = {
     "55_ind_layer_norm": "Welford statistics under an scf.if inside the loop over the row",
     "56_ind_rms_norm_bf16": "reductions over the row inside the loop over it",
     "72_ind_softmax_long": "reductions over the row inside the loop over it",
-    "92_ind_sort_dim0": "the sort's reshapes mix the sorted axis",
 }
 
 

@@ -10,7 +10,7 @@ from typing import TypeVar
 from mtia_compiler import ir
 from mtia_compiler.dialects.tile import TileType
 from mtia_compiler.errors import CompilationError
-from mtia_compiler.program import DTYPE_BYTES
+from mtia_compiler.program import DTYPE_BYTES, merge_copy_dims
 
 FLOAT_DTYPES = {"F16Type": "f16", "BF16Type": "bf16", "F32Type": "f32", "F64Type": "f64",
                 "Float8E4M3FNType": "f8e4m3", "Float8E5M2Type": "f8e5m2",
@@ -156,3 +156,23 @@ def is_tile(value_type: ir.Type) -> bool:
 def round_up(value: int, step: int) -> int:
     """`value` rounded up to a multiple of `step`."""
     return -(-value // step) * step
+
+
+def broadcast_view(op: ir.Operation) -> tuple[list[int], list[int]]:
+    """How the SIMD engine reads the source of a `tile.broadcast`: the
+    result's elements in memory order, as a shape, and the source's element
+    stride along each of its dimensions (0 where the source is replicated),
+    with the dimensions merged where that keeps the walk the same."""
+    source = TileInfo.of(op.operands[0].type, op)
+    result = TileInfo.of(op.results[0].type, op)
+    if source.shape:
+        strides = [0 if extent == 1 and target != 1 else stride
+                   for extent, target, stride in zip(source.shape, result.shape, source.strides,
+                                                     strict=True)]
+    else:
+        strides = [0] * len(result.shape)
+    dims = result.storage_dims
+    shape = [result.shape[dim] for dim in dims]
+    shape, strides, _ = merge_copy_dims(shape, [strides[dim] for dim in dims],
+                                        dense_strides(shape))
+    return (shape, strides) if shape else ([1], [0])

@@ -27,9 +27,17 @@ from mlir.dialects import cf, scf
 
 from mtia_compiler import ir
 from mtia_compiler.dialects import cb, tile, tt
-from mtia_compiler.program import SLOT_ALIGNMENT, Unit
+from mtia_compiler.program import MAX_DIMS, SLOT_ALIGNMENT, Unit
 
-from .common import TileInfo, file_location, is_tile, located_error, op_name, view_as
+from .common import (
+    TileInfo,
+    broadcast_view,
+    file_location,
+    is_tile,
+    located_error,
+    op_name,
+    view_as,
+)
 from .units import BufferRoles, op_unit, tile_holder, tile_op_unit
 
 #: The units that hold tiles in scratch storage of their own (the control
@@ -218,11 +226,13 @@ class StoragePlanner:
 
     def _readers(self, value: ir.Value) -> Iterator[ir.Operation]:
         """The operations that read `value`'s storage: its users, and the
-        users of a folded `tile.splat_element` of it, which read its element."""
+        users of a folded `tile.splat_element` or `tile.broadcast` of it,
+        which read its elements."""
         for use in value.uses:
             user = use.owner.operation
             yield user
-            if isinstance(user.opview, tile.SplatElementOp) and user.results[0] in self.folded:
+            if isinstance(user.opview, (tile.SplatElementOp, tile.BroadcastOp)) and \
+                    user.results[0] in self.folded:
                 yield from (inner.owner.operation for inner in user.results[0].uses)
 
     def _lifted_position(self, user: ir.Operation, def_block: ir.Block) -> int:
@@ -613,9 +623,10 @@ def branch_targets(op: ir.Operation) -> list[tuple[ir.Block, list[ir.Value]]]:
 
 def folded_splats(ops: list[ir.Operation]) -> set[ir.Value]:
     """The splat tiles (`tile.splat`, `tile.splat_element`, splat
-    `tile.constant`) that need no storage: every use is an elementwise SIMD
-    operation, which reads the scalar (an immediate, a register or the
-    element of a rank-0 tile) instead of a filled tile; and the `tile.zeros`
+    `tile.constant`) and broadcast tiles (`tile.broadcast`) that need no
+    storage: every use is an elementwise SIMD operation, which reads the
+    scalar (an immediate, a register or the element of a rank-0 tile) or the
+    broadcast's source instead of a filled tile; and the `tile.zeros`
     used only as accumulators of `tile.matmul`, which then multiplies
     without one."""
     folded: set[ir.Value] = set()
@@ -627,8 +638,11 @@ def folded_splats(ops: list[ir.Operation]) -> set[ir.Value]:
                    for use in op.results[0].uses):
                 folded.add(op.results[0])
             continue
-        if not isinstance(op.opview, (tile.SplatOp, tile.SplatElementOp)) and \
-                not is_splat_constant(op):
+        if not isinstance(op.opview, (tile.SplatOp, tile.SplatElementOp, tile.BroadcastOp)) \
+                and not is_splat_constant(op):
+            continue
+        # A broadcast input walks at most MAX_DIMS dimensions.
+        if isinstance(op.opview, tile.BroadcastOp) and len(broadcast_view(op)[0]) > MAX_DIMS:
             continue
         value = op.results[0]
         if all(isinstance(use.owner.operation.opview, SCALAR_OPERAND_OPS)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
@@ -17,6 +18,7 @@ from mtia_compiler.program import (
     DTYPE_BYTES,
     MAX_DIMS,
     SLOT_ALIGNMENT,
+    Broadcast,
     FReg,
     ProgramBuilder,
     Reg,
@@ -29,6 +31,7 @@ from mtia_compiler.program import Scalar as ProgramScalar
 
 from .common import (
     TileInfo,
+    broadcast_view,
     float_predicate,
     integer_dtype_of_width,
     located_error,
@@ -132,6 +135,8 @@ class TileOpEmitter:
             return self.values.scalar(view.scalar, where).reg
         if isinstance(view, tile.SplatElementOp):
             return Splat(self.slot(view.source))
+        if isinstance(view, tile.BroadcastOp) and value in self.folded_splats:
+            return self._broadcast_input(producer)
         if is_splat_constant(producer):
             attribute = ir.DenseElementsAttr(producer.attributes["value"])
             return _attribute_number(attribute.get_splat_value())
@@ -529,16 +534,36 @@ class TileOpEmitter:
         self.b.mlu_copy(self._result(op), self._inputs(op)[0], result.element_bytes,
                         [result.count], [1], [1])
 
+    def _broadcast_input(self, op: ir.Operation) -> Broadcast:
+        """The source of a folded `tile.broadcast` as a SIMD input spread
+        over the result's elements."""
+        shape, strides = broadcast_view(op)
+        return Broadcast(self.slot(op.operands[0]), tuple(shape), tuple(strides))
+
     def _broadcast(self, op: ir.Operation) -> None:
-        source, result = TileInfo.of(op.operands[0].type, op), self._info(op)
-        if not source.shape:
-            strides = [0] * len(result.shape)
-        else:
-            strides = [0 if extent == 1 and target != 1 else stride
-                       for extent, target, stride in zip(source.shape, result.shape,
-                                                         source.strides, strict=True)]
-        self.b.mlu_copy(self._result(op), self._inputs(op)[0], source.element_bytes,
-                        list(result.shape), strides, result.strides)
+        """A broadcast that a use needs whole: the SIMD engine writes it, bit
+        for bit, as integers of the element's width; a walk of more
+        dimensions than a SIMD input takes is split over the outer ones."""
+        if op.results[0] in self.folded_splats:
+            return
+        result = self._info(op)
+        dtype = integer_dtype_of_width(result.element_bytes)
+        shape, strides = broadcast_view(op)
+        outer = max(len(shape) - MAX_DIMS, 0)
+        inner = shape[outer:]
+        chunk = math.prod(inner)
+        source, destination = self.slot(op.operands[0]), self._result(op)
+        for number, index in enumerate(itertools.product(*(range(n) for n in shape[:outer]))):
+            source_offset = sum(i * stride for i, stride in zip(index, strides, strict=False))
+            offsets = (source_offset * result.element_bytes, number * chunk * result.element_bytes)
+            if any(offset % SLOT_ALIGNMENT for offset in offsets):
+                raise located_error(op, f"a broadcast of {len(shape)} dimensions whose parts "
+                                    f"start off the {SLOT_ALIGNMENT}-byte alignment of the SIMD "
+                                    "engine's inputs is not supported")
+            self.b.simd_binary(
+                "or", dtype, replace(destination, offset=destination.offset + offsets[1]),
+                Broadcast(replace(source, offset=source.offset + offsets[0]),
+                          tuple(inner), tuple(strides[outer:])), 0, chunk)
 
     def _slice(self, op: ir.Operation) -> None:
         source, result = TileInfo.of(op.operands[0].type, op), self._info(op)

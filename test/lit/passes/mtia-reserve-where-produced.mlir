@@ -46,28 +46,27 @@ tt.func @vector_add(%arg0: !tt.ptr<f32>, %arg1: !tt.ptr<f32>, %arg2: i32) {
 
 // -----
 
-// One buffer carries two broadcasts from the layout unit to the SIMD engine
-// (attention's running maximum and its correction). Each reserve moves up
-// to the broadcast it takes, since nothing between them touches the
-// buffer; the second one stays after the first tile's pop, so it still
-// waits for that page.
+// One buffer carries two transposes from the layout unit to the SIMD
+// engine. Each reserve moves up to the transpose it takes, since nothing
+// between them touches the buffer; the second one stays after the first
+// tile's pop, so it still waits for that page.
 
-// CHECK-LABEL: tt.func @two_broadcasts
+// CHECK-LABEL: tt.func @two_transposes
 // CHECK: %[[FWD:.*]] = cb.alloc "forward"
 // CHECK: cb.reserve_back %[[FWD]], 1
-// CHECK-NEXT: %[[B1:.*]] = tile.broadcast
+// CHECK-NEXT: %[[B1:.*]] = tile.transpose
 // CHECK-NEXT: cb.write_back %[[B1]], %[[FWD]][0]
 // CHECK: cb.pop_front %[[FWD]], 1
 // CHECK-NEXT: cb.reserve_back %[[FWD]], 1
-// CHECK-NEXT: %[[B2:.*]] = tile.broadcast
+// CHECK-NEXT: %[[B2:.*]] = tile.transpose
 // CHECK-NEXT: cb.write_back %[[B2]], %[[FWD]][0]
 // The tile of the third write has another use: its reserve stays.
-// CHECK: %[[B3:.*]] = tile.broadcast
+// CHECK: %[[B3:.*]] = tile.transpose
 // CHECK-NEXT: cb.reserve_back %[[FWD]], 1
 // CHECK-NEXT: cb.write_back %[[B3]], %[[FWD]][0]
-tt.func @two_broadcasts(%a: !tile.tile<64x1xf32>, %b: !tile.tile<64x1xf32>) -> !tile.tile<64x64xf32> {
+tt.func @two_transposes(%a: !tile.tile<64x64xf32>, %b: !tile.tile<64x64xf32>) -> !tile.tile<64x64xf32> {
   %fwd = cb.alloc "forward", mlu -> simd : !cb.cb<64x64xf32, pages = 1>
-  %0 = tile.broadcast %a : !tile.tile<64x1xf32> -> !tile.tile<64x64xf32>
+  %0 = tile.transpose %a [1, 0] : !tile.tile<64x64xf32> -> !tile.tile<64x64xf32>
   cb.reserve_back %fwd, 1 : !cb.cb<64x64xf32, pages = 1>
   cb.write_back %0, %fwd[0] : !cb.cb<64x64xf32, pages = 1>
   cb.push_back %fwd, 1 : !cb.cb<64x64xf32, pages = 1>
@@ -75,7 +74,7 @@ tt.func @two_broadcasts(%a: !tile.tile<64x1xf32>, %b: !tile.tile<64x1xf32>) -> !
   %1 = cb.read_front %fwd[0] : !cb.cb<64x64xf32, pages = 1>
   %2 = tile.binary addf %1, %1 : !tile.tile<64x64xf32>
   cb.pop_front %fwd, 1 : !cb.cb<64x64xf32, pages = 1>
-  %3 = tile.broadcast %b : !tile.tile<64x1xf32> -> !tile.tile<64x64xf32>
+  %3 = tile.transpose %b [1, 0] : !tile.tile<64x64xf32> -> !tile.tile<64x64xf32>
   cb.reserve_back %fwd, 1 : !cb.cb<64x64xf32, pages = 1>
   cb.write_back %3, %fwd[0] : !cb.cb<64x64xf32, pages = 1>
   cb.push_back %fwd, 1 : !cb.cb<64x64xf32, pages = 1>
@@ -83,7 +82,7 @@ tt.func @two_broadcasts(%a: !tile.tile<64x1xf32>, %b: !tile.tile<64x1xf32>) -> !
   %4 = cb.read_front %fwd[0] : !cb.cb<64x64xf32, pages = 1>
   %5 = tile.binary mulf %2, %4 : !tile.tile<64x64xf32>
   cb.pop_front %fwd, 1 : !cb.cb<64x64xf32, pages = 1>
-  %6 = tile.broadcast %a : !tile.tile<64x1xf32> -> !tile.tile<64x64xf32>
+  %6 = tile.transpose %a [1, 0] : !tile.tile<64x64xf32> -> !tile.tile<64x64xf32>
   cb.reserve_back %fwd, 1 : !cb.cb<64x64xf32, pages = 1>
   cb.write_back %6, %fwd[0] : !cb.cb<64x64xf32, pages = 1>
   cb.push_back %fwd, 1 : !cb.cb<64x64xf32, pages = 1>
