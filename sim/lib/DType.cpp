@@ -428,6 +428,19 @@ void storeIntAsFloat(DType to, uint8_t *dst, int64_t value, bool isSigned) {
   storeFloat(to, dst, negative ? -odd : odd);
 }
 
+/// Converts `count` elements of type `Src` at `src` to `Dst` at `dst`
+/// through `convert`.
+template <typename Src, typename Dst, typename Convert>
+void convertEach(const uint8_t *src, uint8_t *dst, int64_t count,
+                 Convert convert) {
+  for (int64_t i = 0; i < count; ++i) {
+    Src value;
+    std::memcpy(&value, src + sizeof(Src) * i, sizeof(Src));
+    Dst result = convert(value);
+    std::memcpy(dst + sizeof(Dst) * i, &result, sizeof(Dst));
+  }
+}
+
 } // namespace
 
 void mtia::convertElements(DType from, DType to, const uint8_t *src,
@@ -435,42 +448,14 @@ void mtia::convertElements(DType from, DType to, const uint8_t *src,
   const unsigned fromSize = dtypeSize(from);
   const unsigned toSize = dtypeSize(to);
   // The common hot conversions get dedicated loops.
-  if (from == DType::F32 && to == DType::BF16) {
-    for (int64_t i = 0; i < count; ++i) {
-      float value;
-      std::memcpy(&value, src + 4 * i, 4);
-      uint16_t bits = floatToBF16(value);
-      std::memcpy(dst + 2 * i, &bits, 2);
-    }
-    return;
-  }
-  if (from == DType::BF16 && to == DType::F32) {
-    for (int64_t i = 0; i < count; ++i) {
-      uint16_t bits;
-      std::memcpy(&bits, src + 2 * i, 2);
-      float value = bf16ToFloat(bits);
-      std::memcpy(dst + 4 * i, &value, 4);
-    }
-    return;
-  }
-  if (from == DType::F16 && to == DType::F32) {
-    for (int64_t i = 0; i < count; ++i) {
-      uint16_t bits;
-      std::memcpy(&bits, src + 2 * i, 2);
-      float value = f16ToFloat(bits);
-      std::memcpy(dst + 4 * i, &value, 4);
-    }
-    return;
-  }
-  if (from == DType::F32 && to == DType::F16) {
-    for (int64_t i = 0; i < count; ++i) {
-      float value;
-      std::memcpy(&value, src + 4 * i, 4);
-      uint16_t bits = floatToF16(value);
-      std::memcpy(dst + 2 * i, &bits, 2);
-    }
-    return;
-  }
+  if (from == DType::F32 && to == DType::BF16)
+    return convertEach<float, uint16_t>(src, dst, count, floatToBF16);
+  if (from == DType::BF16 && to == DType::F32)
+    return convertEach<uint16_t, float>(src, dst, count, bf16ToFloat);
+  if (from == DType::F16 && to == DType::F32)
+    return convertEach<uint16_t, float>(src, dst, count, f16ToFloat);
+  if (from == DType::F32 && to == DType::F16)
+    return convertEach<float, uint16_t>(src, dst, count, floatToF16);
   if (isFloat(from) && isFloat(to)) {
     for (int64_t i = 0; i < count; ++i)
       storeFloat(to, dst + toSize * i, loadFloat(from, src + fromSize * i));
