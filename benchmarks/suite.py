@@ -577,6 +577,7 @@ def measure(kernel: str, size: Size, case: Case, target: dict[str, Any]) -> Meas
     start = time.monotonic()
     cycles: dict[str, int] = {}
     for config in case.configs:
+        config_start = time.monotonic()
         try:
             with launches() as records:
                 output = config.run()
@@ -589,7 +590,8 @@ def measure(kernel: str, size: Size, case: Case, target: dict[str, Any]) -> Meas
             click.echo(f"note: {label} {config.label}: left out, wrong numbers: {error}")
             continue
         cycles[config.label] = sum(record.cycles for record in records)
-        click.echo(f"  {label} {config.label}: {cycles[config.label]:,} cycles")
+        click.echo(f"  {label} {config.label}: {cycles[config.label]:,} cycles "
+                   f"({time.monotonic() - config_start:.1f} s of host time)")
     if not cycles:
         click.echo(f"note: {label}: left out of the suite, no config compiles and checks")
         return None
