@@ -5,7 +5,8 @@ chip's roofline.
 
 Every kernel is written as a Triton user writes it (`@triton.jit`, launched as
 `kernel[grid](...)` on torch CPU tensors through the project's Triton
-backend); the tutorials' kernels are imported from `examples/`. Each size of
+backend); the tutorials' kernels are imported from `examples/`, the others
+are defined here. Each size of
 each kernel runs every config of its small config list, as an autotuner
 would, checks each result against torch and keeps the config with the fewest
 simulated cycles. A config that does not compile or gives wrong numbers is
@@ -16,13 +17,16 @@ the compulsory DRAM traffic (every input read and every output written once;
 the SRAM cache starts empty at every launch, so no data is SRAM-resident) at
 the target's DRAM bandwidth; the multiply-adds at the DPE peak of all PEs;
 and, for kernels that exponentiate every element, the exponentials at the
-SFU's rate on all PEs. Each detail line names the bound that decides.
+SFU's rate on all PEs. Each detail line names the bound that decides. fp8
+multiply-adds count at the target's fp8 DPE rate if it gives one, and
+otherwise at its f16 rate (mtia-2i gives none: `tl.dot` widens fp8 to f16).
 
 `--only NAME` keeps the kernels whose name contains NAME; `--quick` measures
 only the smallest size of each kernel. The output ends with one line per
 kernel and size, `<kernel>[<size>]: <percent>% of roofline`, and then one line
 per kernel at its largest measured size (the one with the largest roofline),
-`<kernel>: <percent>% of roofline`.
+`<kernel>: <percent>% of roofline`. A size where no config compiles and
+checks is named in a `left out` line before them.
 """
 
 from __future__ import annotations
@@ -324,6 +328,8 @@ GEMM_TYPES: dict[str, tuple[torch.dtype, Any, torch.dtype, str, float]] = {
 
 
 def gemm_inputs(m: int, n: int, k: int, dtype: torch.dtype) -> tuple[torch.Tensor, ...]:
+    """A and B of an m x n x k GEMM in `dtype`, and their exact product (f32
+    for floats)."""
     generator = torch.Generator().manual_seed(m + n + k)
     if dtype == torch.int8:
         a = torch.randint(-128, 128, (m, k), dtype=torch.int8, generator=generator)
@@ -336,6 +342,7 @@ def gemm_inputs(m: int, n: int, k: int, dtype: torch.dtype) -> tuple[torch.Tenso
 
 
 def gemm_case(type_name: str, size: Size) -> Case:
+    """The GEMM of GEMM_TYPES[type_name] at `size` (m, n, k)."""
     m, n, k = size
     dtype, acc_type, out_type, rate_type, tolerance = GEMM_TYPES[type_name]
     a, b, expected = gemm_inputs(m, n, k, dtype)
@@ -367,6 +374,8 @@ ATTENTION_BLOCKS = [(64, 64), (128, 64), (64, 128), (128, 128)]
 
 
 def attention_case(head_dim: int, causal: bool, size: Size) -> Case:
+    """The fused attention of ATTENTION_HEADS heads of `head_dim` at `size`
+    (the sequence length)."""
     (seq_len,) = size
     generator = torch.Generator().manual_seed(seq_len + head_dim)
     q, k, v = (torch.randn(1, ATTENTION_HEADS, seq_len, head_dim, generator=generator)
@@ -399,11 +408,13 @@ PROGRAM_COUNTS = (64, 128, 256)
 
 
 def row_input(rows: int, cols: int, dtype: torch.dtype = torch.float32) -> torch.Tensor:
+    """A rows x cols matrix of normally distributed values in `dtype`."""
     generator = torch.Generator().manual_seed(rows + cols)
     return torch.randn(rows, cols, generator=generator).to(dtype)
 
 
 def softmax_case(size: Size) -> Case:
+    """The fused softmax of examples/fused_softmax.py, at `size`."""
     rows, cols = size
     x = row_input(rows, cols)
 
@@ -420,6 +431,7 @@ def softmax_case(size: Size) -> Case:
 
 
 def layer_norm_case(size: Size) -> Case:
+    """The layer norm forward of examples/layer_norm.py and of Triton's tutorial, at `size`."""
     rows, cols = size
     x = row_input(rows, cols)
     generator = torch.Generator().manual_seed(cols)
@@ -447,6 +459,7 @@ def layer_norm_case(size: Size) -> Case:
 
 
 def rms_norm_case(size: Size) -> Case:
+    """RMSNorm in bf16, at `size`."""
     rows, cols = size
     x = row_input(rows, cols, torch.bfloat16)
     w = torch.rand(cols, generator=torch.Generator().manual_seed(cols)).to(torch.bfloat16)
@@ -470,6 +483,7 @@ VOCABULARY = 32000
 
 
 def cross_entropy_case(size: Size) -> Case:
+    """The cross-entropy loss of each row of f32 logits, at `size`."""
     rows, cols = size
     logits = row_input(rows, cols)
     targets = torch.randint(0, cols, (rows,), generator=torch.Generator().manual_seed(rows))
@@ -491,6 +505,7 @@ SUM_SIZES: list[Size] = [(1024, 1024), (4096, 4096)]
 
 
 def row_sum_case(size: Size) -> Case:
+    """The sum of each row of an f32 matrix, at `size`."""
     rows, cols = size
     x = row_input(rows, cols)
 
@@ -507,6 +522,8 @@ def row_sum_case(size: Size) -> Case:
 
 
 def column_sum_case(size: Size) -> Case:
+    """The sum of each column of an f32 matrix, with the column-sum kernel of
+    examples/layer_norm.py, at `size`."""
     rows, cols = size
     x = row_input(rows, cols)
 
@@ -528,6 +545,8 @@ EMBEDDING_DIM = 2048
 
 
 def embedding_case(size: Size) -> Case:
+    """The gather of the rows (fp16, `dim` wide) of a table of VOCABULARY rows
+    that `tokens` random ids name, at `size` (tokens, dim)."""
     tokens, dim = size
     generator = torch.Generator().manual_seed(tokens)
     weight = torch.randn(VOCABULARY, dim, generator=generator).half()
