@@ -58,16 +58,15 @@ def _simulated_benchmarks() -> Iterator[None]:
                       **kwargs: Any) -> float:
         return simulated_milliseconds(_callable)
 
-    had_own = "benchmark_cpu" in vars(benchmarker)
     previous = vars(benchmarker).get("benchmark_cpu")
     benchmarker.benchmark_cpu = benchmark_cpu  # type: ignore[method-assign]
     try:
         yield
     finally:
-        if had_own:
-            benchmarker.benchmark_cpu = previous  # type: ignore[method-assign]
-        else:
+        if previous is None:
             del benchmarker.benchmark_cpu
+        else:
+            benchmarker.benchmark_cpu = previous  # type: ignore[method-assign]
 
 
 @dataclass
@@ -136,7 +135,7 @@ class CompiledModel:
         kind = ("backward" if kwargs.get("is_backward") else
                 "inference" if kwargs.get("is_inference") else "forward")
         index = len(self._graphs)
-        self._graphs.append(_Graph(kind, GraphSource.parse(compiled.source_code)))
+        self._graphs.append(_Graph(kind, GraphSource.parse(getattr(compiled, "source_code", ""))))
         run = compiled.current_callable
 
         def run_in_session(inputs: Any) -> Any:

@@ -34,11 +34,11 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-import sympy
 import torch
 from torch._inductor.choices import InductorChoices
 from torch._inductor.codegen.triton import FixedTritonConfig
 from torch._inductor.template_heuristics.triton import (
+    BaseConfig,
     BaseConfigHeuristic,
     CPUAddmmTemplateConfigHeuristic,
     CPUMMTemplateConfigHeuristic,
@@ -231,7 +231,8 @@ class _MTIAGemmMixin:
         def hint(size: Any) -> int:
             return int(V.graph.sizevars.optimization_hint(size, fallback=64))
 
-        chosen = gemm_configs(hint(m), hint(n), hint(k), dtype_size or 4, _machine.get())
+        chosen: list[BaseConfig] = list(gemm_configs(hint(m), hint(n), hint(k), dtype_size or 4,
+                                                     _machine.get()))
         heuristic: Any = self
         return BaseConfigHeuristic._finalize_mm_configs(heuristic, chosen)
 
@@ -245,8 +246,9 @@ class MTIAAddmmTemplateConfigHeuristic(_MTIAGemmMixin, CPUAddmmTemplateConfigHeu
 
 
 def _static(expression: Any) -> int | None:
-    """The value of a size that is known at compile time."""
-    if isinstance(expression, (int, sympy.Integer)):
+    """The value of a size that is known at compile time (an int or a sympy
+    integer), else None."""
+    if isinstance(expression, int) or getattr(expression, "is_Integer", False):
         return int(expression)
     return None
 
@@ -310,7 +312,7 @@ class MTIAChoices(InductorChoices):
         finally:
             _machine.reset(token)
         return make_ktc_generator(
-            template=template, cs=iter(configs),
+            template=template, cs=(config for config in configs),
             extra_kwargs=heuristic.get_extra_kwargs(kernel_inputs, op_name),
             overrides=kwarg_overrides or {}, layout=kernel_inputs.output_layout(),
             inputs=heuristic.adjust_kernel_inputs(kernel_inputs, op_name))

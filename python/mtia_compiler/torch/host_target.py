@@ -232,16 +232,22 @@ class HostTargetLauncher(MTIALauncher):
         reads and writes the torch tensors in place. The `@triton.jit`
         helpers the kernel calls (Inductor's `triton_helpers`, a scan's
         combine function) are JIT functions, which refuse to be called
-        outside a kernel; while the interpreter runs, calling one
-        interprets it."""
-        from triton.runtime.interpreter import InterpretedFunction
+        outside a kernel; while the interpreter runs, calling one interprets
+        it. Every patch the interpreter makes to `triton.language` is undone
+        when the call that made it returns: later kernels of the process
+        compile with the real language."""
+        from triton.runtime.interpreter import InterpretedFunction, _patch_lang
         from triton.runtime.jit import JITFunction
 
         if 0 in grid:
             return
 
         def interpret(function: Any, *call_args: Any, **call_kwargs: Any) -> Any:
-            return InterpretedFunction(function.fn)(*call_args, **call_kwargs)
+            scope = _patch_lang(function.fn)
+            try:
+                return InterpretedFunction(function.fn).rewrite()(*call_args, **call_kwargs)
+            finally:
+                scope.restore()
 
         refusal = JITFunction.__call__
         JITFunction.__call__ = interpret  # type: ignore[method-assign,assignment]

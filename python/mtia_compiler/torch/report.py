@@ -188,8 +188,9 @@ class Report:
         for kernel in self.kernels:
             ops = ", ".join(op.removeprefix("aten.") for op in kernel.ops) or "-"
             fraction = kernel.roofline_fraction
+            name = kernel.name if len(kernel.name) <= 60 else kernel.name[:57] + "..."
             rows.append((
-                kernel.name, kernel.graph, ops if len(ops) <= 40 else ops[:37] + "...",
+                name, kernel.graph, ops if len(ops) <= 40 else ops[:37] + "...",
                 "x".join(str(n) for n in kernel.grid),
                 str(kernel.cycles) if kernel.on_mtia else "host",
                 f"{self.share(kernel):.1%}", _bytes(kernel.bytes_moved),
@@ -242,6 +243,11 @@ class Report:
 _KERNEL_DEFINITION = re.compile(r"^(\w+) = async_compile\.triton\('(\w+)'", re.MULTILINE)
 _ORIGINAL_ATEN = re.compile(r"Original ATen: \[([^\]]*)\]")
 _KERNEL_PATH = re.compile(r"^# kernel path: (.+)$", re.MULTILINE)
+_NODE_MAPPING = re.compile(r"^#\s+\w+ => (.+)$", re.MULTILINE)
+#: The matmuls a template kernel computes: Inductor's "Original ATen" list
+#: names the operations of the source (an `add` of a bias, say), and the
+#: mapping to post-grad nodes names the matmul (`addmm_default`).
+MATMULS = ("mm", "addmm", "bmm", "baddbmm")
 _HOST_CALL = re.compile(r"\b(?:extern_kernels|torch\.ops\.aten|aten)\.(\w+)(?:\.\w+)?\(")
 
 
@@ -264,6 +270,10 @@ class GraphSource:
             preamble = source[start:match.start()]
             aten = _ORIGINAL_ATEN.findall(preamble)
             ops = tuple(op.strip() for op in aten[-1].split(",") if op.strip()) if aten else ()
+            nodes = {re.sub(r"(_default)?(_\d+)?$", "", node.strip())
+                     for mapping in _NODE_MAPPING.findall(preamble) for node in mapping.split(",")}
+            ops += tuple(f"aten.{name}" for name in MATMULS
+                         if name in nodes and f"aten.{name}" not in ops)
             by_name[match.group(2)] = ops
             paths = _KERNEL_PATH.findall(preamble)
             if paths:

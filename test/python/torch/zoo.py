@@ -117,9 +117,9 @@ class DLRM(nn.Module):
         features = tables + 1
         pairs = features * (features - 1) // 2
         self.top = nn.Sequential(nn.Linear(width + pairs, 32), nn.ReLU(), nn.Linear(32, 1))
-        rows_index, cols_index = torch.tril_indices(features, features, offset=-1)
-        self.register_buffer("rows_index", rows_index)
-        self.register_buffer("cols_index", cols_index)
+        # The pairs (i, j) of feature vectors with i > j.
+        self.pairs: torch.Tensor
+        self.register_buffer("pairs", torch.tril_indices(features, features, offset=-1))
 
     def forward(self, dense: torch.Tensor, indices: torch.Tensor,
                 offsets: torch.Tensor) -> torch.Tensor:
@@ -127,7 +127,7 @@ class DLRM(nn.Module):
         pooled = [bag(indices[i], offsets[i]) for i, bag in enumerate(self.embeddings)]
         features = torch.stack([bottom, *pooled], dim=1)
         dots = torch.bmm(features, features.transpose(1, 2))
-        interactions = dots[:, self.rows_index, self.cols_index]
+        interactions = dots[:, self.pairs[0], self.pairs[1]]
         return torch.sigmoid(self.top(torch.cat([bottom, interactions], dim=1)))
 
 
@@ -226,6 +226,7 @@ def cnn_head() -> tuple[Callable[..., Any], tuple[Any, ...]]:
     model = CNNHead().eval()
     with torch.no_grad():
         for bn in (model.bn1, model.bn2):
+            assert bn.running_mean is not None and bn.running_var is not None
             bn.running_mean.uniform_(-0.5, 0.5, generator=generator)
             bn.running_var.uniform_(0.5, 1.5, generator=generator)
     return model, (torch.randn(2, 3, 16, 16, generator=generator),)

@@ -1,0 +1,125 @@
+"""`mtia_compiler.torch.compile` on small functions: the report's records,
+table and trace, the host fallback of a kernel that does not compile, and
+that a call leaves Triton and Inductor as it found them."""
+
+from __future__ import annotations
+
+import json
+import re
+import warnings
+from pathlib import Path
+
+import pytest
+import torch
+import torch.nn.functional as F  # noqa: N812
+import triton
+from torch._inductor.runtime.benchmarking import benchmarker
+
+import mtia_compiler.torch
+from mtia_compiler.sim import load_target
+from mtia_compiler.torch import MTIAFallbackWarning
+
+
+def linear_gelu_softmax(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    return F.gelu(x @ w + b).softmax(-1)
+
+
+def test_report_accounts_for_every_launch(tmp_path: Path) -> None:
+    x, w, b = torch.randn(48, 32), torch.randn(32, 64), torch.randn(64)
+    compiled = mtia_compiler.torch.compile(linear_gelu_softmax)
+    torch.testing.assert_close(compiled(x, w, b), linear_gelu_softmax(x, w, b))
+    report = compiled.report()
+
+    assert report.target == "mtia-2i"
+    assert report.coverage.generated == report.coverage.on_mtia == len(report.kernels) >= 2
+    target = load_target("mtia-2i").to_dict()
+    matmuls = [kernel for kernel in report.kernels if kernel.macs]
+    assert [kernel.macs for kernel in matmuls] == [48 * 32 * 64]
+    assert "aten.addmm" in matmuls[0].ops
+    for kernel in report.kernels:
+        assert kernel.on_mtia and kernel.fallback_reason is None
+        assert kernel.cycles > 0 and kernel.seconds == pytest.approx(
+            kernel.cycles / (target["clock_ghz"] * 1e9))
+        assert 0 < kernel.compulsory_bytes <= kernel.bytes_moved
+        assert kernel.dram_bytes <= kernel.bytes_moved
+        fraction = kernel.roofline_fraction
+        assert fraction is not None and 0 < fraction <= 1
+        assert kernel.ops and kernel.graph == "inference"
+        assert kernel.unit_busy_cycles["ctl"] > 0
+    assert report.share(report.kernels[0]) == pytest.approx(
+        report.kernels[0].cycles / report.total_cycles)
+    assert report.cycles_below(1.01) == report.total_cycles
+    assert report.cycles_below(0.0) == 0
+
+    table = str(report)
+    header = f"MTIA report (mtia-2i): {len(report.kernels)} launches"
+    assert table.splitlines()[0].startswith(header)
+    for kernel in report.kernels:
+        assert kernel.name[:57] in table and str(kernel.cycles) in table
+
+    trace = json.loads(report.chrome_trace(tmp_path / "trace.json").read_text())
+    slices = [event for event in trace["traceEvents"] if event["ph"] == "X"]
+    assert [event["name"] for event in slices] == [kernel.name for kernel in report.kernels]
+    assert sum(event["dur"] for event in slices) == pytest.approx(report.total_seconds * 1e6)
+    assert all(later["ts"] >= earlier["ts"] + earlier["dur"] - 1e-9
+               for earlier, later in zip(slices, slices[1:], strict=False))
+
+    # The report is of the last call only.
+    compiled(x, w, b)
+    assert len(compiled.report().kernels) == len(report.kernels)
+
+
+def test_a_call_restores_triton_and_inductor() -> None:
+    from triton.backends import backends
+
+    before_backends = dict(backends)
+    before_driver = triton.runtime.driver._active
+    compiled = mtia_compiler.torch.compile(lambda x: torch.relu(x) * 3)
+    x = torch.randn(100)
+    torch.testing.assert_close(compiled(x), torch.relu(x) * 3)
+    assert compiled.report().coverage.on_mtia == 1
+    assert backends == before_backends
+    assert triton.runtime.driver._active is before_driver
+    assert "benchmark_cpu" not in vars(benchmarker)
+
+
+def absmax_fp8(x: torch.Tensor) -> torch.Tensor:
+    """The largest magnitude as an fp8 scalar: the conversion of a reduction's
+    result, a scalar on MTIA's control core, which has no fp8 type (the
+    program stage refuses `tt.fp_to_fp` on a scalar)."""
+    return x.abs().amax().to(torch.float8_e4m3fn)
+
+
+def test_a_kernel_that_does_not_compile_runs_on_the_host() -> None:
+    x = torch.randn(4, 256)
+    compiled = mtia_compiler.torch.compile(absmax_fp8)
+    with pytest.warns(MTIAFallbackWarning) as caught:
+        out = compiled(x)
+    assert torch.equal(out.float(), absmax_fp8(x).float())
+    fallback_warnings = [w for w in caught if issubclass(w.category, MTIAFallbackWarning)]
+    assert len(fallback_warnings) == 1
+    message = str(fallback_warnings[0].message)
+    report = compiled.report()
+    (name, reason), = report.fallbacks.items()
+    assert message.startswith(f"MTIA: kernel '{name}' (inference) does not compile for mtia-2i")
+    assert "amax" in name
+    assert re.search(r"\.py:\d+:\d+: error: operation 'tt.fp_to_fp' is not supported", reason)
+    assert reason in message
+    coverage = report.coverage
+    assert (coverage.generated, coverage.on_mtia, coverage.fallback) == (1, 0, 1)
+    kernel, = report.kernels
+    assert not kernel.on_mtia and kernel.cycles == 0 and kernel.roofline_fraction is None
+    assert f"on the host: {name}" in str(report)
+
+    # The warning is given once per kernel.
+    with warnings.catch_warnings(record=True) as again:
+        warnings.simplefilter("always")
+        assert torch.equal(compiled(x).float(), absmax_fp8(x).float())
+    assert not [w for w in again if issubclass(w.category, MTIAFallbackWarning)]
+    assert compiled.report().coverage == coverage
+
+    # Running a kernel in the interpreter leaves Triton's language as it was:
+    # the next kernels still compile for MTIA.
+    scaled = mtia_compiler.torch.compile(lambda x: (x.sum(-1) * 2).to(torch.float8_e5m2))
+    assert torch.equal(scaled(x).float(), (x.sum(-1) * 2).to(torch.float8_e5m2).float())
+    assert scaled.report().coverage.on_mtia == 1
