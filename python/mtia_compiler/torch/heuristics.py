@@ -48,11 +48,13 @@ from torch._inductor.virtualized import V
 
 #: The version of these heuristics, part of Inductor's cache key: bump it
 #: when a decision changes.
-HEURISTICS_VERSION = 1
+HEURISTICS_VERSION = 3
 
-#: The share of a PE's local memory the data of one block may take; the rest
-#: is for double buffering, each unit's scratch and the compiler's temporaries.
-BLOCK_BUDGET_FRACTION = 4
+#: The share of a PE's local memory the data of one block may take (counting
+#: each buffer double buffered and a temporary per operation); the rest is
+#: for each unit's scratch. The compiler runs a block that does not fit in
+#: strips, so the estimate need not be exact.
+BLOCK_BUDGET_FRACTION = 2
 
 #: The fewest elements a pointwise block takes, and the most: beyond it a
 #: block only lengthens the programs that start last (measured on mtia-2i:
@@ -62,6 +64,10 @@ MAX_POINTWISE_BLOCK = 4096
 
 #: The longest loop step of a reduction that does not fit in one block.
 MAX_REDUCTION_BLOCK = 4096
+
+#: The elements of the rows a program of an inner reduction takes (see
+#: `reduction_blocks`).
+ROWS_ELEMENTS = 1024
 
 #: A reduction of fewer elements is never split in two kernels.
 MIN_SPLIT_REDUCTION = 8192
@@ -87,6 +93,8 @@ class Machine:
     num_pes: int
     local_memory_bytes: int
     dpe_tile: tuple[int, int, int]
+    #: A transfer whose rows start at multiples of this moves in bursts.
+    dma_alignment_bytes: int
 
     @classmethod
     def of(cls, target: str) -> Machine:
@@ -95,7 +103,8 @@ class Machine:
         description = load_target(target).to_dict()
         m, n, k = description["dpe_tile"]
         return cls(str(description["name"]), int(description["num_pes"]),
-                   int(description["local_memory_bytes"]), (int(m), int(n), int(k)))
+                   int(description["local_memory_bytes"]), (int(m), int(n), int(k)),
+                   int(description["dma_alignment_bytes"]))
 
     @property
     def block_budget(self) -> int:
@@ -140,22 +149,40 @@ def persistent_fits(rnumel: int, bytes_per_element: int, machine: Machine) -> bo
     return next_power_of_2(rnumel) * bytes_per_element <= machine.block_budget
 
 
-def reduction_blocks(xnumel: int, rnumel: int, bytes_per_element: int, persistent: bool,
-                     outer: bool, machine: Machine) -> tuple[int, int]:
+def reduction_blocks(xnumel: int, rnumel: int, bytes_per_element: int, element_size: int,
+                     persistent: bool, outer: bool, machine: Machine) -> tuple[int, int]:
     """(XBLOCK, R0_BLOCK) of a reduction kernel. A persistent one holds whole
-    rows; a looped one steps through rows in blocks within the budget. The
-    rows are spread over the PEs; a reduction over an outer dimension keeps
-    a DMA transaction's worth of contiguous outputs together. A persistent
-    block holds at least two rows: Inductor (2.13) cannot generate a fixed
-    persistent block of one row (it drops the x dimension and then indexes
-    it)."""
+    rows; a looped one steps through rows in blocks within the budget.
+
+    Rows per program, from measurements on mtia-2i (softmax, layer norm, row
+    and column sums, at 256 to 16384 rows): a program has a fixed cost (a
+    DMA round trip to DRAM) that short rows must amortise, yet two programs
+    per PE beat one, as the second one's transfers overlap the first one's
+    work. So a program of an inner reduction takes half of a PE's share of
+    the elements, and at least ROWS_ELEMENTS, in whole rows; but only one
+    row when rows are that long already (256 softmax rows of 1024: 14365
+    cycles one per program, 15795 two per program) or when a row's bytes
+    are not a multiple of the DMA alignment (a block
+    of several such rows is moved element by element: 256 softmax rows of
+    100 take 4519 cycles one per program, 6709 two per program). A
+    reduction over an outer dimension, whose outputs are contiguous, spreads
+    them over the PEs. No block takes so many rows that some PEs would get
+    no program."""
     r_block = next_power_of_2(rnumel) if persistent else _clamp(
         next_power_of_2(rnumel), 1,
         min(MAX_REDUCTION_BLOCK, previous_power_of_2(machine.block_budget // bytes_per_element)))
     fits = max(1, previous_power_of_2(machine.block_budget // (r_block * bytes_per_element)))
-    low = 8 if outer else 2 if persistent else 1
-    x_block = _clamp(next_power_of_2(math.ceil(xnumel / machine.num_pes)), low, fits)
-    return min(x_block, next_power_of_2(xnumel)), r_block
+    if outer:
+        wanted = xnumel
+    elif (rnumel * element_size) % machine.dma_alignment_bytes:
+        wanted = 1
+    elif r_block >= ROWS_ELEMENTS:
+        wanted = 1
+    else:
+        share = math.ceil(xnumel * r_block / machine.num_pes)
+        wanted = max(ROWS_ELEMENTS, share // 2) // r_block
+    spread = max(1, xnumel // machine.num_pes)
+    return _clamp(previous_power_of_2(max(min(wanted, spread), 1)), 1, fits), r_block
 
 
 def split_factor(numel: int, reduction_numel: int, machine: Machine) -> int:
@@ -338,18 +365,24 @@ class MTIAChoices(InductorChoices):
 
     # -- block sizes ---------------------------------------------------------
 
+    @staticmethod
+    def _itemsizes(features: Any) -> list[int]:
+        """The element sizes of the buffers the kernel reads or writes."""
+        sizes = []
+        for name in features.buf_accesses():
+            try:
+                sizes.append(V.graph.get_dtype(name).itemsize)
+            except (KeyError, AttributeError):
+                sizes.append(4)
+        return sizes or [4]
+
     def _bytes_per_element(self, features: Any) -> int:
         """The local memory one element of a block takes: each buffer the
         kernel reads or writes, double buffered, and a temporary per fused
         operation (at most MAX_TEMPORARIES)."""
-        itemsizes = []
-        for name in features.buf_accesses():
-            try:
-                itemsizes.append(V.graph.get_dtype(name).itemsize)
-            except (KeyError, AttributeError):
-                itemsizes.append(4)
         operations = sum(features.op_counts().values())
-        return 2 * sum(itemsizes) + TEMPORARY_BYTES * min(operations, MAX_TEMPORARIES)
+        return (2 * sum(self._itemsizes(features))
+                + TEMPORARY_BYTES * min(operations, MAX_TEMPORARIES))
 
     def triton_kernel_kwargs(self, kernel_cls: Any, features: Any, groups: Any,
                              kernel_kwargs: dict[str, Any]) -> dict[str, Any]:
@@ -379,10 +412,19 @@ class MTIAChoices(InductorChoices):
             if persistent is None:
                 persistent = self.should_use_persistent_reduction(features, False)
             outer = "OUTER" in str(features.get_reduction_hint())
-            x_block, r_block = reduction_blocks(hint("x"), hint("r0_"), size, persistent, outer,
-                                                self.machine)
+            x_block, r_block = reduction_blocks(hint("x"), hint("r0_"), size,
+                                                min(self._itemsizes(features)), persistent,
+                                                outer, self.machine)
             # A persistent reduction's R0_BLOCK is the row, which Inductor
             # writes into the kernel; a looped one takes it as a parameter.
+            if persistent and x_block == 1:
+                # A fixed persistent block of one row makes Inductor drop the
+                # x dimension, and its reductions then yield scalars, which go
+                # through MTIA's control core (a log-softmax of 256 rows of
+                # 100: 3163 cycles against 2256 with a [1, 128] block). Such
+                # a kernel keeps Inductor's configs, autotuned in simulated
+                # time.
+                return {**kernel_kwargs, "override_persistent_reduction": True}
             config = {"XBLOCK": x_block} if persistent else {"XBLOCK": x_block, "R0_BLOCK": r_block}
             kernel_kwargs = {**kernel_kwargs, "override_persistent_reduction": persistent}
         else:

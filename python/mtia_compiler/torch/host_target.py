@@ -163,7 +163,12 @@ class HostTargetBackend(MTIABackend):
             metadata["mtia_fallback"] = str(error).strip()
             return StageOutput(f"// runs on the host: {str(error).strip()}\n", None)
         metadata["name"] = kernel.name
-        metadata["shared"] = kernel.local_memory_bytes
+        # Triton compares `shared` with the local memory of the target it
+        # saw first in the process (`max_shared_mem` is cached per device
+        # index, whatever the driver), which need not be this one; the
+        # compiler has checked the plan against this target already.
+        metadata["shared"] = 0
+        metadata["mtia_local_memory_bytes"] = kernel.local_memory_bytes
         metadata["mtia_parameters"] = [parameter.to_json() for parameter in kernel.parameters]
         metadata["mtia_fallback"] = ""
         return StageOutput(kernel.asm["tile"], kernel)
@@ -233,28 +238,47 @@ class HostTargetLauncher(MTIALauncher):
         helpers the kernel calls (Inductor's `triton_helpers`, a scan's
         combine function) are JIT functions, which refuse to be called
         outside a kernel; while the interpreter runs, calling one interprets
-        it. Every patch the interpreter makes to `triton.language` is undone
-        when the call that made it returns: later kernels of the process
-        compile with the real language."""
+        it, and libdevice is computed on the host (`host_libdevice`). Every
+        patch the interpreter makes to `triton.language` is undone when the
+        kernel is done: later kernels of the process compile with the real
+        language."""
+        from torch._inductor.runtime import triton_helpers
         from triton.runtime.interpreter import InterpretedFunction, _patch_lang
         from triton.runtime.jit import JITFunction
+
+        from mtia_compiler.torch import host_libdevice
 
         if 0 in grid:
             return
 
+        # The interpreter patches the `triton.language` modules a function's
+        # globals hold, and restores them in the reverse order. Patching
+        # `triton.language` and its `core` first, here, makes every later
+        # patch of the same attributes (the kernel's own, and those of the
+        # helpers' modules, patched the first time one of their helpers is
+        # called, since patching costs milliseconds and a loop calls helpers
+        # thousands of times) restore to this one, which restores last.
+        import triton.language as tl
+
+        base = _patch_lang(eval("lambda: None", {"tl": tl, "core": tl.core}))
+        scopes: dict[int, Any] = {}
+
         def interpret(function: Any, *call_args: Any, **call_kwargs: Any) -> Any:
-            scope = _patch_lang(function.fn)
-            try:
-                return InterpretedFunction(function.fn).rewrite()(*call_args, **call_kwargs)
-            finally:
-                scope.restore()
+            namespace = function.fn.__globals__
+            if id(namespace) not in scopes:
+                scopes[id(namespace)] = _patch_lang(function.fn)
+            return InterpretedFunction(function.fn).rewrite()(*call_args, **call_kwargs)
 
         refusal = JITFunction.__call__
         JITFunction.__call__ = interpret  # type: ignore[method-assign,assignment]
         try:
-            InterpretedFunction(self.function).run(*args, grid=grid, warmup=False)
+            with host_libdevice.installed(self.function.__globals__, vars(triton_helpers)):
+                InterpretedFunction(self.function).run(*args, grid=grid, warmup=False)
         finally:
             JITFunction.__call__ = refusal  # type: ignore[method-assign]
+            for scope in reversed(scopes.values()):
+                scope.restore()
+            base.restore()
 
 
 class HostTargetUtils(MTIAUtils):

@@ -19,6 +19,8 @@ import mtia_compiler.torch
 from mtia_compiler.sim import load_target
 from mtia_compiler.torch import MTIAFallbackWarning
 
+TARGETS = Path(__file__).resolve().parents[3] / "targets"
+
 
 def linear_gelu_softmax(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     return F.gelu(x @ w + b).softmax(-1)
@@ -83,27 +85,39 @@ def test_a_call_restores_triton_and_inductor() -> None:
     assert "benchmark_cpu" not in vars(benchmarker)
 
 
-def absmax_fp8(x: torch.Tensor) -> torch.Tensor:
-    """The largest magnitude as an fp8 scalar: the conversion of a reduction's
-    result, a scalar on MTIA's control core, which has no fp8 type (the
-    program stage refuses `tt.fp_to_fp` on a scalar)."""
-    return x.abs().amax().to(torch.float8_e4m3fn)
+@pytest.fixture(scope="module")
+def tiny_target(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """mtia-2i with 256 bytes of local memory per PE: a gather's block cannot
+    run in strips, and the smallest does not fit."""
+    description = json.loads((TARGETS / "mtia-2i.json").read_text())
+    description["name"] = "mtia-2i-256b"
+    description["local_memory"]["bytes_per_pe"] = 256
+    path = tmp_path_factory.mktemp("targets") / "mtia-2i-256b.json"
+    path.write_text(json.dumps(description))
+    return path
 
 
-def test_a_kernel_that_does_not_compile_runs_on_the_host() -> None:
-    x = torch.randn(4, 256)
-    compiled = mtia_compiler.torch.compile(absmax_fp8)
+def embedding_gelu(indices: torch.Tensor, table: torch.Tensor) -> torch.Tensor:
+    return F.gelu(F.embedding(indices, table)) * 2
+
+
+def test_a_kernel_that_does_not_compile_runs_on_the_host(tiny_target: Path) -> None:
+    indices, table = torch.randint(0, 100, (16,)), torch.randn(100, 64)
+    compiled = mtia_compiler.torch.compile(embedding_gelu, target=tiny_target)
     with pytest.warns(MTIAFallbackWarning) as caught:
-        out = compiled(x)
-    assert torch.equal(out.float(), absmax_fp8(x).float())
+        out = compiled(indices, table)
+    # The interpreter computes libdevice's erf with torch's.
+    torch.testing.assert_close(out, embedding_gelu(indices, table))
     fallback_warnings = [w for w in caught if issubclass(w.category, MTIAFallbackWarning)]
     assert len(fallback_warnings) == 1
     message = str(fallback_warnings[0].message)
     report = compiled.report()
     (name, reason), = report.fallbacks.items()
-    assert message.startswith(f"MTIA: kernel '{name}' (inference) does not compile for mtia-2i")
-    assert "amax" in name
-    assert re.search(r"\.py:\d+:\d+: error: operation 'tt.fp_to_fp' is not supported", reason)
+    assert message.startswith(f"MTIA: kernel '{name}' (inference) does not compile for "
+                              f"{tiny_target} and runs on the host: ")
+    assert "embedding_gelu" in name
+    assert re.search(r"\.py:\d+:\d+: error: the local-memory plan needs \d+ bytes but a PE of "
+                     r"mtia-2i-256b has 256", reason)
     assert reason in message
     coverage = report.coverage
     assert (coverage.generated, coverage.on_mtia, coverage.fallback) == (1, 0, 1)
@@ -114,12 +128,16 @@ def test_a_kernel_that_does_not_compile_runs_on_the_host() -> None:
     # The warning is given once per kernel.
     with warnings.catch_warnings(record=True) as again:
         warnings.simplefilter("always")
-        assert torch.equal(compiled(x).float(), absmax_fp8(x).float())
+        torch.testing.assert_close(compiled(indices, table), embedding_gelu(indices, table))
     assert not [w for w in again if issubclass(w.category, MTIAFallbackWarning)]
     assert compiled.report().coverage == coverage
 
     # Running a kernel in the interpreter leaves Triton's language as it was:
     # the next kernels still compile for MTIA.
-    scaled = mtia_compiler.torch.compile(lambda x: (x.sum(-1) * 2).to(torch.float8_e5m2))
-    assert torch.equal(scaled(x).float(), (x.sum(-1) * 2).to(torch.float8_e5m2).float())
+    def absmax_fp8(x: torch.Tensor) -> torch.Tensor:
+        return x.abs().amax().to(torch.float8_e4m3fn)
+
+    x = torch.randn(4, 256)
+    scaled = mtia_compiler.torch.compile(absmax_fp8)
+    assert torch.equal(scaled(x).float(), absmax_fp8(x).float())
     assert scaled.report().coverage.on_mtia == 1

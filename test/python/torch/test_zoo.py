@@ -13,9 +13,9 @@ import mtia_compiler.torch
 
 @pytest.mark.parametrize("model", ZOO.values(), ids=list(ZOO))
 def test_zoo_model_matches_eager_on_mtia(model: ZooModel) -> None:
-    eager_model, eager_inputs = model.make()
+    eager_model, eager_inputs = model.make(1)
     expected = model.step(eager_model, eager_model, eager_inputs)
-    mtia_model, mtia_inputs = model.make()
+    mtia_model, mtia_inputs = model.make(1)
     compiled = mtia_compiler.torch.compile(mtia_model, target="mtia-2i")
     got = model.step(compiled, mtia_model, mtia_inputs)
 

@@ -158,12 +158,13 @@ Step = Callable[[Callable[..., Any], Any, tuple[Any, ...]], list[torch.Tensor]]
 
 @dataclass
 class ZooModel:
-    """A model of the zoo: `make()` builds the model (a module or function) and
-    its inputs from a fixed seed; `step(call, model, inputs)` runs one step
-    with `call` standing for the model and returns the tensors to compare."""
+    """A model of the zoo: `make(scale)` builds the model (a module or
+    function) and its inputs from a fixed seed, with `scale` times the batch
+    of the tests; `step(call, model, inputs)` runs one step with `call`
+    standing for the model and returns the tensors to compare."""
 
     name: str
-    make: Callable[[], tuple[Any, tuple[Any, ...]]]
+    make: Callable[[int], tuple[Any, tuple[Any, ...]]]
     step: Step
     rtol: float = 1e-4
     atol: float = 1e-5
@@ -197,31 +198,31 @@ def _seeded(seed: int) -> torch.Generator:
     return torch.Generator().manual_seed(seed)
 
 
-def mlp_gelu() -> tuple[Callable[..., Any], tuple[Any, ...]]:
+def mlp_gelu(scale: int = 1) -> tuple[Callable[..., Any], tuple[Any, ...]]:
     generator = _seeded(1)
-    return MLP().eval(), (torch.randn(32, 64, generator=generator),)
+    return MLP().eval(), (torch.randn(32 * scale, 64, generator=generator),)
 
 
-def gpt2_block() -> tuple[Callable[..., Any], tuple[Any, ...]]:
+def gpt2_block(scale: int = 1) -> tuple[Callable[..., Any], tuple[Any, ...]]:
     generator = _seeded(2)
-    return GPT2Block().eval(), (torch.randn(2, 16, 64, generator=generator),)
+    return GPT2Block().eval(), (torch.randn(2 * scale, 16, 64, generator=generator),)
 
 
-def llama_block() -> tuple[Callable[..., Any], tuple[Any, ...]]:
+def llama_block(scale: int = 1) -> tuple[Callable[..., Any], tuple[Any, ...]]:
     generator = _seeded(3)
-    return LlamaBlock().eval(), (torch.randn(2, 16, 64, generator=generator),)
+    return LlamaBlock().eval(), (torch.randn(2 * scale, 16, 64, generator=generator),)
 
 
-def dlrm() -> tuple[Callable[..., Any], tuple[Any, ...]]:
+def dlrm(scale: int = 1) -> tuple[Callable[..., Any], tuple[Any, ...]]:
     generator = _seeded(4)
-    batch, tables, per_bag = 8, 3, 4
+    batch, tables, per_bag = 8 * scale, 3, 4
     dense = torch.randn(batch, 13, generator=generator)
     indices = torch.randint(0, 100, (tables, batch * per_bag), generator=generator)
     offsets = torch.arange(0, batch * per_bag, per_bag).repeat(tables, 1)
     return DLRM(tables).eval(), (dense, indices, offsets)
 
 
-def cnn_head() -> tuple[Callable[..., Any], tuple[Any, ...]]:
+def cnn_head(scale: int = 1) -> tuple[Callable[..., Any], tuple[Any, ...]]:
     generator = _seeded(5)
     model = CNNHead().eval()
     with torch.no_grad():
@@ -229,13 +230,13 @@ def cnn_head() -> tuple[Callable[..., Any], tuple[Any, ...]]:
             assert bn.running_mean is not None and bn.running_var is not None
             bn.running_mean.uniform_(-0.5, 0.5, generator=generator)
             bn.running_var.uniform_(0.5, 1.5, generator=generator)
-    return model, (torch.randn(2, 3, 16, 16, generator=generator),)
+    return model, (torch.randn(2 * scale, 3, 16, 16, generator=generator),)
 
 
-def cross_entropy() -> tuple[Callable[..., Any], tuple[Any, ...]]:
+def cross_entropy(scale: int = 1) -> tuple[Callable[..., Any], tuple[Any, ...]]:
     generator = _seeded(6)
-    logits = torch.randn(32, 100, generator=generator)
-    target = torch.randint(0, 100, (32,), generator=generator)
+    logits = torch.randn(32 * scale, 100, generator=generator)
+    target = torch.randint(0, 100, (32 * scale,), generator=generator)
 
     def loss_and_gradient(logits: torch.Tensor, target: torch.Tensor) -> tuple[torch.Tensor, ...]:
         logits = logits.detach().requires_grad_(True)
@@ -247,11 +248,11 @@ def cross_entropy() -> tuple[Callable[..., Any], tuple[Any, ...]]:
     return loss_and_gradient, (logits, target)
 
 
-def adamw_step() -> tuple[Callable[..., Any], tuple[Any, ...]]:
+def adamw_step(scale: int = 1) -> tuple[Callable[..., Any], tuple[Any, ...]]:
     """One AdamW step of an MLP's parameters whose gradients are set; the
-    compiled function is the step itself."""
+    compiled function is the step itself. `scale` widens the MLP."""
     generator = _seeded(7)
-    model = MLP(32, 64)
+    model = MLP(32 * scale, 64 * scale)
     for parameter in model.parameters():
         parameter.grad = torch.randn(parameter.shape, generator=generator)
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2, weight_decay=0.1)
@@ -263,14 +264,14 @@ def adamw_step() -> tuple[Callable[..., Any], tuple[Any, ...]]:
     return step, ()
 
 
-def mlp_training() -> tuple[Callable[..., Any], tuple[Any, ...]]:
+def mlp_training(scale: int = 1) -> tuple[Callable[..., Any], tuple[Any, ...]]:
     generator = _seeded(8)
-    return MLP(), (torch.randn(32, 64, generator=generator),)
+    return MLP(), (torch.randn(32 * scale, 64, generator=generator),)
 
 
-def gpt2_training() -> tuple[Callable[..., Any], tuple[Any, ...]]:
+def gpt2_training(scale: int = 1) -> tuple[Callable[..., Any], tuple[Any, ...]]:
     generator = _seeded(9)
-    return GPT2Block(), (torch.randn(2, 16, 64, generator=generator),)
+    return GPT2Block(), (torch.randn(2 * scale, 16, 64, generator=generator),)
 
 
 ZOO: dict[str, ZooModel] = {model.name: model for model in (
