@@ -1,0 +1,105 @@
+"""PyTorch models on the simulated MTIA: the zoo of the tests
+(`test/python/torch/zoo.py`) at a larger batch, through
+`mtia_compiler.torch.compile`.
+
+    python benchmarks/models.py [--scale 8] [--baseline] [--target mtia-2i] [MODEL ...]
+
+Each model runs one step, is checked against eager PyTorch, and prints its
+kernels (on MTIA / on the host), its total simulated time and the share of
+that time spent in kernels below 50% of their roofline (the larger of their
+compulsory DRAM traffic at the DRAM bandwidth and their MACs at the DPE
+rate). With `--baseline` it is also compiled with Inductor's own block sizes
+and matmul configs (`heuristics=False`, autotuned in simulated time where
+Inductor autotunes) and the cycles the MTIA heuristics save are printed.
+The last line is the total over the models.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import time
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import click
+import torch
+
+import mtia_compiler.torch
+
+ZOO_PATH = Path(__file__).resolve().parents[1] / "test" / "python" / "torch" / "zoo.py"
+
+#: The roofline share below which a kernel's time counts as poorly used.
+LOW_ROOFLINE = 0.5
+
+
+def load_zoo() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("zoo", ZOO_PATH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    # Its dataclasses look their module up by name.
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def run(model: Any, scale: int, target: str, heuristics: bool) -> mtia_compiler.torch.Report:
+    """One step of `model` compiled for `target`, checked against eager."""
+    eager_model, eager_inputs = model.make(scale)
+    expected = model.step(eager_model, eager_model, eager_inputs)
+    mtia_model, mtia_inputs = model.make(scale)
+    compiled = mtia_compiler.torch.compile(mtia_model, target=target, heuristics=heuristics)
+    got = model.step(compiled, mtia_model, mtia_inputs)
+    for actual, wanted in zip(got, expected, strict=True):
+        torch.testing.assert_close(actual, wanted, rtol=model.rtol, atol=model.atol)
+    return compiled.report()
+
+
+@click.command()
+@click.argument("models", nargs=-1)
+@click.option("--scale", default=8, show_default=True, help="times the tests' batch")
+@click.option("--baseline/--no-baseline", default=False, show_default=True,
+              help="also compile with Inductor's own heuristics and print the cycles saved")
+@click.option("--target", default="mtia-2i", show_default=True)
+def main(models: tuple[str, ...], scale: int, baseline: bool, target: str) -> None:
+    zoo = load_zoo()
+    names = list(models) or list(zoo.ZOO)
+    total_cycles = total_baseline = total_low = 0
+    generated = on_mtia = 0
+    for name in names:
+        torch._dynamo.reset()
+        start = time.perf_counter()
+        report = run(zoo.ZOO[name], scale, target, heuristics=True)
+        seconds = time.perf_counter() - start
+        coverage = report.coverage
+        low = report.cycles_below(LOW_ROOFLINE)
+        total_cycles += report.total_cycles
+        total_low += low
+        generated += coverage.generated
+        on_mtia += coverage.on_mtia
+        line = (f"{name}: {coverage.on_mtia}/{coverage.generated} kernels on MTIA, "
+                f"{coverage.fallback} on the host; {report.total_cycles} cycles "
+                f"({report.total_seconds * 1e6:.1f} us simulated); "
+                f"{low / max(report.total_cycles, 1):.0%} of it in kernels below "
+                f"{LOW_ROOFLINE:.0%} of roofline")
+        if baseline:
+            torch._dynamo.reset()
+            reference = run(zoo.ZOO[name], scale, target, heuristics=False)
+            total_baseline += reference.total_cycles
+            saved = reference.total_cycles - report.total_cycles
+            line += (f"; Inductor's heuristics: {reference.total_cycles} cycles, "
+                     f"saved {saved} ({saved / max(reference.total_cycles, 1):.1%})")
+        click.echo(f"{line} [compiled and run in {seconds:.0f} s]")
+    summary = (f"total: {on_mtia}/{generated} kernels on MTIA; {total_cycles} cycles; "
+               f"{total_low / max(total_cycles, 1):.0%} in kernels below "
+               f"{LOW_ROOFLINE:.0%} of roofline")
+    if baseline:
+        saved = total_baseline - total_cycles
+        summary += (f"; Inductor's heuristics: {total_baseline} cycles, saved {saved} "
+                    f"({saved / max(total_baseline, 1):.1%})")
+    click.echo(summary)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,189 @@
+"""`mtia_compiler.torch.compile`: a model through TorchInductor's Triton code
+generation onto the simulated MTIA, with a report of each call.
+
+The route: `torch.compile` with a backend of ours that runs Inductor's
+`compile_fx` with configuration patches (Triton code for the CPU device,
+MTIA-aware heuristics, matmul templates) that Inductor applies to this
+compilation only, forward and backward. Everything else that must hold while
+Inductor compiles or a compiled graph runs is entered around those two
+moments and undone after them (`_Session`): the Triton backend for Inductor's
+CPU target (`host_target.installed`), the heuristics (`V.set_choices_handler`)
+and a benchmarker that measures simulated time for Inductor's autotuning.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mtia_compiler.torch.decompositions import decompositions
+from mtia_compiler.torch.heuristics import MTIAChoices
+from mtia_compiler.torch.host_target import KernelLaunch, installed, kernel_launches
+from mtia_compiler.torch.report import GraphSource, Report, make_record
+
+
+class MTIAFallbackWarning(UserWarning):
+    """A kernel of a compiled model does not compile for MTIA and runs on the
+    host; the message names the kernel and the located reason."""
+
+
+def simulated_milliseconds(call: Callable[[], Any]) -> float:
+    """The simulated time of `call`'s kernel launches, in milliseconds: what
+    Inductor's autotuning ranks kernels and matmul choices by. A call with a
+    launch on the host (a kernel that does not compile for MTIA) or with no
+    launch at all (an ATen operation, which runs on the host) is infinitely
+    slow; Inductor takes its ATen choice when nothing else runs on MTIA."""
+    with kernel_launches(exclusive=True) as launches:
+        call()
+    if not launches or any(launch.record is None for launch in launches):
+        return math.inf
+    return sum(launch.record.seconds for launch in launches if launch.record) * 1e3
+
+
+@contextmanager
+def _simulated_benchmarks() -> Iterator[None]:
+    """Makes Inductor's benchmarker measure CPU-device calls in simulated time
+    while the block runs. Inductor's CPU benchmarks (of autotune configs, of
+    matmul templates and ATen choices) all go through
+    `benchmarker.benchmark_cpu`, which has no hook; it is replaced on the
+    benchmarker object and restored afterwards."""
+    from torch._inductor.runtime.benchmarking import benchmarker
+
+    def benchmark_cpu(_callable: Callable[[], Any], warmup: int = 0, rep: int = 0,
+                      **kwargs: Any) -> float:
+        return simulated_milliseconds(_callable)
+
+    previous = vars(benchmarker).get("benchmark_cpu")
+    benchmarker.benchmark_cpu = benchmark_cpu  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        if previous is None:
+            del benchmarker.benchmark_cpu
+        else:
+            benchmarker.benchmark_cpu = previous  # type: ignore[method-assign]
+
+
+@dataclass
+class _Graph:
+    """A graph Inductor compiled for the model: its kind and what its
+    module's source says about its kernels."""
+
+    kind: str
+    source: GraphSource
+
+
+class CompiledModel:
+    """A model or function compiled for the simulated MTIA
+    (`mtia_compiler.torch.compile`). Calling it runs the model; `report()`
+    describes the kernels of the last call."""
+
+    def __init__(self, model: Any, target: str | Path, heuristics: bool, dynamic: bool | None,
+                 fullgraph: bool, options: dict[str, Any] | None) -> None:
+        import torch
+
+        from mtia_compiler.sim import load_target
+
+        self.target = str(target)
+        self._description = load_target(self.target).to_dict()
+        self._choices = MTIAChoices(self.target, heuristics)
+        self._patches = {**self._choices.inductor_config(), **(options or {})}
+        self._graphs: list[_Graph] = []
+        self._launches: list[tuple[int, KernelLaunch]] = []
+        self._warned: set[tuple[int, str]] = set()
+        self._compiled = torch.compile(model, backend=self._compile_graph, dynamic=dynamic,
+                                       fullgraph=fullgraph)
+
+    @contextmanager
+    def _session(self) -> Iterator[None]:
+        with ExitStack() as stack:
+            stack.enter_context(installed(self.target))
+            stack.enter_context(_simulated_benchmarks())
+            yield
+
+    def _compile_graph(self, graph_module: Any, example_inputs: Any) -> Any:
+        """The `torch.compile` backend: Inductor's `compile_fx` with our
+        configuration and our inner compilation step."""
+        from torch._functorch import config as functorch_config
+        from torch._inductor.compile_fx import compile_fx
+
+        # AOTAutograd's cache would hand back compiled graphs without calling
+        # the inner compilation step, which wraps each graph in a session.
+        with functorch_config.patch(enable_autograd_cache=False):
+            return compile_fx(graph_module, example_inputs, config_patches=self._patches,
+                              inner_compile=self._compile_inner,
+                              decompositions=decompositions())
+
+    def _compile_inner(self, graph_module: Any, example_inputs: Any, **kwargs: Any) -> Any:
+        """Inductor's inner compilation of one graph (forward, backward or
+        inference) in a session; the compiled graph's calls run in one too
+        and record their launches."""
+        from torch._inductor.compile_fx import compile_fx_inner
+        from torch._inductor.virtualized import V
+
+        with self._session(), V.set_choices_handler(self._choices):
+            compiled = compile_fx_inner(graph_module, example_inputs, **kwargs)
+        if not hasattr(compiled, "current_callable"):
+            # A graph without operations to generate code for is a plain
+            # function of its inputs: it launches nothing.
+            return compiled
+        kind = ("backward" if kwargs.get("is_backward") else
+                "inference" if kwargs.get("is_inference") else "forward")
+        index = len(self._graphs)
+        self._graphs.append(_Graph(kind, GraphSource.parse(getattr(compiled, "source_code", ""))))
+        run = compiled.current_callable
+
+        def run_in_session(inputs: Any) -> Any:
+            with self._session(), kernel_launches() as launches:
+                outputs = run(inputs)
+            self._launches.extend((index, launch) for launch in launches)
+            self._warn_fallbacks(index, launches)
+            return outputs
+
+        compiled.current_callable = run_in_session
+        return compiled
+
+    def _warn_fallbacks(self, graph: int, launches: list[KernelLaunch]) -> None:
+        for launch in launches:
+            if launch.fallback is not None and (graph, launch.name) not in self._warned:
+                self._warned.add((graph, launch.name))
+                warnings.warn(MTIAFallbackWarning(
+                    f"MTIA: kernel '{launch.name}' ({self._graphs[graph].kind}) does not compile "
+                    f"for {self.target} and runs on the host: {launch.fallback}"), stacklevel=2)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        self._launches = []
+        return self._compiled(*args, **kwargs)
+
+    def report(self) -> Report:
+        """The kernels of the last call, and of the backward of its outputs
+        when that ran."""
+        records = [make_record(launch, self._graphs[graph].kind,
+                               self._graphs[graph].source.ops(launch), self._description)
+                   for graph, launch in self._launches]
+        graphs = dict.fromkeys(graph for graph, _ in self._launches)
+        host_ops = tuple(dict.fromkeys(op for graph in graphs
+                                       for op in self._graphs[graph].source.host_ops))
+        return Report(self.target, float(self._description["clock_ghz"]), records, host_ops)
+
+
+def compile(model_or_fn: Any, target: str | Path = "mtia-2i", *,  # noqa: A001 (torch's name)
+            heuristics: bool = True, dynamic: bool | None = None, fullgraph: bool = False,
+            options: dict[str, Any] | None = None) -> CompiledModel:
+    """Compiles a torch model or function for the simulated MTIA `target` (a
+    name from `targets/` or a path to a description), like `torch.compile`:
+    TorchInductor generates Triton kernels for its graphs, and each kernel is
+    compiled by this project's Triton backend and launched on the simulator.
+    Inputs and outputs are torch CPU tensors.
+
+    A kernel that does not compile for MTIA runs on the host, with one
+    `MTIAFallbackWarning` naming it and the located reason. `heuristics=False`
+    leaves Inductor's own block sizes and keeps matmuls on ATen (the
+    baseline the heuristics are measured against); `options` are further
+    Inductor configuration patches."""
+    return CompiledModel(model_or_fn, target, heuristics, dynamic, fullgraph, options)
