@@ -1,5 +1,5 @@
 """PyTorch models on the simulated MTIA: the zoo of the tests
-(`test/python/torch/zoo.py`) at a larger batch, through
+(`test/python/torch_models/zoo.py`) at a larger batch, through
 `mtia_compiler.torch.compile`.
 
     python benchmarks/models.py [--scale 8] [--baseline] [--target mtia-2i] [MODEL ...]
@@ -28,7 +28,7 @@ import torch
 
 import mtia_compiler.torch
 
-ZOO_PATH = Path(__file__).resolve().parents[1] / "test" / "python" / "torch" / "zoo.py"
+ZOO_PATH = Path(__file__).resolve().parents[1] / "test" / "python" / "torch_models" / "zoo.py"
 
 #: The roofline share below which a kernel's time counts as poorly used.
 LOW_ROOFLINE = 0.5

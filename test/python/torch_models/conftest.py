@@ -1,18 +1,14 @@
 """The tests of `mtia_compiler.torch` compile into caches of their own, made
 fresh for each run (Inductor's and Triton's): a cache filled by an earlier
 build of the compiler or of these heuristics must not stand in for the
-compilations under test. The zoo (zoo.py) is importable from the tests."""
+compilations under test."""
 
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 
 @pytest.fixture(scope="session", autouse=True)

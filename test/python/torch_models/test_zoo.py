@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import pytest
 import torch
-from zoo import ZOO, ZooModel
 
 import mtia_compiler.torch
+
+from .zoo import ZOO, ZooModel
 
 
 @pytest.mark.parametrize("model", ZOO.values(), ids=list(ZOO))
