@@ -318,7 +318,9 @@ class MTIAChoices(InductorChoices):
             # does not import on the CPU device (torch 2.13); epilogues are
             # fused without it.
             "benchmark_epilogue_fusion": False,
+            # Autotuning writes no tables or statistics to the user's stderr.
             "autotune_num_choices_displayed": 0,
+            "max_autotune_report_choices_stats": False,
         }
 
     # -- matmul templates --------------------------------------------------
