@@ -22,10 +22,16 @@ def parse_args(description: str, **sizes: int) -> argparse.Namespace:
 
 def simulate(label: str, launch: Callable[[], Any]) -> Any:
     """Runs `launch` and prints the simulated time of its kernel launches."""
+    return simulate_cycles(label, launch)[0]
+
+
+def simulate_cycles(label: str, launch: Callable[[], Any]) -> tuple[Any, int]:
+    """Runs `launch`, prints the simulated time of its kernel launches and
+    returns its value and their cycles."""
     with launches() as records:
         value = launch()
     cycles = sum(record.cycles for record in records)
     microseconds = sum(record.seconds for record in records) * 1e6
     print(f"{label}: {len(records)} launch(es), {cycles:,} cycles, "
           f"{microseconds:.1f} us simulated")
-    return value
+    return value, cycles

@@ -172,10 +172,22 @@ def Tile_ArgReduceKind : Tile_I32Enum<"ArgReduceKind", "index-returning reductio
   I32EnumAttrCase<"ArgMin", 1, "argmin">,
 ]>;
 
-def Tile_PEGroup : Tile_I32Enum<"PEGroup", "PEs that take part in a cross-PE reduction", [
+// A group of the programs of a launch that run at once on distinct PEs and
+// take part in one collective operation: those that differ only in their
+// program id along grid axis 0 (`row`: with a grid of 8 x 8, a row of PEs),
+// along axis 1 (`column`), or all programs (`grid`).
+def Tile_PEGroup : Tile_I32Enum<"PEGroup", "programs that take part in a collective operation", [
   I32EnumAttrCase<"Row", 0, "row">,
   I32EnumAttrCase<"Column", 1, "column">,
   I32EnumAttrCase<"Grid", 2, "grid">,
+]>;
+
+def Tile_PEQuery : Tile_I32Enum<"PEQuery", "what the control core reads of the PE it runs on", [
+  I32EnumAttrCase<"Row", 0, "row">,
+  I32EnumAttrCase<"Column", 1, "column">,
+  I32EnumAttrCase<"Rows", 2, "rows">,
+  I32EnumAttrCase<"Columns", 3, "columns">,
+  I32EnumAttrCase<"Index", 4, "index">,
 ]>;
 
 #endif // MTIA_DIALECT_TILE_TILEATTRS_TD

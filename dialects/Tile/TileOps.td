@@ -422,19 +422,63 @@ def Tile_HistogramOp : Tile_UnitOp<"histogram", "Reduce", [Pure,
   let hasVerifier = 1;
 }
 
-def Tile_CrossPEReduceOp : Tile_UnitOp<"cross_pe_reduce", "Reduce", [Pure,
-    SameOperandsAndResultType]> {
+def Tile_CrossPEReduceOp : Tile_UnitOp<"cross_pe_reduce", "Reduce", [
+    SameOperandsAndResultType, MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "combine a tile elementwise across PEs";
   let description = [{
     `%r = tile.cross_pe_reduce addf %a over row : !tile.tile<64xf32>` combines
-    the tiles of every PE of the group (this PE's row or column of the grid,
-    or the whole grid) elementwise over the reduction network; every PE of the
-    group receives the result. All PEs of the group must execute it.
+    the tiles of every program of the group (`PEGroup`) elementwise over the
+    reduction network; every member receives the result. Every member must
+    execute it: it is a collective operation, which no transformation may
+    remove, duplicate or move across control flow, hence its effects.
   }];
   let arguments = (ins Tile_CombineKind:$kind, Tile_AnyTile:$source, Tile_PEGroup:$group);
   let results = (outs Tile_AnyTile:$result);
   let assemblyFormat = "$kind $source `over` $group attr-dict `:` qualified(type($result))";
   let hasVerifier = 1;
+}
+
+def Tile_CrossPEBroadcastOp : Tile_UnitOp<"cross_pe_broadcast", "Reduce", [
+    SameOperandsAndResultType, MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "send one member's tile to every member of a group";
+  let description = [{
+    `%r = tile.cross_pe_broadcast %a from 3 over row : !tile.tile<64xf32>`
+    gives every program of the group the tile of the member of rank `root`
+    (its program id along the group's axes, linearised lowest axis first)
+    over the reduction network, bit for bit. The other members' `source` is
+    not read. A collective operation, like `tile.cross_pe_reduce`.
+  }];
+  let arguments = (ins Tile_AnyTile:$source, ConfinedAttr<I64Attr, [IntNonNegative]>:$root,
+                       Tile_PEGroup:$group);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = [{
+    $source `from` $root `over` $group attr-dict `:` qualified(type($result))
+  }];
+}
+
+def Tile_BarrierOp : Tile_UnitOp<"barrier", "Core", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "wait until every program of a group has reached the barrier";
+  let description = [{
+    `tile.barrier over grid`: the control core waits until the PE's units
+    have finished what it issued before (so its stores to global memory are
+    complete), then until every program of the group has reached its
+    matching barrier; only then does it go on. Stores of any member before
+    the barrier are visible to loads of every member after it.
+  }];
+  let arguments = (ins Tile_PEGroup:$group);
+  let assemblyFormat = "`over` $group attr-dict";
+}
+
+def Tile_PEInfoOp : Tile_UnitOp<"pe_info", "Core", [Pure]> {
+  let summary = "the position of the executing PE in the PE grid";
+  let description = [{
+    `%r = tile.pe_info row : i32` reads, like RISC-V's `mhartid`, the row or
+    column of the PE that runs the program, the PE grid's number of rows or
+    columns, or the PE's index `row * columns + column`.
+  }];
+  let arguments = (ins Tile_PEQuery:$query);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$query attr-dict `:` type($result)";
 }
 
 //===----------------------------------------------------------------------===//

@@ -13,7 +13,7 @@ import pytest
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 SCRIPTS = ("vector_add", "fused_softmax", "matmul", "layer_norm", "fused_attention",
-           "grouped_gemm")
+           "grouped_gemm", "cross_pe_sum", "split_k_gemm", "row_split_softmax")
 
 
 @pytest.mark.parametrize("name", SCRIPTS)

@@ -49,6 +49,12 @@ LogicalResult checkSupported(ModuleOp module) {
       return unsupported(op, "runs inline assembly of the GPU the kernel was "
                              "written for, which the MTIA cannot execute");
     if (auto call = dyn_cast<tt::ExternElementwiseOp>(op);
+        call && isLanguageCall(call)) {
+      if (failed(verifyLanguageCall(call)))
+        supported = false;
+      return;
+    }
+    if (auto call = dyn_cast<tt::ExternElementwiseOp>(op);
         call && !hasLibdeviceLowering(call))
       return unsupported(op, "calls '" + call.getSymbol() + "' with " +
                                  Twine(call.getSrcs().size()) +
@@ -108,6 +114,9 @@ struct ConvertTTToTilePass
     target.markUnknownOpDynamicallyLegal([&](Operation *op) {
       // Memory accesses, debug ops and the addressing computations stay on
       // tensors; every other op must not touch value tensors any more.
+      if (auto call = dyn_cast<tt::ExternElementwiseOp>(op))
+        if (isLanguageCall(call))
+          return false;
       if (isa<tt::LoadOp, tt::StoreOp, tt::AtomicRMWOp, tt::AtomicCASOp,
               tt::DescriptorLoadOp, tt::DescriptorStoreOp, tt::ReturnOp,
               tt::CallOp, tt::FuncOp>(op))

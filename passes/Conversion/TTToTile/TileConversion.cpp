@@ -44,6 +44,7 @@ mtia::TileTypeConverter::TileTypeConverter() {
 void mtia::populateTileConversionPatterns(const TypeConverter &converter,
                                           RewritePatternSet &patterns) {
   populateElementwisePatterns(converter, patterns);
+  populateLanguagePatterns(converter, patterns);
   populateLibdevicePatterns(converter, patterns);
   populateShapePatterns(converter, patterns);
   populateDebugPatterns(converter, patterns);

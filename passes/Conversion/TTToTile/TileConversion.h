@@ -108,6 +108,19 @@ void populateMapElementwisePatterns(const mlir::TypeConverter &converter,
 /// Whether the libdevice patterns lower `op` (LibdeviceOpToTile.cpp).
 bool hasLibdeviceLowering(tt::ExternElementwiseOp op);
 
+/// The calls of MTIA language extensions (`mtia_compiler.language`): PE
+/// identity, barriers and collectives over the reduction network
+/// (LanguageOpToTile.cpp).
+void populateLanguagePatterns(const mlir::TypeConverter &converter,
+                              mlir::RewritePatternSet &patterns);
+
+/// Whether `op` calls an MTIA language extension (its library is `mtia`).
+bool isLanguageCall(tt::ExternElementwiseOp op);
+
+/// Checks that the language call `op` names an extension this compiler
+/// knows, with operands that fit it; reports at `op` otherwise.
+mlir::LogicalResult verifyLanguageCall(tt::ExternElementwiseOp op);
+
 //===----------------------------------------------------------------------===//
 // Steps of the tile stage around the conversion
 //===----------------------------------------------------------------------===//

@@ -50,7 +50,14 @@ from .storage import (
     peak_live_ranges,
     tile_homes,
 )
-from .tile_ops import ATOMICS, FixedBuffers, TileOpEmitter, dpe_copy_matrix, dpe_zero_matrix
+from .tile_ops import (
+    ATOMICS,
+    PE_GROUP_AXES,
+    FixedBuffers,
+    TileOpEmitter,
+    dpe_copy_matrix,
+    dpe_zero_matrix,
+)
 from .units import BufferRoles, resolve_buffer_roles, walk
 from .values import Buffer, FloatScalar, IntScalar, PointerScalar, Scalar, Value, ValueTable
 
@@ -460,6 +467,8 @@ class KernelEmitter:
             tt.AssertOp: self._emit_assert,
             tt.ReturnOp: self._emit_return,
             ttg.BarrierOp: self._emit_barrier,
+            tile.BarrierOp: self._emit_group_barrier,
+            tile.PEInfoOp: self._emit_pe_info,
             scf.ForOp: self._emit_for,
             scf.IfOp: self._emit_if,
             scf.WhileOp: self._emit_while,
@@ -476,6 +485,17 @@ class KernelEmitter:
         barrier. A barrier of no address space (`none`) orders no memory."""
         if ir.IntegerAttr(op.attributes["addrSpace"]).value != 0:
             self.b.fence()
+
+    def _emit_group_barrier(self, op: ir.Operation) -> None:
+        """`mtia_compiler.language.barrier`: the control core waits for its
+        units, then for every program of the group (docs/language.md)."""
+        group = str(tile.PEGroup(ir.IntegerAttr(op.attributes["group"]).value))
+        self.b.barrier(PE_GROUP_AXES[group])
+
+    def _emit_pe_info(self, op: ir.Operation) -> None:
+        """The executing PE's position in the grid, read by the control core."""
+        query = str(tile.PEQuery(ir.IntegerAttr(op.attributes["query"]).value))
+        self._bind(op, IntScalar(self.b.pe(PE_QUERIES[query]), 32))
 
     def _bind(self, op: ir.Operation, value: Value) -> None:
         self.values[op.results[0]] = value
@@ -644,6 +664,10 @@ class KernelEmitter:
 
 def _width(value: Scalar) -> int:
     return value.width if isinstance(value, IntScalar) else 64
+
+
+#: The program format's name (`pe`'s `q`) of each `tile.pe_info` query.
+PE_QUERIES = {"row": "row", "column": "col", "rows": "rows", "columns": "cols", "index": "index"}
 
 
 def _axis(op: tt.GetProgramIdOp | tt.GetNumProgramsOp) -> int:

@@ -231,6 +231,7 @@ class TileOpEmitter:
             tile.ArgReduceOp: self._arg_reduce,
             tile.ScanOp: self._scan,
             tile.CrossPEReduceOp: self._cross_pe_reduce,
+            tile.CrossPEBroadcastOp: self._cross_pe_broadcast,
             tile.TransposeOp: self._transpose,
             tile.ConvertLayoutOp: self._convert_layout,
             tile.ReshapeOp: self._reshape,
@@ -484,6 +485,12 @@ class TileOpEmitter:
         group = self._enum(op, "group", tile.PEGroup)
         self.b.cross_reduce(fn, info.dtype, self._inputs(op)[0], info.count,
                             PE_GROUP_AXES[group], d=self._result(op))
+
+    def _cross_pe_broadcast(self, op: ir.Operation) -> None:
+        info = self._info(op)
+        group = self._enum(op, "group", tile.PEGroup)
+        self.b.cross_broadcast(info.dtype, self._inputs(op)[0], info.count, PE_GROUP_AXES[group],
+                               _int_attr(op, "root"), d=self._result(op))
 
     # -- MLU ------------------------------------------------------------------------
 

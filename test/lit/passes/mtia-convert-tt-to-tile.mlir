@@ -632,3 +632,31 @@ tt.func @pointers_as_integers(%p: !tt.ptr<i16>, %q: tensor<64xi64>, %c: tensor<6
   tt.store %out, %i : tensor<64x!tt.ptr<i64>>
   tt.return
 }
+
+// -----
+
+// The MTIA language extensions (`mtia_compiler.language`, library `mtia`):
+// the PE's identity on the control core, a barrier, and collectives over
+// the reduction network, on tensors and on scalars (as rank-0 tiles).
+// CHECK-LABEL: tt.func @language_extensions
+// CHECK: %[[ROW:.*]] = tile.pe_info row : i32
+// CHECK: tile.pe_info columns : i32
+// CHECK: tile.barrier over column
+// CHECK: %[[SUM:.*]] = tile.cross_pe_reduce addf %{{.*}} over grid : !tile.tile<8xf32>
+// CHECK: tile.cross_pe_reduce maxui %{{.*}} over row : !tile.tile<8xi32>
+// CHECK: tile.cross_pe_reduce minsi %{{.*}} over row : !tile.tile<8xi32>
+// CHECK: %[[LIFTED:.*]] = tile.splat %{{.*}} : !tile.tile<f32>
+// CHECK: %[[BCAST:.*]] = tile.cross_pe_broadcast %[[LIFTED]] from 5 over row : !tile.tile<f32>
+// CHECK: tile.extract %[[BCAST]][] : !tile.tile<f32>
+tt.func @language_extensions(%x: tensor<8xf32>, %i: tensor<8xi32>, %s: f32) {
+  %c0 = arith.constant 0 : i32
+  %row = tt.extern_elementwise %c0 {libname = "mtia", libpath = "", pure = true, symbol = "mtia.pe.row"} : (i32) -> i32
+  %cols = tt.extern_elementwise %c0 {libname = "mtia", libpath = "", pure = true, symbol = "mtia.pe.columns"} : (i32) -> i32
+  %b = tt.extern_elementwise %c0 {libname = "mtia", libpath = "", pure = false, symbol = "mtia.barrier.column"} : (i32) -> i32
+  %sum = tt.extern_elementwise %x {libname = "mtia", libpath = "", pure = false, symbol = "mtia.all_reduce.sum.grid"} : (tensor<8xf32>) -> tensor<8xf32>
+  %umax = tt.extern_elementwise %i {libname = "mtia", libpath = "", pure = false, symbol = "mtia.all_reduce.umax.row"} : (tensor<8xi32>) -> tensor<8xi32>
+  %min = tt.extern_elementwise %umax {libname = "mtia", libpath = "", pure = false, symbol = "mtia.all_reduce.min.row"} : (tensor<8xi32>) -> tensor<8xi32>
+  %one = tt.extern_elementwise %s {libname = "mtia", libpath = "", pure = false, symbol = "mtia.broadcast.row.5"} : (f32) -> f32
+  tt.print "" {hex = false, isSigned = array<i32: 1, 1, 1, 1, 1>} : %row, %cols, %sum, %min, %one : i32, i32, tensor<8xf32>, tensor<8xi32>, f32
+  tt.return
+}

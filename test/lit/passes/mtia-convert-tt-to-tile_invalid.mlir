@@ -41,3 +41,32 @@ tt.func @loaded_pointers(%pp: tensor<8x!tt.ptr<!tt.ptr<f32>>>, %out: tensor<8x!t
   tt.store %out, %i : tensor<8x!tt.ptr<i64>>
   tt.return
 }
+
+// -----
+
+// Calls in the `mtia` library must name a language extension the compiler
+// knows, with operands that fit it.
+tt.func @unknown_extension(%x: tensor<8xf32>) {
+  // expected-error @+1 {{calls 'mtia.all_reduce.prod.grid', which is not an MTIA language extension}}
+  %0 = tt.extern_elementwise %x {libname = "mtia", libpath = "", pure = false, symbol = "mtia.all_reduce.prod.grid"} : (tensor<8xf32>) -> tensor<8xf32>
+  tt.print "" {hex = false, isSigned = array<i32: 0>} : %0 : tensor<8xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @unsigned_float_reduction(%x: tensor<8xf32>) {
+  // expected-error @+1 {{'umax' (an unsigned reduction) of floats}}
+  %0 = tt.extern_elementwise %x {libname = "mtia", libpath = "", pure = false, symbol = "mtia.all_reduce.umax.row"} : (tensor<8xf32>) -> tensor<8xf32>
+  tt.print "" {hex = false, isSigned = array<i32: 0>} : %0 : tensor<8xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @bad_group(%x: tensor<8xf32>) {
+  // expected-error @+1 {{calls 'mtia.broadcast.diagonal.0', which is not an MTIA language extension}}
+  %0 = tt.extern_elementwise %x {libname = "mtia", libpath = "", pure = false, symbol = "mtia.broadcast.diagonal.0"} : (tensor<8xf32>) -> tensor<8xf32>
+  tt.print "" {hex = false, isSigned = array<i32: 0>} : %0 : tensor<8xf32>
+  tt.return
+}

@@ -152,6 +152,12 @@ tt.func @reductions(%x: !tile.tile<64x128xf32>, %i: !tile.tile<64x128xi32>, %v: 
   %8 = tile.cross_pe_reduce addf %0 over row : !tile.tile<64xf32>
   // CHECK: tile.cross_pe_reduce maxsi %{{.*}} over grid : !tile.tile<128xi32>
   %9 = tile.cross_pe_reduce maxsi %1 over grid : !tile.tile<128xi32>
+  // CHECK: tile.cross_pe_broadcast %{{.*}} from 3 over column : !tile.tile<64xf32>
+  %10 = tile.cross_pe_broadcast %0 from 3 over column : !tile.tile<64xf32>
+  // CHECK: tile.barrier over row
+  tile.barrier over row
+  // CHECK: tile.pe_info columns : i32
+  %11 = tile.pe_info columns : i32
   tt.return
 }
 

@@ -262,6 +262,14 @@ tt.func @cross_pe_reduce_kind(%a: !tile.tile<8xi32>) {
 
 // -----
 
+tt.func @cross_pe_broadcast_root(%a: !tile.tile<8xi32>) {
+  // expected-error @+1 {{attribute 'root' failed to satisfy constraint}}
+  %0 = "tile.cross_pe_broadcast"(%a) {root = -1 : i64, group = 0 : i32} : (!tile.tile<8xi32>) -> !tile.tile<8xi32>
+  tt.return
+}
+
+// -----
+
 tt.func @transpose_permutation(%a: !tile.tile<4x8xf32>) {
   // expected-error @+1 {{permutation [1, 1] is not a permutation of the 2 dimensions}}
   %0 = tile.transpose %a [1, 1] : !tile.tile<4x8xf32> -> !tile.tile<8x4xf32>
