@@ -77,7 +77,7 @@ def LowerDataMovement : Pass<"mtia-lower-data-movement", "::mlir::ModuleOp"> {
     The stage's entry: runs, in order, `mtia-lower-memory-accesses`,
     `mtia-share-buffers`, `mtia-reserve-where-produced`,
     `mtia-order-memory-accesses` and `mtia-release-loop-carried-pointers`,
-    with its `target` and `reserved-buffers`.
+    with its `target`, `reserved-buffers` and `cb-multiplier`.
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"mtia-2i\"",
@@ -85,6 +85,9 @@ def LowerDataMovement : Pass<"mtia-lower-data-movement", "::mlir::ModuleOp"> {
     Option<"reservedBuffers", "reserved-buffers", "int64_t", /*default=*/"0",
            "circular buffers of the target's command processor that later "
            "stages add, which the data-movement stage leaves free">,
+      Option<"cbMultiplier", "cb-multiplier", "int64_t", /*default=*/"1",
+           "multiplies the pages of the buffers of loads and stores, and the "
+           "prefetch depth of loads in loops (the circular-buffer depth)">,
   ];
   let dependentDialects = ["::mtia::cb::CBDialect", "::mtia::dma::DMADialect",
                            "::mtia::tile::TileDialect",
@@ -103,7 +106,8 @@ def LowerMemoryAccesses : Pass<"mtia-lower-memory-accesses", "::mlir::ModuleOp">
     only then, element by element otherwise), `dma.gather`/`dma.scatter` with
     an index tile for the others, and indexed `dma.atomic_rmw`/
     `dma.atomic_cas`. Buffers of loads and stores have two pages, loads in
-    loops up to eight, so that loads overlap compute; each names the DMA
+    loops up to eight (within 64 KB), so that loads overlap compute, all
+    times `cb-multiplier`; each names the DMA
     queue it serves (`dma_in` for loads and gathers, `dma_out` for stores,
     scatters and atomics). Then it inserts a circular buffer wherever a tile computed by
     one unit is used by another (the `UnitAssignment` analysis says which
@@ -116,6 +120,9 @@ def LowerMemoryAccesses : Pass<"mtia-lower-memory-accesses", "::mlir::ModuleOp">
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"mtia-2i\"",
            "target description: a name from targets/ or a path to a .json file">,
+      Option<"cbMultiplier", "cb-multiplier", "int64_t", /*default=*/"1",
+           "multiplies the pages of the buffers of loads and stores, and the "
+           "prefetch depth of loads in loops (the circular-buffer depth)">,
   ];
   let dependentDialects = ["::mtia::cb::CBDialect", "::mtia::dma::DMADialect",
                            "::mtia::tile::TileDialect",

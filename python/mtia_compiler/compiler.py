@@ -35,13 +35,15 @@ from mtia_compiler.source import compiler_context, decode_diagnostics
 
 
 def pass_stages(target: str | Path, strip_budget_divisor: int = 0,
-                strip_joint_axes: bool = False) -> tuple[tuple[str, str], ...]:
+                strip_joint_axes: bool = False,
+                cb_multiplier: int = 1) -> tuple[tuple[str, str], ...]:
     """The pass pipelines of the stages that transform IR, in order, for
     `target` (a name from `targets/` or a path to a JSON description), which
     the passes read their machine constants from. With a
     `strip_budget_divisor` d, `mtia-strip-mine-blocks` runs a kernel whose
     data exceeds 1/d of local memory in strips within 1/d, of one axis or,
-    with `strip_joint_axes`, in tiles of two."""
+    with `strip_joint_axes`, in tiles of two. `cb_multiplier` multiplies the
+    pages of the buffers of loads and stores (`mtia-lower-data-movement`)."""
     strip_mining = (f"mtia-strip-mine-blocks{{target={target} "
                     f"budget-divisor={strip_budget_divisor} "
                     f"joint-axes={str(strip_joint_axes).lower()}}}")
@@ -51,7 +53,7 @@ def pass_stages(target: str | Path, strip_budget_divisor: int = 0,
                  f"{strip_mining}, mtia-contiguous-accesses, mtia-convert-tt-to-tile, "
                  "mtia-expand-combine-regions, canonicalize, cse)"),
         ("dma", f"builtin.module(mtia-lower-data-movement{{target={target} "
-                f"reserved-buffers={PROGRAM_STAGE_BUFFERS}}}, "
+                f"reserved-buffers={PROGRAM_STAGE_BUFFERS} cb-multiplier={cb_multiplier}}}, "
                 "canonicalize, cse, mtia-rematerialize-tiles)"),
     )
 
@@ -280,15 +282,19 @@ def _read_source(src: str | Path) -> tuple[bytes, str]:
 
 
 def compile(src: str | Path, target: str = "mtia-2i",  # noqa: A001 (Triton's name)
-            stages: Sequence[tuple[str, str]] | None = None) -> CompiledKernel:
-    """Compiles TTIR (a path to a `.ttir` file, or its text) for `target`.
+            stages: Sequence[tuple[str, str]] | None = None,
+            cb_multiplier: int = 1) -> CompiledKernel:
+    """Compiles TTIR (a path to a `.ttir` file, or its text) for `target`,
+    with `cb_multiplier` times the usual pages in the buffers of loads and
+    stores (a deeper prefetch, when local memory allows; the program stage
+    gives pages back when it does not).
 
     Raises `mtia_compiler.CompilationError` with `file:line:col` locations
     of the TTIR operations that cannot be compiled."""
     buffer, name = _read_source(src)
     target_description = load_target(target)
     attempts = [stages] if stages is not None else [
-        pass_stages(target, divisor, joint)
+        pass_stages(target, divisor, joint, cb_multiplier)
         for joint, divisors in ((False, (0, *STRIP_BUDGET_DIVISORS)),
                                 (True, STRIP_BUDGET_DIVISORS))
         for divisor in divisors]

@@ -30,8 +30,10 @@ Value mtia::indexConstant(OpBuilder &builder, Location loc, int64_t value) {
   return arith::ConstantIndexOp::create(builder, loc, value);
 }
 
-AccessLowering::AccessLowering(tt::FuncOp function, int64_t alignmentBytes)
-    : function(function), alignmentBytes(alignmentBytes), buffers(function) {}
+AccessLowering::AccessLowering(tt::FuncOp function, int64_t alignmentBytes,
+                               int64_t cbMultiplier)
+    : function(function), alignmentBytes(alignmentBytes),
+      cbMultiplier(cbMultiplier), buffers(function) {}
 
 LogicalResult AccessLowering::run() {
   SmallVector<Operation *> accesses;
@@ -362,11 +364,16 @@ struct LowerMemoryAccessesPass
   using LowerMemoryAccessesBase::LowerMemoryAccessesBase;
 
   void runOnOperation() override {
+    if (cbMultiplier < 1) {
+      getOperation().emitError()
+          << "cb-multiplier must be at least 1, got " << cbMultiplier;
+      return signalPassFailure();
+    }
     FailureOr<TargetDesc> desc = loadTargetDescription(getOperation(), target);
     if (failed(desc))
       return signalPassFailure();
     WalkResult result = getOperation().walk([&](tt::FuncOp function) {
-      AccessLowering lowering(function, desc->dmaAlignmentBytes);
+      AccessLowering lowering(function, desc->dmaAlignmentBytes, cbMultiplier);
       if (failed(lowering.run()))
         return WalkResult::interrupt();
       connectUnits(function, lowering.getUnits());

@@ -94,13 +94,15 @@ LogicalResult AccessLowering::lowerLoad(tt::LoadOp load) {
 
 /// The pages of the buffer of a load: more in a loop, where the DMA engine
 /// runs ahead of the compute by as many iterations as there are pages.
-int64_t AccessLowering::getLoadPages(Operation *op, tile::TileType pageType) {
+int64_t AccessLowering::getLoadPages(Operation *op,
+                                     tile::TileType pageType) const {
   if (!op->getParentOfType<scf::ForOp>() &&
       !op->getParentOfType<scf::WhileOp>())
-    return kTransferPages;
-  int64_t fitting =
-      kLoopLoadBytes / std::max<int64_t>(pageType.getSizeInBytes(), 1);
-  return std::clamp(fitting, kTransferPages, kLoopLoadPages);
+    return kTransferPages * cbMultiplier;
+  int64_t fitting = kLoopLoadBytes * cbMultiplier /
+                    std::max<int64_t>(pageType.getSizeInBytes(), 1);
+  return std::clamp(fitting, kTransferPages * cbMultiplier,
+                    kLoopLoadPages * cbMultiplier);
 }
 
 /// Moves the elements of `access` into a CB page and makes the tile read
@@ -204,7 +206,7 @@ void AccessLowering::emitWrite(Operation *op, const StructuredAccess &access,
   auto pageType = cast<tile::TileType>(tileValue.getType());
   cb::AllocOp buffer = buffers.allocate(
       "store", pageType, cb::getEndpoint(units.getOwner(tileValue)),
-      cb::Endpoint::DMAOut, loc);
+      cb::Endpoint::DMAOut, loc, kTransferPages * cbMultiplier);
   BufferBuilder::produce(buffer, tileValue, builder, loc);
   cb::WaitFrontOp::create(builder, loc, buffer, 1);
   auto token = dma::TokenType::get(op->getContext());

@@ -34,6 +34,7 @@ struct LowerDataMovementPass
     OpPassManager pipeline(ModuleOp::getOperationName());
     LowerMemoryAccessesOptions lowering;
     lowering.target = target;
+    lowering.cbMultiplier = cbMultiplier;
     ShareBuffersOptions sharing;
     sharing.target = target;
     sharing.reservedBuffers = reservedBuffers;

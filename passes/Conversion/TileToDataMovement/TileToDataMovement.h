@@ -150,8 +150,11 @@ struct Descriptor {
 class AccessLowering {
 public:
   /// Lowers the accesses of `function` for a DMA engine that moves
-  /// contiguous rows only from and to addresses aligned to `alignmentBytes`.
-  AccessLowering(tt::FuncOp function, int64_t alignmentBytes);
+  /// contiguous rows only from and to addresses aligned to `alignmentBytes`,
+  /// giving the buffers of loads and stores `cbMultiplier` times their
+  /// usual pages.
+  AccessLowering(tt::FuncOp function, int64_t alignmentBytes,
+                 int64_t cbMultiplier);
 
   /// Lowers every access of the kernel, then retypes its descriptor
   /// arguments and folds the casts around the tiles read from pages.
@@ -277,7 +280,7 @@ private:
 
   /// The pages of the buffer of a load: more in a loop, where the DMA engine
   /// runs ahead of the compute by as many iterations as there are pages.
-  static int64_t getLoadPages(Operation *op, tile::TileType pageType);
+  int64_t getLoadPages(Operation *op, tile::TileType pageType) const;
 
   /// Moves the elements of `access` into a CB page and makes the tile read
   /// from it replace the casts of the tensor `op` produced.
@@ -370,6 +373,7 @@ private:
 
   tt::FuncOp function;
   int64_t alignmentBytes;
+  int64_t cbMultiplier;
   BufferBuilder buffers;
   PointerAnalysis analysis;
   UnitAssignment units;

@@ -49,12 +49,16 @@ class MTIAOptions:
     configs written for GPUs compile unchanged. `num_ctas` must be 1: a program
     is never split across PEs. `num_stages` is accepted; the data-movement
     stage picks the prefetch depth of loads in loops from the local memory the
-    plan leaves free.
+    plan leaves free. `cb_multiplier` (MTIA's own option, passed like
+    `num_stages`: `kernel[grid](..., cb_multiplier=2)` or in a
+    `triton.Config`) multiplies the pages of the circular buffers of loads and
+    stores, and so the prefetch depth.
     """
 
     num_warps: int = 4
     num_ctas: int = 1
     num_stages: int = 3
+    cb_multiplier: int = 1
     warp_size: int = WARP_SIZE
     debug: bool = False
     sanitize_overflow: bool = False
@@ -90,6 +94,8 @@ class MTIAOptions:
                              f"got {self.num_ctas}")
         if self.num_stages < 1:
             raise ValueError(f"num_stages must be at least 1, got {self.num_stages}")
+        if self.cb_multiplier < 1:
+            raise ValueError(f"cb_multiplier must be at least 1, got {self.cb_multiplier}")
 
     def hash(self) -> str:
         """A digest of every option, part of Triton's cache key."""
@@ -201,7 +207,8 @@ class MTIABackend(BaseBackend):
         reads its result) and records what the launcher needs."""
         from mtia_compiler.compiler import compile as compile_ttir
 
-        kernel = compile_ttir(module.str(), target=f"mtia-{options.arch}")
+        kernel = compile_ttir(module.str(), target=f"mtia-{options.arch}",
+                              cb_multiplier=options.cb_multiplier)
         metadata["name"] = kernel.name
         metadata["shared"] = kernel.local_memory_bytes
         metadata["mtia_parameters"] = [parameter.to_json() for parameter in kernel.parameters]

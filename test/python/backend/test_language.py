@@ -200,3 +200,36 @@ def test_the_extensions_reach_the_ttir_as_mtia_library_calls() -> None:
     assert 'libname = "mtia"' in compiled.asm["ttir"]
     assert 'symbol = "mtia.all_reduce.max.column"' in compiled.asm["ttir"]
     assert "tile.cross_pe_reduce maxnumf" in compiled.asm["tile"]
+
+
+@triton.jit
+def row_sums_kernel(x_ptr, out_ptr, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    acc = tl.zeros((BLOCK,), tl.float32)
+    for start in range(0, n_cols, BLOCK):
+        acc += tl.load(x_ptr + row * n_cols + start + tl.arange(0, BLOCK))
+    tl.store(out_ptr + row, tl.sum(acc, axis=0))
+
+
+def test_cb_multiplier_deepens_the_buffers_of_loads() -> None:
+    x = torch.randn(64, 4096)
+    pages = {}
+    for multiplier in (1, 3):
+        out = torch.zeros(64)
+        compiled = row_sums_kernel[(64,)](x, out, 4096, BLOCK=256, cb_multiplier=multiplier)
+        torch.testing.assert_close(out, x.sum(1), rtol=1e-5, atol=1e-4)
+        pages[multiplier] = compiled.asm["dma"].count("pages = 24")
+    # The loop's load buffer: 8 pages of 1 KB, three times as many with 3.
+    assert pages[1] == 0 and pages[3] > 0
+    with pytest.raises(ValueError, match="cb_multiplier must be at least 1"):
+        row_sums_kernel[(64,)](x, torch.zeros(64), 4096, BLOCK=256, cb_multiplier=0)
+
+
+def test_cb_multiplier_is_an_option_of_autotune_configs() -> None:
+    tuned = triton.autotune(configs=[triton.Config({"BLOCK": 256, "cb_multiplier": 3})],
+                            key=[])(row_sums_kernel)
+    x, out = torch.randn(64, 4096), torch.zeros(64)
+    tuned[(64,)](x, out, 4096)
+    torch.testing.assert_close(out, x.sum(1), rtol=1e-5, atol=1e-4)
+    compiled = row_sums_kernel.device_caches[0][0].values()
+    assert any(kernel.metadata.cb_multiplier == 3 for kernel in compiled)
