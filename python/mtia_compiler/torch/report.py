@@ -52,7 +52,8 @@ class KernelRecord:
     dram_bytes: int
     #: The DRAM traffic the kernel cannot avoid: each tensor argument once
     #: (twice if Inductor names it `in_out_ptr`, which is read and written),
-    #: at most the bytes it really moved.
+    #: at most the bytes it really moved to or from DRAM (a kernel may touch
+    #: only part of an argument: one third of a fused QKV projection).
     compulsory_bytes: int
     #: Multiply-accumulates of a matmul template (0 for other kernels).
     macs: int
@@ -102,7 +103,7 @@ def make_record(launch: KernelLaunch, graph: str, ops: tuple[str, ...],
     result = launch.record.result
     moved = sum(int(result.bytes.get(key, 0)) for key in MOVED_BYTES)
     dram = int(result.bytes.get("dram_read", 0)) + int(result.bytes.get("dram_write", 0))
-    compulsory = min(_compulsory_bytes(launch.tensors), moved)
+    compulsory = min(_compulsory_bytes(launch.tensors), dram)
     rates = target["dpe_macs_per_cycle_per_pe"]
     dpe_rate = rates[DPE_RATES.get(operand_type, "f32")] * target["num_pes"]
     roofline = max(compulsory / target["dram_bytes_per_cycle"], macs / dpe_rate)

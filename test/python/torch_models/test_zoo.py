@@ -29,6 +29,8 @@ def test_zoo_model_matches_eager_on_mtia(model: ZooModel) -> None:
     assert coverage.fallback == 0, report.fallbacks
     assert coverage.on_mtia == coverage.generated
     assert all(kernel.on_mtia and kernel.cycles > 0 for kernel in report.kernels)
+    # No kernel beats its roofline (the bound is what the kernel must move).
+    assert all(0 < (kernel.roofline_fraction or 0) <= 1 for kernel in report.kernels)
     assert report.total_cycles == sum(kernel.cycles for kernel in report.kernels)
     assert report.host_ops == ZOO_HOST_OPS.get(model.name, ())
     if model.name.endswith("training") or model.name == "cross_entropy":
