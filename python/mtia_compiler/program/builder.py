@@ -747,8 +747,9 @@ class ProgramBuilder:
         argmax/argmin each member also sends the i32 indices ``src_idx`` of
         its values and receives the winner's in ``idx`` (lowest rank wins
         ties). Every member receives the result in ``d``, or with ``root``
-        only the member of that rank (the others do not wait). Every
-        ``cross_reduce`` of a program must name the same ``axes``."""
+        only the member of that rank (the others do not wait). The k-th
+        :meth:`cross_reduce` over given ``axes`` that a program runs matches
+        the k-th over the same ``axes`` of every other member of its group."""
         fields: dict[str, Any] = {"fn": fn, "t": _dtype(dtype), "src": src.encode(),
                                   "n": n, "axes": list(axes)}
         for key, slot in (("d", d), ("src_idx", src_idx), ("idx", idx)):

@@ -228,8 +228,9 @@ struct Inst {
   int32_t axis = 0;
   int64_t bins = 0; // Histogram bins.
 
-  // Cross-PE reduction: the grid axes spanned by the group (bit a set for
-  // axis a) and the rank that receives the result (-1: every member).
+  // Collectives (re.xreduce): the grid axes spanned by the group (bit a set
+  // for axis a) and the rank that receives a reduction's result (-1: every
+  // member).
   uint8_t groupAxes = 0;
   int32_t root = -1;
 
@@ -271,9 +272,10 @@ struct Program {
   std::vector<std::string> locs;
   unsigned numIntRegs = 0, numFloatRegs = 0;
   std::vector<Inst> code;
-  /// The grid axes of the cross-PE reduction groups (shared by every
-  /// re.xreduce of the program); 0 when the program has none.
-  uint8_t reduceGroupAxes = 0;
+  /// The distinct group axes (bit a for axis a) that the program's
+  /// collectives name, in the order of their first appearance in the code;
+  /// empty when the program has none.
+  std::vector<uint8_t> collectiveAxes;
 };
 
 /// Parses and validates program bytes. Returns an empty string on success,

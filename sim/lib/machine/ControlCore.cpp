@@ -34,7 +34,7 @@ bool ControlCore::startNextProgram(PEState &pe) {
   pe.pid = pidOf(config.grid, pe.programs[pe.nextProgram++]);
   std::fill(pe.iregs.begin(), pe.iregs.end(), 0);
   std::fill(pe.fregs.begin(), pe.fregs.end(), 0.0);
-  pe.crossReducesIssued = 0;
+  pe.collectivesStarted.fill(0);
   pe.pc = 0;
   pe.inProgram = true;
   return true;
@@ -47,8 +47,8 @@ void ControlCore::issue(PEState &pe, const Inst &inst) {
   cmd.index = pe.pc;
   cmd.pid = pe.pid;
   cmd.issueTime = pe.ctlClock;
-  if (inst.op == Op::ReXReduce)
-    cmd.sequence = pe.crossReducesIssued++;
+  if (inst.groupAxes)
+    cmd.sequence = pe.collectivesStarted[inst.groupAxes]++;
   for (size_t i = 0; i < inst.ints.size(); ++i)
     cmd.ints[i] =
         inst.ints[i].isReg ? pe.iregs[inst.ints[i].value] : inst.ints[i].value;

@@ -160,16 +160,16 @@ void Machine::run() {
       pe.ctlDone = true;
   }
   local.attach(pes);
-  if (program.reduceGroupAxes)
+  if (!program.collectiveAxes.empty())
     network.checkGroups(pes);
   while (true) {
     bool progressed = false, allDone = true;
     for (PEState &pe : pes) {
       // A few rounds per visit keep the PE's local memory in the host's
       // cache; PEs interact only through global memory, whose bandwidth
-      // calendar does not depend on the visiting order, and cross-PE
-      // reductions, whose results and times depend only on the members'
-      // contributions.
+      // calendar does not depend on the visiting order, and collectives
+      // over the reduce network, whose results and times depend only on
+      // the members' contributions and arrival times.
       for (unsigned round = 0; round < kRoundsPerVisit && !pe.finished();
            ++round) {
         bool moved = core.step(pe);

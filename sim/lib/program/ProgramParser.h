@@ -372,6 +372,22 @@ private:
     return integer(object, "n", 1, int64_t(1) << 31);
   }
 
+  /// The `axes` of a collective: 1 to 3 distinct grid axes, as a mask with
+  /// bit a set for axis a.
+  uint8_t groupAxes(const Object &object) {
+    const Array &axes = array(object, "axes");
+    if (axes.empty() || axes.size() > 3)
+      fail("field 'axes' must list 1 to 3 grid axes");
+    uint8_t mask = 0;
+    for (const Value &axis : axes) {
+      uint8_t bit = uint8_t(1) << integer(axis, "axes", 0, 2);
+      if (mask & bit)
+        fail("field 'axes' lists an axis twice");
+      mask |= bit;
+    }
+    return mask;
+  }
+
   void parseCBOp(Inst &inst, const Object &object);
   void parseDmaStrided(Inst &inst, const Object &object);
   void parseInst(Inst &inst, const Object &object);

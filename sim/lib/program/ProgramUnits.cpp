@@ -273,15 +273,7 @@ void ProgramParser::parseUnit(Inst &inst, const Object &object) {
     if (!reduceFnSupports(static_cast<ReduceFn>(inst.fn), inst.type))
       fail("the combiner does not apply to the type");
     inst.count = count(object);
-    const Array &axes = array(object, "axes");
-    if (axes.empty() || axes.size() > 3)
-      fail("field 'axes' must list 1 to 3 grid axes");
-    for (const Value &axis : axes) {
-      uint8_t bit = uint8_t(1) << integer(axis, "axes", 0, 2);
-      if (inst.groupAxes & bit)
-        fail("field 'axes' lists an axis twice");
-      inst.groupAxes |= bit;
-    }
+    inst.groupAxes = groupAxes(object);
     inst.root = static_cast<int32_t>(
         optionalInteger(object, "root", -1, int64_t(1) << 20, -1));
     bool arg = inst.fn == static_cast<uint8_t>(ReduceFn::ArgMax) ||
