@@ -515,6 +515,14 @@ class ProgramBuilder:
         writes before later scalar loads, for example)."""
         self._emit("fence")
 
+    def barrier(self, axes: Sequence[int]) -> None:
+        """Waits like :meth:`fence`, then until every program of the group
+        over the grid ``axes`` (those sharing their ids outside ``axes``, as
+        for :meth:`cross_reduce`) has reached its matching barrier: global
+        memory written before the barrier by any member is visible to every
+        member after it."""
+        self._emit("barrier", axes=list(axes))
+
     def print(self, text: str, *args: Scalar) -> None:
         """Prints ``pid (x, y, z) idx ()<text> <args...>`` from the control core."""
         self._emit("print", text=text, args=[_scalar(a) for a in args])
@@ -748,8 +756,9 @@ class ProgramBuilder:
         its values and receives the winner's in ``idx`` (lowest rank wins
         ties). Every member receives the result in ``d``, or with ``root``
         only the member of that rank (the others do not wait). The k-th
-        :meth:`cross_reduce` over given ``axes`` that a program runs matches
-        the k-th over the same ``axes`` of every other member of its group."""
+        collective (:meth:`cross_reduce`, :meth:`barrier`) over given
+        ``axes`` that a program runs matches the k-th over the same ``axes``
+        of every other member of its group."""
         fields: dict[str, Any] = {"fn": fn, "t": _dtype(dtype), "src": src.encode(),
                                   "n": n, "axes": list(axes)}
         for key, slot in (("d", d), ("src_idx", src_idx), ("idx", idx)):

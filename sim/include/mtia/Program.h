@@ -62,6 +62,7 @@ const char *unitName(Unit unit);
   X(Bz, "bz", Ctl)                                                             \
   X(Bnz, "bnz", Ctl)                                                           \
   X(Fence, "fence", Ctl)                                                       \
+  X(Barrier, "barrier", Ctl)                                                   \
   X(Amo, "amo", Ctl)                                                           \
   X(Print, "print", Ctl)                                                       \
   X(Assert, "assert", Ctl)                                                     \
@@ -228,9 +229,9 @@ struct Inst {
   int32_t axis = 0;
   int64_t bins = 0; // Histogram bins.
 
-  // Collectives (re.xreduce): the grid axes spanned by the group (bit a set
-  // for axis a) and the rank that receives a reduction's result (-1: every
-  // member).
+  // Collectives (barrier, re.xreduce): the grid axes spanned by the group
+  // (bit a set for axis a) and the rank that receives a reduction's result
+  // (-1: every member).
   uint8_t groupAxes = 0;
   int32_t root = -1;
 

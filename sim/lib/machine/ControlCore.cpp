@@ -234,6 +234,23 @@ bool ControlCore::drained(PEState &pe, const char *what, uint64_t &done) const {
   return true;
 }
 
+bool ControlCore::executeBarrier(PEState &pe, const Inst &inst, bool &arrived) {
+  arrived = false;
+  if (!pe.ctlArrived) {
+    // Like a fence: the PE's stores are complete before its group mates
+    // pass the barrier. The core arrives once the instruction has run.
+    uint64_t done;
+    if (!drained(pe, "barrier", done))
+      return false;
+    pe.ctlClock = done + target.controlCyclesPerInstruction;
+    pe.ctlSequence = pe.collectivesStarted[inst.groupAxes]++;
+    arrived = true;
+  }
+  Command here = coreCommand(pe);
+  here.sequence = pe.ctlSequence;
+  return network.barrier(pe, here);
+}
+
 bool ControlCore::executeAtomic(PEState &pe, const Inst &inst) {
   const Command here = coreCommand(pe);
   // Release: the PE's earlier stores and atomics complete first.
@@ -372,6 +389,19 @@ bool ControlCore::step(PEState &pe) {
       pe.ctlClock = done;
       ++pe.pc;
       break;
+    }
+    case Op::Barrier: {
+      bool arrived;
+      if (!executeBarrier(pe, inst, arrived)) {
+        --controlSteps;
+        // Arriving is progress even though the core waits for the group.
+        return progressed || arrived;
+      }
+      // The core continues at the release time, which includes the
+      // instruction's own cycles.
+      ++pe.pc;
+      progressed = true;
+      continue;
     }
     case Op::Amo:
       if (!executeAtomic(pe, inst)) {

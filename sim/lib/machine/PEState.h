@@ -79,6 +79,10 @@ struct PEState {
   // The collectives the current program has started, by group axes (the
   // mask of Inst::groupAxes), which number them for matching.
   std::array<int64_t, 8> collectivesStarted = {};
+  // Whether the control core has arrived at the barrier it is at, and the
+  // barrier's number among the program's collectives of its axes.
+  bool ctlArrived = false;
+  int64_t ctlSequence = 0;
   std::vector<int64_t> iregs;
   std::vector<double> fregs;
   uint64_t ctlClock = 0;

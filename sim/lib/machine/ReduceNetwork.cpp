@@ -262,9 +262,15 @@ ReduceNetwork::Collective &ReduceNetwork::join(PEState &pe, const Command &cmd,
              collective.inst->count != inst.count ||
              collective.inst->root != inst.root) {
     auto describeInst = [](const Inst &i) {
-      return std::string(reduceFnName(static_cast<ReduceFn>(i.fn))) + " of " +
-             std::to_string(i.count) + " x " + dtypeName(i.type) + " (root " +
-             std::to_string(i.root) + ")";
+      const std::string tile =
+          std::to_string(i.count) + " x " + dtypeName(i.type);
+      switch (i.op) {
+      case Op::Barrier:
+        return std::string("a barrier");
+      default:
+        return std::string(reduceFnName(static_cast<ReduceFn>(i.fn))) + " of " +
+               tile + " (root " + std::to_string(i.root) + ")";
+      }
     };
     diagnostics.abortAt("collective_mismatch",
                         describe(cmd) + ": this program contributes " +
@@ -356,5 +362,29 @@ bool ReduceNetwork::execute(PEState &pe, UnitState &state, const Command &cmd) {
   }
   state.retire(start, finish - start, target.reduceLatencyCycles);
   diagnostics.span(pe, Unit::Re, cmd, start, finish - start);
+  return true;
+}
+
+bool ReduceNetwork::barrier(PEState &pe, const Command &cmd) {
+  const uint8_t axes = cmd.inst->groupAxes;
+  const int64_t size = groupSize(axes);
+  const bool arrivedBefore = pe.ctlArrived;
+  Collective &collective = join(pe, cmd, pe.ctlClock, pe.ctlArrived);
+  if (!arrivedBefore && collective.members == size) {
+    // The arrivals go up a tree of the network and the release comes back
+    // down; both carry no data.
+    collective.doneTime = collective.latestStart +
+                          2 * treeLevels(size) * target.reduceNetworkHopCycles;
+    collective.complete = true;
+  }
+  if (!collective.complete) {
+    pe.ctlBlockedOn =
+        describe(cmd) + ": " + missingMembers(collective, cmd, "arrived");
+    return false;
+  }
+  pe.ctlArrived = false;
+  pe.ctlClock = collective.doneTime;
+  if (--collective.receiversLeft == 0)
+    inFlight.erase(Key(axes, groupOf(axes, cmd.pid), cmd.sequence));
   return true;
 }

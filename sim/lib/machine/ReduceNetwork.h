@@ -1,14 +1,15 @@
 //===- ReduceNetwork.h - The cross-PE reduction network ---------*- C++ -*-===//
 //
 // The reduction engines' dedicated network between PEs, which carries the
-// collectives (re.xreduce). Each collective names its group axes; the
-// programs that agree on the grid axes outside them form one group, and a
-// member's rank linearises its ids
+// collectives: re.xreduce and the control cores' barrier.
+// Each collective names its group axes; the programs that agree on the grid
+// axes outside them form one group, and a member's rank linearises its ids
 // along them (lowest axis fastest). The k-th collective of one set of axes
 // that a program starts matches the k-th of the same axes of every other
 // member of its group. A reduction combines the tiles in rank order once
 // the last arrives and delivers the result to the root or, for an
-// all-reduce, to every member.
+// all-reduce, to every member; a barrier releases every member once all have
+// arrived.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,6 +50,11 @@ public:
   /// its group once and, for a receiving member, returns false (saying why
   /// in the unit's blockedOn) until every member has contributed.
   bool execute(PEState &pe, UnitState &state, const Command &cmd);
+  /// Executes the barrier `cmd` that the control core of `pe` is at: the
+  /// core arrives at its current clock once (`pe.ctlArrived`), and the call
+  /// returns false, saying why in the PE's ctlBlockedOn, until every member
+  /// has arrived; then it moves the core's clock to the release time.
+  bool barrier(PEState &pe, const Command &cmd);
 
   /// Adds the bytes sent over the network to `result`.
   void report(SimResult &result) const { result.reduceNetworkBytes = traffic; }
@@ -65,8 +71,8 @@ private:
     uint64_t latestStart = 0;
     std::vector<uint8_t> values;  // Contributed tiles by rank (re.xreduce).
     std::vector<int32_t> indices; // Contributed argmax/argmin indices.
-    // Whether the reduction's result is known, and when it reaches the
-    // members.
+    // Whether the result (a reduction's, a barrier's release) is known, and
+    // when it reaches the members.
     bool complete = false;
     std::vector<uint8_t> result;
     std::vector<int32_t> resultIndices;

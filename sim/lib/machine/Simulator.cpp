@@ -40,11 +40,11 @@ public:
       : target(target), program(program), config(config),
         diagnostics(target, program, config.trace), budget(config, diagnostics),
         memory(target, diagnostics), local(target, program, diagnostics),
+        network(target, program, config, diagnostics, local),
         core(target, program, config, diagnostics, budget, memory, local,
-             paramValues, args),
+             network, paramValues, args),
         dma(target, diagnostics, memory, local),
-        compute(target, diagnostics, local),
-        network(target, program, config, diagnostics, local) {}
+        compute(target, diagnostics, local) {}
 
   /// Binds the launch's arguments and plans the local memories; aborts
   /// with invalid_launch, cb_misuse or local_memory_overflow.
@@ -72,10 +72,10 @@ private:
   Budget budget;
   MemorySystem memory;
   LocalMemory local;
+  ReduceNetwork network;
   ControlCore core;
   DmaEngine dma;
   ComputeUnits compute;
-  ReduceNetwork network;
 };
 
 void Machine::bind(const std::vector<LaunchArg> &launchArgs) {

@@ -221,6 +221,9 @@ void ProgramParser::parseCtl(Inst &inst, const Object &object) {
   case Op::Fence:
   case Op::End:
     return;
+  case Op::Barrier:
+    inst.groupAxes = groupAxes(object);
+    return;
   case Op::Print: {
     inst.text = string(object, "text");
     const Array &args = array(object, "args");
