@@ -8,8 +8,8 @@ tile-granular instructions to the units of its PE:
 
 * ``dma.in`` (loads, gathers) and ``dma.out`` (stores, scatters, atomics),
 * ``dpe`` (matrix multiply-accumulate), ``simd`` (elementwise, casts, print,
-  assert), ``re`` (reductions, scans, histograms, cross-PE reductions) and
-  ``mlu`` (layout copies, local gathers).
+  assert), ``re`` (reductions, scans, histograms, cross-PE reductions and
+  broadcasts) and ``mlu`` (layout copies, local gathers).
 
 Units synchronise only through circular buffers (CBs): a producer unit
 ``reserve``s pages, writes them (``CB.back()`` slots) and ``push``es them; the
@@ -756,9 +756,9 @@ class ProgramBuilder:
         its values and receives the winner's in ``idx`` (lowest rank wins
         ties). Every member receives the result in ``d``, or with ``root``
         only the member of that rank (the others do not wait). The k-th
-        collective (:meth:`cross_reduce`, :meth:`barrier`) over given
-        ``axes`` that a program runs matches the k-th over the same ``axes``
-        of every other member of its group."""
+        collective (:meth:`cross_reduce`, :meth:`cross_broadcast`,
+        :meth:`barrier`) over given ``axes`` that a program runs matches the
+        k-th over the same ``axes`` of every other member of its group."""
         fields: dict[str, Any] = {"fn": fn, "t": _dtype(dtype), "src": src.encode(),
                                   "n": n, "axes": list(axes)}
         for key, slot in (("d", d), ("src_idx", src_idx), ("idx", idx)):
@@ -767,6 +767,15 @@ class ProgramBuilder:
         if root is not None:
             fields["root"] = root
         self._emit("re.xreduce", **fields)
+
+    def cross_broadcast(self, dtype: str, src: Slot, n: int, axes: Sequence[int], root: int,
+                        d: Slot) -> None:
+        """Sends the ``n``-element tile ``src`` of the member of rank ``root``
+        of the group over the grid ``axes`` (see :meth:`cross_reduce`) to
+        ``d`` of every member, the root included, over the reduction
+        network. ``src`` is read only on the root; the others wait for it."""
+        self._emit("re.xbroadcast", t=_dtype(dtype), src=src.encode(), n=n, axes=list(axes),
+                   root=root, d=d.encode())
 
     # -- layout unit ------------------------------------------------------------
 

@@ -92,6 +92,7 @@ const char *unitName(Unit unit);
   X(ReScan, "re.scan", Re)                                                     \
   X(ReHistogram, "re.histogram", Re)                                           \
   X(ReXReduce, "re.xreduce", Re)                                               \
+  X(ReXBroadcast, "re.xbroadcast", Re)                                         \
   X(MluCopy, "mlu.copy", Mlu)                                                  \
   X(MluGather, "mlu.gather", Mlu)
 
@@ -229,9 +230,9 @@ struct Inst {
   int32_t axis = 0;
   int64_t bins = 0; // Histogram bins.
 
-  // Collectives (barrier, re.xreduce): the grid axes spanned by the group
-  // (bit a set for axis a) and the rank that receives a reduction's result
-  // (-1: every member).
+  // Collectives (barrier, re.xreduce, re.xbroadcast): the grid axes spanned
+  // by the group (bit a set for axis a) and the root rank: the one that
+  // receives a reduction (-1: every member) or sends a broadcast.
   uint8_t groupAxes = 0;
   int32_t root = -1;
 

@@ -267,6 +267,9 @@ ReduceNetwork::Collective &ReduceNetwork::join(PEState &pe, const Command &cmd,
       switch (i.op) {
       case Op::Barrier:
         return std::string("a barrier");
+      case Op::ReXBroadcast:
+        return "re.xbroadcast of " + tile + " from root " +
+               std::to_string(i.root);
       default:
         return std::string(reduceFnName(static_cast<ReduceFn>(i.fn))) + " of " +
                tile + " (root " + std::to_string(i.root) + ")";
@@ -284,6 +287,13 @@ ReduceNetwork::Collective &ReduceNetwork::join(PEState &pe, const Command &cmd,
   collective.latestStart = std::max(collective.latestStart, start);
   joined = true;
   return collective;
+}
+
+bool ReduceNetwork::execute(PEState &pe, UnitState &state, const Command &cmd) {
+  const uint64_t start = std::max(state.clock, cmd.issueTime);
+  if (cmd.inst->op == Op::ReXBroadcast)
+    return broadcast(pe, state, cmd, start);
+  return crossReduce(pe, state, cmd, start);
 }
 
 void ReduceNetwork::combine(Collective &reduce, int64_t members) {
@@ -312,9 +322,9 @@ void ReduceNetwork::combine(Collective &reduce, int64_t members) {
   reduce.complete = true;
 }
 
-bool ReduceNetwork::execute(PEState &pe, UnitState &state, const Command &cmd) {
+bool ReduceNetwork::crossReduce(PEState &pe, UnitState &state,
+                                const Command &cmd, uint64_t start) {
   const Inst &inst = *cmd.inst;
-  const uint64_t start = std::max(state.clock, cmd.issueTime);
   const int64_t size = groupSize(inst.groupAxes);
   const int64_t rank = rankOf(inst.groupAxes, cmd.pid);
   const int64_t n = inst.count;
@@ -360,6 +370,47 @@ bool ReduceNetwork::execute(PEState &pe, UnitState &state, const Command &cmd) {
       inFlight.erase(
           Key(inst.groupAxes, groupOf(inst.groupAxes, cmd.pid), cmd.sequence));
   }
+  state.retire(start, finish - start, target.reduceLatencyCycles);
+  diagnostics.span(pe, Unit::Re, cmd, start, finish - start);
+  return true;
+}
+
+bool ReduceNetwork::broadcast(PEState &pe, UnitState &state, const Command &cmd,
+                              uint64_t start) {
+  const Inst &inst = *cmd.inst;
+  const uint8_t axes = inst.groupAxes;
+  const int64_t group = groupOf(axes, cmd.pid);
+  const bool isRoot = rankOf(axes, cmd.pid) == inst.root;
+  const int64_t bytes = inst.count * dtypeSize(inst.type);
+  const bool joinedBefore = state.contributed;
+  Collective &collective = join(pe, cmd, start, state.contributed);
+  if (!joinedBefore && isRoot) {
+    const uint8_t *src = local.resolve(pe, Unit::Re, inst.slots[0], cmd);
+    collective.result.assign(src, src + bytes);
+    local.countTraffic(bytes);
+    // A binomial tree: in each of its levels every member that holds the
+    // tile sends it one hop on, so it reaches every member after
+    // ceil(log2 members) hops.
+    collective.doneTime =
+        start + treeLevels(groupSize(axes)) * hopCycles(bytes);
+    collective.complete = true;
+  }
+  if (!collective.complete) {
+    state.blockedOn = describe(cmd) + ": waits for its root, program " +
+                      pidText(memberOf(axes, group, inst.root));
+    return false;
+  }
+  state.contributed = false;
+  // Every member, the root included, holds its RE until the tile has
+  // reached the whole group (the root sends at every level of the tree).
+  const uint64_t finish = std::max(start + 1, collective.doneTime);
+  std::memcpy(local.resolve(pe, Unit::Re, inst.slots[1], cmd),
+              collective.result.data(), bytes);
+  local.countTraffic(bytes);
+  if (!isRoot)
+    traffic += bytes;
+  if (--collective.receiversLeft == 0)
+    inFlight.erase(Key(axes, group, cmd.sequence));
   state.retire(start, finish - start, target.reduceLatencyCycles);
   diagnostics.span(pe, Unit::Re, cmd, start, finish - start);
   return true;

@@ -1,15 +1,15 @@
 //===- ReduceNetwork.h - The cross-PE reduction network ---------*- C++ -*-===//
 //
 // The reduction engines' dedicated network between PEs, which carries the
-// collectives: re.xreduce and the control cores' barrier.
+// collectives: re.xreduce, re.xbroadcast and the control cores' barrier.
 // Each collective names its group axes; the programs that agree on the grid
 // axes outside them form one group, and a member's rank linearises its ids
 // along them (lowest axis fastest). The k-th collective of one set of axes
 // that a program starts matches the k-th of the same axes of every other
 // member of its group. A reduction combines the tiles in rank order once
 // the last arrives and delivers the result to the root or, for an
-// all-reduce, to every member; a barrier releases every member once all have
-// arrived.
+// all-reduce, to every member; a broadcast delivers the root's tile to every
+// member; a barrier releases every member once all have arrived.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,9 +46,11 @@ public:
   /// `pes` assigns their programs to, and that every collective's root lies
   /// in its group; aborts with invalid_launch otherwise.
   void checkGroups(const std::vector<PEState> &pes);
-  /// Executes the re.xreduce at the head of the RE queue of `pe`: joins
-  /// its group once and, for a receiving member, returns false (saying why
-  /// in the unit's blockedOn) until every member has contributed.
+  /// Executes the re.xreduce or re.xbroadcast at the head of the RE queue
+  /// of `pe`: joins its group once and returns false, saying why in the
+  /// unit's blockedOn, while the member waits for the others (a receiving
+  /// member of a reduction for every contribution, a member of a broadcast
+  /// for the root's tile).
   bool execute(PEState &pe, UnitState &state, const Command &cmd);
   /// Executes the barrier `cmd` that the control core of `pe` is at: the
   /// core arrives at its current clock once (`pe.ctlArrived`), and the call
@@ -71,8 +73,8 @@ private:
     uint64_t latestStart = 0;
     std::vector<uint8_t> values;  // Contributed tiles by rank (re.xreduce).
     std::vector<int32_t> indices; // Contributed argmax/argmin indices.
-    // Whether the result (a reduction's, a barrier's release) is known, and
-    // when it reaches the members.
+    // Whether the result (a reduction's, the root's tile of a broadcast, a
+    // barrier's release) is known, and when it reaches the members.
     bool complete = false;
     std::vector<uint8_t> result;
     std::vector<int32_t> resultIndices;
@@ -98,6 +100,10 @@ private:
   /// instructions of the members before, and sets `joined`.
   Collective &join(PEState &pe, const Command &cmd, uint64_t start,
                    bool &joined);
+  bool crossReduce(PEState &pe, UnitState &state, const Command &cmd,
+                   uint64_t start);
+  bool broadcast(PEState &pe, UnitState &state, const Command &cmd,
+                 uint64_t start);
   void combine(Collective &reduce, int64_t members);
   /// The levels of a binary tree over `members` (ceil(log2 members)).
   static unsigned treeLevels(int64_t members);

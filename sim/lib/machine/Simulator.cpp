@@ -98,7 +98,7 @@ bool Machine::executeCommand(PEState &pe, Unit unit, UnitState &state,
   if (inst.op >= Op::CbReserve && inst.op <= Op::CbPop)
     return local.executeCBOp(pe, unit, cmd, state.clock, state.readyTime,
                              state.blockedOn);
-  if (inst.op == Op::ReXReduce)
+  if (inst.op == Op::ReXReduce || inst.op == Op::ReXBroadcast)
     return network.execute(pe, state, cmd);
   const uint64_t start = std::max(state.clock, cmd.issueTime);
   if (unit == Unit::DmaIn || unit == Unit::DmaOut)
