@@ -431,6 +431,14 @@ class ProgramBuilder:
         self._emit("nprog", d=d.index, axis=axis)
         return d
 
+    def pe(self, query: str) -> Reg:
+        """The identity of the PE running the program (RISC-V ``mhartid``):
+        ``query`` is ``"row"``, ``"col"``, ``"rows"``, ``"cols"`` (of the
+        target's PE grid) or ``"index"`` (``row * cols + col``)."""
+        d = self.ireg()
+        self._emit("pe", d=d.index, q=query)
+        return d
+
     def param(self, index: int) -> Reg:
         """The value of an int parameter or the address of a pointer parameter."""
         d = self.ireg()

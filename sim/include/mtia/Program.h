@@ -52,6 +52,7 @@ const char *unitName(Unit unit);
   X(ISel, "isel", Ctl)                                                         \
   X(FSel, "fsel", Ctl)                                                         \
   X(Pid, "pid", Ctl)                                                           \
+  X(PE, "pe", Ctl)                                                             \
   X(NProg, "nprog", Ctl)                                                       \
   X(Param, "param", Ctl)                                                       \
   X(FParam, "fparam", Ctl)                                                     \
@@ -152,12 +153,19 @@ const char *opName(Op op);
       X(AAnd, "and") X(AOr, "or") X(AXor, "xor") X(AXchg, "xchg")              \
           X(ACas, "cas")
 
+/// What the `pe` instruction reads of the PE that runs it: its row and
+/// column in the PE grid, the grid's row and column counts, its linear index.
+#define MTIA_PE_QUERIES(X)                                                     \
+  X(Row, "row")                                                                \
+  X(Col, "col") X(Rows, "rows") X(Cols, "cols") X(Index, "index")
+
 #define MTIA_FN_ENUM(id, name) id,
 enum class BinaryFn : uint8_t { MTIA_BINARY_FNS(MTIA_FN_ENUM) };
 enum class UnaryFn : uint8_t { MTIA_UNARY_FNS(MTIA_FN_ENUM) };
 enum class Pred : uint8_t { MTIA_PREDICATES(MTIA_FN_ENUM) };
 enum class ReduceFn : uint8_t { MTIA_REDUCE_FNS(MTIA_FN_ENUM) };
 enum class AtomicFn : uint8_t { MTIA_ATOMIC_FNS(MTIA_FN_ENUM) };
+enum class PEQuery : uint8_t { MTIA_PE_QUERIES(MTIA_FN_ENUM) };
 #undef MTIA_FN_ENUM
 
 /// An integer operand of a unit instruction: an immediate or an integer
@@ -218,7 +226,7 @@ struct Inst {
   bool release = false;
 
   // Selectors.
-  uint8_t fn = 0; // BinaryFn, UnaryFn, Pred, ReduceFn or AtomicFn.
+  uint8_t fn = 0; // BinaryFn, UnaryFn, Pred, ReduceFn, AtomicFn or PEQuery.
   DType type = DType::I64;
   DType type2 = DType::I64;
   bool isSigned = true;

@@ -176,6 +176,15 @@ void ControlCore::executeScalar(PEState &pe, const Inst &inst) {
   case Op::NProg:
     r[inst.dst] = config.grid[inst.axis];
     return;
+  case Op::PE: {
+    // The hart identity: the PE's place in the grid, whatever program the
+    // launch assigned to it.
+    const int64_t rows = target.peRows, cols = target.peCols;
+    const int64_t values[] = {pe.index / cols, pe.index % cols, rows, cols,
+                              pe.index};
+    r[inst.dst] = values[inst.fn];
+    return;
+  }
   case Op::Param:
     r[inst.dst] = static_cast<int64_t>(paramValues[inst.intImm]);
     return;

@@ -144,6 +144,10 @@ void ProgramParser::parseCtl(Inst &inst, const Object &object) {
     inst.dst = intReg(object, "d");
     inst.axis = static_cast<int32_t>(integer(object, "axis", 0, 2));
     return;
+  case Op::PE:
+    inst.dst = intReg(object, "d");
+    inst.fn = named(object, "q", table(kPEQueryNames));
+    return;
   case Op::Param:
   case Op::FParam: {
     inst.intImm =

@@ -42,6 +42,7 @@ inline constexpr const char *kUnaryNames[] = {MTIA_UNARY_FNS(MTIA_FN_NAME)};
 inline constexpr const char *kPredNames[] = {MTIA_PREDICATES(MTIA_FN_NAME)};
 inline constexpr const char *kReduceNames[] = {MTIA_REDUCE_FNS(MTIA_FN_NAME)};
 inline constexpr const char *kAtomicNames[] = {MTIA_ATOMIC_FNS(MTIA_FN_NAME)};
+inline constexpr const char *kPEQueryNames[] = {MTIA_PE_QUERIES(MTIA_FN_NAME)};
 #undef MTIA_FN_NAME
 
 #define MTIA_OP_NAME(id, name, unit) name,
