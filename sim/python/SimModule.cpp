@@ -217,6 +217,7 @@ nb::dict programFormat() {
   functions["predicates"] = names({MTIA_PREDICATES(MTIA_FN_NAME)});
   functions["reduce"] = names({MTIA_REDUCE_FNS(MTIA_FN_NAME)});
   functions["atomic"] = names({MTIA_ATOMIC_FNS(MTIA_FN_NAME)});
+  functions["pe"] = names({MTIA_PE_QUERIES(MTIA_FN_NAME)});
 #undef MTIA_FN_NAME
   format["functions"] = functions;
   return format;

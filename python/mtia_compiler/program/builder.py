@@ -8,8 +8,8 @@ tile-granular instructions to the units of its PE:
 
 * ``dma.in`` (loads, gathers) and ``dma.out`` (stores, scatters, atomics),
 * ``dpe`` (matrix multiply-accumulate), ``simd`` (elementwise, casts, print,
-  assert), ``re`` (reductions, scans, histograms, cross-PE reductions) and
-  ``mlu`` (layout copies, local gathers).
+  assert), ``re`` (reductions, scans, histograms, cross-PE reductions and
+  broadcasts) and ``mlu`` (layout copies, local gathers).
 
 Units synchronise only through circular buffers (CBs): a producer unit
 ``reserve``s pages, writes them (``CB.back()`` slots) and ``push``es them; the
@@ -431,6 +431,14 @@ class ProgramBuilder:
         self._emit("nprog", d=d.index, axis=axis)
         return d
 
+    def pe(self, query: str) -> Reg:
+        """The identity of the PE running the program (RISC-V ``mhartid``):
+        ``query`` is ``"row"``, ``"col"``, ``"rows"``, ``"cols"`` (of the
+        target's PE grid) or ``"index"`` (``row * cols + col``)."""
+        d = self.ireg()
+        self._emit("pe", d=d.index, q=query)
+        return d
+
     def param(self, index: int) -> Reg:
         """The value of an int parameter or the address of a pointer parameter."""
         d = self.ireg()
@@ -514,6 +522,14 @@ class ProgramBuilder:
         """Waits until every unit of the PE has drained its queue (orders DMA
         writes before later scalar loads, for example)."""
         self._emit("fence")
+
+    def barrier(self, axes: Sequence[int]) -> None:
+        """Waits like :meth:`fence`, then until every program of the group
+        over the grid ``axes`` (those sharing their ids outside ``axes``, as
+        for :meth:`cross_reduce`) has reached its matching barrier: global
+        memory written before the barrier by any member is visible to every
+        member after it."""
+        self._emit("barrier", axes=list(axes))
 
     def print(self, text: str, *args: Scalar) -> None:
         """Prints ``pid (x, y, z) idx ()<text> <args...>`` from the control core."""
@@ -747,8 +763,10 @@ class ProgramBuilder:
         argmax/argmin each member also sends the i32 indices ``src_idx`` of
         its values and receives the winner's in ``idx`` (lowest rank wins
         ties). Every member receives the result in ``d``, or with ``root``
-        only the member of that rank (the others do not wait). Every
-        ``cross_reduce`` of a program must name the same ``axes``."""
+        only the member of that rank (the others do not wait). The k-th
+        collective (:meth:`cross_reduce`, :meth:`cross_broadcast`,
+        :meth:`barrier`) over given ``axes`` that a program runs matches the
+        k-th over the same ``axes`` of every other member of its group."""
         fields: dict[str, Any] = {"fn": fn, "t": _dtype(dtype), "src": src.encode(),
                                   "n": n, "axes": list(axes)}
         for key, slot in (("d", d), ("src_idx", src_idx), ("idx", idx)):
@@ -757,6 +775,15 @@ class ProgramBuilder:
         if root is not None:
             fields["root"] = root
         self._emit("re.xreduce", **fields)
+
+    def cross_broadcast(self, dtype: str, src: Slot, n: int, axes: Sequence[int], root: int,
+                        d: Slot) -> None:
+        """Sends the ``n``-element tile ``src`` of the member of rank ``root``
+        of the group over the grid ``axes`` (see :meth:`cross_reduce`) to
+        ``d`` of every member, the root included, over the reduction
+        network. ``src`` is read only on the root; the others wait for it."""
+        self._emit("re.xbroadcast", t=_dtype(dtype), src=src.encode(), n=n, axes=list(axes),
+                   root=root, d=d.encode())
 
     # -- layout unit ------------------------------------------------------------
 

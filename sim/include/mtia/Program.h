@@ -52,6 +52,7 @@ const char *unitName(Unit unit);
   X(ISel, "isel", Ctl)                                                         \
   X(FSel, "fsel", Ctl)                                                         \
   X(Pid, "pid", Ctl)                                                           \
+  X(PE, "pe", Ctl)                                                             \
   X(NProg, "nprog", Ctl)                                                       \
   X(Param, "param", Ctl)                                                       \
   X(FParam, "fparam", Ctl)                                                     \
@@ -62,6 +63,7 @@ const char *unitName(Unit unit);
   X(Bz, "bz", Ctl)                                                             \
   X(Bnz, "bnz", Ctl)                                                           \
   X(Fence, "fence", Ctl)                                                       \
+  X(Barrier, "barrier", Ctl)                                                   \
   X(Amo, "amo", Ctl)                                                           \
   X(Print, "print", Ctl)                                                       \
   X(Assert, "assert", Ctl)                                                     \
@@ -91,6 +93,7 @@ const char *unitName(Unit unit);
   X(ReScan, "re.scan", Re)                                                     \
   X(ReHistogram, "re.histogram", Re)                                           \
   X(ReXReduce, "re.xreduce", Re)                                               \
+  X(ReXBroadcast, "re.xbroadcast", Re)                                         \
   X(MluCopy, "mlu.copy", Mlu)                                                  \
   X(MluGather, "mlu.gather", Mlu)
 
@@ -150,12 +153,19 @@ const char *opName(Op op);
       X(AAnd, "and") X(AOr, "or") X(AXor, "xor") X(AXchg, "xchg")              \
           X(ACas, "cas")
 
+/// What the `pe` instruction reads of the PE that runs it: its row and
+/// column in the PE grid, the grid's row and column counts, its linear index.
+#define MTIA_PE_QUERIES(X)                                                     \
+  X(Row, "row")                                                                \
+  X(Col, "col") X(Rows, "rows") X(Cols, "cols") X(Index, "index")
+
 #define MTIA_FN_ENUM(id, name) id,
 enum class BinaryFn : uint8_t { MTIA_BINARY_FNS(MTIA_FN_ENUM) };
 enum class UnaryFn : uint8_t { MTIA_UNARY_FNS(MTIA_FN_ENUM) };
 enum class Pred : uint8_t { MTIA_PREDICATES(MTIA_FN_ENUM) };
 enum class ReduceFn : uint8_t { MTIA_REDUCE_FNS(MTIA_FN_ENUM) };
 enum class AtomicFn : uint8_t { MTIA_ATOMIC_FNS(MTIA_FN_ENUM) };
+enum class PEQuery : uint8_t { MTIA_PE_QUERIES(MTIA_FN_ENUM) };
 #undef MTIA_FN_ENUM
 
 /// An integer operand of a unit instruction: an immediate or an integer
@@ -216,7 +226,7 @@ struct Inst {
   bool release = false;
 
   // Selectors.
-  uint8_t fn = 0; // BinaryFn, UnaryFn, Pred, ReduceFn or AtomicFn.
+  uint8_t fn = 0; // BinaryFn, UnaryFn, Pred, ReduceFn, AtomicFn or PEQuery.
   DType type = DType::I64;
   DType type2 = DType::I64;
   bool isSigned = true;
@@ -228,8 +238,9 @@ struct Inst {
   int32_t axis = 0;
   int64_t bins = 0; // Histogram bins.
 
-  // Cross-PE reduction: the grid axes spanned by the group (bit a set for
-  // axis a) and the rank that receives the result (-1: every member).
+  // Collectives (barrier, re.xreduce, re.xbroadcast): the grid axes spanned
+  // by the group (bit a set for axis a) and the root rank: the one that
+  // receives a reduction (-1: every member) or sends a broadcast.
   uint8_t groupAxes = 0;
   int32_t root = -1;
 
@@ -271,9 +282,10 @@ struct Program {
   std::vector<std::string> locs;
   unsigned numIntRegs = 0, numFloatRegs = 0;
   std::vector<Inst> code;
-  /// The grid axes of the cross-PE reduction groups (shared by every
-  /// re.xreduce of the program); 0 when the program has none.
-  uint8_t reduceGroupAxes = 0;
+  /// The distinct group axes (bit a for axis a) that the program's
+  /// collectives name, in the order of their first appearance in the code;
+  /// empty when the program has none.
+  std::vector<uint8_t> collectiveAxes;
 };
 
 /// Parses and validates program bytes. Returns an empty string on success,

@@ -34,7 +34,7 @@ bool ControlCore::startNextProgram(PEState &pe) {
   pe.pid = pidOf(config.grid, pe.programs[pe.nextProgram++]);
   std::fill(pe.iregs.begin(), pe.iregs.end(), 0);
   std::fill(pe.fregs.begin(), pe.fregs.end(), 0.0);
-  pe.crossReducesIssued = 0;
+  pe.collectivesStarted.fill(0);
   pe.pc = 0;
   pe.inProgram = true;
   return true;
@@ -47,8 +47,8 @@ void ControlCore::issue(PEState &pe, const Inst &inst) {
   cmd.index = pe.pc;
   cmd.pid = pe.pid;
   cmd.issueTime = pe.ctlClock;
-  if (inst.op == Op::ReXReduce)
-    cmd.sequence = pe.crossReducesIssued++;
+  if (inst.groupAxes)
+    cmd.sequence = pe.collectivesStarted[inst.groupAxes]++;
   for (size_t i = 0; i < inst.ints.size(); ++i)
     cmd.ints[i] =
         inst.ints[i].isReg ? pe.iregs[inst.ints[i].value] : inst.ints[i].value;
@@ -176,6 +176,15 @@ void ControlCore::executeScalar(PEState &pe, const Inst &inst) {
   case Op::NProg:
     r[inst.dst] = config.grid[inst.axis];
     return;
+  case Op::PE: {
+    // The hart identity: the PE's place in the grid, whatever program the
+    // launch assigned to it.
+    const int64_t rows = target.peRows, cols = target.peCols;
+    const int64_t values[] = {pe.index / cols, pe.index % cols, rows, cols,
+                              pe.index};
+    r[inst.dst] = values[inst.fn];
+    return;
+  }
   case Op::Param:
     r[inst.dst] = static_cast<int64_t>(paramValues[inst.intImm]);
     return;
@@ -232,6 +241,23 @@ bool ControlCore::drained(PEState &pe, const char *what, uint64_t &done) const {
     done = std::max({done, pe.units[u].clock, pe.units[u].readyTime});
   }
   return true;
+}
+
+bool ControlCore::executeBarrier(PEState &pe, const Inst &inst, bool &arrived) {
+  arrived = false;
+  if (!pe.ctlArrived) {
+    // Like a fence: the PE's stores are complete before its group mates
+    // pass the barrier. The core arrives once the instruction has run.
+    uint64_t done;
+    if (!drained(pe, "barrier", done))
+      return false;
+    pe.ctlClock = done + target.controlCyclesPerInstruction;
+    pe.ctlSequence = pe.collectivesStarted[inst.groupAxes]++;
+    arrived = true;
+  }
+  Command here = coreCommand(pe);
+  here.sequence = pe.ctlSequence;
+  return network.barrier(pe, here);
 }
 
 bool ControlCore::executeAtomic(PEState &pe, const Inst &inst) {
@@ -372,6 +398,19 @@ bool ControlCore::step(PEState &pe) {
       pe.ctlClock = done;
       ++pe.pc;
       break;
+    }
+    case Op::Barrier: {
+      bool arrived;
+      if (!executeBarrier(pe, inst, arrived)) {
+        --controlSteps;
+        // Arriving is progress even though the core waits for the group.
+        return progressed || arrived;
+      }
+      // The core continues at the release time, which includes the
+      // instruction's own cycles.
+      ++pe.pc;
+      progressed = true;
+      continue;
     }
     case Op::Amo:
       if (!executeAtomic(pe, inst)) {

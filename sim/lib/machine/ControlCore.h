@@ -2,9 +2,9 @@
 //
 // The core that runs a program's control code on each PE: scalar arithmetic,
 // branches, scalar loads, stores and atomics on global memory, reads of
-// local memory, prints and asserts, and the issue of unit instructions into
-// the units' bounded in-order command queues. It starts the PE's programs
-// one after another.
+// local memory, prints and asserts, barriers, and the issue of unit
+// instructions into the units' bounded in-order command queues. It starts
+// the PE's programs one after another.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +16,7 @@
 #include "LocalMemory.h"
 #include "MemorySystem.h"
 #include "PEState.h"
+#include "ReduceNetwork.h"
 
 #include "mtia/Program.h"
 #include "mtia/Simulator.h"
@@ -33,11 +34,11 @@ public:
   ControlCore(const TargetDesc &target, const Program &program,
               const LaunchConfig &config, Diagnostics &diagnostics,
               Budget &budget, MemorySystem &memory, LocalMemory &local,
-              const std::vector<uint64_t> &paramValues,
+              ReduceNetwork &network, const std::vector<uint64_t> &paramValues,
               const std::vector<LaunchArg> &args)
       : target(target), program(program), config(config),
-        diagnostics(diagnostics), budget(budget), memory(memory),
-        local(local), paramValues(paramValues), args(args) {}
+        diagnostics(diagnostics), budget(budget), memory(memory), local(local),
+        network(network), paramValues(paramValues), args(args) {}
 
   /// Runs the control core of `pe` until it blocks, yields after an atomic
   /// or runs out of programs; returns whether it progressed.
@@ -53,6 +54,10 @@ private:
   /// while a release waits for the units to drain.
   bool executeAtomic(PEState &pe, const Inst &inst);
   void executeScalarAccess(PEState &pe, const Inst &inst);
+  /// Waits at a barrier: first for the units to drain, then for the group;
+  /// returns false, saying why in the PE's ctlBlockedOn, while it waits,
+  /// and sets `arrived` when the core arrives at the group's barrier.
+  bool executeBarrier(PEState &pe, const Inst &inst, bool &arrived);
   /// Reads one element of a page the control core waited for (ldl).
   void loadLocal(PEState &pe, const Inst &inst);
   void print(PEState &pe, const Inst &inst);
@@ -71,6 +76,7 @@ private:
   Budget &budget;
   MemorySystem &memory;
   LocalMemory &local;
+  ReduceNetwork &network;
   const std::vector<uint64_t> &paramValues;
   const std::vector<LaunchArg> &args;
   uint64_t controlSteps = 0;

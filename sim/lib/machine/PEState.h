@@ -37,7 +37,8 @@ struct Command {
   ScalarValue scalars[kMaxCommandScalars];
   std::array<int64_t, 3> pid;
   uint64_t issueTime = 0;
-  int64_t sequence = 0; // Of a re.xreduce among its program's re.xreduces.
+  // Of a collective among its program's collectives of the same group axes.
+  int64_t sequence = 0;
 };
 
 struct CBState {
@@ -54,7 +55,7 @@ struct UnitState {
   uint64_t readyTime = 0; // When all results of started work are complete.
   UnitStats stats;
   std::string blockedOn;
-  bool contributed = false; // The head re.xreduce has sent its tile.
+  bool contributed = false; // The head collective has joined its group.
 
   /// Accounts for an instruction that occupies the unit for `occupancy`
   /// cycles from `start` and whose results are complete `latency` cycles
@@ -75,7 +76,13 @@ struct PEState {
   bool inProgram = false;
   int32_t pc = 0;
   std::array<int64_t, 3> pid = {0, 0, 0};
-  int64_t crossReducesIssued = 0; // By the current program.
+  // The collectives the current program has started, by group axes (the
+  // mask of Inst::groupAxes), which number them for matching.
+  std::array<int64_t, 8> collectivesStarted = {};
+  // Whether the control core has arrived at the barrier it is at, and the
+  // barrier's number among the program's collectives of its axes.
+  bool ctlArrived = false;
+  int64_t ctlSequence = 0;
   std::vector<int64_t> iregs;
   std::vector<double> fregs;
   uint64_t ctlClock = 0;

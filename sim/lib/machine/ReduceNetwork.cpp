@@ -1,7 +1,7 @@
 //===- ReduceNetwork.cpp - The cross-PE reduction network -----------------===//
 //
-// Reduce-group arithmetic, the residency check of a launch's reduce groups,
-// and the timing of the network as a binary combining tree.
+// Group arithmetic, the residency check of a launch's groups, the matching
+// of collectives, and the timing of the network as a binary tree.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,10 +26,19 @@ uint64_t crossReduceWireBytes(const Inst &inst) {
 
 } // namespace
 
-int64_t ReduceNetwork::groupOf(const std::array<int64_t, 3> &pid) const {
+int64_t ReduceNetwork::groupSize(uint8_t axes) const {
+  int64_t size = 1;
+  for (unsigned a = 0; a < 3; ++a)
+    if (axes & (1u << a))
+      size *= config.grid[a];
+  return size;
+}
+
+int64_t ReduceNetwork::groupOf(uint8_t axes,
+                               const std::array<int64_t, 3> &pid) const {
   int64_t group = 0, scale = 1;
   for (unsigned a = 0; a < 3; ++a) {
-    if (program.reduceGroupAxes & (1u << a))
+    if (axes & (1u << a))
       continue;
     group += pid[a] * scale;
     scale *= config.grid[a];
@@ -37,10 +46,11 @@ int64_t ReduceNetwork::groupOf(const std::array<int64_t, 3> &pid) const {
   return group;
 }
 
-int64_t ReduceNetwork::rankOf(const std::array<int64_t, 3> &pid) const {
+int64_t ReduceNetwork::rankOf(uint8_t axes,
+                              const std::array<int64_t, 3> &pid) const {
   int64_t rank = 0, scale = 1;
   for (unsigned a = 0; a < 3; ++a) {
-    if (!(program.reduceGroupAxes & (1u << a)))
+    if (!(axes & (1u << a)))
       continue;
     rank += pid[a] * scale;
     scale *= config.grid[a];
@@ -48,57 +58,81 @@ int64_t ReduceNetwork::rankOf(const std::array<int64_t, 3> &pid) const {
   return rank;
 }
 
-std::array<int64_t, 3> ReduceNetwork::memberOf(int64_t group,
+std::array<int64_t, 3> ReduceNetwork::memberOf(uint8_t axes, int64_t group,
                                                int64_t rank) const {
   std::array<int64_t, 3> pid;
   for (unsigned a = 0; a < 3; ++a) {
-    int64_t &rest = program.reduceGroupAxes & (1u << a) ? rank : group;
+    int64_t &rest = axes & (1u << a) ? rank : group;
     pid[a] = rest % config.grid[a];
     rest /= config.grid[a];
   }
   return pid;
 }
 
-std::string ReduceNetwork::describeGroup(int64_t group) const {
-  std::array<int64_t, 3> pid = memberOf(group, 0);
+std::string ReduceNetwork::describeGroup(uint8_t axes, int64_t group) const {
+  std::array<int64_t, 3> pid = memberOf(axes, group, 0);
   std::string text = "reduce group (";
   for (unsigned a = 0; a < 3; ++a)
-    text += (a ? ", " : "") + (program.reduceGroupAxes & (1u << a)
-                                   ? std::string("*")
-                                   : std::to_string(pid[a]));
+    text += (a ? ", " : "") +
+            (axes & (1u << a) ? std::string("*") : std::to_string(pid[a]));
   return text + ")";
+}
+
+std::string ReduceNetwork::describe(const Command &cmd) const {
+  const uint8_t axes = cmd.inst->groupAxes;
+  return std::string(opName(cmd.inst->op)) + " #" +
+         std::to_string(cmd.sequence) + " of " +
+         describeGroup(axes, groupOf(axes, cmd.pid));
+}
+
+unsigned ReduceNetwork::treeLevels(int64_t members) {
+  unsigned levels = 0;
+  while ((int64_t(1) << levels) < members)
+    ++levels;
+  return levels;
+}
+
+uint64_t ReduceNetwork::hopCycles(uint64_t bytes) const {
+  return target.reduceNetworkHopCycles +
+         static_cast<uint64_t>(
+             std::ceil(bytes / target.reduceNetworkBytesPerCycle));
 }
 
 void ReduceNetwork::checkGroups(const std::vector<PEState> &pes) {
   const int64_t numPEs = target.numPEs();
-  groupSize = 1;
-  std::string axes;
-  for (unsigned a = 0; a < 3; ++a) {
-    if (!(program.reduceGroupAxes & (1u << a)))
-      continue;
-    groupSize *= config.grid[a];
-    axes += (axes.empty() ? "" : ", ") + std::to_string(a);
-  }
   SimAbort failure;
   failure.error.kind = "invalid_launch";
   for (size_t i = 0; i < program.code.size(); ++i) {
     const Inst &inst = program.code[i];
-    if (inst.op != Op::ReXReduce || inst.root < groupSize)
+    const int64_t size = groupSize(inst.groupAxes);
+    if (!inst.groupAxes || inst.root < size)
       continue;
     failure.error.instruction = static_cast<int>(i);
     if (inst.loc >= 0)
       failure.error.location = program.locs[inst.loc];
-    failure.error.message = "re.xreduce (instruction " + std::to_string(i) +
-                            ") sends to root " + std::to_string(inst.root) +
-                            " but its reduce groups have " +
-                            std::to_string(groupSize) + " programs";
+    failure.error.message =
+        std::string(opName(inst.op)) + " (instruction " + std::to_string(i) +
+        ") names root " + std::to_string(inst.root) +
+        " but its reduce groups have " + std::to_string(size) + " programs";
     throw failure;
   }
   const std::string launch = "the grid " + pidText(config.grid) + " on the " +
                              std::to_string(numPEs) + " PEs of " + target.name;
-  if (groupSize > numPEs) {
+  const std::vector<uint8_t> &sets = program.collectiveAxes;
+  std::vector<std::vector<int64_t>> present(sets.size());
+  const int64_t programs = config.grid[0] * config.grid[1] * config.grid[2];
+  for (size_t s = 0; s < sets.size(); ++s) {
+    const int64_t size = groupSize(sets[s]);
+    if (size <= numPEs) {
+      present[s].assign(programs / size, 0);
+      continue;
+    }
+    std::string axes;
+    for (unsigned a = 0; a < 3; ++a)
+      if (sets[s] & (1u << a))
+        axes += (axes.empty() ? "" : ", ") + std::to_string(a);
     failure.error.message =
-        "a cross-PE reduce group spans the " + std::to_string(groupSize) +
+        "a cross-PE reduce group spans the " + std::to_string(size) +
         " programs along grid axes {" + axes + "} but " + launch +
         " runs at most " + std::to_string(numPEs) +
         " programs at once (a PE runs its programs one after another)";
@@ -106,78 +140,163 @@ void ReduceNetwork::checkGroups(const std::vector<PEState> &pes) {
   }
   // Replay the order in which the PEs reach their programs: a group
   // completes once each of its members is the current program of its PE,
-  // which lets those PEs move on to their next programs.
-  const int64_t numGroups =
-      config.grid[0] * config.grid[1] * config.grid[2] / groupSize;
-  std::vector<int64_t> present(numGroups, 0);
+  // and a program finishes, letting its PE move on to the next, once its
+  // groups of every set of axes have completed.
   std::vector<size_t> head(numPEs, 0);
-  std::vector<int64_t> ready;
+  std::vector<size_t> groupsCompleted(numPEs, 0); // Of the current program.
+  std::vector<std::pair<size_t, int64_t>> ready;  // Set and group.
   auto arrive = [&](const PEState &pe) {
     if (head[pe.index] >= pe.programs.size())
       return;
-    int64_t group = groupOf(pidOf(config.grid, pe.programs[head[pe.index]]));
-    if (++present[group] == groupSize)
-      ready.push_back(group);
+    std::array<int64_t, 3> pid =
+        pidOf(config.grid, pe.programs[head[pe.index]]);
+    for (size_t s = 0; s < sets.size(); ++s) {
+      int64_t group = groupOf(sets[s], pid);
+      if (++present[s][group] == groupSize(sets[s]))
+        ready.emplace_back(s, group);
+    }
   };
   for (const PEState &pe : pes)
     arrive(pe);
-  int64_t completed = 0;
   while (!ready.empty()) {
-    int64_t group = ready.back();
+    auto [s, group] = ready.back();
     ready.pop_back();
-    ++completed;
-    for (int64_t rank = 0; rank < groupSize; ++rank) {
+    for (int64_t rank = 0; rank < groupSize(sets[s]); ++rank) {
       const PEState &pe =
-          pes[linearOf(config.grid, memberOf(group, rank)) % numPEs];
+          pes[linearOf(config.grid, memberOf(sets[s], group, rank)) % numPEs];
+      if (++groupsCompleted[pe.index] < sets.size())
+        continue;
+      groupsCompleted[pe.index] = 0;
       ++head[pe.index];
       arrive(pe);
     }
   }
-  if (completed == numGroups)
-    return;
-  // Explain the group that the first PE with programs left is stuck in.
   const PEState *stuck = nullptr;
   for (const PEState &pe : pes)
     if (!stuck && head[pe.index] < pe.programs.size())
       stuck = &pe;
-  const int64_t group =
-      groupOf(pidOf(config.grid, stuck->programs[head[stuck->index]]));
+  if (!stuck)
+    return;
+  // Explain a group that the first PE with programs left is stuck in: the
+  // first of its current program's groups that has not completed.
+  auto incompleteSet = [&](const std::array<int64_t, 3> &pid) {
+    size_t s = 0;
+    while (s + 1 < sets.size() &&
+           present[s][groupOf(sets[s], pid)] == groupSize(sets[s]))
+      ++s;
+    return sets[s];
+  };
+  const std::array<int64_t, 3> stuckPid =
+      pidOf(config.grid, stuck->programs[head[stuck->index]]);
+  const uint8_t axes = incompleteSet(stuckPid);
+  const int64_t group = groupOf(axes, stuckPid), size = groupSize(axes);
   failure.error.pe = stuck->index;
-  failure.error.programId = memberOf(group, 0);
+  failure.error.programId = memberOf(axes, group, 0);
   std::vector<int64_t> rankOnPE(numPEs, -1);
-  for (int64_t rank = 0; rank < groupSize; ++rank) {
-    std::array<int64_t, 3> member = memberOf(group, rank);
+  for (int64_t rank = 0; rank < size; ++rank) {
+    std::array<int64_t, 3> member = memberOf(axes, group, rank);
     int64_t peIndex = linearOf(config.grid, member) % numPEs;
     if (rankOnPE[peIndex] >= 0) {
       failure.error.message =
-          "programs " + pidText(memberOf(group, rankOnPE[peIndex])) + " and " +
-          pidText(member) + " of " + describeGroup(group) + " both run on PE " +
-          std::to_string(peIndex) + " with " + launch +
+          "programs " + pidText(memberOf(axes, group, rankOnPE[peIndex])) +
+          " and " + pidText(member) + " of " + describeGroup(axes, group) +
+          " both run on PE " + std::to_string(peIndex) + " with " + launch +
           "; every program of a reduce group must be resident at once, but "
           "a PE runs its programs one after another";
       throw failure;
     }
     rankOnPE[peIndex] = rank;
   }
-  for (int64_t rank = 0; rank < groupSize; ++rank) {
-    std::array<int64_t, 3> member = memberOf(group, rank);
+  for (int64_t rank = 0; rank < size; ++rank) {
+    std::array<int64_t, 3> member = memberOf(axes, group, rank);
     const PEState &pe = pes[linearOf(config.grid, member) % numPEs];
     std::array<int64_t, 3> current =
         pidOf(config.grid, pe.programs[head[pe.index]]);
     if (current == member)
       continue;
+    const uint8_t blocking = incompleteSet(current);
     failure.error.message =
-        describeGroup(group) + " can never complete with " + launch +
+        describeGroup(axes, group) + " can never complete with " + launch +
         ": its program " + pidText(member) + " runs on PE " +
         std::to_string(pe.index) + " after program " + pidText(current) +
-        " of " + describeGroup(groupOf(current)) +
+        " of " + describeGroup(blocking, groupOf(blocking, current)) +
         ", which cannot complete first (the PEs' program orders form a "
         "cycle)";
     throw failure;
   }
 }
 
-void ReduceNetwork::combine(CrossReduce &reduce) {
+std::string ReduceNetwork::missingMembers(const Collective &collective,
+                                          const Command &cmd,
+                                          const char *verb) const {
+  const uint8_t axes = cmd.inst->groupAxes;
+  const int64_t group = groupOf(axes, cmd.pid), size = groupSize(axes);
+  std::string missing;
+  unsigned listed = 0;
+  for (int64_t r = 0; r < size && listed < 4; ++r)
+    if (!collective.joined[r])
+      missing += (listed++ ? ", " : "") + pidText(memberOf(axes, group, r));
+  return std::to_string(collective.members) + " of " + std::to_string(size) +
+         " programs " + verb + "; waits for " + missing +
+         (size - collective.members > listed ? ", ..." : "");
+}
+
+ReduceNetwork::Collective &ReduceNetwork::join(PEState &pe, const Command &cmd,
+                                               uint64_t start, bool &joined) {
+  const Inst &inst = *cmd.inst;
+  const uint8_t axes = inst.groupAxes;
+  const int64_t size = groupSize(axes);
+  Collective &collective =
+      inFlight[Key(axes, groupOf(axes, cmd.pid), cmd.sequence)];
+  if (joined)
+    return collective;
+  if (!collective.inst) {
+    collective.inst = &inst;
+    collective.firstPid = cmd.pid;
+    collective.joined.assign(size, false);
+    // A reduction to a root delivers to the root alone.
+    collective.receiversLeft =
+        inst.op == Op::ReXReduce && inst.root >= 0 ? 1 : size;
+  } else if (collective.inst->op != inst.op || collective.inst->fn != inst.fn ||
+             collective.inst->type != inst.type ||
+             collective.inst->count != inst.count ||
+             collective.inst->root != inst.root) {
+    auto describeInst = [](const Inst &i) {
+      const std::string tile =
+          std::to_string(i.count) + " x " + dtypeName(i.type);
+      switch (i.op) {
+      case Op::Barrier:
+        return std::string("a barrier");
+      case Op::ReXBroadcast:
+        return "re.xbroadcast of " + tile + " from root " +
+               std::to_string(i.root);
+      default:
+        return std::string(reduceFnName(static_cast<ReduceFn>(i.fn))) + " of " +
+               tile + " (root " + std::to_string(i.root) + ")";
+      }
+    };
+    diagnostics.abortAt("collective_mismatch",
+                        describe(cmd) + ": this program contributes " +
+                            describeInst(inst) + " but program " +
+                            pidText(collective.firstPid) + " contributed " +
+                            describeInst(*collective.inst),
+                        pe, cmd);
+  }
+  collective.joined[rankOf(axes, cmd.pid)] = true;
+  ++collective.members;
+  collective.latestStart = std::max(collective.latestStart, start);
+  joined = true;
+  return collective;
+}
+
+bool ReduceNetwork::execute(PEState &pe, UnitState &state, const Command &cmd) {
+  const uint64_t start = std::max(state.clock, cmd.issueTime);
+  if (cmd.inst->op == Op::ReXBroadcast)
+    return broadcast(pe, state, cmd, start);
+  return crossReduce(pe, state, cmd, start);
+}
+
+void ReduceNetwork::combine(Collective &reduce, int64_t members) {
   const Inst &inst = *reduce.inst;
   const ReduceFn fn = static_cast<ReduceFn>(inst.fn);
   const int64_t n = inst.count;
@@ -188,85 +307,49 @@ void ReduceNetwork::combine(CrossReduce &reduce) {
   std::vector<int32_t> winners(arg ? n : 0);
   reduceTile(fn, inst.type, reduce.values.data(), reduce.result.data(),
              arg ? reinterpret_cast<uint8_t *>(winners.data()) : nullptr, 1,
-             groupSize, n);
+             members, n);
   reduce.resultIndices.resize(winners.size());
   for (int64_t i = 0; i < static_cast<int64_t>(winners.size()); ++i)
     reduce.resultIndices[i] = reduce.indices[winners[i] * n + i];
   // A binary combining tree: each level is one hop that moves a tile and
   // combines it; an all-reduce broadcasts the result back down the tree.
-  unsigned levels = 0;
-  while ((int64_t(1) << levels) < groupSize)
-    ++levels;
-  const uint64_t hop =
-      target.reduceNetworkHopCycles +
-      static_cast<uint64_t>(std::ceil(crossReduceWireBytes(inst) /
-                                      target.reduceNetworkBytesPerCycle));
+  const unsigned levels = treeLevels(members);
+  const uint64_t hop = hopCycles(crossReduceWireBytes(inst));
   const uint64_t combine = static_cast<uint64_t>(
       std::ceil(double(n) / target.reduceElementsPerCycle));
   reduce.doneTime = reduce.latestStart + levels * (hop + combine) +
                     (inst.root < 0 ? levels * hop : 0);
-  reduce.combined = true;
+  reduce.complete = true;
 }
 
-bool ReduceNetwork::execute(PEState &pe, UnitState &state, const Command &cmd) {
+bool ReduceNetwork::crossReduce(PEState &pe, UnitState &state,
+                                const Command &cmd, uint64_t start) {
   const Inst &inst = *cmd.inst;
-  const int64_t group = groupOf(cmd.pid), rank = rankOf(cmd.pid);
-  const auto key = std::make_pair(group, cmd.sequence);
-  CrossReduce &reduce = inFlight[key];
-  const uint64_t start = std::max(state.clock, cmd.issueTime);
+  const int64_t size = groupSize(inst.groupAxes);
+  const int64_t rank = rankOf(inst.groupAxes, cmd.pid);
   const int64_t n = inst.count;
   const int64_t tileBytes = n * dtypeSize(inst.type);
   const bool arg = inst.slots[2].present();
   const uint64_t wireBytes = crossReduceWireBytes(inst);
-  const std::string what = "re.xreduce #" + std::to_string(cmd.sequence) +
-                           " of " + describeGroup(group);
-  if (!state.contributed) {
-    if (!reduce.inst) {
-      reduce.inst = &inst;
-      reduce.firstPid = cmd.pid;
-      reduce.joined.assign(groupSize, false);
-      reduce.values.resize(groupSize * tileBytes);
-      reduce.indices.resize(arg ? groupSize * n : 0);
-      reduce.receiversLeft = inst.root < 0 ? groupSize : 1;
-    } else if (reduce.inst->fn != inst.fn || reduce.inst->type != inst.type ||
-               reduce.inst->count != n || reduce.inst->root != inst.root) {
-      auto describe = [](const Inst &i) {
-        return std::string(reduceFnName(static_cast<ReduceFn>(i.fn))) + " of " +
-               std::to_string(i.count) + " x " + dtypeName(i.type) + " (root " +
-               std::to_string(i.root) + ")";
-      };
-      diagnostics.abortAt("collective_mismatch",
-                          what + ": this program contributes " +
-                              describe(inst) + " but program " +
-                              pidText(reduce.firstPid) + " contributed " +
-                              describe(*reduce.inst),
-                          pe, cmd);
-    }
+  const bool joinedBefore = state.contributed;
+  Collective &reduce = join(pe, cmd, start, state.contributed);
+  if (!joinedBefore) {
+    reduce.values.resize(size * tileBytes);
+    reduce.indices.resize(arg ? size * n : 0);
     std::memcpy(reduce.values.data() + rank * tileBytes,
                 local.resolve(pe, Unit::Re, inst.slots[0], cmd), tileBytes);
     if (arg)
       std::memcpy(reduce.indices.data() + rank * n,
                   local.resolve(pe, Unit::Re, inst.slots[2], cmd), n * 4);
-    reduce.joined[rank] = true;
-    ++reduce.contributions;
-    reduce.latestStart = std::max(reduce.latestStart, start);
     traffic += wireBytes;
     local.countTraffic(wireBytes);
-    state.contributed = true;
-    if (reduce.contributions == groupSize)
-      combine(reduce);
+    if (reduce.members == size)
+      combine(reduce, size);
   }
   const bool receives = inst.root < 0 || rank == inst.root;
-  if (receives && !reduce.combined) {
-    std::string missing;
-    unsigned listed = 0;
-    for (int64_t r = 0; r < groupSize && listed < 4; ++r)
-      if (!reduce.joined[r])
-        missing += (listed++ ? ", " : "") + pidText(memberOf(group, r));
+  if (receives && !reduce.complete) {
     state.blockedOn =
-        what + ": " + std::to_string(reduce.contributions) + " of " +
-        std::to_string(groupSize) + " programs contributed; waits for " +
-        missing + (groupSize - reduce.contributions > listed ? ", ..." : "");
+        describe(cmd) + ": " + missingMembers(reduce, cmd, "contributed");
     return false;
   }
   state.contributed = false;
@@ -284,9 +367,75 @@ bool ReduceNetwork::execute(PEState &pe, UnitState &state, const Command &cmd) {
       std::memcpy(idx, reduce.resultIndices.data(), n * 4);
     local.countTraffic(wireBytes);
     if (--reduce.receiversLeft == 0)
-      inFlight.erase(key);
+      inFlight.erase(
+          Key(inst.groupAxes, groupOf(inst.groupAxes, cmd.pid), cmd.sequence));
   }
   state.retire(start, finish - start, target.reduceLatencyCycles);
   diagnostics.span(pe, Unit::Re, cmd, start, finish - start);
+  return true;
+}
+
+bool ReduceNetwork::broadcast(PEState &pe, UnitState &state, const Command &cmd,
+                              uint64_t start) {
+  const Inst &inst = *cmd.inst;
+  const uint8_t axes = inst.groupAxes;
+  const int64_t group = groupOf(axes, cmd.pid);
+  const bool isRoot = rankOf(axes, cmd.pid) == inst.root;
+  const int64_t bytes = inst.count * dtypeSize(inst.type);
+  const bool joinedBefore = state.contributed;
+  Collective &collective = join(pe, cmd, start, state.contributed);
+  if (!joinedBefore && isRoot) {
+    const uint8_t *src = local.resolve(pe, Unit::Re, inst.slots[0], cmd);
+    collective.result.assign(src, src + bytes);
+    local.countTraffic(bytes);
+    // A binomial tree: in each of its levels every member that holds the
+    // tile sends it one hop on, so it reaches every member after
+    // ceil(log2 members) hops.
+    collective.doneTime =
+        start + treeLevels(groupSize(axes)) * hopCycles(bytes);
+    collective.complete = true;
+  }
+  if (!collective.complete) {
+    state.blockedOn = describe(cmd) + ": waits for its root, program " +
+                      pidText(memberOf(axes, group, inst.root));
+    return false;
+  }
+  state.contributed = false;
+  // Every member, the root included, holds its RE until the tile has
+  // reached the whole group (the root sends at every level of the tree).
+  const uint64_t finish = std::max(start + 1, collective.doneTime);
+  std::memcpy(local.resolve(pe, Unit::Re, inst.slots[1], cmd),
+              collective.result.data(), bytes);
+  local.countTraffic(bytes);
+  if (!isRoot)
+    traffic += bytes;
+  if (--collective.receiversLeft == 0)
+    inFlight.erase(Key(axes, group, cmd.sequence));
+  state.retire(start, finish - start, target.reduceLatencyCycles);
+  diagnostics.span(pe, Unit::Re, cmd, start, finish - start);
+  return true;
+}
+
+bool ReduceNetwork::barrier(PEState &pe, const Command &cmd) {
+  const uint8_t axes = cmd.inst->groupAxes;
+  const int64_t size = groupSize(axes);
+  const bool arrivedBefore = pe.ctlArrived;
+  Collective &collective = join(pe, cmd, pe.ctlClock, pe.ctlArrived);
+  if (!arrivedBefore && collective.members == size) {
+    // The arrivals go up a tree of the network and the release comes back
+    // down; both carry no data.
+    collective.doneTime = collective.latestStart +
+                          2 * treeLevels(size) * target.reduceNetworkHopCycles;
+    collective.complete = true;
+  }
+  if (!collective.complete) {
+    pe.ctlBlockedOn =
+        describe(cmd) + ": " + missingMembers(collective, cmd, "arrived");
+    return false;
+  }
+  pe.ctlArrived = false;
+  pe.ctlClock = collective.doneTime;
+  if (--collective.receiversLeft == 0)
+    inFlight.erase(Key(axes, groupOf(axes, cmd.pid), cmd.sequence));
   return true;
 }

@@ -1,12 +1,15 @@
 //===- ReduceNetwork.h - The cross-PE reduction network ---------*- C++ -*-===//
 //
-// The reduction engines' dedicated network between PEs. The programs of a
-// reduce group (those that agree on the grid axes outside the program's
-// reduce-group axes) contribute a tile to each of their re.xreduce
-// instructions; the network combines the tiles in rank order once the last
-// arrives and delivers the result to the root or, for an all-reduce, to
-// every member. A member's rank linearises its ids along the group axes
-// (lowest axis fastest).
+// The reduction engines' dedicated network between PEs, which carries the
+// collectives: re.xreduce, re.xbroadcast and the control cores' barrier.
+// Each collective names its group axes; the programs that agree on the grid
+// axes outside them form one group, and a member's rank linearises its ids
+// along them (lowest axis fastest). The k-th collective of one set of axes
+// that a program starts matches the k-th of the same axes of every other
+// member of its group. A reduction combines the tiles in rank order once
+// the last arrives and delivers the result to the root or, for an
+// all-reduce, to every member; a broadcast delivers the root's tile to every
+// member; a barrier releases every member once all have arrived.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,7 +28,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
-#include <utility>
+#include <tuple>
 #include <vector>
 
 namespace mtia {
@@ -38,50 +41,81 @@ public:
       : target(target), program(program), config(config),
         diagnostics(diagnostics), local(local) {}
 
-  /// Checks, before the launch runs, that every reduce group can be
-  /// resident at once on the PEs that `pes` assigns its programs to, and
-  /// that every re.xreduce's root lies in its group; aborts with
-  /// invalid_launch otherwise.
+  /// Checks, before the launch runs, that the groups of every set of axes
+  /// the program's collectives name can be resident at once on the PEs that
+  /// `pes` assigns their programs to, and that every collective's root lies
+  /// in its group; aborts with invalid_launch otherwise.
   void checkGroups(const std::vector<PEState> &pes);
-  /// Executes the re.xreduce at the head of the RE queue of `pe`: sends
-  /// its tile once and, for a receiving member, returns false (saying why
-  /// in the unit's blockedOn) until the group's result is combined.
+  /// Executes the re.xreduce or re.xbroadcast at the head of the RE queue
+  /// of `pe`: joins its group once and returns false, saying why in the
+  /// unit's blockedOn, while the member waits for the others (a receiving
+  /// member of a reduction for every contribution, a member of a broadcast
+  /// for the root's tile).
   bool execute(PEState &pe, UnitState &state, const Command &cmd);
+  /// Executes the barrier `cmd` that the control core of `pe` is at: the
+  /// core arrives at its current clock once (`pe.ctlArrived`), and the call
+  /// returns false, saying why in the PE's ctlBlockedOn, until every member
+  /// has arrived; then it moves the core's clock to the release time.
+  bool barrier(PEState &pe, const Command &cmd);
 
   /// Adds the bytes sent over the network to `result`.
   void report(SimResult &result) const { result.reduceNetworkBytes = traffic; }
 
 private:
-  /// The k-th re.xreduce of every program of one reduction group, from the
-  /// first contribution until every receiving member has its result.
-  struct CrossReduce {
-    const Inst *inst = nullptr; // The first contributor's instruction.
+  /// The k-th collective of one set of group axes of every program of one
+  /// group, from the first member's arrival until every receiving member
+  /// has its result.
+  struct Collective {
+    const Inst *inst = nullptr; // The first member's instruction.
     std::array<int64_t, 3> firstPid = {0, 0, 0};
-    std::vector<bool> joined;     // By rank.
-    std::vector<uint8_t> values;  // Contributed tiles by rank.
-    std::vector<int32_t> indices; // Contributed argmax/argmin indices by rank.
-    int64_t contributions = 0;
+    std::vector<bool> joined; // By rank.
+    int64_t members = 0;      // That have joined.
     uint64_t latestStart = 0;
-    bool combined = false;
+    std::vector<uint8_t> values;  // Contributed tiles by rank (re.xreduce).
+    std::vector<int32_t> indices; // Contributed argmax/argmin indices.
+    // Whether the result (a reduction's, the root's tile of a broadcast, a
+    // barrier's release) is known, and when it reaches the members.
+    bool complete = false;
     std::vector<uint8_t> result;
     std::vector<int32_t> resultIndices;
     uint64_t doneTime = 0;
     int64_t receiversLeft = 0;
   };
+  /// Group axes, group and sequence number.
+  using Key = std::tuple<uint8_t, int64_t, int64_t>;
 
-  int64_t groupOf(const std::array<int64_t, 3> &pid) const;
-  int64_t rankOf(const std::array<int64_t, 3> &pid) const;
-  std::array<int64_t, 3> memberOf(int64_t group, int64_t rank) const;
-  std::string describeGroup(int64_t group) const;
-  void combine(CrossReduce &reduce);
+  int64_t groupSize(uint8_t axes) const;
+  int64_t groupOf(uint8_t axes, const std::array<int64_t, 3> &pid) const;
+  int64_t rankOf(uint8_t axes, const std::array<int64_t, 3> &pid) const;
+  std::array<int64_t, 3> memberOf(uint8_t axes, int64_t group,
+                                  int64_t rank) const;
+  std::string describeGroup(uint8_t axes, int64_t group) const;
+  /// "re.xreduce #k of reduce group (...)", naming `cmd`'s collective.
+  std::string describe(const Command &cmd) const;
+  /// How many members of `collective` have `verb` and which are missing.
+  std::string missingMembers(const Collective &collective, const Command &cmd,
+                             const char *verb) const;
+  /// The collective of `cmd`. Unless `joined` says that this member has
+  /// joined it, joins it at `start`, checking that it matches the
+  /// instructions of the members before, and sets `joined`.
+  Collective &join(PEState &pe, const Command &cmd, uint64_t start,
+                   bool &joined);
+  bool crossReduce(PEState &pe, UnitState &state, const Command &cmd,
+                   uint64_t start);
+  bool broadcast(PEState &pe, UnitState &state, const Command &cmd,
+                 uint64_t start);
+  void combine(Collective &reduce, int64_t members);
+  /// The levels of a binary tree over `members` (ceil(log2 members)).
+  static unsigned treeLevels(int64_t members);
+  /// The cycles of one hop of the network that carries `bytes`.
+  uint64_t hopCycles(uint64_t bytes) const;
 
   const TargetDesc &target;
   const Program &program;
   const LaunchConfig &config;
   Diagnostics &diagnostics;
   LocalMemory &local;
-  int64_t groupSize = 1;
-  std::map<std::pair<int64_t, int64_t>, CrossReduce> inFlight;
+  std::map<Key, Collective> inFlight;
   uint64_t traffic = 0;
 };
 

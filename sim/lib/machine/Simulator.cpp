@@ -40,11 +40,11 @@ public:
       : target(target), program(program), config(config),
         diagnostics(target, program, config.trace), budget(config, diagnostics),
         memory(target, diagnostics), local(target, program, diagnostics),
+        network(target, program, config, diagnostics, local),
         core(target, program, config, diagnostics, budget, memory, local,
-             paramValues, args),
+             network, paramValues, args),
         dma(target, diagnostics, memory, local),
-        compute(target, diagnostics, local),
-        network(target, program, config, diagnostics, local) {}
+        compute(target, diagnostics, local) {}
 
   /// Binds the launch's arguments and plans the local memories; aborts
   /// with invalid_launch, cb_misuse or local_memory_overflow.
@@ -72,10 +72,10 @@ private:
   Budget budget;
   MemorySystem memory;
   LocalMemory local;
+  ReduceNetwork network;
   ControlCore core;
   DmaEngine dma;
   ComputeUnits compute;
-  ReduceNetwork network;
 };
 
 void Machine::bind(const std::vector<LaunchArg> &launchArgs) {
@@ -98,7 +98,7 @@ bool Machine::executeCommand(PEState &pe, Unit unit, UnitState &state,
   if (inst.op >= Op::CbReserve && inst.op <= Op::CbPop)
     return local.executeCBOp(pe, unit, cmd, state.clock, state.readyTime,
                              state.blockedOn);
-  if (inst.op == Op::ReXReduce)
+  if (inst.op == Op::ReXReduce || inst.op == Op::ReXBroadcast)
     return network.execute(pe, state, cmd);
   const uint64_t start = std::max(state.clock, cmd.issueTime);
   if (unit == Unit::DmaIn || unit == Unit::DmaOut)
@@ -160,16 +160,16 @@ void Machine::run() {
       pe.ctlDone = true;
   }
   local.attach(pes);
-  if (program.reduceGroupAxes)
+  if (!program.collectiveAxes.empty())
     network.checkGroups(pes);
   while (true) {
     bool progressed = false, allDone = true;
     for (PEState &pe : pes) {
       // A few rounds per visit keep the PE's local memory in the host's
       // cache; PEs interact only through global memory, whose bandwidth
-      // calendar does not depend on the visiting order, and cross-PE
-      // reductions, whose results and times depend only on the members'
-      // contributions.
+      // calendar does not depend on the visiting order, and collectives
+      // over the reduce network, whose results and times depend only on
+      // the members' contributions and arrival times.
       for (unsigned round = 0; round < kRoundsPerVisit && !pe.finished();
            ++round) {
         bool moved = core.step(pe);

@@ -11,6 +11,7 @@
 
 #include "ProgramParser.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Error.h"
 
 #include <cstring>
@@ -119,12 +120,10 @@ void ProgramParser::parse(const Object &root) {
         fail("must be an object");
       parseInst(program.code[i], *object);
       checkKnownFields(*object, opName(program.code[i].op));
-      const Inst &inst = program.code[i];
-      if (inst.op != Op::ReXReduce)
-        continue;
-      if (program.reduceGroupAxes && program.reduceGroupAxes != inst.groupAxes)
-        fail("every re.xreduce of a program must name the same group axes");
-      program.reduceGroupAxes = inst.groupAxes;
+      const uint8_t axes = program.code[i].groupAxes;
+      if (axes && llvm::find(program.collectiveAxes, axes) ==
+                      program.collectiveAxes.end())
+        program.collectiveAxes.push_back(axes);
     } catch (ParseError &error) {
       fail("instruction " + std::to_string(i) + ": " + error.message);
     }

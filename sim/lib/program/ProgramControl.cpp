@@ -144,6 +144,10 @@ void ProgramParser::parseCtl(Inst &inst, const Object &object) {
     inst.dst = intReg(object, "d");
     inst.axis = static_cast<int32_t>(integer(object, "axis", 0, 2));
     return;
+  case Op::PE:
+    inst.dst = intReg(object, "d");
+    inst.fn = named(object, "q", table(kPEQueryNames));
+    return;
   case Op::Param:
   case Op::FParam: {
     inst.intImm =
@@ -220,6 +224,9 @@ void ProgramParser::parseCtl(Inst &inst, const Object &object) {
     return;
   case Op::Fence:
   case Op::End:
+    return;
+  case Op::Barrier:
+    inst.groupAxes = groupAxes(object);
     return;
   case Op::Print: {
     inst.text = string(object, "text");

@@ -42,6 +42,7 @@ inline constexpr const char *kUnaryNames[] = {MTIA_UNARY_FNS(MTIA_FN_NAME)};
 inline constexpr const char *kPredNames[] = {MTIA_PREDICATES(MTIA_FN_NAME)};
 inline constexpr const char *kReduceNames[] = {MTIA_REDUCE_FNS(MTIA_FN_NAME)};
 inline constexpr const char *kAtomicNames[] = {MTIA_ATOMIC_FNS(MTIA_FN_NAME)};
+inline constexpr const char *kPEQueryNames[] = {MTIA_PE_QUERIES(MTIA_FN_NAME)};
 #undef MTIA_FN_NAME
 
 #define MTIA_OP_NAME(id, name, unit) name,
@@ -370,6 +371,22 @@ private:
 
   int64_t count(const Object &object) {
     return integer(object, "n", 1, int64_t(1) << 31);
+  }
+
+  /// The `axes` of a collective: 1 to 3 distinct grid axes, as a mask with
+  /// bit a set for axis a.
+  uint8_t groupAxes(const Object &object) {
+    const Array &axes = array(object, "axes");
+    if (axes.empty() || axes.size() > 3)
+      fail("field 'axes' must list 1 to 3 grid axes");
+    uint8_t mask = 0;
+    for (const Value &axis : axes) {
+      uint8_t bit = uint8_t(1) << integer(axis, "axes", 0, 2);
+      if (mask & bit)
+        fail("field 'axes' lists an axis twice");
+      mask |= bit;
+    }
+    return mask;
   }
 
   void parseCBOp(Inst &inst, const Object &object);

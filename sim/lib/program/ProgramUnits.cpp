@@ -273,15 +273,7 @@ void ProgramParser::parseUnit(Inst &inst, const Object &object) {
     if (!reduceFnSupports(static_cast<ReduceFn>(inst.fn), inst.type))
       fail("the combiner does not apply to the type");
     inst.count = count(object);
-    const Array &axes = array(object, "axes");
-    if (axes.empty() || axes.size() > 3)
-      fail("field 'axes' must list 1 to 3 grid axes");
-    for (const Value &axis : axes) {
-      uint8_t bit = uint8_t(1) << integer(axis, "axes", 0, 2);
-      if (inst.groupAxes & bit)
-        fail("field 'axes' lists an axis twice");
-      inst.groupAxes |= bit;
-    }
+    inst.groupAxes = groupAxes(object);
     inst.root = static_cast<int32_t>(
         optionalInteger(object, "root", -1, int64_t(1) << 20, -1));
     bool arg = inst.fn == static_cast<uint8_t>(ReduceFn::ArgMax) ||
@@ -295,6 +287,20 @@ void ProgramParser::parseUnit(Inst &inst, const Object &object) {
     checkFits(inst.slots[1], bytes, "the result");
     checkFits(inst.slots[2], inst.count * 4, "the source indices");
     checkFits(inst.slots[3], inst.count * 4, "the index result");
+    return;
+  }
+  case Op::ReXBroadcast: {
+    inst.type = dtype(object, "t");
+    inst.count = count(object);
+    inst.groupAxes = groupAxes(object);
+    // The group size is known at launch, which checks the upper bound.
+    inst.root =
+        static_cast<int32_t>(integer(object, "root", 0, int64_t(1) << 20));
+    inst.slots.push_back(slot(object, "src"));
+    inst.slots.push_back(slot(object, "d"));
+    const int64_t bytes = inst.count * dtypeSize(inst.type);
+    checkFits(inst.slots[0], bytes, "the source");
+    checkFits(inst.slots[1], bytes, "the result");
     return;
   }
   case Op::MluGather: {

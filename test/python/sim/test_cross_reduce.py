@@ -250,15 +250,6 @@ def test_root_outside_the_group_and_mismatches() -> None:
     assert "contributes max of 16 x i32" in str(info.value)
     assert "program (0, 0, 0) contributed sum of 16 x i32" in str(info.value)
 
-    two_axes = ProgramBuilder("axes")
-    cb = two_axes.cb("t", 256, 1)
-    two_axes.reserve(Unit.RE, cb)
-    two_axes.cross_reduce("sum", "i32", cb.back(), 16, [0], d=cb.back())
-    two_axes.cross_reduce("sum", "i32", cb.back(), 16, [1], d=cb.back())
-    with pytest.raises(SimulationError) as info:
-        Simulator().run(two_axes.build(), [])
-    assert info.value.kind == "invalid_program" and "same group axes" in str(info.value)
-
 
 def test_repeated_reductions_in_one_program_are_matched_in_order(
         rng: np.random.Generator) -> None:
