@@ -5,6 +5,7 @@ against numpy."""
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -48,7 +49,8 @@ def all_reduce_kernel(x_ptr, out_ptr, OP: tl.constexpr, AXIS: tl.constexpr,
     tl.store(out_ptr + offsets, mtia.all_reduce(x, OP, AXIS))
 
 
-NUMPY_REDUCTIONS = {"sum": np.sum, "max": np.max, "min": np.min}
+NUMPY_REDUCTIONS: dict[str, Callable[..., np.ndarray]] = {"sum": np.sum, "max": np.max,
+                                                          "min": np.min}
 
 
 @pytest.mark.parametrize("axis", [0, 1, None])
