@@ -182,6 +182,16 @@ def Tile_PEGroup : Tile_I32Enum<"PEGroup", "programs that take part in a collect
   I32EnumAttrCase<"Grid", 2, "grid">,
 ]>;
 
+// The neighbour a program exchanges tiles with: `east` and `west` along
+// grid axis 0 (program id + 1 and - 1; with a grid of 8 x 8, the next and
+// previous column of PEs), `south` and `north` along axis 1.
+def Tile_PEDirection : Tile_I32Enum<"PEDirection", "neighbour of a program in the grid", [
+  I32EnumAttrCase<"East", 0, "east">,
+  I32EnumAttrCase<"West", 1, "west">,
+  I32EnumAttrCase<"South", 2, "south">,
+  I32EnumAttrCase<"North", 3, "north">,
+]>;
+
 def Tile_PEQuery : Tile_I32Enum<"PEQuery", "what the control core reads of the PE it runs on", [
   I32EnumAttrCase<"Row", 0, "row">,
   I32EnumAttrCase<"Column", 1, "column">,

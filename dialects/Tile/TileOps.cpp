@@ -433,6 +433,17 @@ LogicalResult CrossPEReduceOp::verify() {
                                    isFloatKind(getKind()), getType());
 }
 
+LogicalResult CrossPEArgReduceOp::verify() {
+  TileType values = getValues().getType();
+  TileType indices = getIndices().getType();
+  if (values.getShape() != indices.getShape())
+    return emitOpError("values and indices must have one shape, got ")
+           << values << " and " << indices;
+  if (!indices.getElementType().isInteger(32))
+    return emitOpError("indices must be i32, got ") << indices;
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Memory-layout unit
 //===----------------------------------------------------------------------===//

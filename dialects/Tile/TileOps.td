@@ -456,6 +456,41 @@ def Tile_CrossPEBroadcastOp : Tile_UnitOp<"cross_pe_broadcast", "Reduce", [
   }];
 }
 
+def Tile_CrossPEArgReduceOp : Tile_UnitOp<"cross_pe_arg_reduce", "Reduce", [
+    AllTypesMatch<["indices", "result"]>, MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "the index that goes with the extreme value across PEs";
+  let description = [{
+    `%r = tile.cross_pe_arg_reduce argmax %v, %i over grid : !tile.tile<64xf32>, !tile.tile<64xi32>`:
+    every member of the group sends its values and their i32 indices; every
+    member receives, elementwise, the index of the member holding the
+    largest (smallest) value, the lowest rank among equals; NaN never
+    displaces a number. A collective operation, like `tile.cross_pe_reduce`.
+  }];
+  let arguments = (ins Tile_ArgReduceKind:$kind, Tile_AnyTile:$values, Tile_AnyTile:$indices,
+                       Tile_PEGroup:$group);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = [{
+    $kind $values `,` $indices `over` $group attr-dict `:` qualified(type($values)) `,`
+    qualified(type($indices))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_CrossPEShiftOp : Tile_UnitOp<"cross_pe_shift", "Reduce", [
+    SameOperandsAndResultType, MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "pass a tile to the neighbouring program";
+  let description = [{
+    `%r = tile.cross_pe_shift %a toward east : !tile.tile<64xf32>`: every
+    program sends its tile to its neighbour in `direction` and receives the
+    tile of the neighbour on the other side; a program at the edge of the
+    grid, which has no such neighbour, receives zeros. A collective over the
+    programs of the line along the direction's grid axis.
+  }];
+  let arguments = (ins Tile_AnyTile:$source, Tile_PEDirection:$direction);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = "$source `toward` $direction attr-dict `:` qualified(type($result))";
+}
+
 def Tile_BarrierOp : Tile_UnitOp<"barrier", "Core", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "wait until every program of a group has reached the barrier";
   let description = [{

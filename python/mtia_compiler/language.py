@@ -43,16 +43,22 @@ GROUPS = {None: "grid", 0: "row", 1: "column"}
 #: The reductions of `all_reduce`.
 REDUCTIONS = ("sum", "max", "min")
 
+#: The neighbours of `shift`: east and west along grid axis 0, south and
+#: north along axis 1.
+DIRECTIONS = ("east", "west", "south", "north")
 
-def _call(symbol: str, argument: Any, result: core.dtype, pure: bool, semantic: Any) -> Any:
-    """`tt.extern_elementwise` of `symbol` in the `mtia` library on one
-    argument, giving `result` elements."""
+
+def _call(symbol: str, arguments: list[Any], result: core.dtype, pure: bool,
+          semantic: Any) -> Any:
+    """`tt.extern_elementwise` of `symbol` in the `mtia` library, giving
+    `result` elements."""
     if type(semantic.builder).__name__ == "InterpreterBuilder":
         raise NotImplementedError(
             f"{symbol} needs the MTIA backend: Triton's interpreter runs the programs one "
             "after another, so they cannot meet at a barrier or collective")
-    tensor = semantic.to_tensor(argument)
-    return core.extern_elementwise(LIBRARY, "", [tensor], {(tensor.dtype,): (symbol, result)},
+    tensors = [semantic.to_tensor(argument) for argument in arguments]
+    types = tuple(tensor.dtype for tensor in tensors)
+    return core.extern_elementwise(LIBRARY, "", tensors, {types: (symbol, result)},
                                    is_pure=pure, _semantic=semantic)
 
 
@@ -64,7 +70,7 @@ def _group(axis: Any) -> str:
 
 
 def _pe(query: str, semantic: Any) -> Any:
-    return _call(f"{LIBRARY}.pe.{query}", 0, core.int32, True, semantic)
+    return _call(f"{LIBRARY}.pe.{query}", [0], core.int32, True, semantic)
 
 
 @core.extern
@@ -104,7 +110,7 @@ def barrier(axis: Any = None, _semantic: Any = None) -> None:
     """Waits until every program of the group (`axis`, see the module) has
     reached this barrier. Stores of any member before it are visible to
     loads of every member after it."""
-    _call(f"{LIBRARY}.barrier.{_group(axis)}", 0, core.int32, False, _semantic)
+    _call(f"{LIBRARY}.barrier.{_group(axis)}", [0], core.int32, False, _semantic)
 
 
 @core.extern
@@ -121,7 +127,7 @@ def all_reduce(x: Any, op: Any = "sum", axis: Any = None, _semantic: Any = None)
         raise ValueError("all_reduce combines numbers; convert int1 values first")
     if x.dtype.is_int_unsigned() and op != "sum":
         op = f"u{op}"
-    return _call(f"{LIBRARY}.all_reduce.{op}.{_group(axis)}", x, x.dtype, False, _semantic)
+    return _call(f"{LIBRARY}.all_reduce.{op}.{_group(axis)}", [x], x.dtype, False, _semantic)
 
 
 @core.extern
@@ -132,4 +138,41 @@ def broadcast(x: Any, root: Any = 0, axis: Any = None, _semantic: Any = None) ->
     if not isinstance(root, int) or root < 0:
         raise ValueError(f"root must be a non-negative constant, got {root!r}")
     x = _semantic.to_tensor(x)
-    return _call(f"{LIBRARY}.broadcast.{_group(axis)}.{root}", x, x.dtype, False, _semantic)
+    return _call(f"{LIBRARY}.broadcast.{_group(axis)}.{root}", [x], x.dtype, False, _semantic)
+
+
+def _arg_reduce(kind: str, x: Any, index: Any, axis: Any, semantic: Any) -> Any:
+    x, index = semantic.to_tensor(x), semantic.to_tensor(index)
+    if index.dtype != core.int32:
+        raise ValueError(f"{kind}'s index must be int32, got {index.dtype}")
+    if x.dtype.is_int1() or x.dtype.is_int_unsigned():
+        raise ValueError(f"{kind} compares signed integers or floats, got {x.dtype}")
+    return _call(f"{LIBRARY}.{kind}.{_group(axis)}", [x, index], core.int32, False, semantic)
+
+
+@core.extern
+def all_argmax(x: Any, index: Any, axis: Any = None, _semantic: Any = None) -> Any:
+    """The `index` (int32) of the group member holding the largest `x`,
+    elementwise: every member sends its `x` and `index`; the lowest rank
+    wins ties, and NaN never displaces a number."""
+    return _arg_reduce("all_argmax", x, index, axis, _semantic)
+
+
+@core.extern
+def all_argmin(x: Any, index: Any, axis: Any = None, _semantic: Any = None) -> Any:
+    """`all_argmax` for the smallest `x`."""
+    return _arg_reduce("all_argmin", x, index, axis, _semantic)
+
+
+@core.extern
+def shift(x: Any, direction: Any, _semantic: Any = None) -> Any:
+    """Sends `x` to the neighbouring program in `direction` ("east": program
+    id + 1 along grid axis 0, "west": - 1, "south": + 1 along axis 1,
+    "north": - 1) and returns the `x` of the neighbour on the other side;
+    a program at the edge of the grid, which has none, gets zeros. With a
+    grid of (8, 8), the neighbours are the PE's neighbours."""
+    direction = core._unwrap_if_constexpr(direction)
+    if direction not in DIRECTIONS:
+        raise ValueError(f"direction must be one of {', '.join(DIRECTIONS)}, got {direction!r}")
+    x = _semantic.to_tensor(x)
+    return _call(f"{LIBRARY}.shift.{direction}", [x], x.dtype, False, _semantic)

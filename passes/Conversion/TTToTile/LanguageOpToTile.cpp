@@ -8,11 +8,14 @@
 //   mtia.barrier.<group>                          -> tile.barrier
 //   mtia.all_reduce.<sum|max|min|umax|umin>.<group> -> tile.cross_pe_reduce
 //   mtia.broadcast.<group>.<root>                 -> tile.cross_pe_broadcast
+//   mtia.all_<argmax|argmin>.<group> (values, i32 indices)
+//                                                 -> tile.cross_pe_arg_reduce
+//   mtia.shift.<east|west|south|north>            -> tile.cross_pe_shift
 //
 // where <group> is `row`, `column` or `grid` (tile::PEGroup). `pe` and
 // `barrier` take one ignored i32 operand, because Triton's verifier wants
-// an elementwise op to have one; `barrier` yields 0. A scalar operand of
-// `all_reduce` or `broadcast` travels as a rank-0 tile.
+// an elementwise op to have one; `barrier` yields 0. Scalar operands of the
+// collectives travel as rank-0 tiles.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,10 +34,12 @@ constexpr StringLiteral kLanguageLibrary = "mtia";
 
 /// A call of a language extension, decoded from its symbol.
 struct LanguageCall {
-  enum class Kind { PEInfo, Barrier, AllReduce, Broadcast };
+  enum class Kind { PEInfo, Barrier, AllReduce, Broadcast, ArgReduce, Shift };
   Kind kind;
   tile::PEQuery query = tile::PEQuery::Row;
   tile::PEGroup group = tile::PEGroup::Grid;
+  tile::ArgReduceKind argKind = tile::ArgReduceKind::ArgMax;
+  tile::PEDirection direction = tile::PEDirection::East;
   /// The reduction of `all_reduce`: sum, max, min, umax or umin.
   StringRef reduction;
   int64_t root = 0;
@@ -51,8 +56,9 @@ FailureOr<LanguageCall> decodeLanguageCall(tt::ExternElementwiseOp op) {
            << "', which is not an MTIA language extension (docs/language.md "
               "lists them)";
   };
+  size_t operands = parts.size() >= 2 && parts[1].starts_with("all_arg") ? 2 : 1;
   if (parts.size() < 3 || parts[0] != kLanguageLibrary ||
-      op.getSrcs().size() != 1)
+      op.getSrcs().size() != operands)
     return unknown();
   auto group = [](StringRef name) { return tile::symbolizePEGroup(name); };
   LanguageCall call;
@@ -87,6 +93,33 @@ FailureOr<LanguageCall> decodeLanguageCall(tt::ExternElementwiseOp op) {
     call.kind = LanguageCall::Kind::AllReduce;
     call.reduction = parts[2];
     call.group = *group(parts[3]);
+    return call;
+  }
+  if ((parts[1] == "all_argmax" || parts[1] == "all_argmin") &&
+      parts.size() == 3) {
+    if (!group(parts[2]))
+      return unknown();
+    Type indices = getElementTypeOrSelf(op.getSrcs()[1].getType());
+    if (!indices.isInteger(32) || getElementTypeOrSelf(result) != indices)
+      return op.emitOpError()
+             << "takes and gives i32 indices, got " << op.getSrcs()[1].getType()
+             << " -> " << result;
+    if (getElementTypeOrSelf(op.getSrcs()[0].getType()).isInteger(1))
+      return op.emitOpError() << "compares i1 values across PEs: the "
+                                 "reduction network compares numbers";
+    call.kind = LanguageCall::Kind::ArgReduce;
+    call.argKind = parts[1] == "all_argmax" ? tile::ArgReduceKind::ArgMax
+                                            : tile::ArgReduceKind::ArgMin;
+    call.group = *group(parts[2]);
+    return call;
+  }
+  if (parts[1] == "shift" && parts.size() == 3) {
+    std::optional<tile::PEDirection> direction =
+        tile::symbolizePEDirection(parts[2]);
+    if (!direction)
+      return unknown();
+    call.kind = LanguageCall::Kind::Shift;
+    call.direction = *direction;
     return call;
   }
   if (parts[1] == "broadcast" && parts.size() == 4) {
@@ -138,23 +171,42 @@ struct LanguageCallPattern
       return success();
     case LanguageCall::Kind::AllReduce:
     case LanguageCall::Kind::Broadcast:
+    case LanguageCall::Kind::ArgReduce:
+    case LanguageCall::Kind::Shift:
       break;
     }
-    // A scalar travels as a rank-0 tile.
-    Value source = adaptor.getSrcs().front();
-    bool isScalar = source.getType().isIntOrFloat();
+    // Scalars travel as rank-0 tiles.
+    SmallVector<Value, 2> sources(adaptor.getSrcs());
+    bool isScalar = sources.front().getType().isIntOrFloat();
     if (isScalar)
-      source = tile::SplatOp::create(
-          rewriter, loc, tile::TileType::get({}, source.getType()), source);
+      for (Value &source : sources)
+        source = tile::SplatOp::create(
+            rewriter, loc, tile::TileType::get({}, source.getType()), source);
+    Value source = sources.front();
     Value result;
-    if (call->kind == LanguageCall::Kind::AllReduce) {
+    switch (call->kind) {
+    case LanguageCall::Kind::AllReduce: {
       Type element = cast<tile::TileType>(source.getType()).getElementType();
       result = tile::CrossPEReduceOp::create(
           rewriter, loc, combineKind(call->reduction, element), source,
           call->group);
-    } else {
+      break;
+    }
+    case LanguageCall::Kind::Broadcast:
       result = tile::CrossPEBroadcastOp::create(rewriter, loc, source,
                                                 call->root, call->group);
+      break;
+    case LanguageCall::Kind::ArgReduce:
+      result = tile::CrossPEArgReduceOp::create(rewriter, loc, call->argKind,
+                                                source, sources[1], call->group);
+      break;
+    case LanguageCall::Kind::Shift:
+      result = tile::CrossPEShiftOp::create(rewriter, loc, source,
+                                            call->direction);
+      break;
+    case LanguageCall::Kind::PEInfo:
+    case LanguageCall::Kind::Barrier:
+      llvm_unreachable("handled above");
     }
     if (isScalar)
       result = tile::ExtractOp::create(rewriter, loc, result, ValueRange{});

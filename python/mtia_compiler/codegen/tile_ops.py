@@ -63,6 +63,8 @@ COMBINERS = {
 ATOMICS = {"add": "add", "fadd": "add", "and": "and", "or": "or", "xor": "xor", "max": "max",
            "min": "min", "umax": "maxu", "umin": "minu", "exch": "xchg"}
 PE_GROUP_AXES = {"row": [0], "column": [1], "grid": [0, 1, 2]}
+#: The grid axis and the step along it of each `tile.cross_pe_shift` direction.
+PE_DIRECTIONS = {"east": (0, 1), "west": (0, -1), "south": (1, 1), "north": (1, -1)}
 SIGNED_CASTS = {"fptosi", "sitofp", "extsi"}
 INEXACT_CASTS = {"truncf", "sitofp", "uitofp"}
 MANTISSA_BITS = {"f16": 11, "bf16": 8, "f32": 24, "f64": 53, "f8e4m3": 4, "f8e5m2": 3,
@@ -232,6 +234,8 @@ class TileOpEmitter:
             tile.ScanOp: self._scan,
             tile.CrossPEReduceOp: self._cross_pe_reduce,
             tile.CrossPEBroadcastOp: self._cross_pe_broadcast,
+            tile.CrossPEArgReduceOp: self._cross_pe_arg_reduce,
+            tile.CrossPEShiftOp: self._cross_pe_shift,
             tile.TransposeOp: self._transpose,
             tile.ConvertLayoutOp: self._convert_layout,
             tile.ReshapeOp: self._reshape,
@@ -491,6 +495,20 @@ class TileOpEmitter:
         group = self._enum(op, "group", tile.PEGroup)
         self.b.cross_broadcast(info.dtype, self._inputs(op)[0], info.count, PE_GROUP_AXES[group],
                                _int_attr(op, "root"), d=self._result(op))
+
+    def _cross_pe_arg_reduce(self, op: ir.Operation) -> None:
+        values = TileInfo.of(op.operands[0].type, op)
+        group = self._enum(op, "group", tile.PEGroup)
+        values_slot, indices_slot = self._inputs(op)
+        self.b.cross_reduce(self._enum(op, "kind", tile.ArgReduceKind), values.dtype, values_slot,
+                            values.count, PE_GROUP_AXES[group], src_idx=indices_slot,
+                            idx=self._result(op))
+
+    def _cross_pe_shift(self, op: ir.Operation) -> None:
+        info = self._info(op)
+        axis, direction = PE_DIRECTIONS[self._enum(op, "direction", tile.PEDirection)]
+        self.b.cross_shift(info.dtype, self._inputs(op)[0], info.count, axis, direction,
+                           d=self._result(op))
 
     # -- MLU ------------------------------------------------------------------------
 

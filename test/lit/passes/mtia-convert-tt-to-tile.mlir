@@ -648,6 +648,8 @@ tt.func @pointers_as_integers(%p: !tt.ptr<i16>, %q: tensor<64xi64>, %c: tensor<6
 // CHECK: %[[LIFTED:.*]] = tile.splat %{{.*}} : !tile.tile<f32>
 // CHECK: %[[BCAST:.*]] = tile.cross_pe_broadcast %[[LIFTED]] from 5 over row : !tile.tile<f32>
 // CHECK: tile.extract %[[BCAST]][] : !tile.tile<f32>
+// CHECK: tile.cross_pe_arg_reduce argmax %{{.*}}, %{{.*}} over column : !tile.tile<8xf32>, !tile.tile<8xi32>
+// CHECK: tile.cross_pe_shift %{{.*}} toward west : !tile.tile<8xf32>
 tt.func @language_extensions(%x: tensor<8xf32>, %i: tensor<8xi32>, %s: f32) {
   %c0 = arith.constant 0 : i32
   %row = tt.extern_elementwise %c0 {libname = "mtia", libpath = "", pure = true, symbol = "mtia.pe.row"} : (i32) -> i32
@@ -657,6 +659,8 @@ tt.func @language_extensions(%x: tensor<8xf32>, %i: tensor<8xi32>, %s: f32) {
   %umax = tt.extern_elementwise %i {libname = "mtia", libpath = "", pure = false, symbol = "mtia.all_reduce.umax.row"} : (tensor<8xi32>) -> tensor<8xi32>
   %min = tt.extern_elementwise %umax {libname = "mtia", libpath = "", pure = false, symbol = "mtia.all_reduce.min.row"} : (tensor<8xi32>) -> tensor<8xi32>
   %one = tt.extern_elementwise %s {libname = "mtia", libpath = "", pure = false, symbol = "mtia.broadcast.row.5"} : (f32) -> f32
-  tt.print "" {hex = false, isSigned = array<i32: 1, 1, 1, 1, 1>} : %row, %cols, %sum, %min, %one : i32, i32, tensor<8xf32>, tensor<8xi32>, f32
+  %arg = tt.extern_elementwise %x, %i {libname = "mtia", libpath = "", pure = false, symbol = "mtia.all_argmax.column"} : (tensor<8xf32>, tensor<8xi32>) -> tensor<8xi32>
+  %west = tt.extern_elementwise %x {libname = "mtia", libpath = "", pure = false, symbol = "mtia.shift.west"} : (tensor<8xf32>) -> tensor<8xf32>
+  tt.print "" {hex = false, isSigned = array<i32: 1, 1, 1, 1, 1, 1, 1>} : %row, %cols, %sum, %min, %one, %arg, %west : i32, i32, tensor<8xf32>, tensor<8xi32>, f32, tensor<8xi32>, tensor<8xf32>
   tt.return
 }

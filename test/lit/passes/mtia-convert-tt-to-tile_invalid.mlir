@@ -70,3 +70,21 @@ tt.func @bad_group(%x: tensor<8xf32>) {
   tt.print "" {hex = false, isSigned = array<i32: 0>} : %0 : tensor<8xf32>
   tt.return
 }
+
+// -----
+
+tt.func @arg_reduce_index_type(%x: tensor<8xf32>, %i: tensor<8xi64>) {
+  // expected-error @+1 {{takes and gives i32 indices}}
+  %0 = tt.extern_elementwise %x, %i {libname = "mtia", libpath = "", pure = false, symbol = "mtia.all_argmax.grid"} : (tensor<8xf32>, tensor<8xi64>) -> tensor<8xi64>
+  tt.print "" {hex = false, isSigned = array<i32: 0>} : %0 : tensor<8xi64>
+  tt.return
+}
+
+// -----
+
+tt.func @off_grid_direction(%x: tensor<8xf32>) {
+  // expected-error @+1 {{calls 'mtia.shift.up', which is not an MTIA language extension}}
+  %0 = tt.extern_elementwise %x {libname = "mtia", libpath = "", pure = false, symbol = "mtia.shift.up"} : (tensor<8xf32>) -> tensor<8xf32>
+  tt.print "" {hex = false, isSigned = array<i32: 0>} : %0 : tensor<8xf32>
+  tt.return
+}

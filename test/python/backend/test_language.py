@@ -5,6 +5,7 @@ against numpy."""
 from __future__ import annotations
 
 import inspect
+import math
 from collections.abc import Callable
 
 import numpy as np
@@ -130,6 +131,80 @@ def test_broadcast_gives_the_roots_bits(axis: int | None, root: int) -> None:
 
 
 @triton.jit
+def argmax_kernel(x_ptr, out_ptr, ARGMIN: tl.constexpr, AXIS: tl.constexpr,
+                  BLOCK: tl.constexpr):
+    pid = tl.program_id(0) + tl.num_programs(0) * tl.program_id(1)
+    offsets = pid * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offsets)
+    # Each program offers its own linear id as the index of its values.
+    index = tl.full((BLOCK,), 0, tl.int32) + pid
+    if ARGMIN:
+        winner = mtia.all_argmin(x, index, AXIS)
+    else:
+        winner = mtia.all_argmax(x, index, AXIS)
+    tl.store(out_ptr + offsets, winner)
+
+
+@pytest.mark.parametrize("argmin", [False, True])
+@pytest.mark.parametrize("axis", [0, 1, None])
+def test_all_argmax_names_the_member_with_the_extreme(argmin: bool, axis: int | None) -> None:
+    grid, block = (8, 4), 16
+    # Few distinct values, so that ties are common: the lowest rank wins.
+    x = torch.randint(0, 4, (grid[1], grid[0], block), dtype=torch.int32).to(torch.float32)
+    x[0, 0, 0] = math.nan
+    out = torch.zeros_like(x, dtype=torch.int32)
+    argmax_kernel[grid](x, out, ARGMIN=argmin, AXIS=axis, BLOCK=block)
+    values = x.numpy()
+    ids = np.arange(grid[0] * grid[1]).reshape(grid[1], grid[0])
+    # NaN never displaces a number: rank it below (argmax) or above (argmin)
+    # everything.
+    ranked = np.nan_to_num(values, nan=np.inf if argmin else -np.inf)
+    pick = np.argmin if argmin else np.argmax
+    expected = np.empty_like(values, dtype=np.int64)
+    for y in range(grid[1]):
+        for x0 in range(grid[0]):
+            if axis == 0:
+                members = [(y, m) for m in range(grid[0])]
+            elif axis == 1:
+                members = [(m, x0) for m in range(grid[1])]
+            else:
+                members = [(m // grid[0], m % grid[0]) for m in range(grid[0] * grid[1])]
+            stacked = np.stack([ranked[member] for member in members])
+            winners = pick(stacked, axis=0)  # numpy: the first extreme wins
+            expected[y, x0] = [ids[members[w]] for w in winners]
+    np.testing.assert_array_equal(out.numpy(), expected)
+
+
+@triton.jit
+def shift_kernel(x_ptr, out_ptr, DIRECTION: tl.constexpr, BLOCK: tl.constexpr):
+    pid = tl.program_id(0) + tl.num_programs(0) * tl.program_id(1)
+    offsets = pid * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offsets, mtia.shift(tl.load(x_ptr + offsets), DIRECTION))
+
+
+@pytest.mark.parametrize("direction", ["east", "west", "south", "north"])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.int8])
+def test_shift_passes_tiles_to_the_neighbour(direction: str, dtype: torch.dtype) -> None:
+    grid, block = (8, 3), 32
+    x = (torch.arange(grid[0] * grid[1] * block) % 100 + 1).to(dtype)
+    x = x.reshape(grid[1], grid[0], block)
+    out = torch.full_like(x, 77)
+    shift_kernel[grid](x, out, DIRECTION=direction, BLOCK=block)
+    # x is [pid1, pid0]: east moves along pid0 (numpy axis 1), south along
+    # pid1 (axis 0); the program at the edge the tiles come from gets 0.
+    expected = torch.zeros_like(x)
+    if direction == "east":
+        expected[:, 1:] = x[:, :-1]
+    elif direction == "west":
+        expected[:, :-1] = x[:, 1:]
+    elif direction == "south":
+        expected[1:] = x[:-1]
+    else:
+        expected[:-1] = x[1:]
+    torch.testing.assert_close(out, expected, rtol=0, atol=0)
+
+
+@triton.jit
 def handoff_kernel(x_ptr, out_ptr, BARRIER: tl.constexpr, BLOCK: tl.constexpr):
     # Each program writes its block, then reads its neighbour's.
     pid = tl.program_id(0)
@@ -184,8 +259,22 @@ def bad_axis_kernel(x_ptr):
     tl.store(x_ptr, 0.0)
 
 
-@pytest.mark.parametrize("kernel, message", [(bad_op_kernel, "op must be one of"),
-                                             (bad_axis_kernel, "axis must be 0, 1 or None")])
+@triton.jit
+def bad_direction_kernel(x_ptr):
+    x = tl.load(x_ptr + tl.arange(0, 8))
+    tl.store(x_ptr + tl.arange(0, 8), mtia.shift(x, "up"))
+
+
+@triton.jit
+def bad_index_kernel(x_ptr):
+    x = tl.load(x_ptr + tl.arange(0, 8))
+    tl.store(x_ptr + tl.arange(0, 8), mtia.all_argmax(x, tl.arange(0, 8).to(tl.int64)))
+
+
+@pytest.mark.parametrize("kernel, message", [
+    (bad_op_kernel, "op must be one of"), (bad_axis_kernel, "axis must be 0, 1 or None"),
+    (bad_direction_kernel, "direction must be one of east, west, south, north"),
+    (bad_index_kernel, "index must be int32")])
 def test_misuse_is_a_compile_error_at_the_call(kernel: triton.JITFunction, message: str) -> None:
     with pytest.raises(triton.CompilationError) as caught:
         kernel[(1,)](torch.zeros(8))

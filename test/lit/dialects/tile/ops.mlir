@@ -154,6 +154,10 @@ tt.func @reductions(%x: !tile.tile<64x128xf32>, %i: !tile.tile<64x128xi32>, %v: 
   %9 = tile.cross_pe_reduce maxsi %1 over grid : !tile.tile<128xi32>
   // CHECK: tile.cross_pe_broadcast %{{.*}} from 3 over column : !tile.tile<64xf32>
   %10 = tile.cross_pe_broadcast %0 from 3 over column : !tile.tile<64xf32>
+  // CHECK: tile.cross_pe_arg_reduce argmin %{{.*}}, %{{.*}} over grid : !tile.tile<128xi32>, !tile.tile<128xi32>
+  %12 = tile.cross_pe_arg_reduce argmin %1, %1 over grid : !tile.tile<128xi32>, !tile.tile<128xi32>
+  // CHECK: tile.cross_pe_shift %{{.*}} toward north : !tile.tile<64xf32>
+  %13 = tile.cross_pe_shift %0 toward north : !tile.tile<64xf32>
   // CHECK: tile.barrier over row
   tile.barrier over row
   // CHECK: tile.pe_info columns : i32

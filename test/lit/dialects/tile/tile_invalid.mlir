@@ -469,3 +469,19 @@ tt.func @map_elementwise_yield(%a: !tile.tile<8xi32>) {
   }
   tt.return
 }
+
+// -----
+
+tt.func @cross_pe_arg_reduce_shapes(%v: !tile.tile<8xf32>, %i: !tile.tile<4xi32>) {
+  // expected-error @+1 {{values and indices must have one shape}}
+  %0 = tile.cross_pe_arg_reduce argmax %v, %i over row : !tile.tile<8xf32>, !tile.tile<4xi32>
+  tt.return
+}
+
+// -----
+
+tt.func @cross_pe_arg_reduce_index_type(%v: !tile.tile<8xf32>, %i: !tile.tile<8xi64>) {
+  // expected-error @+1 {{indices must be i32}}
+  %0 = tile.cross_pe_arg_reduce argmax %v, %i over row : !tile.tile<8xf32>, !tile.tile<8xi64>
+  tt.return
+}
