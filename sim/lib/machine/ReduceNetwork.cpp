@@ -98,6 +98,11 @@ uint64_t ReduceNetwork::hopCycles(uint64_t bytes) const {
              std::ceil(bytes / target.reduceNetworkBytesPerCycle));
 }
 
+uint64_t ReduceNetwork::sendCycles(uint64_t bytes) const {
+  return std::max<uint64_t>(1, static_cast<uint64_t>(std::ceil(
+                                   bytes / target.reduceNetworkBytesPerCycle)));
+}
+
 void ReduceNetwork::checkGroups(const std::vector<PEState> &pes) {
   const int64_t numPEs = target.numPEs();
   SimAbort failure;
@@ -355,10 +360,7 @@ bool ReduceNetwork::crossReduce(PEState &pe, UnitState &state,
   state.contributed = false;
   // The unit is held from its start until its tile is sent, and a receiver
   // until the result arrives.
-  uint64_t finish =
-      start + std::max<uint64_t>(
-                  1, static_cast<uint64_t>(std::ceil(
-                         wireBytes / target.reduceNetworkBytesPerCycle)));
+  uint64_t finish = start + sendCycles(wireBytes);
   if (receives) {
     finish = std::max(finish, reduce.doneTime);
     if (uint8_t *d = local.resolve(pe, Unit::Re, inst.slots[1], cmd))

@@ -109,6 +109,9 @@ private:
   static unsigned treeLevels(int64_t members);
   /// The cycles of one hop of the network that carries `bytes`.
   uint64_t hopCycles(uint64_t bytes) const;
+  /// The cycles an RE is held to send `bytes` into the network (at least
+  /// one).
+  uint64_t sendCycles(uint64_t bytes) const;
 
   const TargetDesc &target;
   const Program &program;

@@ -226,6 +226,12 @@ private:
     return operand;
   }
 
+  /// The scalar operand `key`, or the immediate 0 when it is absent.
+  ScalarOperand optionalScalar(const Object &object, const char *key) {
+    const Value *value = lookup(object, key);
+    return value ? scalarOperand(*value, key) : ScalarOperand();
+  }
+
   /// A float immediate: a JSON number or one of "inf", "-inf", "nan" (JSON
   /// has no literals for them).
   double floatNumber(const Value &value, const char *key) {

@@ -48,10 +48,7 @@ void ProgramParser::parseUnit(Inst &inst, const Object &object) {
               "the DMA tile");
     inst.slots.insert(inst.slots.begin(), local);
     if (load)
-      inst.scalars.push_back(
-          lookup(object, "other")
-              ? scalarOperand(field(object, "other"), "other")
-              : ScalarOperand());
+      inst.scalars.push_back(optionalScalar(object, "other"));
     return;
   }
   case Op::DmaGather:
@@ -71,10 +68,7 @@ void ProgramParser::parseUnit(Inst &inst, const Object &object) {
               "the index tile");
     checkFits(inst.slots[2], inst.count, "the mask tile");
     if (gather)
-      inst.scalars.push_back(
-          lookup(object, "other")
-              ? scalarOperand(field(object, "other"), "other")
-              : ScalarOperand());
+      inst.scalars.push_back(optionalScalar(object, "other"));
     return;
   }
   case Op::DmaAtomic: {
