@@ -94,6 +94,7 @@ const char *unitName(Unit unit);
   X(ReHistogram, "re.histogram", Re)                                           \
   X(ReXReduce, "re.xreduce", Re)                                               \
   X(ReXBroadcast, "re.xbroadcast", Re)                                         \
+  X(ReXShift, "re.xshift", Re)                                                 \
   X(MluCopy, "mlu.copy", Mlu)                                                  \
   X(MluGather, "mlu.gather", Mlu)
 
@@ -238,11 +239,14 @@ struct Inst {
   int32_t axis = 0;
   int64_t bins = 0; // Histogram bins.
 
-  // Collectives (barrier, re.xreduce, re.xbroadcast): the grid axes spanned
-  // by the group (bit a set for axis a) and the root rank: the one that
-  // receives a reduction (-1: every member) or sends a broadcast.
+  // Collectives (barrier, re.xreduce, re.xbroadcast, re.xshift): the grid
+  // axes spanned by the group (bit a set for axis a), the root rank: the one
+  // that receives a reduction (-1: every member) or sends a broadcast, and
+  // the rank offset (+1 or -1) from a member of a shift to the member it
+  // sends to (0 for the others).
   uint8_t groupAxes = 0;
   int32_t root = -1;
+  int32_t direction = 0;
 
   // Unit operands.
   std::vector<IntOperand> ints;       // Resolved at issue (see Command); the

@@ -1,7 +1,8 @@
 //===- ReduceNetwork.cpp - The cross-PE reduction network -----------------===//
 //
 // Group arithmetic, the residency check of a launch's groups, the matching
-// of collectives, and the timing of the network as a binary tree.
+// of collectives, and the timing of the network: a binary tree for the
+// reductions, broadcasts and barriers, one link hop for a shift.
 //
 //===----------------------------------------------------------------------===//
 
@@ -265,7 +266,8 @@ ReduceNetwork::Collective &ReduceNetwork::join(PEState &pe, const Command &cmd,
   } else if (collective.inst->op != inst.op || collective.inst->fn != inst.fn ||
              collective.inst->type != inst.type ||
              collective.inst->count != inst.count ||
-             collective.inst->root != inst.root) {
+             collective.inst->root != inst.root ||
+             collective.inst->direction != inst.direction) {
     auto describeInst = [](const Inst &i) {
       const std::string tile =
           std::to_string(i.count) + " x " + dtypeName(i.type);
@@ -275,6 +277,9 @@ ReduceNetwork::Collective &ReduceNetwork::join(PEState &pe, const Command &cmd,
       case Op::ReXBroadcast:
         return "re.xbroadcast of " + tile + " from root " +
                std::to_string(i.root);
+      case Op::ReXShift:
+        return "re.xshift of " + tile + " by " +
+               (i.direction > 0 ? "+1" : "-1");
       default:
         return std::string(reduceFnName(static_cast<ReduceFn>(i.fn))) + " of " +
                tile + " (root " + std::to_string(i.root) + ")";
@@ -296,9 +301,14 @@ ReduceNetwork::Collective &ReduceNetwork::join(PEState &pe, const Command &cmd,
 
 bool ReduceNetwork::execute(PEState &pe, UnitState &state, const Command &cmd) {
   const uint64_t start = std::max(state.clock, cmd.issueTime);
-  if (cmd.inst->op == Op::ReXBroadcast)
+  switch (cmd.inst->op) {
+  case Op::ReXBroadcast:
     return broadcast(pe, state, cmd, start);
-  return crossReduce(pe, state, cmd, start);
+  case Op::ReXShift:
+    return shift(pe, state, cmd, start);
+  default:
+    return crossReduce(pe, state, cmd, start);
+  }
 }
 
 void ReduceNetwork::combine(Collective &reduce, int64_t members) {
@@ -411,6 +421,59 @@ bool ReduceNetwork::broadcast(PEState &pe, UnitState &state, const Command &cmd,
   local.countTraffic(bytes);
   if (!isRoot)
     traffic += bytes;
+  if (--collective.receiversLeft == 0)
+    inFlight.erase(Key(axes, group, cmd.sequence));
+  state.retire(start, finish - start, target.reduceLatencyCycles);
+  diagnostics.span(pe, Unit::Re, cmd, start, finish - start);
+  return true;
+}
+
+bool ReduceNetwork::shift(PEState &pe, UnitState &state, const Command &cmd,
+                          uint64_t start) {
+  const Inst &inst = *cmd.inst;
+  const uint8_t axes = inst.groupAxes;
+  const int64_t group = groupOf(axes, cmd.pid), size = groupSize(axes);
+  const int64_t rank = rankOf(axes, cmd.pid);
+  const int64_t bytes = inst.count * dtypeSize(inst.type);
+  // The neighbours this member sends to and receives from; at the ends of
+  // the line one of them (both in a group of one) does not exist.
+  const int64_t destination = rank + inst.direction;
+  const int64_t source = rank - inst.direction;
+  const bool sends = destination >= 0 && destination < size;
+  const bool receives = source >= 0 && source < size;
+  const bool joinedBefore = state.contributed;
+  Collective &collective = join(pe, cmd, start, state.contributed);
+  if (!joinedBefore) {
+    collective.values.resize(size * bytes);
+    collective.starts.resize(size);
+    collective.starts[rank] = start;
+    if (sends) {
+      std::memcpy(collective.values.data() + rank * bytes,
+                  local.resolve(pe, Unit::Re, inst.slots[0], cmd), bytes);
+      local.countTraffic(bytes);
+      traffic += bytes;
+    }
+  }
+  if (receives && !collective.joined[source]) {
+    state.blockedOn = describe(cmd) + ": waits for its source, program " +
+                      pidText(memberOf(axes, group, source));
+    return false;
+  }
+  state.contributed = false;
+  // The RE is held from its start until its tile is sent and, on a member
+  // that receives, until the neighbour's tile has crossed one link, which
+  // it starts to once both ends have started.
+  uint64_t finish = start + sendCycles(sends ? bytes : 0);
+  uint8_t *d = local.resolve(pe, Unit::Re, inst.slots[1], cmd);
+  if (receives) {
+    finish = std::max(finish, std::max(start, collective.starts[source]) +
+                                  hopCycles(bytes));
+    std::memcpy(d, collective.values.data() + source * bytes, bytes);
+  } else {
+    const ScalarValue &other = cmd.scalars[0];
+    fillElements(inst.type, d, inst.count, other.f, other.i);
+  }
+  local.countTraffic(bytes);
   if (--collective.receiversLeft == 0)
     inFlight.erase(Key(axes, group, cmd.sequence));
   state.retire(start, finish - start, target.reduceLatencyCycles);

@@ -1,7 +1,8 @@
 //===- ReduceNetwork.h - The cross-PE reduction network ---------*- C++ -*-===//
 //
 // The reduction engines' dedicated network between PEs, which carries the
-// collectives: re.xreduce, re.xbroadcast and the control cores' barrier.
+// collectives: re.xreduce, re.xbroadcast, re.xshift and the control cores'
+// barrier.
 // Each collective names its group axes; the programs that agree on the grid
 // axes outside them form one group, and a member's rank linearises its ids
 // along them (lowest axis fastest). The k-th collective of one set of axes
@@ -9,7 +10,9 @@
 // member of its group. A reduction combines the tiles in rank order once
 // the last arrives and delivers the result to the root or, for an
 // all-reduce, to every member; a broadcast delivers the root's tile to every
-// member; a barrier releases every member once all have arrived.
+// member; a shift delivers each member's tile to its neighbour along the
+// group's one axis as soon as both have joined; a barrier releases every
+// member once all have arrived.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,11 +49,12 @@ public:
   /// `pes` assigns their programs to, and that every collective's root lies
   /// in its group; aborts with invalid_launch otherwise.
   void checkGroups(const std::vector<PEState> &pes);
-  /// Executes the re.xreduce or re.xbroadcast at the head of the RE queue
-  /// of `pe`: joins its group once and returns false, saying why in the
-  /// unit's blockedOn, while the member waits for the others (a receiving
-  /// member of a reduction for every contribution, a member of a broadcast
-  /// for the root's tile).
+  /// Executes the re.xreduce, re.xbroadcast or re.xshift at the head of the
+  /// RE queue of `pe`: joins its group once and returns false, saying why in
+  /// the unit's blockedOn, while the member waits for the others (a
+  /// receiving member of a reduction for every contribution, a member of a
+  /// broadcast for the root's tile, a member of a shift for its source
+  /// neighbour's tile).
   bool execute(PEState &pe, UnitState &state, const Command &cmd);
   /// Executes the barrier `cmd` that the control core of `pe` is at: the
   /// core arrives at its current clock once (`pe.ctlArrived`), and the call
@@ -71,7 +75,9 @@ private:
     std::vector<bool> joined; // By rank.
     int64_t members = 0;      // That have joined.
     uint64_t latestStart = 0;
-    std::vector<uint8_t> values;  // Contributed tiles by rank (re.xreduce).
+    // Contributed tiles by rank (re.xreduce, re.xshift).
+    std::vector<uint8_t> values;
+    std::vector<uint64_t> starts; // Start times by rank (re.xshift).
     std::vector<int32_t> indices; // Contributed argmax/argmin indices.
     // Whether the result (a reduction's, the root's tile of a broadcast, a
     // barrier's release) is known, and when it reaches the members.
@@ -104,6 +110,7 @@ private:
                    uint64_t start);
   bool broadcast(PEState &pe, UnitState &state, const Command &cmd,
                  uint64_t start);
+  bool shift(PEState &pe, UnitState &state, const Command &cmd, uint64_t start);
   void combine(Collective &reduce, int64_t members);
   /// The levels of a binary tree over `members` (ceil(log2 members)).
   static unsigned treeLevels(int64_t members);

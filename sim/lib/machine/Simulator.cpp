@@ -98,7 +98,8 @@ bool Machine::executeCommand(PEState &pe, Unit unit, UnitState &state,
   if (inst.op >= Op::CbReserve && inst.op <= Op::CbPop)
     return local.executeCBOp(pe, unit, cmd, state.clock, state.readyTime,
                              state.blockedOn);
-  if (inst.op == Op::ReXReduce || inst.op == Op::ReXBroadcast)
+  if (inst.op == Op::ReXReduce || inst.op == Op::ReXBroadcast ||
+      inst.op == Op::ReXShift)
     return network.execute(pe, state, cmd);
   const uint64_t start = std::max(state.clock, cmd.issueTime);
   if (unit == Unit::DmaIn || unit == Unit::DmaOut)

@@ -297,6 +297,23 @@ void ProgramParser::parseUnit(Inst &inst, const Object &object) {
     checkFits(inst.slots[1], bytes, "the result");
     return;
   }
+  case Op::ReXShift: {
+    inst.type = dtype(object, "t");
+    inst.count = count(object);
+    inst.groupAxes = groupAxes(object);
+    if (inst.groupAxes & (inst.groupAxes - 1))
+      fail("field 'axes' of re.xshift must list exactly one grid axis");
+    inst.direction = static_cast<int32_t>(integer(object, "dir", -1, 1));
+    if (!inst.direction)
+      fail("field 'dir' must be 1 or -1");
+    inst.slots.push_back(slot(object, "src"));
+    inst.slots.push_back(slot(object, "d"));
+    inst.scalars.push_back(optionalScalar(object, "other"));
+    const int64_t bytes = inst.count * dtypeSize(inst.type);
+    checkFits(inst.slots[0], bytes, "the source");
+    checkFits(inst.slots[1], bytes, "the result");
+    return;
+  }
   case Op::MluGather: {
     inst.count = integer(object, "esize", 1, 8);
     if (inst.count & (inst.count - 1))
