@@ -765,8 +765,9 @@ class ProgramBuilder:
         ties). Every member receives the result in ``d``, or with ``root``
         only the member of that rank (the others do not wait). The k-th
         collective (:meth:`cross_reduce`, :meth:`cross_broadcast`,
-        :meth:`barrier`) over given ``axes`` that a program runs matches the
-        k-th over the same ``axes`` of every other member of its group."""
+        :meth:`cross_shift`, :meth:`barrier`) over given ``axes`` that a
+        program runs matches the k-th over the same ``axes`` of every other
+        member of its group."""
         fields: dict[str, Any] = {"fn": fn, "t": _dtype(dtype), "src": src.encode(),
                                   "n": n, "axes": list(axes)}
         for key, slot in (("d", d), ("src_idx", src_idx), ("idx", idx)):
@@ -784,6 +785,18 @@ class ProgramBuilder:
         network. ``src`` is read only on the root; the others wait for it."""
         self._emit("re.xbroadcast", t=_dtype(dtype), src=src.encode(), n=n, axes=list(axes),
                    root=root, d=d.encode())
+
+    def cross_shift(self, dtype: str, src: Slot, n: int, axis: int, direction: int, d: Slot,
+                    other: Scalar = 0) -> None:
+        """Sends the ``n``-element tile ``src`` to the neighbour of rank
+        ``rank + direction`` (``direction`` is +1 or -1) in the line of
+        programs along the grid ``axis`` (the group over ``[axis]``, see
+        :meth:`cross_reduce`) and receives the tile of the neighbour of rank
+        ``rank - direction`` in ``d``, bit for bit. The member at the end of
+        the line that has no such neighbour gets ``other`` in every element
+        of ``d``. A member waits only for that neighbour."""
+        self._emit("re.xshift", t=_dtype(dtype), src=src.encode(), n=n, axes=[axis],
+                   dir=direction, d=d.encode(), other=_scalar(other))
 
     # -- layout unit ------------------------------------------------------------
 
