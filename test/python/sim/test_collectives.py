@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from conftest import page_bytes
 
-from mtia_compiler.program import CB, DTYPE_BYTES, ProgramBuilder, Reg, Unit
+from mtia_compiler.program import CB, DTYPE_BYTES, ProgramBuilder, Reg, Slot, Unit
 from mtia_compiler.sim import SimulationError, Simulator
 
 N = 64
@@ -220,11 +220,13 @@ def test_different_collectives_at_one_position_mismatch() -> None:
 # -- re.xbroadcast ---------------------------------------------------------------
 
 
-def broadcast_program(dtype: str, axes: Sequence[int], root: int) -> bytes:
-    """Program ``l`` loads ``x[l]``, receives the tile of the root of its
-    group over ``axes`` and stores it to ``out[l]``."""
+def exchange_program(name: str, dtype: str,
+                     exchange: Callable[[ProgramBuilder, Slot, Slot], None]) -> bytes:
+    """Program ``l`` loads the ``N`` elements ``x[l]``, lets ``exchange(b,
+    src, d)`` write the RE's exchange of them into ``d`` and stores that to
+    ``out[l]``."""
     esize = DTYPE_BYTES[dtype]
-    b = ProgramBuilder("xbroadcast")
+    b = ProgramBuilder(name)
     px, po = b.param_ptr("x", dtype), b.param_ptr("out", dtype)
     cx, co = b.cb("x", page_bytes(N, dtype), 1), b.cb("out", page_bytes(N, dtype), 1)
     offset = b.mul(linear_id(b), N * esize)
@@ -233,13 +235,20 @@ def broadcast_program(dtype: str, axes: Sequence[int], root: int) -> bytes:
     b.push(Unit.DMA_IN, cx)
     b.wait(Unit.RE, cx)
     b.reserve(Unit.RE, co)
-    b.cross_broadcast(dtype, cx.front(), N, axes, root, co.back())
+    exchange(b, cx.front(), co.back())
     b.push(Unit.RE, co)
     b.pop(Unit.RE, cx)
     b.wait(Unit.DMA_OUT, co)
     b.dma_store(co.front(), b.add(b.param(po), offset), dtype, [N], [1])
     b.pop(Unit.DMA_OUT, co)
     return b.build()
+
+
+def broadcast_program(dtype: str, axes: Sequence[int], root: int) -> bytes:
+    """Program ``l`` loads ``x[l]``, receives the tile of the root of its
+    group over ``axes`` and stores it to ``out[l]``."""
+    return exchange_program("xbroadcast", dtype, lambda b, src, d: b.cross_broadcast(
+        dtype, src, N, axes, root, d))
 
 
 @pytest.mark.parametrize(("dtype", "bits"), [("f32", np.uint32), ("i8", np.uint8),

@@ -12,11 +12,10 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 from conftest import page_bytes
-from test_collectives import linear_id, target
+from test_collectives import N, exchange_program, linear_id, target
 
 from mtia_compiler.program import (
     CB,
-    DTYPE_BYTES,
     FReg,
     ProgramBuilder,
     Scalar,
@@ -26,7 +25,6 @@ from mtia_compiler.program import (
 )
 from mtia_compiler.sim import Result, SimulationError, Simulator
 
-N = 64
 BITS: dict[str, type[np.unsignedinteger]] = {"f32": np.uint32, "i8": np.uint8,
                                              "f16": np.uint16, "i64": np.uint64}
 VALUES: dict[str, type[np.generic]] = {"f32": np.float32, "i8": np.int8, "f16": np.float16,
@@ -42,23 +40,8 @@ def shift_program(dtype: str, axis: int, direction: int,
                   other: Callable[[ProgramBuilder], Scalar]) -> bytes:
     """Program ``l`` loads ``x[l]``, shifts it along ``axis`` by
     ``direction`` into ``out[l]``."""
-    esize = DTYPE_BYTES[dtype]
-    b = ProgramBuilder("xshift")
-    px, po = b.param_ptr("x", dtype), b.param_ptr("out", dtype)
-    cx, co = b.cb("x", page_bytes(N, dtype), 1), b.cb("out", page_bytes(N, dtype), 1)
-    offset = b.mul(linear_id(b), N * esize)
-    b.reserve(Unit.DMA_IN, cx)
-    b.dma_load(cx.back(), b.add(b.param(px), offset), dtype, [N], [1])
-    b.push(Unit.DMA_IN, cx)
-    b.wait(Unit.RE, cx)
-    b.reserve(Unit.RE, co)
-    b.cross_shift(dtype, cx.front(), N, axis, direction, co.back(), other(b))
-    b.push(Unit.RE, co)
-    b.pop(Unit.RE, cx)
-    b.wait(Unit.DMA_OUT, co)
-    b.dma_store(co.front(), b.add(b.param(po), offset), dtype, [N], [1])
-    b.pop(Unit.DMA_OUT, co)
-    return b.build()
+    return exchange_program("xshift", dtype, lambda b, src, d: b.cross_shift(
+        dtype, src, N, axis, direction, d, other(b)))
 
 
 def expected_shift(x: np.ndarray, grid: tuple[int, ...], axis: int, direction: int,
