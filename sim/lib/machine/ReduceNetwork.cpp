@@ -114,12 +114,15 @@ void ReduceNetwork::checkGroups(const std::vector<PEState> &pes) {
     if (!inst.groupAxes || inst.root < size)
       continue;
     failure.error.instruction = static_cast<int>(i);
-    if (inst.loc >= 0)
+    std::string where = "instruction " + std::to_string(i);
+    if (inst.loc >= 0) {
       failure.error.location = program.locs[inst.loc];
-    failure.error.message =
-        std::string(opName(inst.op)) + " (instruction " + std::to_string(i) +
-        ") names root " + std::to_string(inst.root) +
-        " but its reduce groups have " + std::to_string(size) + " programs";
+      where += " at " + failure.error.location;
+    }
+    failure.error.message = std::string(opName(inst.op)) + " (" + where +
+                            ") names root " + std::to_string(inst.root) +
+                            " but its reduce groups have " +
+                            std::to_string(size) + " programs";
     throw failure;
   }
   const std::string launch = "the grid " + pidText(config.grid) + " on the " +

@@ -130,6 +130,16 @@ def test_broadcast_gives_the_roots_bits(axis: int | None, root: int) -> None:
     np.testing.assert_array_equal(out.view(torch.int32).numpy(), expected)
 
 
+def test_a_broadcast_root_outside_the_group_is_refused_at_launch() -> None:
+    x = torch.zeros((4, 8, 8))
+    with pytest.raises(mtia_compiler.SimulationError) as caught:
+        broadcast_kernel[(8, 4)](x, torch.zeros_like(x), ROOT=8, AXIS=0, BLOCK=8)
+    assert caught.value.kind == "invalid_launch"
+    lines, first = inspect.getsourcelines(broadcast_kernel.fn)
+    line = first + next(i for i, text in enumerate(lines) if "mtia.broadcast" in text)
+    assert f"{__file__}:{line}:" in str(caught.value)
+
+
 @triton.jit
 def argmax_kernel(x_ptr, out_ptr, ARGMIN: tl.constexpr, AXIS: tl.constexpr,
                   BLOCK: tl.constexpr):

@@ -396,7 +396,8 @@ def test_broadcast_root_outside_the_group_is_rejected_at_launch() -> None:
     with pytest.raises(SimulationError) as info:
         Simulator().run(b.build(), [], (4, 2))
     assert info.value.kind == "invalid_launch"
-    assert "re.xbroadcast (instruction 1) names root 4 but its reduce groups have 4 programs" \
+    assert ("re.xbroadcast (instruction 1 at kernel.py:3:1) names root 4 but its reduce groups "
+            "have 4 programs") \
         in str(info.value)
     assert info.value.location == "kernel.py:3:1"
     # The same program is valid where the groups are larger.
