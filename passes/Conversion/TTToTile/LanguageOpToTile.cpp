@@ -35,7 +35,7 @@ constexpr StringLiteral kLanguageLibrary = "mtia";
 /// A call of a language extension, decoded from its symbol.
 struct LanguageCall {
   enum class Kind { PEInfo, Barrier, AllReduce, Broadcast, ArgReduce, Shift };
-  Kind kind;
+  Kind kind = Kind::PEInfo;
   tile::PEQuery query = tile::PEQuery::Row;
   tile::PEGroup group = tile::PEGroup::Grid;
   tile::ArgReduceKind argKind = tile::ArgReduceKind::ArgMax;
@@ -56,7 +56,9 @@ FailureOr<LanguageCall> decodeLanguageCall(tt::ExternElementwiseOp op) {
            << "', which is not an MTIA language extension (docs/language.md "
               "lists them)";
   };
-  size_t operands = parts.size() >= 2 && parts[1].starts_with("all_arg") ? 2 : 1;
+  // The arg-reductions take the values and their indices.
+  size_t operands =
+      parts.size() >= 2 && parts[1].starts_with("all_arg") ? 2 : 1;
   if (parts.size() < 3 || parts[0] != kLanguageLibrary ||
       op.getSrcs().size() != operands)
     return unknown();
@@ -197,8 +199,8 @@ struct LanguageCallPattern
                                                 call->root, call->group);
       break;
     case LanguageCall::Kind::ArgReduce:
-      result = tile::CrossPEArgReduceOp::create(rewriter, loc, call->argKind,
-                                                source, sources[1], call->group);
+      result = tile::CrossPEArgReduceOp::create(
+          rewriter, loc, call->argKind, source, sources[1], call->group);
       break;
     case LanguageCall::Kind::Shift:
       result = tile::CrossPEShiftOp::create(rewriter, loc, source,
