@@ -63,41 +63,6 @@ Size = tuple[int, ...]
 
 
 @triton.jit
-def typed_matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak,
-                        stride_bk, stride_bn, stride_cm, stride_cn,
-                        BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
-                        GROUP_M: tl.constexpr, ACC_TYPE: tl.constexpr):
-    # The tutorial matmul of examples/matmul.py, whose accumulator is f32 and
-    # whose output is f16, with the accumulator's type a parameter and the
-    # output in the element type of `c_ptr`: the bf16, int8 and fp8 GEMMs.
-    pid = tl.program_id(axis=0)
-    blocks_m = tl.cdiv(M, BLOCK_M)
-    blocks_n = tl.cdiv(N, BLOCK_N)
-    in_group = GROUP_M * blocks_n
-    first_m = (pid // in_group) * GROUP_M
-    group_rows = min(blocks_m - first_m, GROUP_M)
-    block_m = first_m + ((pid % in_group) % group_rows)
-    block_n = (pid % in_group) // group_rows
-
-    rows = block_m * BLOCK_M + tl.arange(0, BLOCK_M)
-    cols = block_n * BLOCK_N + tl.arange(0, BLOCK_N)
-    ks = tl.arange(0, BLOCK_K)
-    a_ptrs = a_ptr + rows[:, None] * stride_am + ks[None, :] * stride_ak
-    b_ptrs = b_ptr + ks[:, None] * stride_bk + cols[None, :] * stride_bn
-    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=ACC_TYPE)
-    for k in range(0, tl.cdiv(K, BLOCK_K)):
-        k_left = K - k * BLOCK_K
-        a = tl.load(a_ptrs, mask=(rows[:, None] < M) & (ks[None, :] < k_left), other=0.0)
-        b = tl.load(b_ptrs, mask=(ks[:, None] < k_left) & (cols[None, :] < N), other=0.0)
-        acc = tl.dot(a, b, acc)
-        a_ptrs += BLOCK_K * stride_ak
-        b_ptrs += BLOCK_K * stride_bk
-    c_ptrs = c_ptr + rows[:, None] * stride_cm + cols[None, :] * stride_cn
-    tl.store(c_ptrs, acc.to(c_ptr.dtype.element_ty),
-             mask=(rows[:, None] < M) & (cols[None, :] < N))
-
-
-@triton.jit
 def layer_norm_loop_kernel(x_ptr, y_ptr, w_ptr, b_ptr, mean_ptr, rstd_ptr,
                            stride, n_cols, eps, BLOCK_SIZE: tl.constexpr):
     # Triton's layer-norm tutorial (forward): one row per program, in three
@@ -352,11 +317,9 @@ def gemm_case(type_name: str, size: Size) -> Case:
         c = poisoned((m, n), out_type)
         grid = (triton.cdiv(m, blocks["BLOCK_M"]) * triton.cdiv(n, blocks["BLOCK_N"]),)
         strides = (a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1))
-        if type_name == "fp16":
-            # The example's kernel itself (f32 accumulator, f16 output).
-            matmul_kernel.fn[grid](a, b, c, m, n, k, *strides, ACTIVATION="", **blocks)
-        else:
-            typed_matmul_kernel[grid](a, b, c, m, n, k, *strides, ACC_TYPE=acc_type, **blocks)
+        # The example's kernel, with the type's accumulator; it stores in C's type.
+        matmul_kernel.fn[grid](a, b, c, m, n, k, *strides, ACTIVATION="", ACC_TYPE=acc_type,
+                               **blocks)
         return c
 
     configs = [Config(block_label(**config.kwargs), functools.partial(run, config))
