@@ -37,11 +37,15 @@ void simdFma(DType type, uint8_t *d, const uint8_t *a, const uint8_t *b,
              const uint8_t *c, int64_t count);
 
 /// C (m x n, accType) = A (m x k) * B (k x n) + Acc (or 0 when acc is null),
-/// all dense row-major. Products and sums are exact f32 (or i32) operations
-/// in increasing k, independent of the host's vector width.
+/// all dense row-major, as a dot-product engine of depth `depth` (the DPE
+/// tile's K) computes it: each f32 element of C takes the products of
+/// `depth` consecutive k at a time, in increasing k, and adds them to itself
+/// with one rounding to f32 (the sum is formed in f64, where the products
+/// are exact). i32 accumulation wraps. Independent of the host's vector
+/// width.
 void dpeMatmul(DType inType, DType accType, uint8_t *c, const uint8_t *a,
                const uint8_t *b, const uint8_t *acc, int64_t m, int64_t n,
-               int64_t k);
+               int64_t k, int64_t depth);
 
 /// C (m x n) = A (m x k) * B (k x n) + Acc (or 0 when acc is null) in f64,
 /// all dense row-major (acc may be c): every product and every sum is

@@ -10,6 +10,7 @@
 
 #include "KernelSupport.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -24,64 +25,77 @@ using namespace mtia;
 
 namespace {
 
-typedef float Vec8 __attribute__((vector_size(32)));
+typedef double Vec4 __attribute__((vector_size(32)));
 
-inline Vec8 loadVec(const float *p) {
-  Vec8 v;
+inline Vec4 loadVec(const double *p) {
+  Vec4 v;
   std::memcpy(&v, p, sizeof(v));
   return v;
 }
 
-inline void storeVec(float *p, Vec8 v) { std::memcpy(p, &v, sizeof(v)); }
+/// The f32 nearest to each lane of `v`, widened back to f64.
+inline Vec4 roundToF32(Vec4 v) {
+  typedef float Vec4F __attribute__((vector_size(16)));
+  return __builtin_convertvector(__builtin_convertvector(v, Vec4F), Vec4);
+}
 
-/// C += A * B on f32 (C m x n, A m x k, B k x n). Every C element adds its
-/// products in increasing k with separate multiply and add roundings, so the
-/// result does not depend on which clone runs.
+/// C += A * B as a dot-product engine of depth `depth` computes it, with C
+/// held in f64 but always an f32 value (C m x n, A m x k, B k x n): every
+/// element of C takes the products of `depth` consecutive k at a time, adds
+/// them to itself in f64 (in increasing k; the products of f32 values are
+/// exact there) and rounds the sum once to f32. The result does not depend on
+/// which clone runs.
 __attribute__((target_clones("avx2", "default"))) void
-gemmF32(float *c, const float *a, const float *b, int64_t m, int64_t n,
-        int64_t k) {
+gemmDotProducts(double *c, const double *a, const double *b, int64_t m,
+                int64_t n, int64_t k, int64_t depth) {
+  auto scalarColumns = [&](int64_t i, int64_t jBegin) {
+    for (int64_t j = jBegin; j < n; ++j) {
+      double sum = c[i * n + j];
+      for (int64_t p = 0; p < k; ++p) {
+        sum += a[i * k + p] * b[p * n + j];
+        if ((p + 1) % depth == 0 || p + 1 == k)
+          sum = static_cast<float>(sum);
+      }
+      c[i * n + j] = sum;
+    }
+  };
   int64_t i = 0;
   for (; i + 4 <= m; i += 4) {
     int64_t j = 0;
-    for (; j + 16 <= n; j += 16) {
-      Vec8 acc[4][2];
+    for (; j + 8 <= n; j += 8) {
+      Vec4 acc[4][2];
       for (int r = 0; r < 4; ++r) {
         acc[r][0] = loadVec(c + (i + r) * n + j);
-        acc[r][1] = loadVec(c + (i + r) * n + j + 8);
+        acc[r][1] = loadVec(c + (i + r) * n + j + 4);
       }
-      for (int64_t p = 0; p < k; ++p) {
-        Vec8 b0 = loadVec(b + p * n + j);
-        Vec8 b1 = loadVec(b + p * n + j + 8);
+      for (int64_t blockBegin = 0; blockBegin < k; blockBegin += depth) {
+        int64_t blockEnd = std::min(k, blockBegin + depth);
+        for (int64_t p = blockBegin; p < blockEnd; ++p) {
+          Vec4 b0 = loadVec(b + p * n + j);
+          Vec4 b1 = loadVec(b + p * n + j + 4);
+          for (int r = 0; r < 4; ++r) {
+            double scalar = a[(i + r) * k + p];
+            Vec4 product0 = b0 * scalar;
+            Vec4 product1 = b1 * scalar;
+            acc[r][0] += product0;
+            acc[r][1] += product1;
+          }
+        }
         for (int r = 0; r < 4; ++r) {
-          float scalar = a[(i + r) * k + p];
-          Vec8 product0 = b0 * scalar;
-          Vec8 product1 = b1 * scalar;
-          acc[r][0] += product0;
-          acc[r][1] += product1;
+          acc[r][0] = roundToF32(acc[r][0]);
+          acc[r][1] = roundToF32(acc[r][1]);
         }
       }
       for (int r = 0; r < 4; ++r) {
-        storeVec(c + (i + r) * n + j, acc[r][0]);
-        storeVec(c + (i + r) * n + j + 8, acc[r][1]);
+        std::memcpy(c + (i + r) * n + j, &acc[r][0], sizeof(Vec4));
+        std::memcpy(c + (i + r) * n + j + 4, &acc[r][1], sizeof(Vec4));
       }
     }
     for (int r = 0; r < 4; ++r)
-      for (int64_t p = 0; p < k; ++p) {
-        float scalar = a[(i + r) * k + p];
-        for (int64_t jj = j; jj < n; ++jj) {
-          float product = scalar * b[p * n + jj];
-          c[(i + r) * n + jj] += product;
-        }
-      }
+      scalarColumns(i + r, j);
   }
   for (; i < m; ++i)
-    for (int64_t p = 0; p < k; ++p) {
-      float scalar = a[i * k + p];
-      for (int64_t jj = 0; jj < n; ++jj) {
-        float product = scalar * b[p * n + jj];
-        c[i * n + jj] += product;
-      }
-    }
+    scalarColumns(i, 0);
 }
 
 __attribute__((target_clones("avx2", "default"))) void
@@ -101,7 +115,7 @@ gemmI8(int32_t *c, const int8_t *a, const int8_t *b, int64_t m, int64_t n,
 
 void mtia::dpeMatmul(DType inType, DType accType, uint8_t *c, const uint8_t *a,
                      const uint8_t *b, const uint8_t *acc, int64_t m, int64_t n,
-                     int64_t k) {
+                     int64_t k, int64_t depth) {
   const int64_t outBytes = m * n * 4;
   if (acc) {
     if (acc != c)
@@ -117,18 +131,23 @@ void mtia::dpeMatmul(DType inType, DType accType, uint8_t *c, const uint8_t *a,
     std::memcpy(c, out.data(), outBytes);
     return;
   }
-  std::vector<float> &wideA = scratch(0), &wideB = scratch(1),
-                     &out = scratch(2);
-  wideA.resize(m * k);
-  wideB.resize(k * n);
-  out.resize(m * n);
-  convertElements(inType, DType::F32, a,
-                  reinterpret_cast<uint8_t *>(wideA.data()), m * k, true);
-  convertElements(inType, DType::F32, b,
-                  reinterpret_cast<uint8_t *>(wideB.data()), k * n, true);
-  std::memcpy(out.data(), c, outBytes);
-  gemmF32(out.data(), wideA.data(), wideB.data(), m, n, k);
-  std::memcpy(c, out.data(), outBytes);
+  // The operands and the accumulator are widened to f64 through f32, whose
+  // conversions from the narrow types have fast paths.
+  auto widen = [](DType type, const uint8_t *source, int64_t count,
+                  std::vector<double> &wide) {
+    std::vector<float> &narrow = scratch(0);
+    narrow.resize(count);
+    convertElements(type, DType::F32, source,
+                    reinterpret_cast<uint8_t *>(narrow.data()), count, true);
+    wide.assign(narrow.begin(), narrow.end());
+  };
+  thread_local std::vector<double> wideA, wideB, out;
+  widen(inType, a, m * k, wideA);
+  widen(inType, b, k * n, wideB);
+  widen(DType::F32, c, m * n, out);
+  gemmDotProducts(out.data(), wideA.data(), wideB.data(), m, n, k, depth);
+  for (int64_t i = 0; i < m * n; ++i)
+    storeAt<float>(c, i, static_cast<float>(out[i]));
 }
 
 //===----------------------------------------------------------------------===//

@@ -75,7 +75,7 @@ uint64_t ComputeUnits::run(PEState &pe, Unit unit, const Command &cmd) {
     const uint8_t *b = local.resolve(pe, unit, inst.slots[1], cmd);
     uint8_t *c = local.resolve(pe, unit, inst.slots[2], cmd);
     const uint8_t *acc = local.resolve(pe, unit, inst.slots[3], cmd);
-    dpeMatmul(inst.type, inst.type2, c, a, b, acc, m, n, k);
+    dpeMatmul(inst.type, inst.type2, c, a, b, acc, m, n, k, target.dpeTileK);
     auto roundUp = [](int64_t value, int64_t step) {
       return (value + step - 1) / step * step;
     };

@@ -240,6 +240,30 @@ def test_dpe_bf16_matmul(rng: np.random.Generator) -> None:
     np.testing.assert_allclose(c, wide(a) @ wide(b), rtol=1e-5, atol=1e-4)
 
 
+def test_dpe_f32_matmul_rounds_once_per_dot_product(rng: np.random.Generator) -> None:
+    """Each `dpe.mma` adds the products of 32 consecutive k (the DPE tile's K)
+    at a time to its f32 accumulator, with one rounding. Integer operands keep
+    every f64 sum exact, while the f32 roundings of a product-by-product sum
+    would differ; six rows also take the kernel's edge loop."""
+    m, n, k, steps, depth = 6, 24, 48, 2, 32
+    a = rng.integers(-(2**12), 2**12, (m, k * steps)).astype(np.float32)
+    b = rng.integers(-(2**12), 2**12, (k * steps, n)).astype(np.float32)
+    c = np.zeros((m, n), np.float32)
+    Simulator().run(mma_kernel(m, n, k, "f32", "f32", steps), [a, b, c])
+    wide_a, wide_b = a.astype(np.float64), b.astype(np.float64)
+    expected = np.zeros((m, n), np.float32)
+    for step in range(steps):
+        for begin in range(step * k, (step + 1) * k, depth):
+            end = min(begin + depth, (step + 1) * k)
+            partial = wide_a[:, begin:end] @ wide_b[begin:end, :]
+            expected = (expected.astype(np.float64) + partial).astype(np.float32)
+    np.testing.assert_array_equal(c, expected)
+    product_by_product = np.zeros((m, n), np.float32)
+    for p in range(k * steps):
+        product_by_product += np.outer(a[:, p], b[p, :])
+    assert not np.array_equal(c, product_by_product)
+
+
 def test_dpe_int8_matmul_exact(rng: np.random.Generator) -> None:
     m, n, k, steps = 32, 64, 64, 2
     a = rng.integers(-128, 128, (m, k * steps)).astype(np.int8)
