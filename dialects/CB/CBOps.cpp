@@ -140,6 +140,12 @@ static LogicalResult verifyStraightLineProtocol(AllocOp alloc) {
 LogicalResult AllocOp::verify() {
   if (getName().empty())
     return emitOpError("needs a non-empty name");
+  int64_t pages = getType().getNumPages();
+  if (getRunAheadPages() < 0 || getRunAheadPages() >= pages)
+    return emitOpError("circular buffer \"")
+           << getName() << "\" of " << pages
+           << " pages needs 0 <= run_ahead_pages < pages, got "
+           << getRunAheadPages();
   // The DMA engine's queues run transfers in order, so a buffer that DMA
   // both fills and drains (a copy through local memory) is allowed.
   if (getProducer() == getConsumer() && getProducerUnit() != tile::Unit::DMA)

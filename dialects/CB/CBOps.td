@@ -36,8 +36,15 @@ def CB_AllocOp : CB_Op<"alloc"> {
     of atomics, a `dma_in` consumer gives the indices and masks of loads and
     gathers. The name identifies the buffer in diagnostics and in the
     local-memory plan.
+
+    `run_ahead_pages` (0 when absent) counts the pages beyond those program
+    order needs, which let the producer run that many tiles ahead of its
+    consumer (the loads of a loop prefetching, a unit producing the next
+    iteration's tile while the consumer works on this one). The local-memory
+    plan may take them back when the kernel would not fit otherwise.
   }];
-  let arguments = (ins StrAttr:$name, CB_Endpoint:$producer, CB_Endpoint:$consumer);
+  let arguments = (ins StrAttr:$name, CB_Endpoint:$producer, CB_Endpoint:$consumer,
+                       DefaultValuedAttr<I64Attr, "0">:$run_ahead_pages);
   let results = (outs CB_AnyCircularBuffer:$result);
   let assemblyFormat = [{
     $name `,` $producer `->` $consumer attr-dict `:` qualified(type($result))

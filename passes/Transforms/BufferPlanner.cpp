@@ -3,8 +3,9 @@
 // Groups the circular buffers of a kernel whose transfers follow one another
 // between the same two units into one buffer. A group of buffers between two
 // units becomes a first-in first-out buffer whose pages cover the tiles held
-// at once; buffers the DMA engine fills or drains share only when one
-// transfer ends before the next begins.
+// at once, plus one in a loop for the producer to run ahead; buffers the DMA
+// engine fills or drains share only when one transfer ends before the next
+// begins.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +13,8 @@
 #include "passes/Analysis/LastUse.h"
 
 #include "dialects/CB/CBDialect.h"
+
+#include "mlir/Interfaces/LoopLikeInterface.h"
 
 #include <limits>
 
@@ -132,7 +135,8 @@ public:
   /// A buffer between two compute units (or from one to the DMA engine)
   /// joins a first-in first-out group when its tile is pushed after, and
   /// read after, every tile of the group (see planFifo): the buffer gets as
-  /// many pages as are ever held at a reserve, plus one, and each page
+  /// many pages as are ever held at a reserve, plus one (and in a loop one
+  /// more, which the local-memory plan may take back), and each page
   /// access views the largest page of the group as its own tile. Program
   /// order stays a valid schedule, so the units cannot deadlock. A span
   /// joins a group only if that costs no more local memory than a buffer of
@@ -272,8 +276,13 @@ public:
       span.read.setPage(page);
       span.wait.setPages(page + 1);
     }
-    buffer.getResult().setType(
-        cb::CircularBufferType::get(type.getPageType(), plan->pages));
+    // In a loop, one page more lets the producer compute the next
+    // iteration's tile while the consumer still works on this one.
+    int64_t runAhead =
+        isa<LoopLikeOpInterface>(group.front().block->getParentOp()) ? 1 : 0;
+    buffer.getResult().setType(cb::CircularBufferType::get(
+        type.getPageType(), plan->pages + runAhead));
+    buffer.setRunAheadPages(runAhead);
   }
 
   static cb::CircularBufferType getLargerPages(cb::CircularBufferType a,

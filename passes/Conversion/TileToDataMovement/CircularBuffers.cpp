@@ -24,11 +24,11 @@ BufferBuilder::BufferBuilder(tt::FuncOp function)
 cb::AllocOp BufferBuilder::allocate(StringRef role, tile::TileType pageType,
                                     cb::Endpoint producer,
                                     cb::Endpoint consumer, Location loc,
-                                    int64_t pages) {
+                                    int64_t pages, int64_t runAheadPages) {
   std::string name = (role + Twine(buffers++)).str();
   return cb::AllocOp::create(entry, loc,
                              cb::CircularBufferType::get(pageType, pages), name,
-                             producer, consumer);
+                             producer, consumer, runAheadPages);
 }
 
 /// Writes `tileValue` into page 0 of `buffer` as its producer.

@@ -136,9 +136,12 @@ void AccessLowering::emitRead(Operation *op, const StructuredAccess &access,
   });
   if (usedElsewhere)
     consumer = tile::Unit::MLU;
-  cb::AllocOp buffer = buffers.allocate("load", pageType, cb::Endpoint::DMAIn,
-                                        cb::getEndpoint(consumer), loc,
-                                        getLoadPages(op, pageType));
+  // Pages beyond two let the DMA engine fill more than the page after the
+  // one the consumer works on.
+  int64_t pages = getLoadPages(op, pageType);
+  cb::AllocOp buffer = buffers.allocate(
+      "load", pageType, cb::Endpoint::DMAIn, cb::getEndpoint(consumer), loc,
+      pages, std::max<int64_t>(pages - kTransferPages, 0));
   auto token = dma::TokenType::get(op->getContext());
   cb::ReserveBackOp::create(builder, loc, buffer, 1);
   auto strided = [&](OpBuilder &at, bool elementwise) {

@@ -95,10 +95,13 @@ public:
   /// is not a `cb.alloc`, numbering from the buffers already allocated.
   explicit BufferBuilder(tt::FuncOp function);
 
-  /// A circular buffer between two agents, allocated at the function entry.
+  /// A circular buffer between two agents, allocated at the function entry,
+  /// `runAheadPages` of whose pages let the producer run ahead of the
+  /// consumer (see `cb.alloc`).
   cb::AllocOp allocate(StringRef role, tile::TileType pageType,
                        cb::Endpoint producer, cb::Endpoint consumer,
-                       Location loc, int64_t pages = kTransferPages);
+                       Location loc, int64_t pages = kTransferPages,
+                       int64_t runAheadPages = 0);
 
   /// Writes `tileValue` into page 0 of `buffer` as its producer.
   static void produce(cb::AllocOp buffer, Value tileValue, OpBuilder &builder,

@@ -5,9 +5,10 @@ stage gave it. When the buffers, scratch pages and other fixed pages do not
 fit the local memory, the plan gives up overlap before it gives up the
 kernel, in this order:
 
-1. buffers the DMA engine fills ahead of their consumer (loads in loops
-   prefetch several iterations ahead) keep the two pages that still overlap
-   transfer and compute;
+1. buffers whose producer runs ahead of their consumer (loads in loops
+   prefetch several iterations ahead; a unit computes the next iteration's
+   tile while its consumer works on this one) give back the pages the
+   data-movement stage added for it (`cb.alloc`'s `run_ahead_pages`);
 2. buffers used at disjoint times share memory: two buffers of the same
    producer and consumer whose uses lie in different top-level operations
    of the kernel (say, two loops one after the other) become one buffer;
@@ -28,7 +29,6 @@ from dataclasses import dataclass
 
 from mtia_compiler import ir
 from mtia_compiler.dialects import cb
-from mtia_compiler.program import Unit
 
 from .common import round_up
 from .storage import cb_pages
@@ -45,6 +45,7 @@ class BufferDeclaration:
     name: str
     page_bytes: int
     pages: int
+    run_ahead_pages: int
     alignment: int
 
     @property
@@ -74,8 +75,8 @@ def fit_buffers(kernel: ir.Operation, ops: list[ir.Operation], roles: BufferRole
                 candidates.remove(largest)
 
     buffers = list(declared)
-    shed(buffers, {buffer: 2 for buffer in buffers
-                   if roles.producer[buffer.results[0]] == Unit.DMA_IN and buffer.pages > 2})
+    shed(buffers, {buffer: buffer.pages - buffer.run_ahead_pages for buffer in buffers
+                   if buffer.run_ahead_pages})
     buffers = _merge_disjoint(kernel, ops, roles, buffers, fits)
     serial = _serially_reserved_buffers(ops)
     shed(buffers, {buffer: max(serial[result] for result in buffer.results)

@@ -165,6 +165,7 @@ class KernelEmitter:
             declared.append(BufferDeclaration([op.results[0]],
                                               ir.StringAttr(alloc.name).value,
                                               page_bytes, int(buffer_type.num_pages),
+                                              ir.IntegerAttr(alloc.run_ahead_pages).value,
                                               self.cb_alignment))
         scratch = [(unit, round_up(size, self.page_alignment)) for unit, size in
                    sorted(self.plan.scratch_bytes.items(), key=lambda item: item[0].value)]

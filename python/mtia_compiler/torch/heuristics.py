@@ -197,11 +197,10 @@ def gemm_configs(m: int, n: int, k: int, dtype_size: int, machine: Machine) -> l
     """The matmul template configs to autotune for an (m x k) @ (k x n)
     product. Each tile takes the longest K step whose operands, double
     buffered, and f32 accumulator and output fit half of local memory (a
-    matmul runs no other work on the PE). The candidates: the two largest
-    tiles that still give every PE a program (or as many programs as the
-    product allows), and the DPE's own tile. Measured on mtia-2i, the best
-    of these is within 1% of the best tile of a full sweep (16 to 128 by 16
-    to 128 by 32 to 512) for 32x64x256, 256x256x256 and 1024x512x256."""
+    matmul runs no other work on the PE) and that leaves at least two steps
+    where K allows. The candidates: the two largest tiles that still give
+    every PE a program (or as many programs as the product allows), and the
+    DPE's own tile."""
     tile_m, tile_n, tile_k = machine.dpe_tile
     budget = machine.local_memory_bytes // GEMM_BUDGET_FRACTION
 
@@ -221,6 +220,9 @@ def gemm_configs(m: int, n: int, k: int, dtype_size: int, machine: Machine) -> l
     for bm in sizes(m, MAX_GEMM_BLOCK):
         for bn in sizes(n, MAX_GEMM_BLOCK):
             steps = [bk for bk in sizes(k, MAX_GEMM_K_BLOCK) if footprint(bm, bn, bk) <= budget]
+            # Two K steps at least, where K allows: the next step's loads and
+            # conversions then overlap this step's products on the DPE.
+            steps = [bk for bk in steps if 2 * bk <= next_power_of_2(k)] or steps
             if steps:
                 tiles.append((bm, bn, steps[-1]))
     if not tiles:

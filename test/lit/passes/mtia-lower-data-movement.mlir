@@ -87,7 +87,7 @@ tt.func @unaligned_row(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>, %row_stride: i32, %
 // itself, stays on the DPE across iterations, and reaches the SIMD engine
 // through a CB after the loop.
 // CHECK-LABEL: tt.func @k_loop
-// CHECK-DAG: %[[A:.*]] = cb.alloc "load{{[0-9]+}}", dma_in -> dpe : !cb.cb<32x32xf16, pages = 8>
+// CHECK-DAG: %[[A:.*]] = cb.alloc "load{{[0-9]+}}", dma_in -> dpe {run_ahead_pages = 6 : i64} : !cb.cb<32x32xf16, pages = 8>
 // CHECK-DAG: %[[RESULT:.*]] = cb.alloc "forward{{[0-9]+}}", dpe -> simd : !cb.cb<32x32xf32, pages = 1>
 // CHECK-NOT: simd -> dpe
 // CHECK: %[[ZEROS:.*]] = tile.zeros : !tile.tile<32x32xf32>

@@ -86,3 +86,33 @@ tt.func @fifo_forward_buffers(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32}, 
   cb.pop_front %1, 1 : !cb.cb<64xf32, pages = 2>
   tt.return
 }
+
+// In a loop, a buffer between two units gets one page more than program
+// order needs, so that the SIMD engine can widen the next iteration's tile
+// while the DPE still multiplies this one; the local-memory plan may take
+// it back (`run_ahead_pages`).
+
+// CHECK-LABEL: tt.func @run_ahead_in_loop
+// CHECK: cb.alloc "forward1", simd -> dpe {run_ahead_pages = 1 : i64} : !cb.cb<32x32xf16, pages = 2>
+tt.func @run_ahead_in_loop(%n: index) {
+  %0 = cb.alloc "load0", dma_in -> simd : !cb.cb<32x32xf32, pages = 2>
+  %1 = cb.alloc "forward1", simd -> dpe : !cb.cb<32x32xf16, pages = 1>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %acc0 = tile.zeros : !tile.tile<32x32xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0) -> (!tile.tile<32x32xf32>) {
+    cb.wait_front %0, 1 : !cb.cb<32x32xf32, pages = 2>
+    %2 = cb.read_front %0[0] : !cb.cb<32x32xf32, pages = 2>
+    %3 = tile.cast truncf %2 rounding = rtne : !tile.tile<32x32xf32> -> !tile.tile<32x32xf16>
+    cb.pop_front %0, 1 : !cb.cb<32x32xf32, pages = 2>
+    cb.reserve_back %1, 1 : !cb.cb<32x32xf16, pages = 1>
+    cb.write_back %3, %1[0] : !cb.cb<32x32xf16, pages = 1>
+    cb.push_back %1, 1 : !cb.cb<32x32xf16, pages = 1>
+    cb.wait_front %1, 1 : !cb.cb<32x32xf16, pages = 1>
+    %4 = cb.read_front %1[0] : !cb.cb<32x32xf16, pages = 1>
+    %5 = tile.matmul %4, %4, %acc : !tile.tile<32x32xf16>, !tile.tile<32x32xf16> -> !tile.tile<32x32xf32>
+    cb.pop_front %1, 1 : !cb.cb<32x32xf16, pages = 1>
+    scf.yield %5 : !tile.tile<32x32xf32>
+  }
+  tt.return
+}

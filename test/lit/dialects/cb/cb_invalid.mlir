@@ -17,6 +17,14 @@ tt.func @unnamed() {
 
 // -----
 
+tt.func @run_ahead_of_every_page() {
+  // expected-error @+1 {{circular buffer "x" of 2 pages needs 0 <= run_ahead_pages < pages, got 2}}
+  %0 = cb.alloc "x", simd -> dpe {run_ahead_pages = 2 : i64} : !cb.cb<8xf32, pages = 2>
+  tt.return
+}
+
+// -----
+
 tt.func @same_units() {
   // expected-error @+1 {{circular buffer "x" needs distinct producer and consumer units, got simd for both}}
   %0 = cb.alloc "x", simd -> simd : !cb.cb<8xf32, pages = 2>
