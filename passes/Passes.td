@@ -54,6 +54,35 @@ def ContiguousAccesses : Pass<"mtia-contiguous-accesses", "::mlir::ModuleOp"> {
   }];
 }
 
+def PipelineDots : Pass<"mtia-pipeline-dots", "::mlir::ModuleOp"> {
+  let summary = "Loops compute the next iteration's independent dots one iteration ahead";
+  let description = [{
+    Software-pipelines `scf.for` loops that do not write memory: a `tt.dot`
+    of the body whose operands depend only on the induction variable and on
+    values defined outside the loop (attention's `Q·K^T` of the next block
+    of keys), with the loads and index arithmetic it needs and what the body
+    computes from such products alone (the scores' scaling, mask and row
+    maximum), is computed for the first iteration before the loop and for
+    the next iteration in the body, and the values the rest of the body uses
+    are carried by the loop. The loads and dots go at the start of the body,
+    the rest at its end: a PE's units run their instructions in program
+    order, so the DPE then multiplies the next iteration's operands while
+    the other units still work on this iteration's chain. The last iteration
+    computes its own values again instead of one past the end, so no access
+    leaves the iteration space, and the loads of the first iteration (before
+    the loop) are masked by `lower < upper`, so that a loop that runs no
+    iteration reads nothing; loops whose dots read through block pointers
+    are left alone. In the
+    pipelined body, elementwise updates of carried values that nothing else
+    in the iteration uses (attention's running sum) move to the end, so
+    that the unit running them does not wait for their operands ahead of
+    this iteration's other work. Loops that would carry a product itself
+    are left alone (passing it to another unit would copy it out of the DPE
+    every iteration).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
 def ExpandCombineRegions : Pass<"mtia-expand-combine-regions", "::mlir::ModuleOp"> {
   let summary = "Reductions and scans with general combine regions become tile steps";
   let description = [{

@@ -50,8 +50,8 @@ def pass_stages(target: str | Path, strip_budget_divisor: int = 0,
     return (
         ("ttir", "builtin.module(mtia-drop-assumes, inline, canonicalize, cse, symbol-dce)"),
         ("tile", "builtin.module(mtia-materialize-poison, "
-                 f"{strip_mining}, mtia-contiguous-accesses, mtia-convert-tt-to-tile, "
-                 "mtia-expand-combine-regions, canonicalize, cse)"),
+                 f"{strip_mining}, mtia-contiguous-accesses, mtia-pipeline-dots, "
+                 "mtia-convert-tt-to-tile, mtia-expand-combine-regions, canonicalize, cse)"),
         ("dma", f"builtin.module(mtia-lower-data-movement{{target={target} "
                 f"reserved-buffers={PROGRAM_STAGE_BUFFERS} cb-multiplier={cb_multiplier}}}, "
                 "canonicalize, cse, mtia-rematerialize-tiles)"),

@@ -1,0 +1,322 @@
+//===- PipelineDots.cpp - Dots of the next iteration, one iteration ahead -===//
+//
+// A PE's units run their instructions in program order, each from its own
+// queue. In a loop whose body is one dependent chain across the units
+// (attention: the DPE's Q·K^T, the SIMD engine's and the reduction engine's
+// online softmax, then the DPE's P·V), the DPE's next Q·K^T waits in its
+// queue behind this iteration's P·V, which waits for the whole chain: the
+// units take turns instead of working at once.
+//
+// A `tt.dot` of the body that depends only on the induction variable and on
+// values defined outside the loop (and its loads and index arithmetic) can be
+// computed one iteration ahead, and so can what is computed from such
+// products alone (attention's scaling, masking and row maximum of the
+// scores). This pass software-pipelines such loops: the loop carries the
+// values of that part which the rest of the body uses, computed for the first
+// iteration before the loop and for the next one in the body: its loads and
+// dots at the start of the body, so that the DPE multiplies the next operands
+// while the other units work on this iteration, and the rest at the end,
+// after this iteration's chain. The last iteration computes its own values
+// again rather than one past the end, so no access leaves the iteration
+// space, and the loads of the first iteration, before the loop, are masked
+// off when the loop runs no iteration. In the pipelined body, updates
+// of carried values that nothing else in the iteration needs go last.
+//
+// Loops that write memory (stores, atomics, prints) are left alone: a load of
+// the next iteration must not pass a write of this one. So are loops that
+// would carry a product itself: passing it to another unit would copy it out
+// of the DPE's storage every iteration, which costs the DPE what the overlap
+// gains.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Passes.h"
+
+#include "dialects/TT/TTDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mtia {
+#define GEN_PASS_DEF_PIPELINEDOTS
+#include "passes/Passes.h.inc"
+} // namespace mtia
+
+using namespace mlir;
+using namespace mtia;
+
+namespace {
+
+/// Whether `op` and everything nested in it at most read memory.
+bool onlyReads(Operation *op) {
+  WalkResult result = op->walk([](Operation *nested) {
+    if (nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
+        isMemoryEffectFree(nested))
+      return WalkResult::advance();
+    auto effects = dyn_cast<MemoryEffectOpInterface>(nested);
+    if (effects && effects.onlyHasEffect<MemoryEffects::Read>())
+      return WalkResult::advance();
+    return WalkResult::interrupt();
+  });
+  return !result.wasInterrupted();
+}
+
+/// What a loop computes one iteration ahead: the operations of its body that
+/// the next iteration's products need (`feeding`: the `tt.dot`s whose
+/// operands come only from the induction variable and from outside the loop,
+/// and their loads and index arithmetic), those that go on computing from
+/// the products with such operands alone (`following`: attention's scaling,
+/// masking and row maximum of the scores), each in body order, and the
+/// values of either that the rest of the body uses (`carried`).
+struct PipelinedSlice {
+  SmallVector<Operation *> feeding;
+  SmallVector<Operation *> following;
+  SmallVector<Value> carried;
+};
+
+/// Whether `op`, its regions included, at most reads memory and uses no
+/// value of the body that `isAvailable` rejects.
+template <typename Predicate>
+bool canComputeAhead(Operation &op, Predicate isAvailable) {
+  if (!onlyReads(&op))
+    return false;
+  WalkResult result = op.walk([&](Operation *nested) {
+    for (Value operand : nested->getOperands())
+      if (!op.isAncestor(operand.getParentRegion()->getParentOp()) &&
+          !isAvailable(operand))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return !result.wasInterrupted();
+}
+
+PipelinedSlice findSlice(scf::ForOp loop) {
+  Block *body = loop.getBody();
+  llvm::SmallPtrSet<Operation *, 16> ahead;
+  auto isAvailable = [&](Value value) {
+    if (value == loop.getInductionVar() || loop.isDefinedOutsideOfLoop(value))
+      return true;
+    Operation *producer = value.getDefiningOp();
+    return producer && ahead.contains(producer);
+  };
+  for (Operation &op : body->without_terminator())
+    if (canComputeAhead(op, isAvailable))
+      ahead.insert(&op);
+  // The operations of the body that `roots` need, `roots` included.
+  auto needs = [&](ArrayRef<Operation *> roots) {
+    llvm::SmallPtrSet<Operation *, 16> needed;
+    SmallVector<Operation *> worklist(roots);
+    while (!worklist.empty()) {
+      Operation *op = worklist.pop_back_val();
+      if (!needed.insert(op).second)
+        continue;
+      op->walk([&](Operation *nested) {
+        for (Value operand : nested->getOperands())
+          if (Operation *producer = operand.getDefiningOp();
+              producer && producer->getBlock() == body)
+            worklist.push_back(producer);
+      });
+    }
+    return needed;
+  };
+  SmallVector<Operation *> dots;
+  for (Operation &op : body->without_terminator())
+    if (isa<tt::DotOp>(op) && ahead.contains(&op))
+      dots.push_back(&op);
+  PipelinedSlice slice;
+  if (dots.empty())
+    return slice;
+  // What is computed from the products (in body order, so that operands
+  // come first), then what that needs besides the feeding operations.
+  llvm::SmallPtrSet<Operation *, 16> fromDots(dots.begin(), dots.end());
+  for (Operation &op : body->without_terminator())
+    if (ahead.contains(&op) &&
+        llvm::any_of(op.getOperands(), [&](Value operand) {
+          Operation *producer = operand.getDefiningOp();
+          return producer && fromDots.contains(producer);
+        }))
+      fromDots.insert(&op);
+  llvm::SmallPtrSet<Operation *, 16> feeding = needs(dots);
+  // The first iteration's loads get a mask (see `pipeline`): every read must
+  // be a load through pointers, not a block pointer.
+  for (Operation *op : feeding)
+    if (!isMemoryEffectFree(op)) {
+      auto load = dyn_cast<tt::LoadOp>(op);
+      if (!load || isa<tt::PointerType>(load.getPtr().getType()) &&
+                       isa<RankedTensorType>(
+                           cast<tt::PointerType>(load.getPtr().getType())
+                               .getPointeeType()))
+        return PipelinedSlice();
+    }
+  llvm::SmallPtrSet<Operation *, 16> following =
+      needs(SmallVector<Operation *>(fromDots.begin(), fromDots.end()));
+  for (Operation &op : body->without_terminator()) {
+    if (feeding.contains(&op))
+      slice.feeding.push_back(&op);
+    else if (following.contains(&op))
+      slice.following.push_back(&op);
+  }
+  auto inSlice = [&](Operation *user) {
+    Operation *inBody = body->findAncestorOpInBlock(*user);
+    return feeding.contains(inBody) || following.contains(inBody);
+  };
+  for (Operation &op : body->without_terminator())
+    if (fromDots.contains(&op))
+      for (Value result : op.getResults())
+        if (llvm::any_of(result.getUsers(),
+                         [&](Operation *user) { return !inSlice(user); }))
+          slice.carried.push_back(result);
+  // A carried product would be copied out of the DPE's storage every
+  // iteration, to pass it to another unit: that costs the DPE as much as the
+  // overlap gains it.
+  if (llvm::any_of(slice.carried, [](Value value) {
+        return isa_and_nonnull<tt::DotOp>(value.getDefiningOp());
+      }))
+    return PipelinedSlice();
+  return slice;
+}
+
+/// Clones `ops` at `builder`'s insertion point, extending `mapping`.
+void cloneAll(OpBuilder &builder, ArrayRef<Operation *> ops,
+              IRMapping &mapping) {
+  for (Operation *op : ops)
+    builder.clone(*op, mapping);
+}
+
+/// The values `mapping` maps `values` to.
+SmallVector<Value> lookupAll(const IRMapping &mapping, ValueRange values) {
+  return llvm::map_to_vector(
+      values, [&](Value value) { return mapping.lookup(value); });
+}
+
+/// Compares `lhs < rhs` as `loop` compares its induction variable with its
+/// upper bound.
+Value isBefore(OpBuilder &builder, Location loc, scf::ForOp loop, Value lhs,
+               Value rhs) {
+  auto predicate = loop.getUnsignedCmp() ? arith::CmpIPredicate::ult
+                                         : arith::CmpIPredicate::slt;
+  return arith::CmpIOp::create(builder, loc, predicate, lhs, rhs);
+}
+
+/// Moves the elementwise updates of carried values that nothing else in the
+/// iteration uses (attention's running sum, `l * correction + sum(p)`) to the
+/// end of `body`: a unit that runs them in program order would otherwise
+/// wait there for their operands (the row sum, on the reduction engine)
+/// while work of this iteration that does not need them is queued behind.
+/// Dots stay: the DPE's products are the work the loop overlaps.
+void sinkCarriedUpdates(Block *body) {
+  Operation *terminator = body->getTerminator();
+  llvm::SmallPtrSet<Operation *, 8> sunk;
+  SmallVector<Operation *> updates;
+  for (Operation &op : llvm::reverse(body->without_terminator())) {
+    if (op.getNumRegions() != 0 || !isMemoryEffectFree(&op) ||
+        op.getNumResults() == 0 || isa<tt::DotOp>(op))
+      continue;
+    if (llvm::all_of(op.getUsers(), [&](Operation *user) {
+          return user == terminator || sunk.contains(user);
+        })) {
+      sunk.insert(&op);
+      updates.push_back(&op);
+    }
+  }
+  for (Operation *op : llvm::reverse(updates))
+    op->moveBefore(terminator);
+}
+
+/// Pipelines `loop` (see the file comment).
+void pipeline(scf::ForOp loop, const PipelinedSlice &slice) {
+  Location loc = loop.getLoc();
+  IRRewriter rewriter(loop);
+  // The first iteration's values, before the loop. Its loads read nothing
+  // when the loop runs no iteration: their masks also require
+  // `lower < upper` (the values are then unused).
+  rewriter.setInsertionPoint(loop);
+  Value runs = isBefore(rewriter, loc, loop, loop.getLowerBound(),
+                        loop.getUpperBound());
+  IRMapping firstMapping;
+  firstMapping.map(loop.getInductionVar(), loop.getLowerBound());
+  cloneAll(rewriter, slice.feeding, firstMapping);
+  for (Operation *op : slice.feeding) {
+    auto load = dyn_cast<tt::LoadOp>(op);
+    if (!load)
+      continue;
+    auto first = cast<tt::LoadOp>(
+        firstMapping.lookup(load.getResult()).getDefiningOp());
+    rewriter.setInsertionPoint(first);
+    Value mask = runs;
+    if (auto shaped = dyn_cast<RankedTensorType>(first.getType()))
+      mask = tt::SplatOp::create(
+          rewriter, loc, shaped.clone(rewriter.getI1Type()), runs);
+    if (Value original = first.getMask())
+      mask = arith::AndIOp::create(rewriter, loc, original, mask);
+    first.getMaskMutable().assign(mask);
+  }
+  rewriter.setInsertionPoint(loop);
+  cloneAll(rewriter, slice.following, firstMapping);
+  SmallVector<Value> first = lookupAll(firstMapping, slice.carried);
+
+  // The next iteration's values are built in the body before it moves to
+  // the new loop, whose arguments carry this iteration's.
+  auto yieldNext = [&](OpBuilder &builder, Location,
+                       ArrayRef<BlockArgument> arguments) {
+    Block *body = loop.getBody();
+    Operation *terminator = body->getTerminator();
+    llvm::SmallPtrSet<Operation *, 16> sliceOps(slice.feeding.begin(),
+                                                slice.feeding.end());
+    sliceOps.insert(slice.following.begin(), slice.following.end());
+    for (auto [carried, argument] : llvm::zip_equal(slice.carried, arguments))
+      Value(carried).replaceUsesWithIf(argument, [&](OpOperand &use) {
+        return !sliceOps.contains(body->findAncestorOpInBlock(*use.getOwner()));
+      });
+    // The feeding operations go first, so that the DPE multiplies the next
+    // operands before this iteration's chain reaches it.
+    builder.setInsertionPointToStart(body);
+    Value iv = loop.getInductionVar();
+    Value next = arith::AddIOp::create(builder, loc, iv, loop.getStep());
+    Value inRange = isBefore(builder, loc, loop, next, loop.getUpperBound());
+    IRMapping mapping;
+    mapping.map(iv, arith::SelectOp::create(builder, loc, inRange, next, iv));
+    cloneAll(builder, slice.feeding, mapping);
+    // What follows from the products goes last, after this iteration's
+    // chain: the units that run it are busy with that chain until then.
+    builder.setInsertionPoint(terminator);
+    cloneAll(builder, slice.following, mapping);
+    return lookupAll(mapping, slice.carried);
+  };
+  FailureOr<LoopLikeOpInterface> pipelined =
+      cast<LoopLikeOpInterface>(loop.getOperation())
+          .replaceWithAdditionalYields(rewriter, first,
+                                       /*replaceInitOperandUsesInLoop=*/false,
+                                       yieldNext);
+  if (failed(pipelined))
+    return;
+  // What only the next iteration's values needed is dead now.
+  for (Operation *op : llvm::reverse(slice.following))
+    if (op->use_empty())
+      rewriter.eraseOp(op);
+  for (Operation *op : llvm::reverse(slice.feeding))
+    if (op->use_empty())
+      rewriter.eraseOp(op);
+  sinkCarriedUpdates(cast<scf::ForOp>(pipelined->getOperation()).getBody());
+}
+
+struct PipelineDotsPass
+    : public mtia::impl::PipelineDotsBase<PipelineDotsPass> {
+  void runOnOperation() override {
+    SmallVector<scf::ForOp> loops;
+    getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    for (scf::ForOp loop : loops) {
+      if (!onlyReads(loop))
+        continue;
+      PipelinedSlice slice = findSlice(loop);
+      if (slice.carried.empty())
+        continue;
+      pipeline(loop, slice);
+    }
+  }
+};
+
+} // namespace

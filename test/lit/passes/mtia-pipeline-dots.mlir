@@ -1,0 +1,114 @@
+// RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-pipeline-dots)' | FileCheck %s
+
+// The product of an operand loaded at the induction variable, and the
+// scaling and row maximum computed from it alone, are computed for the first
+// iteration before the loop and for the next one in the body: the loads and
+// the dot first, the rest after this iteration's own work. The last
+// iteration loads its own block again (the select), and the first
+// iteration's load reads nothing when the loop runs no iteration. The update of the carried sum,
+// which nothing else in the iteration needs, goes last.
+
+// CHECK-LABEL: tt.func @scores
+// CHECK-SAME: (%[[Q:.*]]: tensor<16x16xf16>, %[[PTRS:.*]]: tensor<16x16x!tt.ptr<f16>>, %[[N:.*]]: i32)
+// CHECK: %[[RUNS:.*]] = arith.cmpi slt, %[[C0:.*]], %[[N]] : i32
+// CHECK-NEXT: tt.splat %[[C0]] : i32
+// CHECK-NEXT: %[[P0:.*]] = tt.addptr
+// CHECK-NEXT: %[[MASK:.*]] = tt.splat %[[RUNS]] : i1 -> tensor<16x16xi1>
+// CHECK-NEXT: tt.load %[[P0]], %[[MASK]]
+// CHECK-NEXT: %[[S0:.*]] = tt.dot %[[Q]]
+// CHECK-NEXT: %[[SCALED0:.*]] = arith.mulf %[[S0]]
+// CHECK-NEXT: %[[M0:.*]] = "tt.reduce"(%[[SCALED0]])
+// CHECK: %[[LOOP:.*]]:2 = scf.for %[[IV:.*]] = %[[C0]] to %[[N]] step %[[C16:.*]] iter_args(%[[ACC:.*]] = %{{.*}}, %[[M:.*]] = %[[M0]])
+// CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[IV]], %[[C16]] : i32
+// CHECK-NEXT: %[[IN:.*]] = arith.cmpi slt, %[[NEXT]], %[[N]] : i32
+// CHECK-NEXT: %[[NEXT_IV:.*]] = arith.select %[[IN]], %[[NEXT]], %[[IV]] : i32
+// CHECK-NEXT: tt.splat %[[NEXT_IV]]
+// CHECK-NEXT: tt.addptr
+// CHECK-NEXT: tt.load
+// CHECK-NEXT: %[[S:.*]] = tt.dot %[[Q]]
+// CHECK-NEXT: %[[SCALED:.*]] = arith.mulf %[[S]]
+// CHECK-NEXT: %[[M_NEXT:.*]] = "tt.reduce"(%[[SCALED]])
+// CHECK: %[[SUM:.*]] = arith.addf %[[ACC]], %[[M]]
+// CHECK-NEXT: scf.yield %[[SUM]], %[[M_NEXT]]
+// CHECK: tt.return %[[LOOP]]#0
+tt.func @scores(%q: tensor<16x16xf16>, %ptrs: tensor<16x16x!tt.ptr<f16>>, %n: i32) -> tensor<16xf32> {
+  %c0 = arith.constant 0 : i32
+  %c16 = arith.constant 16 : i32
+  %zero = arith.constant dense<0.000000e+00> : tensor<16x16xf32>
+  %scale = arith.constant dense<2.000000e+00> : tensor<16x16xf32>
+  %init = arith.constant dense<0.000000e+00> : tensor<16xf32>
+  %r = scf.for %iv = %c0 to %n step %c16 iter_args(%acc = %init) -> (tensor<16xf32>) : i32 {
+    %off = tt.splat %iv : i32 -> tensor<16x16xi32>
+    %p = tt.addptr %ptrs, %off : tensor<16x16x!tt.ptr<f16>>, tensor<16x16xi32>
+    %k = tt.load %p : tensor<16x16x!tt.ptr<f16>>
+    %s = tt.dot %q, %k, %zero : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
+    %scaled = arith.mulf %s, %scale : tensor<16x16xf32>
+    %m = "tt.reduce"(%scaled) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %x = arith.maxnumf %a, %b : f32
+      tt.reduce.return %x : f32
+    }) : (tensor<16x16xf32>) -> tensor<16xf32>
+    %next = arith.addf %acc, %m : tensor<16xf32>
+    scf.yield %next : tensor<16xf32>
+  }
+  tt.return %r : tensor<16xf32>
+}
+
+// -----
+
+// Left alone: a loop whose product the rest of the body uses itself (it
+// would be copied out of the DPE's storage every iteration), a loop that
+// stores (the next iteration's load must not pass this iteration's store),
+// and a loop whose dot accumulates into a carried value (its operands depend
+// on the previous iteration).
+
+// CHECK-LABEL: tt.func @carried_product
+// CHECK-NOT: tt.dot
+// CHECK: scf.for
+// CHECK-LABEL: tt.func @stores
+// CHECK-NOT: tt.dot
+// CHECK: scf.for
+// CHECK-LABEL: tt.func @accumulates
+// CHECK-NOT: tt.dot
+// CHECK: scf.for
+tt.func @carried_product(%q: tensor<16x16xf16>, %ptrs: tensor<16x16x!tt.ptr<f16>>, %n: i32) -> tensor<16x16xf32> {
+  %c0 = arith.constant 0 : i32
+  %c16 = arith.constant 16 : i32
+  %zero = arith.constant dense<0.000000e+00> : tensor<16x16xf32>
+  %r = scf.for %iv = %c0 to %n step %c16 iter_args(%acc = %zero) -> (tensor<16x16xf32>) : i32 {
+    %off = tt.splat %iv : i32 -> tensor<16x16xi32>
+    %p = tt.addptr %ptrs, %off : tensor<16x16x!tt.ptr<f16>>, tensor<16x16xi32>
+    %k = tt.load %p : tensor<16x16x!tt.ptr<f16>>
+    %s = tt.dot %q, %k, %zero : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
+    %next = arith.addf %acc, %s : tensor<16x16xf32>
+    scf.yield %next : tensor<16x16xf32>
+  }
+  tt.return %r : tensor<16x16xf32>
+}
+
+tt.func @stores(%q: tensor<16x16xf16>, %ptrs: tensor<16x16x!tt.ptr<f16>>, %out: tensor<16x16x!tt.ptr<f32>>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c16 = arith.constant 16 : i32
+  %zero = arith.constant dense<0.000000e+00> : tensor<16x16xf32>
+  scf.for %iv = %c0 to %n step %c16 : i32 {
+    %off = tt.splat %iv : i32 -> tensor<16x16xi32>
+    %p = tt.addptr %ptrs, %off : tensor<16x16x!tt.ptr<f16>>, tensor<16x16xi32>
+    %k = tt.load %p : tensor<16x16x!tt.ptr<f16>>
+    %s = tt.dot %q, %k, %zero : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
+    tt.store %out, %s : tensor<16x16x!tt.ptr<f32>>
+  }
+  tt.return
+}
+tt.func @accumulates(%q: tensor<16x16xf16>, %ptrs: tensor<16x16x!tt.ptr<f16>>, %n: i32) -> tensor<16x16xf32> {
+  %c0 = arith.constant 0 : i32
+  %c16 = arith.constant 16 : i32
+  %zero = arith.constant dense<0.000000e+00> : tensor<16x16xf32>
+  %r = scf.for %iv = %c0 to %n step %c16 iter_args(%acc = %zero) -> (tensor<16x16xf32>) : i32 {
+    %off = tt.splat %iv : i32 -> tensor<16x16xi32>
+    %p = tt.addptr %ptrs, %off : tensor<16x16x!tt.ptr<f16>>, tensor<16x16xi32>
+    %k = tt.load %p : tensor<16x16x!tt.ptr<f16>>
+    %s = tt.dot %q, %k, %acc : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
+    scf.yield %s : tensor<16x16xf32>
+  }
+  tt.return %r : tensor<16x16xf32>
+}
