@@ -14,6 +14,7 @@ the simulator runs (`asm["bin"]`).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -272,6 +273,19 @@ def _kind(argument_type: ir.Type) -> str:
     return "int"
 
 
+@functools.lru_cache(maxsize=128)
+def _pass_manager(context: ir.Context, pipeline: str) -> PassManager:
+    """The pass manager of a stage's `pipeline` in `context`, built once:
+    parsing the pipeline and initializing its passes (canonicalize gathers
+    the patterns of every registered dialect) costs more than running them
+    on most kernels. It verifies the module once after the stage (in
+    `compile`) rather than after every pass."""
+    pm = PassManager(context=context)
+    add_pipeline(pm, pipeline)
+    pm.enable_verifier(False)
+    return pm
+
+
 def _read_source(src: str | Path) -> tuple[bytes, str]:
     """The TTIR of `src`: a path to a file, or the text itself."""
     if isinstance(src, Path) or (isinstance(src, str) and "\n" not in src
@@ -313,13 +327,13 @@ def compile(src: str | Path, target: str = "mtia-2i",  # noqa: A001 (Triton's na
             asm: dict[str, Any] = {}
             with context:
                 for stage, pipeline in attempt:
-                    pm = PassManager(context=context)
-                    add_pipeline(pm, pipeline)
                     try:
-                        pm.run(module.operation)
+                        _pass_manager(context, pipeline).run(module.operation)
+                        module.operation.verify()
                     except ir.MLIRError:
                         raise fail() from None
-                    asm[stage] = module.operation.get_asm(enable_debug_info=True)
+                    asm[stage] = module.operation.get_asm(enable_debug_info=True,
+                                                          assume_verified=True)
             # A budget that changes nothing in the tile stage changes nothing later.
             if asm.get("tile", "") in tried:
                 continue
