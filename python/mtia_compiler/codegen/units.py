@@ -17,7 +17,7 @@ from mtia_compiler import _mtia, ir
 from mtia_compiler.dialects import cb
 from mtia_compiler.program import Unit
 
-from .common import is_tile, located_error
+from .common import is_tile, located_error, view_as
 
 _ENDPOINT_UNITS = {cb.Endpoint.DPE: Unit.DPE, cb.Endpoint.SIMD: Unit.SIMD,
                    cb.Endpoint.Reduce: Unit.RE, cb.Endpoint.MLU: Unit.MLU,
@@ -66,9 +66,9 @@ def resolve_buffer_roles(ops: list[ir.Operation]) -> BufferRoles:
     the DMA queue (`dma_in`, `dma_out`) a buffer of the DMA engine serves."""
     roles = BufferRoles({}, {})
     for op in ops:
-        alloc = op.opview
-        if not isinstance(alloc, cb.AllocOp):
+        if op.name != cb.AllocOp.OPERATION_NAME:
             continue
+        alloc = view_as(op, cb.AllocOp)
         producer = cb.Endpoint(ir.IntegerAttr(alloc.producer).value)
         if producer == cb.Endpoint.Core:
             raise located_error(op, f"circular buffer {alloc.name} has the control "
