@@ -332,8 +332,7 @@ def compile(src: str | Path, target: str = "mtia-2i",  # noqa: A001 (Triton's na
                         module.operation.verify()
                     except ir.MLIRError:
                         raise fail() from None
-                    asm[stage] = module.operation.get_asm(enable_debug_info=True,
-                                                          assume_verified=True)
+                    asm[stage] = _mtia.verified_asm(module.operation)
             # A budget that changes nothing in the tile stage changes nothing later.
             if asm.get("tile", "") in tried:
                 continue
