@@ -48,8 +48,11 @@ def pass_stages(target: str | Path, strip_budget_divisor: int = 0,
     strip_mining = (f"mtia-strip-mine-blocks{{target={target} "
                     f"budget-divisor={strip_budget_divisor} "
                     f"joint-axes={str(strip_joint_axes).lower()}}}")
+    # The inliner canonicalizes every callable before inlining it by
+    # default; the stage canonicalizes the whole module right after.
     return (
-        ("ttir", "builtin.module(mtia-drop-assumes, inline, canonicalize, cse, symbol-dce)"),
+        ("ttir", "builtin.module(mtia-drop-assumes, inline{default-pipeline=}, canonicalize, "
+                 "cse, symbol-dce)"),
         ("tile", "builtin.module(mtia-materialize-poison, "
                  f"{strip_mining}, mtia-contiguous-accesses, mtia-convert-tt-to-tile, "
                  "mtia-expand-combine-regions, canonicalize, cse)"),
