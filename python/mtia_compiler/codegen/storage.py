@@ -727,17 +727,16 @@ def check_units(ops: list[ir.Operation], roles: BufferRoles,
     another unit (tiles cross units only through circular buffers), and where
     a tile flows into storage of another unit."""
     for op in ops:
-        name = op_name(op)
         expected = op_unit(op)
         if op.name == cb.WriteBackOp.OPERATION_NAME:
             expected = roles.producer[op.operands[1]]
         if expected is None:
             continue
         for value in op.operands:
-            if is_tile(value.type) and homes.get(value, expected) != expected:
-                raise located_error(op, f"'{name}' runs on {expected.value} but reads a tile "
-                                    f"held by {homes[value].value}; tiles must pass between "
-                                    "units through a circular buffer")
+            if homes.get(value, expected) != expected and is_tile(value.type):
+                raise located_error(op, f"'{op_name(op)}' runs on {expected.value} but reads a "
+                                    f"tile held by {homes[value].value}; tiles must pass "
+                                    "between units through a circular buffer")
     for site in copy_sites(ops):
         if isinstance(site.destination, PageStorage):
             continue
