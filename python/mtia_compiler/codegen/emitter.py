@@ -432,7 +432,7 @@ class KernelEmitter:
         if handler is not None:
             handler(op)
         elif op_class in INT_BINARY or op_class in FLOAT_BINARY:
-            self._emit_binary(op)
+            self._emit_binary(op, op_class)
         elif op_class in FLOAT_UNARY:
             self._bind(op, FloatScalar(self.scalars.float_unary(
                 FLOAT_UNARY[op_class], self.values.float_scalar(op.operands[0], op), op),
@@ -506,8 +506,7 @@ class KernelEmitter:
         a, b, c = (self.values.float_scalar(value, op) for value in op.operands)
         self._bind(op, FloatScalar(self.scalars.float_fma(a, b, c, op), a.dtype))
 
-    def _emit_binary(self, op: ir.Operation) -> None:
-        op_class = type(op.opview)
+    def _emit_binary(self, op: ir.Operation, op_class: type) -> None:
         lhs, rhs = (self.values.scalar(value, op) for value in op.operands)
         if op_class in INT_BINARY and isinstance(lhs, IntScalar) and isinstance(rhs, IntScalar):
             reg = self.scalars.integer_binary(INT_BINARY[op_class], lhs, rhs, op)

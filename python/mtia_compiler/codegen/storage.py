@@ -419,6 +419,10 @@ class StoragePlanner:
         (loop-carried values and branch results keep their own rules)."""
         group_end: dict[ir.Value, int] = {}
         for op in ops:
+            # An op none of whose results is held (a scalar op, for one)
+            # takes no part, and this costs less than reading their types.
+            if not any(value in self.homes for value in op.results):
+                continue
             results = [value for value in op.results if is_tile(value.type)]
             if len(results) != 1:
                 continue
@@ -697,13 +701,12 @@ def tile_homes(ops: list[ir.Operation]) -> dict[ir.Value, Unit]:
     block arguments the unit of what flows in."""
     homes: dict[ir.Value, Unit] = {}
     for op in ops:
-        if op.name not in _TILE_FORWARDING_OPS and tile_op_unit(op) is None and \
-                any(is_tile(value.type) for value in op.results):
+        tiles = [value for value in op.results if is_tile(value.type)]
+        if tiles and op.name not in _TILE_FORWARDING_OPS and tile_op_unit(op) is None:
             raise located_error(op, f"'{op_name(op)}' producing a tile is not supported by the "
                                 "program stage")
-        for value in _region_values(op):
-            if not is_tile(value.type):
-                continue
+        tiles += [value for value in _region_arguments(op) if is_tile(value.type)]
+        for value in tiles:
             holder = tile_holder(value)
             if holder is None:
                 raise located_error(op, "cannot tell which unit holds a tile of "
@@ -712,8 +715,8 @@ def tile_homes(ops: list[ir.Operation]) -> dict[ir.Value, Unit]:
     return homes
 
 
-def _region_values(op: ir.Operation) -> Iterator[ir.Value]:
-    yield from op.results
+def _region_arguments(op: ir.Operation) -> Iterator[ir.Value]:
+    """The arguments of the blocks of the regions of `op`."""
     if not _has_regions(op):
         return
     for region in op.regions:
