@@ -63,6 +63,8 @@ _FOLDABLE = op_names(tile.SplatOp, tile.SplatElementOp, tile.BroadcastOp)
 _RESERVE_OR_PUSH = op_names(cb.ReserveBackOp, cb.PushBackOp)
 _MATMULS = op_names(tile.MatmulOp, tile.SimdMatmulOp)
 _BRANCHES = op_names(cf.BranchOp, cf.CondBranchOp)
+#: The operations that `_writes_in_place` may allow to write over an operand.
+_IN_PLACE_WRITERS = ELEMENTWISE_SIMD_OPS | _MATMULS | {tile.CastOp.OPERATION_NAME}
 
 
 @dataclass(frozen=True)
@@ -365,7 +367,10 @@ class StoragePlanner:
         for between in ops[start + 1:stop]:
             if between.name in _RESERVE_OR_PUSH and between.operands[0] == buffer:
                 return False
-        for before in reversed(ops[:start]):
+        # Backwards by index: the scan mostly stops early, and a reversed copy
+        # of the block before the producer would cost its whole length.
+        for index in range(start - 1, -1, -1):
+            before = ops[index]
             name = before.name
             if name == cb.PushBackOp.OPERATION_NAME and before.operands[0] == buffer:
                 return False
@@ -419,9 +424,11 @@ class StoragePlanner:
         (loop-carried values and branch results keep their own rules)."""
         group_end: dict[ir.Value, int] = {}
         for op in ops:
-            # An op none of whose results is held (a scalar op, for one)
-            # takes no part, and this costs less than reading their types.
-            if not any(value in self.homes for value in op.results):
+            # An op that never writes in place, or none of whose results is
+            # held (a scalar op, for one), takes no part; this costs less
+            # than reading the types of its values.
+            if op.name not in _IN_PLACE_WRITERS or \
+                    not any(value in self.homes for value in op.results):
                 continue
             results = [value for value in op.results if is_tile(value.type)]
             if len(results) != 1:
@@ -431,9 +438,9 @@ class StoragePlanner:
                 continue
             position = self.numbering.index[op]
             for operand in op.operands:
-                if operand == result or not self._may_share(operand) or \
-                        self.homes[operand] != self.homes[result] or \
-                        _size(operand) != _size(result) or not _writes_in_place(op, operand):
+                if operand == result or self.homes.get(operand) != self.homes[result] or \
+                        not _writes_in_place(op, operand) or not self._may_share(operand) or \
+                        _size(operand) != _size(result):
                     continue
                 root = self._find(operand)
                 if root not in group_end:
