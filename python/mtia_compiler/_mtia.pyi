@@ -23,6 +23,11 @@ def registered_dialects(context: mlir.ir.Context) -> list[str]:
 def print_registered_passes() -> None:
     """Print every C++ pass of the global registry to stdout."""
 
+def verified_asm(operation: mlir.ir.Operation) -> str:
+    """
+    The text of a verified operation with its locations: what `operation.get_asm(enable_debug_info=True, assume_verified=True)` returns.
+    """
+
 class SourceSession:
     """
     A source buffer whose diagnostics are rendered as file:line:col, or checked against expected-* annotations in verify mode.

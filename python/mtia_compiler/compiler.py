@@ -14,6 +14,7 @@ the simulator runs (`asm["bin"]`).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,8 +48,11 @@ def pass_stages(target: str | Path, strip_budget_divisor: int = 0,
     strip_mining = (f"mtia-strip-mine-blocks{{target={target} "
                     f"budget-divisor={strip_budget_divisor} "
                     f"joint-axes={str(strip_joint_axes).lower()}}}")
+    # The inliner canonicalizes every callable before inlining it by
+    # default; the stage canonicalizes the whole module right after.
     return (
-        ("ttir", "builtin.module(mtia-drop-assumes, inline, canonicalize, cse, symbol-dce)"),
+        ("ttir", "builtin.module(mtia-drop-assumes, inline{default-pipeline=}, canonicalize, "
+                 "cse, symbol-dce)"),
         ("tile", "builtin.module(mtia-materialize-poison, "
                  f"{strip_mining}, mtia-contiguous-accesses, mtia-pipeline-dots, "
                  "mtia-convert-tt-to-tile, mtia-expand-combine-regions, canonicalize, cse)"),
@@ -272,6 +276,19 @@ def _kind(argument_type: ir.Type) -> str:
     return "int"
 
 
+@functools.lru_cache(maxsize=128)
+def _pass_manager(context: ir.Context, pipeline: str) -> PassManager:
+    """The pass manager of a stage's `pipeline` in `context`, built once:
+    parsing the pipeline and initializing its passes (canonicalize gathers
+    the patterns of every registered dialect) costs more than running them
+    on most kernels. It verifies the module once after the stage (in
+    `compile`) rather than after every pass."""
+    pm = PassManager(context=context)
+    add_pipeline(pm, pipeline)
+    pm.enable_verifier(False)
+    return pm
+
+
 def _read_source(src: str | Path) -> tuple[bytes, str]:
     """The TTIR of `src`: a path to a file, or the text itself."""
     if isinstance(src, Path) or (isinstance(src, str) and "\n" not in src
@@ -313,13 +330,12 @@ def compile(src: str | Path, target: str = "mtia-2i",  # noqa: A001 (Triton's na
             asm: dict[str, Any] = {}
             with context:
                 for stage, pipeline in attempt:
-                    pm = PassManager(context=context)
-                    add_pipeline(pm, pipeline)
                     try:
-                        pm.run(module.operation)
+                        _pass_manager(context, pipeline).run(module.operation)
+                        module.operation.verify()
                     except ir.MLIRError:
                         raise fail() from None
-                    asm[stage] = module.operation.get_asm(enable_debug_info=True)
+                    asm[stage] = _mtia.verified_asm(module.operation)
             # A budget that changes nothing in the tile stage changes nothing later.
             if asm.get("tile", "") in tried:
                 continue

@@ -3,9 +3,10 @@ translation of MLIR element types to the program format's dtypes."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TypeVar
+from typing import ClassVar, Protocol, TypeVar
 
 from mtia_compiler import ir
 from mtia_compiler.dialects.tile import TileType
@@ -52,6 +53,19 @@ def op_name(op: ir.Operation | ir.OpView) -> str:
 View = TypeVar("View", bound=ir.OpView)
 
 
+class OpClass(Protocol):
+    """A generated op class, which names its operation."""
+
+    OPERATION_NAME: ClassVar[str]
+
+
+def op_names(*op_classes: type[OpClass]) -> frozenset[str]:
+    """The names of the operations of generated op classes: `op.name in
+    op_names(A, B)` tells whether `op` is an `A` or a `B` without building
+    its `opview`, which costs several times more."""
+    return frozenset(op_class.OPERATION_NAME for op_class in op_classes)
+
+
 def view_as(op: ir.Operation, op_class: type[View]) -> View:
     """Returns `op` as an instance of its generated op class `op_class`
     (whose named accessors read its operands and attributes); a located
@@ -75,17 +89,24 @@ def float_predicate(name: str) -> str:
 
 def element_dtype(element: ir.Type, where: ir.Operation | ir.OpView) -> str:
     """Returns the program-format dtype of an integer or float MLIR type."""
+    dtype = _program_dtype(element)
+    if dtype is None:
+        raise located_error(where, _no_counterpart(element))
+    return dtype
+
+
+def _program_dtype(element: ir.Type) -> str | None:
+    """The program-format dtype of an integer or float MLIR type, if any."""
     if isinstance(element, ir.IntegerType):
         width = ir.IntegerType(element).width
-        if width in (1, 8, 16, 32, 64):
-            return f"i{width}"
-    elif isinstance(element, ir.IndexType):
+        return f"i{width}" if width in (1, 8, 16, 32, 64) else None
+    if isinstance(element, ir.IndexType):
         return "i64"
-    else:
-        dtype = FLOAT_DTYPES.get(type(element.maybe_downcast()).__name__)
-        if dtype is not None:
-            return dtype
-    raise located_error(where, f"element type {element} has no counterpart in the program format")
+    return FLOAT_DTYPES.get(type(element.maybe_downcast()).__name__)
+
+
+def _no_counterpart(element: ir.Type) -> str:
+    return f"element type {element} has no counterpart in the program format"
 
 
 def integer_dtype_of_width(element_bytes: int) -> str:
@@ -112,10 +133,10 @@ class TileInfo:
 
     @staticmethod
     def of(tile_type: ir.Type, where: ir.Operation | ir.OpView) -> TileInfo:
-        tile = TileType(tile_type)
-        shape = tuple(tile.shape)
-        return TileInfo(shape, element_dtype(tile.element_type, where), tuple(tile.order),
-                        int(tile.size_in_bytes))
+        info = _tile_info(tile_type)
+        if info is None:
+            raise located_error(where, _no_counterpart(TileType(tile_type).element_type))
+        return info
 
     @cached_property
     def count(self) -> int:
@@ -147,6 +168,19 @@ class TileInfo:
     def storage_dims(self) -> list[int]:
         """The logical dimensions from the slowest to the fastest varying in memory."""
         return list(reversed(self.order))
+
+
+@functools.lru_cache(maxsize=4096)
+def _tile_info(tile_type: ir.Type) -> TileInfo | None:
+    """The TileInfo of a tile type (None if its element type has no dtype),
+    made once per type: a kernel has few tile types, which its operations
+    ask about many times over. Types are uniqued in their context, which
+    the cached type keeps alive."""
+    tile = TileType(tile_type)
+    dtype = _program_dtype(tile.element_type)
+    if dtype is None:
+        return None
+    return TileInfo(tuple(tile.shape), dtype, tuple(tile.order), int(tile.size_in_bytes))
 
 
 def is_tile(value_type: ir.Type) -> bool:

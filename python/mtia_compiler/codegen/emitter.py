@@ -156,9 +156,9 @@ class KernelEmitter:
     def _declare_buffers(self) -> None:
         declared = []
         for op in self.ops:
-            alloc = op.opview
-            if not isinstance(alloc, AllocOp):
+            if op.name != AllocOp.OPERATION_NAME:
                 continue
+            alloc = view_as(op, AllocOp)
             buffer_type = CircularBufferType(op.results[0].type)
             page_bytes = round_up(max(TileType(buffer_type.page_type).size_in_bytes, 1),
                                    self.page_alignment)
@@ -189,7 +189,7 @@ class KernelEmitter:
         (0: none)."""
         dpe_copies = [site for site in self.plan.copy_sites
                       if self.plan.needs_copy(site) and self.homes[site.source] == Unit.DPE]
-        cleared = [op.results[0] for op in self.ops if isinstance(op.opview, tile.ZerosOp)
+        cleared = [op.results[0] for op in self.ops if op.name == tile.ZerosOp.OPERATION_NAME
                    and op.results[0] not in self.folded_splats]
         if not dpe_copies and not cleared:
             return 0
@@ -261,9 +261,14 @@ class KernelEmitter:
 
     def _emit_block(self, block: ir.Block) -> None:
         for child in block.operations:
-            op = child.operation
-            with self.b.location(file_location(op.location)):
-                self._emit_op(op)
+            self._emit_child(child)
+
+    def _emit_child(self, child: ir.OpView) -> None:
+        """Emits an operation of a block, as its view (which iterating the
+        block makes), attributed to its source location."""
+        op = child.operation
+        with self.b.location(file_location(op.location)):
+            self._emit_op(op, type(child))
 
     def _bind_fresh(self, value: ir.Value, where: ir.Operation) -> None:
         """Gives a carried scalar value its own register (tiles have storage)."""
@@ -350,17 +355,16 @@ class KernelEmitter:
     def _emit_body(self, block: ir.Block) -> None:
         """Emits a single-block region up to its terminator, which the caller
         handles (scf.yield and scf.condition move values)."""
-        operations = [child.operation for child in block.operations]
-        for op in operations[:-1]:
-            with self.b.location(file_location(op.location)):
-                self._emit_op(op)
-        terminator = operations[-1]
+        children = list(block.operations)
+        for child in children[:-1]:
+            self._emit_child(child)
+        terminator = children[-1].operation
         with self.b.location(file_location(terminator.location)):
-            if isinstance(terminator.opview, scf.YieldOp):
+            if isinstance(children[-1], scf.YieldOp):
                 parent = block.region.owner.operation
                 self._move_values(terminator, list(terminator.operands),
                                   self._yield_targets(parent, block))
-            elif not isinstance(terminator.opview, scf.ConditionOp):
+            elif not isinstance(children[-1], scf.ConditionOp):
                 raise located_error(terminator, f"unexpected terminator '{op_name(terminator)}'")
 
     @staticmethod
@@ -423,21 +427,19 @@ class KernelEmitter:
 
     # -- operations ---------------------------------------------------------------
 
-    def _emit_op(self, op: ir.Operation) -> None:
-        op_class = type(op.opview)
-        handler = self._handlers.get(op_class)
+    def _emit_op(self, op: ir.Operation, op_class: type) -> None:
+        """Emits `op`, whose generated op class is `op_class`."""
+        handler = self._handlers.get(op_class) or self.tiles.handler(op_class)
         if handler is not None:
             handler(op)
         elif op_class in INT_BINARY or op_class in FLOAT_BINARY:
-            self._emit_binary(op)
+            self._emit_binary(op, op_class)
         elif op_class in FLOAT_UNARY:
             self._bind(op, FloatScalar(self.scalars.float_unary(
                 FLOAT_UNARY[op_class], self.values.float_scalar(op.operands[0], op), op),
                 self.values.float_scalar(op.operands[0], op).dtype))
         elif op_class in CASTS:
             self._bind(op, self.scalars.cast(op, self.values.scalar(op.operands[0], op)))
-        elif self.tiles.handles(op):
-            self.tiles.emit(op)
         else:
             raise located_error(op, f"operation '{op_name(op)}' is not supported by the "
                                 "program stage")
@@ -505,8 +507,7 @@ class KernelEmitter:
         a, b, c = (self.values.float_scalar(value, op) for value in op.operands)
         self._bind(op, FloatScalar(self.scalars.float_fma(a, b, c, op), a.dtype))
 
-    def _emit_binary(self, op: ir.Operation) -> None:
-        op_class = type(op.opview)
+    def _emit_binary(self, op: ir.Operation, op_class: type) -> None:
         lhs, rhs = (self.values.scalar(value, op) for value in op.operands)
         if op_class in INT_BINARY and isinstance(lhs, IntScalar) and isinstance(rhs, IntScalar):
             reg = self.scalars.integer_binary(INT_BINARY[op_class], lhs, rhs, op)

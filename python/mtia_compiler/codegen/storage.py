@@ -36,6 +36,7 @@ from .common import (
     is_tile,
     located_error,
     op_name,
+    op_names,
     view_as,
 )
 from .units import BufferRoles, op_unit, tile_holder, tile_op_unit
@@ -48,10 +49,22 @@ SCRATCH_UNITS = (Unit.DPE, Unit.SIMD, Unit.RE, Unit.MLU)
 #: (`tile_ops.FixedBuffers`). The data-movement stage leaves that many of the
 #: target's free.
 PROGRAM_STAGE_BUFFERS = len(SCRATCH_UNITS) + 1
-LOOP_OPS = (scf.ForOp, scf.WhileOp)
-ELEMENTWISE_SIMD_OPS = (tile.BinaryOp, tile.UnaryOp, tile.FmaOp, tile.SFUOp, tile.SelectOp)
+LOOP_OPS = op_names(scf.ForOp, scf.WhileOp)
+ELEMENTWISE_SIMD_OPS = op_names(tile.BinaryOp, tile.UnaryOp, tile.FmaOp, tile.SFUOp,
+                                tile.SelectOp)
 #: The SIMD operations whose inputs may be scalars broadcast to every element.
-SCALAR_OPERAND_OPS = (tile.BinaryOp, tile.FmaOp, tile.SelectOp, tile.CmpIOp, tile.CmpFOp)
+SCALAR_OPERAND_OPS = op_names(tile.BinaryOp, tile.FmaOp, tile.SelectOp, tile.CmpIOp,
+                              tile.CmpFOp)
+#: The operations that yield tiles without being tile operations.
+_TILE_FORWARDING_OPS = op_names(cb.ReadFrontOp, scf.ForOp, scf.WhileOp, scf.IfOp)
+_FUNC = tt.FuncOp.OPERATION_NAME
+_FOLDABLE_READS = op_names(tile.SplatElementOp, tile.BroadcastOp)
+_FOLDABLE = op_names(tile.SplatOp, tile.SplatElementOp, tile.BroadcastOp)
+_RESERVE_OR_PUSH = op_names(cb.ReserveBackOp, cb.PushBackOp)
+_MATMULS = op_names(tile.MatmulOp, tile.SimdMatmulOp)
+_BRANCHES = op_names(cf.BranchOp, cf.CondBranchOp)
+#: The operations that `_writes_in_place` may allow to write over an operand.
+_IN_PLACE_WRITERS = ELEMENTWISE_SIMD_OPS | _MATMULS | {tile.CastOp.OPERATION_NAME}
 
 
 @dataclass(frozen=True)
@@ -111,34 +124,43 @@ class StoragePlan:
 
 
 class _Numbering:
-    """Program-order positions of operations and the extents of regions.
+    """Program-order positions of operations (`index`), the position of the
+    last operation nested in each operation with regions (`last`) and the
+    extents of regions, from `ops`, the kernel's operations in pre-order.
 
     The extents of a region are recorded for each of its blocks: the
     bindings hash an `ir.Region` by its Python wrapper, and every access
     (`block.region`, `op.regions[i]`) makes a new wrapper, so regions cannot
     be dictionary keys (blocks and operations hash by what they wrap)."""
 
-    def __init__(self, kernel: ir.Operation) -> None:
-        self.index: dict[ir.Operation, int] = {}
+    def __init__(self, kernel: ir.Operation, ops: list[ir.Operation]) -> None:
+        self.index = {op: position for position, op in enumerate(ops)}
         self.last: dict[ir.Operation, int] = {}
         self.region_last: dict[ir.Block, int] = {}
         self.region_first: dict[ir.Block, int] = {}
-        self.counter = 0
-        self._number_regions(kernel)
+        # Inner operations first, so that the last operation of a block has
+        # its extent when the operation holding the block needs it.
+        for op in reversed([op for op in ops if _has_regions(op)]):
+            self.last[op] = self._number_regions(op, self.index[op])
+        self._number_regions(kernel, -1)
 
-    def _number_regions(self, op: ir.Operation) -> None:
+    def _number_regions(self, op: ir.Operation, position: int) -> int:
+        """Records the extents of the regions of `op`, which is at
+        `position`; returns the position of the last operation nested in
+        it."""
+        end = position
         for region in op.regions:
-            first = self.counter
+            first = end + 1
             blocks = list(region.blocks)
             for block in blocks:
-                for child in block.operations:
-                    self.index[child.operation] = self.counter
-                    self.counter += 1
-                    self._number_regions(child.operation)
-                    self.last[child.operation] = self.counter - 1
+                operations = block.operations
+                if len(operations) > 0:
+                    final = operations[len(operations) - 1].operation
+                    end = self.last.get(final, self.index[final])
             for block in blocks:
                 self.region_first[block] = first
-                self.region_last[block] = self.counter - 1
+                self.region_last[block] = end
+        return end
 
 
 class _BlockOps:
@@ -155,6 +177,13 @@ class _BlockOps:
         return self._blocks[block]
 
 
+def _has_regions(op: ir.Operation) -> bool:
+    """Whether `op` has regions. Most operations have none, and iterating
+    `op.regions` ends in an exception raised through the bindings, which
+    costs more than counting them first."""
+    return len(op.regions) > 0
+
+
 def _parent_op(block: ir.Block) -> ir.Operation:
     return block.region.owner.operation
 
@@ -166,7 +195,7 @@ def _block_inside(block: ir.Block, op: ir.Operation) -> bool:
         parent = _parent_op(current)
         if parent == op:
             return True
-        if isinstance(parent.opview, tt.FuncOp):
+        if parent.name == _FUNC:
             return False
         current = parent.block
 
@@ -187,9 +216,10 @@ class StoragePlanner:
         self.roles = roles
         self.homes = homes
         self.folded = folded
-        self.numbering = _Numbering(kernel)
+        self.numbering = _Numbering(kernel, ops)
         self.storage: dict[ir.Value, Storage] = {}
         self.group_of: dict[ir.Value, ir.Value] = {}
+        self._ends: dict[ir.Value, int] = {}
 
     # -- groups (union-find over values) --------------------------------------
 
@@ -210,12 +240,20 @@ class StoragePlanner:
         if isinstance(value, ir.BlockArgument):
             block = value.owner
             parent = _parent_op(block)
-            if isinstance(parent.opview, tt.FuncOp) or len(list(block.region.blocks)) > 1:
+            if parent.name == _FUNC or len(block.region.blocks) > 1:
                 return self.numbering.region_first[block]
             return self.numbering.index[parent]
         return self.numbering.index[value.owner.operation]
 
     def _end(self, value: ir.Value) -> int:
+        """The last position where `value` is live, computed once per value
+        (it depends only on the numbering and the folded splats)."""
+        end = self._ends.get(value)
+        if end is None:
+            end = self._ends[value] = self._compute_end(value)
+        return end
+
+    def _compute_end(self, value: ir.Value) -> int:
         end = self._start(value)
         def_block = _def_block(value)
         if isinstance(value, ir.BlockArgument) and len(list(def_block.region.blocks)) > 1:
@@ -231,8 +269,7 @@ class StoragePlanner:
         for use in value.uses:
             user = use.owner.operation
             yield user
-            if isinstance(user.opview, (tile.SplatElementOp, tile.BroadcastOp)) and \
-                    user.results[0] in self.folded:
+            if user.name in _FOLDABLE_READS and user.results[0] in self.folded:
                 yield from (inner.owner.operation for inner in user.results[0].uses)
 
     def _lifted_position(self, user: ir.Operation, def_block: ir.Block) -> int:
@@ -243,9 +280,9 @@ class StoragePlanner:
             if len(list(region.blocks)) > 1:
                 position = max(position, self.numbering.region_last[current.block])
             parent = region.owner.operation
-            if isinstance(parent.opview, tt.FuncOp):
+            if parent.name == _FUNC:
                 break
-            if isinstance(parent.opview, LOOP_OPS) and not _block_inside(def_block, parent):
+            if parent.name in LOOP_OPS and not _block_inside(def_block, parent):
                 position = max(position, self.numbering.last[parent])
             current = parent
         return position
@@ -255,7 +292,7 @@ class StoragePlanner:
     def plan(self) -> StoragePlan:
         ops = self.ops
         for op in ops:
-            if isinstance(op.opview, cb.ReadFrontOp):
+            if op.name == cb.ReadFrontOp.OPERATION_NAME:
                 self.storage[op.results[0]] = PageStorage(op.operands[0], "front",
                                                           _page(op))
         self._place_write_backs(ops)
@@ -300,9 +337,9 @@ class StoragePlanner:
         for member in groups[root].members:
             if isinstance(member, ir.BlockArgument):
                 parent = _parent_op(member.owner)
-                if isinstance(parent.opview, LOOP_OPS):
+                if parent.name in LOOP_OPS:
                     yield parent
-            elif isinstance(member.owner.operation.opview, LOOP_OPS):
+            elif member.owner.operation.name in LOOP_OPS:
                 yield member.owner.operation
 
     def _place_write_backs(self, ops: list[ir.Operation]) -> None:
@@ -311,7 +348,7 @@ class StoragePlanner:
         that page and with no push or reserve of the buffer in between."""
         block_ops = _BlockOps()
         for op in ops:
-            if not isinstance(op.opview, cb.WriteBackOp):
+            if op.name != cb.WriteBackOp.OPERATION_NAME:
                 continue
             value, buffer, page = op.operands[0], op.operands[1], _page(op)
             if isinstance(value, ir.BlockArgument) or len(list(value.uses)) != 1:
@@ -328,13 +365,16 @@ class StoragePlanner:
         ops, position = block_ops.of(producer.block)
         start, stop = position[producer], position[write_back]
         for between in ops[start + 1:stop]:
-            if isinstance(between.opview, (cb.ReserveBackOp, cb.PushBackOp)) and \
-                    between.operands[0] == buffer:
+            if between.name in _RESERVE_OR_PUSH and between.operands[0] == buffer:
                 return False
-        for before in reversed(ops[:start]):
-            if isinstance(before.opview, cb.PushBackOp) and before.operands[0] == buffer:
+        # Backwards by index: the scan mostly stops early, and a reversed copy
+        # of the block before the producer would cost its whole length.
+        for index in range(start - 1, -1, -1):
+            before = ops[index]
+            name = before.name
+            if name == cb.PushBackOp.OPERATION_NAME and before.operands[0] == buffer:
                 return False
-            if isinstance(before.opview, cb.ReserveBackOp) and before.operands[0] == buffer:
+            if name == cb.ReserveBackOp.OPERATION_NAME and before.operands[0] == buffer:
                 return cb_pages(before) > page
         return False
 
@@ -342,8 +382,9 @@ class StoragePlanner:
         """Groups loop-carried values, branch results and block arguments with
         the values that flow into them when no copy is needed."""
         for op in ops:
-            view = op.opview
-            if isinstance(view, scf.ForOp):
+            name = op.name
+            if name == scf.ForOp.OPERATION_NAME:
+                view = view_as(op, scf.ForOp)
                 body = view.body
                 yielded = list(_terminator(body).operands)
                 inits = list(view.initArgs)
@@ -354,8 +395,9 @@ class StoragePlanner:
                     self._union(result, argument)
                     self._coalesce_carried(argument, yielded[index], body)
                     self._coalesce_initial(argument, inits[index], op)
-            elif isinstance(view, scf.WhileOp):
-                before, after = view.before.blocks[0], view.after.blocks[0]
+            elif name == scf.WhileOp.OPERATION_NAME:
+                loop = view_as(op, scf.WhileOp)
+                before, after = loop.before.blocks[0], loop.after.blocks[0]
                 yielded = list(_terminator(after).operands)
                 condition_args = list(_terminator(before).operands)[1:]
                 for index, argument in enumerate(before.arguments):
@@ -365,7 +407,7 @@ class StoragePlanner:
                     if is_tile(result.type):
                         self._union(result, after.arguments[index])
                         self._coalesce_defined(result, condition_args[index], before)
-            elif isinstance(view, scf.IfOp):
+            elif name == scf.IfOp.OPERATION_NAME:
                 for region in op.regions:
                     if not list(region.blocks):
                         continue
@@ -382,6 +424,12 @@ class StoragePlanner:
         (loop-carried values and branch results keep their own rules)."""
         group_end: dict[ir.Value, int] = {}
         for op in ops:
+            # An op that never writes in place, or none of whose results is
+            # held (a scalar op, for one), takes no part; this costs less
+            # than reading the types of its values.
+            if op.name not in _IN_PLACE_WRITERS or \
+                    not any(value in self.homes for value in op.results):
+                continue
             results = [value for value in op.results if is_tile(value.type)]
             if len(results) != 1:
                 continue
@@ -390,9 +438,9 @@ class StoragePlanner:
                 continue
             position = self.numbering.index[op]
             for operand in op.operands:
-                if operand == result or not self._may_share(operand) or \
-                        self.homes[operand] != self.homes[result] or \
-                        _size(operand) != _size(result) or not _writes_in_place(op, operand):
+                if operand == result or self.homes.get(operand) != self.homes[result] or \
+                        not _writes_in_place(op, operand) or not self._may_share(operand) or \
+                        _size(operand) != _size(result):
                     continue
                 root = self._find(operand)
                 if root not in group_end:
@@ -455,7 +503,7 @@ class StoragePlanner:
         is built from an i32 index tile and an i1 mask."""
         temporaries: dict[ir.Operation, list[ScratchStorage]] = {}
         for op in ops:
-            if isinstance(op.opview, tile.ConstantOp) and not is_splat_constant(op):
+            if op.name == tile.ConstantOp.OPERATION_NAME and not is_splat_constant(op):
                 count = TileInfo.of(op.results[0].type, op).count
                 position = self.numbering.index[op]
                 temporaries[op] = [ScratchStorage(Unit.SIMD, _aligned(count * 4), position,
@@ -474,14 +522,14 @@ def _writes_in_place(producer: ir.Operation, operand: ir.Value) -> bool:
     SIMD ops read each element before writing it, and the DPE (and the SIMD
     engine's f64 matmul) copies its accumulator into the result before
     reading the other operands."""
-    view = producer.opview
-    if isinstance(view, ELEMENTWISE_SIMD_OPS):
+    name = producer.name
+    if name in ELEMENTWISE_SIMD_OPS:
         return True
-    if isinstance(view, tile.CastOp):
-        source = TileInfo.of(view.source.type, producer)
+    if name == tile.CastOp.OPERATION_NAME:
+        source = TileInfo.of(producer.operands[0].type, producer)
         result = TileInfo.of(producer.results[0].type, producer)
         return source.element_bytes == result.element_bytes
-    if isinstance(view, (tile.MatmulOp, tile.SimdMatmulOp)):
+    if name in _MATMULS:
         return [index for index, value in enumerate(producer.operands)
                 if value == operand] == [2]
     return False
@@ -489,7 +537,7 @@ def _writes_in_place(producer: ir.Operation, operand: ir.Value) -> bool:
 
 def is_splat_constant(op: ir.Operation) -> bool:
     """Whether `op` is a `tile.constant` whose elements are all equal."""
-    if not isinstance(op.opview, tile.ConstantOp):
+    if op.name != tile.ConstantOp.OPERATION_NAME:
         return False
     value = op.attributes["value"]
     return isinstance(value, ir.DenseElementsAttr) and ir.DenseElementsAttr(value).is_splat
@@ -572,8 +620,9 @@ def copy_sites(ops: list[ir.Operation]) -> Iterator[CopySite]:
     of a write_back page (a copy unless the planner placed both together),
     among a kernel's operations `ops`."""
     for op in ops:
-        view = op.opview
-        if isinstance(view, scf.ForOp):
+        name = op.name
+        if name == scf.ForOp.OPERATION_NAME:
+            view = view_as(op, scf.ForOp)
             body = view.body
             inits = list(view.initArgs)
             yielded = list(_terminator(body).operands)
@@ -582,8 +631,9 @@ def copy_sites(ops: list[ir.Operation]) -> Iterator[CopySite]:
                     argument = body.arguments[index + 1]
                     yield CopySite(op, init, argument)
                     yield CopySite(_terminator(body), yielded[index], argument)
-        elif isinstance(view, scf.WhileOp):
-            before, after = view.before.blocks[0], view.after.blocks[0]
+        elif name == scf.WhileOp.OPERATION_NAME:
+            loop = view_as(op, scf.WhileOp)
+            before, after = loop.before.blocks[0], loop.after.blocks[0]
             condition = _terminator(before)
             for index, init in enumerate(op.operands):
                 if is_tile(init.type):
@@ -594,28 +644,28 @@ def copy_sites(ops: list[ir.Operation]) -> Iterator[CopySite]:
                 if is_tile(value.type):
                     yield CopySite(condition, value, after.arguments[index])
                     yield CopySite(condition, value, op.results[index])
-        elif isinstance(view, scf.IfOp):
+        elif name == scf.IfOp.OPERATION_NAME:
             for region in op.regions:
                 for block in region.blocks:
                     terminator = _terminator(block)
                     for index, value in enumerate(terminator.operands):
                         if is_tile(value.type):
                             yield CopySite(terminator, value, op.results[index])
-        elif isinstance(view, (cf.BranchOp, cf.CondBranchOp)):
+        elif name in _BRANCHES:
             for successor, operands in branch_targets(op):
                 for argument, value in zip(successor.arguments, operands, strict=True):
                     if is_tile(value.type):
                         yield CopySite(op, value, argument)
-        elif isinstance(view, cb.WriteBackOp):
-            yield CopySite(op, view.tile, PageStorage(view.cb, "back", _page(op)))
+        elif name == cb.WriteBackOp.OPERATION_NAME:
+            write_back = view_as(op, cb.WriteBackOp)
+            yield CopySite(op, write_back.tile, PageStorage(write_back.cb, "back", _page(op)))
 
 
 def branch_targets(op: ir.Operation) -> list[tuple[ir.Block, list[ir.Value]]]:
     """The successors of a cf branch with the operands passed to each."""
     successors = list(op.successors)
-    view = op.opview
-    if isinstance(view, cf.BranchOp):
-        return [(successors[0], list(view.destOperands))]
+    if op.name == cf.BranchOp.OPERATION_NAME:
+        return [(successors[0], list(view_as(op, cf.BranchOp).destOperands))]
     branch = view_as(op, cf.CondBranchOp)
     return [(successors[0], list(branch.trueDestOperands)),
             (successors[1], list(branch.falseDestOperands))]
@@ -631,22 +681,21 @@ def folded_splats(ops: list[ir.Operation]) -> set[ir.Value]:
     without one."""
     folded: set[ir.Value] = set()
     for op in ops:
-        if isinstance(op.opview, tile.ZerosOp):
+        name = op.name
+        if name == tile.ZerosOp.OPERATION_NAME:
             # A dot whose accumulator is zero has none.
-            if all(isinstance(use.owner.operation.opview, tile.MatmulOp) and
+            if all(use.owner.operation.name == tile.MatmulOp.OPERATION_NAME and
                    use.operand_number == 2
                    for use in op.results[0].uses):
                 folded.add(op.results[0])
             continue
-        if not isinstance(op.opview, (tile.SplatOp, tile.SplatElementOp, tile.BroadcastOp)) \
-                and not is_splat_constant(op):
+        if name not in _FOLDABLE and not is_splat_constant(op):
             continue
         # A broadcast input walks at most MAX_DIMS dimensions.
-        if isinstance(op.opview, tile.BroadcastOp) and len(broadcast_view(op)[0]) > MAX_DIMS:
+        if name == tile.BroadcastOp.OPERATION_NAME and len(broadcast_view(op)[0]) > MAX_DIMS:
             continue
         value = op.results[0]
-        if all(isinstance(use.owner.operation.opview, SCALAR_OPERAND_OPS)
-               for use in value.uses):
+        if all(use.owner.operation.name in SCALAR_OPERAND_OPS for use in value.uses):
             folded.add(value)
     return folded
 
@@ -659,14 +708,12 @@ def tile_homes(ops: list[ir.Operation]) -> dict[ir.Value, Unit]:
     block arguments the unit of what flows in."""
     homes: dict[ir.Value, Unit] = {}
     for op in ops:
-        view = op.opview
-        if not isinstance(view, (cb.ReadFrontOp, scf.ForOp, scf.WhileOp, scf.IfOp)) and \
-                tile_op_unit(op) is None and any(is_tile(value.type) for value in op.results):
+        tiles = [value for value in op.results if is_tile(value.type)]
+        if tiles and op.name not in _TILE_FORWARDING_OPS and tile_op_unit(op) is None:
             raise located_error(op, f"'{op_name(op)}' producing a tile is not supported by the "
                                 "program stage")
-        for value in _region_values(op):
-            if not is_tile(value.type):
-                continue
+        tiles += [value for value in _region_arguments(op) if is_tile(value.type)]
+        for value in tiles:
             holder = tile_holder(value)
             if holder is None:
                 raise located_error(op, "cannot tell which unit holds a tile of "
@@ -675,8 +722,10 @@ def tile_homes(ops: list[ir.Operation]) -> dict[ir.Value, Unit]:
     return homes
 
 
-def _region_values(op: ir.Operation) -> Iterator[ir.Value]:
-    yield from op.results
+def _region_arguments(op: ir.Operation) -> Iterator[ir.Value]:
+    """The arguments of the blocks of the regions of `op`."""
+    if not _has_regions(op):
+        return
     for region in op.regions:
         for block in region.blocks:
             yield from block.arguments
@@ -688,17 +737,16 @@ def check_units(ops: list[ir.Operation], roles: BufferRoles,
     another unit (tiles cross units only through circular buffers), and where
     a tile flows into storage of another unit."""
     for op in ops:
-        name = op_name(op)
         expected = op_unit(op)
-        if isinstance(op.opview, cb.WriteBackOp):
+        if op.name == cb.WriteBackOp.OPERATION_NAME:
             expected = roles.producer[op.operands[1]]
         if expected is None:
             continue
         for value in op.operands:
-            if is_tile(value.type) and homes.get(value, expected) != expected:
-                raise located_error(op, f"'{name}' runs on {expected.value} but reads a tile "
-                                    f"held by {homes[value].value}; tiles must pass between "
-                                    "units through a circular buffer")
+            if homes.get(value, expected) != expected and is_tile(value.type):
+                raise located_error(op, f"'{op_name(op)}' runs on {expected.value} but reads a "
+                                    f"tile held by {homes[value].value}; tiles must pass "
+                                    "between units through a circular buffer")
     for site in copy_sites(ops):
         if isinstance(site.destination, PageStorage):
             continue

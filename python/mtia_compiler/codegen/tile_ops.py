@@ -132,12 +132,12 @@ class TileOpEmitter:
         if isinstance(value, ir.BlockArgument):
             return self.slot(value)
         producer = value.owner.operation
-        view = producer.opview
-        if isinstance(view, tile.SplatOp):
-            return self.values.scalar(view.scalar, where).reg
-        if isinstance(view, tile.SplatElementOp):
-            return Splat(self.slot(view.source))
-        if isinstance(view, tile.BroadcastOp) and value in self.folded_splats:
+        name = producer.name
+        if name == tile.SplatOp.OPERATION_NAME:
+            return self.values.scalar(view_as(producer, tile.SplatOp).scalar, where).reg
+        if name == tile.SplatElementOp.OPERATION_NAME:
+            return Splat(self.slot(view_as(producer, tile.SplatElementOp).source))
+        if name == tile.BroadcastOp.OPERATION_NAME and value in self.folded_splats:
             return self._broadcast_input(producer)
         if is_splat_constant(producer):
             attribute = ir.DenseElementsAttr(producer.attributes["value"])
@@ -184,12 +184,10 @@ class TileOpEmitter:
 
     # -- dispatch -----------------------------------------------------------------
 
-    def handles(self, op: ir.Operation) -> bool:
-        """Whether `op` is a tile, cb or dma operation."""
-        return type(op.opview) in self._tile_handlers
-
-    def emit(self, op: ir.Operation) -> None:
-        self._tile_handlers[type(op.opview)](op)
+    def handler(self, op_class: type) -> Callable[[ir.Operation], None] | None:
+        """The handler of the tile, cb or dma operations of the generated op
+        class `op_class`; None for other operations."""
+        return self._tile_handlers.get(op_class)
 
     @functools.cached_property
     def _tile_handlers(self) -> dict[type, Callable[[ir.Operation], None]]:

@@ -17,14 +17,15 @@ from mtia_compiler import _mtia, ir
 from mtia_compiler.dialects import cb
 from mtia_compiler.program import Unit
 
-from .common import is_tile, located_error
+from .common import is_tile, located_error, view_as
 
-_ENDPOINT_UNITS = {cb.Endpoint.DPE: Unit.DPE, cb.Endpoint.SIMD: Unit.SIMD,
-                   cb.Endpoint.Reduce: Unit.RE, cb.Endpoint.MLU: Unit.MLU,
-                   cb.Endpoint.DMAIn: Unit.DMA_IN, cb.Endpoint.DMAOut: Unit.DMA_OUT,
-                   cb.Endpoint.Core: Unit.CTL}
+_ENDPOINT_UNITS: dict[int, Unit] = {
+    cb.Endpoint.DPE: Unit.DPE, cb.Endpoint.SIMD: Unit.SIMD, cb.Endpoint.Reduce: Unit.RE,
+    cb.Endpoint.MLU: Unit.MLU, cb.Endpoint.DMAIn: Unit.DMA_IN, cb.Endpoint.DMAOut: Unit.DMA_OUT,
+    cb.Endpoint.Core: Unit.CTL}
 """The simulator unit of every endpoint of a circular buffer: the dialects'
-names of the units the program format names."""
+names of the units the program format names. The endpoints are an IntEnum,
+so the C API's integers look them up as they are."""
 
 
 def segments(op: ir.Operation) -> list[list[ir.Value]]:
@@ -66,9 +67,9 @@ def resolve_buffer_roles(ops: list[ir.Operation]) -> BufferRoles:
     the DMA queue (`dma_in`, `dma_out`) a buffer of the DMA engine serves."""
     roles = BufferRoles({}, {})
     for op in ops:
-        alloc = op.opview
-        if not isinstance(alloc, cb.AllocOp):
+        if op.name != cb.AllocOp.OPERATION_NAME:
             continue
+        alloc = view_as(op, cb.AllocOp)
         producer = cb.Endpoint(ir.IntegerAttr(alloc.producer).value)
         if producer == cb.Endpoint.Core:
             raise located_error(op, f"circular buffer {alloc.name} has the control "
@@ -85,7 +86,7 @@ def op_unit(op: ir.Operation) -> Unit | None:
     its `UnitOpInterface`, and for a transfer the DMA queue it is issued on),
     or None for others. `tile.extract` runs on the control core."""
     endpoint = _mtia.op_endpoint(op)
-    return None if endpoint is None else _ENDPOINT_UNITS[cb.Endpoint(endpoint)]
+    return None if endpoint is None else _ENDPOINT_UNITS[endpoint]
 
 
 def tile_op_unit(op: ir.Operation) -> Unit | None:
@@ -100,7 +101,7 @@ def tile_holder(value: ir.Value) -> Unit | None:
     """The unit that holds `value`, a tile, as the data-movement stage's
     `UnitAssignment` analysis decided it; None if it names none."""
     endpoint = _mtia.tile_value_holder(value)
-    return None if endpoint < 0 else _ENDPOINT_UNITS[cb.Endpoint(endpoint)]
+    return None if endpoint < 0 else _ENDPOINT_UNITS[endpoint]
 
 
 def tile_operands(op: ir.Operation) -> list[ir.Value]:

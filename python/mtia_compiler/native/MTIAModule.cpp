@@ -115,6 +115,25 @@ NB_MODULE(_mtia, m) {
       "print_registered_passes", []() { mtiaPrintRegisteredPasses(); },
       "Print every C++ pass of the global registry to stdout.");
 
+  m.def(
+      "verified_asm",
+      [](MlirOperation operation) {
+        // MLIR's `get_asm` hands every piece of text the printer writes to a
+        // Python callback; here they go to a string.
+        MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
+        mlirOpPrintingFlagsEnableDebugInfo(flags, /*enable=*/true,
+                                           /*prettyForm=*/false);
+        mlirOpPrintingFlagsAssumeVerified(flags);
+        std::string text;
+        mlirOperationPrintWithFlags(operation, flags, appendToString, &text);
+        mlirOpPrintingFlagsDestroy(flags);
+        return text;
+      },
+      nb::arg("operation"),
+      "The text of a verified operation with its locations: what "
+      "`operation.get_asm(enable_debug_info=True, assume_verified=True)` "
+      "returns.");
+
   nb::class_<PySourceSession>(m, "SourceSession",
                               "A source buffer whose diagnostics are rendered "
                               "as file:line:col, or checked against "
