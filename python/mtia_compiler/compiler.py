@@ -58,7 +58,7 @@ def pass_stages(target: str | Path, strip_budget_divisor: int = 0,
                  "mtia-convert-tt-to-tile, mtia-expand-combine-regions, canonicalize, cse)"),
         ("dma", f"builtin.module(mtia-lower-data-movement{{target={target} "
                 f"reserved-buffers={PROGRAM_STAGE_BUFFERS} cb-multiplier={cb_multiplier}}}, "
-                "canonicalize, cse, mtia-rematerialize-tiles)"),
+                "canonicalize, cse, mtia-reserve-where-produced, mtia-rematerialize-tiles)"),
     )
 
 

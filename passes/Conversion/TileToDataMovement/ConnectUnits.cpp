@@ -11,6 +11,8 @@
 #include "passes/Analysis/LastUse.h"
 #include "passes/Conversion/TileToDataMovement/TileToDataMovement.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 #include "llvm/ADT/MapVector.h"
 
 using namespace mlir;
@@ -33,6 +35,12 @@ public:
   /// Inserts a circular buffer wherever a tile is used by a unit other than
   /// the one that holds it.
   void run() {
+    SmallVector<scf::ForOp> loops;
+    function.walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    for (scf::ForOp loop : loops)
+      for (BlockArgument argument : loop.getRegionIterArgs())
+        if (isa<tile::TileType>(argument.getType()))
+          carryThroughBuffer(loop, argument);
     SmallVector<Value> tiles;
     function.walk([&](Operation *op) {
       for (Value result : op->getResults())
@@ -58,6 +66,77 @@ private:
           pop && pop.getCb() == read.getCb())
         return true;
     return false;
+  }
+
+  /// Passes a tile a loop carries through a circular buffer, when one unit
+  /// computes it (before the loop and in the body) and another uses it (in
+  /// the body and after the loop): attention's accumulator, which the DPE
+  /// computes and the SIMD engine rescales. The producer writes the next
+  /// iteration's tile into the buffer where it computes it, instead of
+  /// copying the carried tile into the buffer at the start of every
+  /// iteration; the carried argument is then unused, and canonicalization
+  /// removes it. One page serves: program order reads each tile before the
+  /// next is written.
+  void carryThroughBuffer(scf::ForOp loop, BlockArgument argument) {
+    tile::Unit owner = units.getOwner(argument);
+    Value init = loop.getTiedLoopInit(argument)->get();
+    Value yielded = loop.getTiedLoopYieldedValue(argument)->get();
+    OpResult result = loop.getTiedLoopResult(argument);
+    // The DPE clears an initial accumulator of zeros itself (see connect).
+    bool clearsInit = units.getOwner(init) != owner;
+    if ((clearsInit &&
+         (owner != tile::Unit::DPE || !isZeroAccumulator(init))) ||
+        units.getOwner(yielded) != owner)
+      return;
+    // Every use, of the argument in the body and of the result after the
+    // loop, is by one other compute unit.
+    std::optional<tile::Unit> consumer;
+    auto usedByConsumer = [&](Value value, Block *block) {
+      for (OpOperand &use : value.getUses()) {
+        std::optional<tile::Unit> user = units.getUser(use);
+        if (!user || *user == owner || *user == tile::Unit::DMA ||
+            use.getOwner()->getBlock() != block ||
+            (consumer && *consumer != *user))
+          return false;
+        consumer = *user;
+      }
+      return true;
+    };
+    if (argument.use_empty() || !usedByConsumer(argument, loop.getBody()) ||
+        !usedByConsumer(result, loop->getBlock()))
+      return;
+    Location loc = argument.getLoc();
+    auto pageType = cast<tile::TileType>(argument.getType());
+    cb::AllocOp buffer =
+        buffers.allocate("carried", pageType, cb::getEndpoint(owner),
+                         cb::getEndpoint(*consumer), loc, 1);
+    OpBuilder beforeLoop(loop);
+    if (clearsInit)
+      init = tile::ZerosOp::create(beforeLoop, loc, pageType);
+    BufferBuilder::produce(buffer, init, beforeLoop, loc);
+    OpBuilder endOfBody(loop.getBody()->getTerminator());
+    BufferBuilder::produce(buffer, yielded, endOfBody, loc);
+    consumeCarried(buffer, argument, loop.getBody(), nullptr);
+    consumeCarried(buffer, result, loop->getBlock(), loop);
+  }
+
+  /// Reads `buffer`'s front page for the uses of `carried` in `block`,
+  /// before the first one (or after `after` when there is none).
+  void consumeCarried(cb::AllocOp buffer, Value carried, Block *block,
+                      Operation *after) {
+    SmallVector<OpOperand *> uses = llvm::map_to_vector(
+        carried.getUses(), [](OpOperand &use) { return &use; });
+    OpBuilder consumer(carried.getContext());
+    if (!uses.empty())
+      consumer.setInsertionPoint(getFirstUse(uses, block));
+    else
+      consumer.setInsertionPointAfter(after);
+    Value copy = BufferBuilder::consume(
+        buffer, consumer, carried.getLoc(), [&](Value copy) {
+          for (OpOperand *use : uses)
+            use->set(copy);
+        });
+    reads.push_back(copy.getDefiningOp<cb::ReadFrontOp>());
   }
 
   /// Frees the page of every `cb.read_front` after the last use of its tile.

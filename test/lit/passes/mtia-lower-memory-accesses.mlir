@@ -77,3 +77,47 @@ tt.func @atomic_sum(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg1: !tt
   %7 = tt.atomic_rmw fadd, acq_rel, gpu, %arg1, %6, %true : (!tt.ptr<f32>, f32, i1) -> f32
   tt.return
 }
+
+// -----
+
+// A tile the loop carries from the DPE to the SIMD engine (an accumulator
+// the SIMD engine rescales every iteration) passes through a buffer across
+// the back edge: the DPE writes the first (zeros it clears itself) before
+// the loop and each next one where it computes it, the SIMD engine reads it
+// at the top of the body and after the loop. The carried argument is left
+// unused (canonicalization removes it), so nothing copies it into the
+// buffer at the start of every iteration.
+
+// CHECK-LABEL: tt.func @carried_accumulator
+// CHECK: %[[CARRIED:.*]] = cb.alloc "carried{{[0-9]+}}", dpe -> simd : !cb.cb<32x32xf32, pages = 1>
+// CHECK: %[[ZEROS:.*]] = tile.zeros : !tile.tile<32x32xf32>
+// CHECK-NEXT: cb.reserve_back %[[CARRIED]], 1
+// CHECK-NEXT: cb.write_back %[[ZEROS]], %[[CARRIED]][0]
+// CHECK-NEXT: cb.push_back %[[CARRIED]], 1
+// CHECK: scf.for
+// CHECK-NEXT: cb.wait_front %[[CARRIED]], 1
+// CHECK-NEXT: %[[ACC:.*]] = cb.read_front %[[CARRIED]][0]
+// CHECK-NEXT: tile.binary mulf %[[ACC]], %[[ACC]]
+// CHECK-NEXT: cb.pop_front %[[CARRIED]], 1
+// CHECK: %[[NEXT:.*]] = tile.matmul
+// CHECK: cb.reserve_back %[[CARRIED]], 1
+// CHECK-NEXT: cb.write_back %[[NEXT]], %[[CARRIED]][0]
+// CHECK-NEXT: cb.push_back %[[CARRIED]], 1
+// CHECK-NEXT: scf.yield %[[NEXT]]
+// CHECK: cb.wait_front %[[CARRIED]], 1
+// CHECK-NEXT: %[[OUT:.*]] = cb.read_front %[[CARRIED]][0]
+// CHECK-NEXT: tile.binary addf %[[OUT]], %[[OUT]]
+// CHECK-NEXT: cb.pop_front %[[CARRIED]], 1
+tt.func @carried_accumulator(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = tile.constant dense<1.000000e+00> : tensor<32x32xf16> : !tile.tile<32x32xf16>
+  %zero = tile.constant dense<0.000000e+00> : tensor<32x32xf32> : !tile.tile<32x32xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (!tile.tile<32x32xf32>) {
+    %scaled = tile.binary mulf %acc, %acc : !tile.tile<32x32xf32>
+    %next = tile.matmul %a, %a, %scaled : !tile.tile<32x32xf16>, !tile.tile<32x32xf16> -> !tile.tile<32x32xf32>
+    scf.yield %next : !tile.tile<32x32xf32>
+  }
+  %out = tile.binary addf %r, %r : !tile.tile<32x32xf32>
+  tt.return
+}
