@@ -33,19 +33,20 @@ public:
       return start;
     const uint64_t alone =
         start + static_cast<uint64_t>(std::ceil(bytes / bytesPerCycle));
-    uint64_t bucket = std::max(start / kBucketCycles, firstBucket);
+    // The full buckets before `firstOpen` would give the transfer nothing.
+    uint64_t bucket =
+        std::max({start / kBucketCycles, firstPage * kPageBuckets, firstOpen});
     while (true) {
-      size_t slot = bucket - firstBucket;
-      if (slot >= used.size())
-        used.resize(std::max<size_t>(slot + 1, used.size() * 2), 0.0);
-      double spare = bucketCapacity - used[slot];
+      double &used = bytesIn(bucket);
+      double spare = bucketCapacity - used;
       double take = std::min(spare, bytes);
-      used[slot] += take;
+      used += take;
       bytes -= take;
       if (bytes <= 0) {
         uint64_t end = bucket * kBucketCycles +
-                       static_cast<uint64_t>(std::ceil(
-                           used[slot] / bucketCapacity * kBucketCycles));
+                       static_cast<uint64_t>(
+                           std::ceil(used / bucketCapacity * kBucketCycles));
+        skipFullBuckets(bucket);
         return std::max(end, alone);
       }
       ++bucket;
@@ -54,25 +55,46 @@ public:
 
   /// Drops the buckets before `cycle`, which no later booking starts at.
   void forgetBefore(uint64_t cycle) {
-    uint64_t bucket = cycle / kBucketCycles;
-    if (bucket <= firstBucket)
+    const uint64_t page = cycle / kBucketCycles / kPageBuckets;
+    if (page <= firstPage)
       return;
-    size_t dead = std::min<size_t>(bucket - firstBucket, used.size());
-    // Erase in large steps only, to keep the cost amortised.
-    if (dead < 1024 || dead * 2 < used.size())
-      return;
-    used.erase(used.begin(), used.begin() + dead);
-    firstBucket += dead;
+    const uint64_t dead = std::min<uint64_t>(page - firstPage, pages.size());
+    pages.erase(pages.begin(), pages.begin() + dead);
+    firstPage = page;
+    firstOpen = std::max(firstOpen, firstPage * kPageBuckets);
   }
 
 private:
+  /// The bytes booked in `bucket`, which is not before the first page.
+  double &bytesIn(uint64_t bucket) {
+    const uint64_t page = bucket / kPageBuckets - firstPage;
+    if (page >= pages.size())
+      pages.resize(page + 1);
+    std::vector<double> &buckets = pages[page];
+    if (buckets.empty())
+      buckets.assign(kPageBuckets, 0.0);
+    return buckets[bucket % kPageBuckets];
+  }
+
+  /// Moves `firstOpen` past the buckets up to `lastBooked` that are full.
+  void skipFullBuckets(uint64_t lastBooked) {
+    while (firstOpen <= lastBooked && bucketCapacity - bytesIn(firstOpen) == 0)
+      ++firstOpen;
+  }
+
   /// The bucket length is the model's time resolution of shared bandwidth,
   /// not a property of the machine.
   static constexpr uint64_t kBucketCycles = 64;
+  /// Buckets are stored in pages of this many, allocated as bookings reach
+  /// them, so that a calendar booked at far apart times stays small.
+  static constexpr uint64_t kPageBuckets = 512;
   double bytesPerCycle;
   double bucketCapacity;
-  uint64_t firstBucket = 0;
-  std::vector<double> used;
+  /// The page `pages[0]` stands for; empty pages have no bookings.
+  uint64_t firstPage = 0;
+  std::vector<std::vector<double>> pages;
+  /// Every bucket from the first page's up to this one is full.
+  uint64_t firstOpen = 0;
 };
 
 } // namespace mtia
