@@ -2,9 +2,10 @@
 
 #include "Cache.h"
 
+#include "HugePageArray.h"
+
 #include <algorithm>
 #include <cstdint>
-#include <memory>
 
 using namespace mtia;
 
@@ -31,8 +32,8 @@ struct SetHeader {
 /// launch clears the storage.
 struct SetStorage {
   uint64_t numSets = 0, ways = 0, headerWords = 0, recordWords = 0;
-  std::unique_ptr<uint64_t[]> allocation;
-  uint64_t *headers = nullptr; // The allocation from a host cache line on.
+  HugePageArray allocation;
+  uint64_t *headers = nullptr;
   uint64_t *records = nullptr;
   uint32_t epoch = 0;
 };
@@ -156,11 +157,9 @@ void LastLevelCache::cover(uint64_t begin, uint64_t end) {
     // The records are left uninitialised, so the host maps only the pages
     // sets touch.
     const uint64_t headerTotal = numSets * headerWords;
-    storage.allocation.reset(
-        new uint64_t[headerTotal + numSets * ways * recordWords + 8]);
-    storage.headers = reinterpret_cast<uint64_t *>(
-        (reinterpret_cast<uintptr_t>(storage.allocation.get()) + 63) &
-        ~uintptr_t(63));
+    storage.allocation.reserve(
+        (headerTotal + numSets * ways * recordWords) * sizeof(uint64_t));
+    storage.headers = reinterpret_cast<uint64_t *>(storage.allocation.data());
     storage.records = storage.headers + headerTotal;
     clearEpochs();
     storage.epoch = 0;
