@@ -33,20 +33,21 @@ public:
       return start;
     const uint64_t alone =
         start + static_cast<uint64_t>(std::ceil(bytes / bytesPerCycle));
-    // The full buckets before `firstOpen` would give the transfer nothing.
-    uint64_t bucket =
-        std::max({start / kBucketCycles, firstPage * kPageBuckets, firstOpen});
+    uint64_t bucket = std::max(start / kBucketCycles, firstPage * kPageBuckets);
     while (true) {
-      double &used = bytesIn(bucket);
-      double spare = bucketCapacity - used;
+      // Full buckets would give the transfer nothing.
+      bucket = firstOpenFrom(bucket);
+      Bucket &entry = bucketAt(bucket);
+      double spare = bucketCapacity - entry.used;
       double take = std::min(spare, bytes);
-      used += take;
+      entry.used += take;
       bytes -= take;
+      if (bucketCapacity - entry.used == 0)
+        entry.nextOpen = bucket + 1;
       if (bytes <= 0) {
         uint64_t end = bucket * kBucketCycles +
-                       static_cast<uint64_t>(
-                           std::ceil(used / bucketCapacity * kBucketCycles));
-        skipFullBuckets(bucket);
+                       static_cast<uint64_t>(std::ceil(
+                           entry.used / bucketCapacity * kBucketCycles));
         return std::max(end, alone);
       }
       ++bucket;
@@ -61,25 +62,41 @@ public:
     const uint64_t dead = std::min<uint64_t>(page - firstPage, pages.size());
     pages.erase(pages.begin(), pages.begin() + dead);
     firstPage = page;
-    firstOpen = std::max(firstOpen, firstPage * kPageBuckets);
   }
 
 private:
-  /// The bytes booked in `bucket`, which is not before the first page.
-  double &bytesIn(uint64_t bucket) {
+  struct Bucket {
+    /// The bytes booked in the bucket.
+    double used = 0;
+    /// For a full bucket, a later bucket no earlier than the first one
+    /// that is not full; 0 for a bucket that is not full.
+    uint64_t nextOpen = 0;
+  };
+
+  /// The bucket `bucket`, which is not before the first page.
+  Bucket &bucketAt(uint64_t bucket) {
     const uint64_t page = bucket / kPageBuckets - firstPage;
     if (page >= pages.size())
       pages.resize(page + 1);
-    std::vector<double> &buckets = pages[page];
+    std::vector<Bucket> &buckets = pages[page];
     if (buckets.empty())
-      buckets.assign(kPageBuckets, 0.0);
+      buckets.resize(kPageBuckets);
     return buckets[bucket % kPageBuckets];
   }
 
-  /// Moves `firstOpen` past the buckets up to `lastBooked` that are full.
-  void skipFullBuckets(uint64_t lastBooked) {
-    while (firstOpen <= lastBooked && bucketCapacity - bytesIn(firstOpen) == 0)
-      ++firstOpen;
+  /// The first bucket from `bucket` on that is not full. The full buckets
+  /// passed on the way are pointed at it, so that later searches skip them
+  /// in one step.
+  uint64_t firstOpenFrom(uint64_t bucket) {
+    uint64_t open = bucket;
+    while (uint64_t next = bucketAt(open).nextOpen)
+      open = next;
+    while (bucket != open) {
+      Bucket &entry = bucketAt(bucket);
+      bucket = entry.nextOpen;
+      entry.nextOpen = open;
+    }
+    return open;
   }
 
   /// The bucket length is the model's time resolution of shared bandwidth,
@@ -92,9 +109,7 @@ private:
   double bucketCapacity;
   /// The page `pages[0]` stands for; empty pages have no bookings.
   uint64_t firstPage = 0;
-  std::vector<std::vector<double>> pages;
-  /// Every bucket from the first page's up to this one is full.
-  uint64_t firstOpen = 0;
+  std::vector<std::vector<Bucket>> pages;
 };
 
 } // namespace mtia
