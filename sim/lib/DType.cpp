@@ -452,8 +452,13 @@ void mtia::convertElements(DType from, DType to, const uint8_t *src,
     return convertEach<float, uint16_t>(src, dst, count, floatToBF16);
   if (from == DType::BF16 && to == DType::F32)
     return convertEach<uint16_t, float>(src, dst, count, bf16ToFloat);
-  if (from == DType::F16 && to == DType::F32)
-    return convertEach<uint16_t, float>(src, dst, count, f16ToFloat);
+  if (from == DType::F16 && to == DType::F32) {
+    // The table is looked up once: a call of f16ToFloat per element costs
+    // more than the conversion itself.
+    const DecodeTable<65536> &table = f16Table();
+    return convertEach<uint16_t, float>(
+        src, dst, count, [&table](uint16_t bits) { return table[bits]; });
+  }
   if (from == DType::F32 && to == DType::F16)
     return convertEach<float, uint16_t>(src, dst, count, floatToF16);
   if (isFloat(from) && isFloat(to)) {

@@ -2,9 +2,10 @@
 
 #include "Cache.h"
 
+#include "HugePageArray.h"
+
 #include <algorithm>
 #include <cstdint>
-#include <memory>
 
 using namespace mtia;
 
@@ -13,21 +14,44 @@ namespace {
 /// The fill time of a sector that is not in the cache.
 constexpr uint64_t kAbsent = UINT64_MAX - 1;
 
+/// The fixed part of a set's header.
+struct SetHeader {
+  /// The launch the header belongs to; until it is the current one, the
+  /// set reads as empty.
+  uint32_t epoch;
+  /// The number of ways filled, and the most and the least recently used
+  /// way.
+  uint8_t filledWays, mostRecent, leastRecent;
+};
+
 /// Set storage kept from launch to launch by each host thread, which runs
 /// one launch at a time: a full cache's storage is tens of megabytes, which
 /// fresh pages for every launch would cost more to fault in than the cache
 /// costs to simulate. A set belongs to the current launch only once its
-/// epoch is the launch's; until then it reads as empty, so no launch clears
-/// the storage.
+/// header's epoch is the launch's; until then it reads as empty, so no
+/// launch clears the storage.
 struct SetStorage {
-  uint64_t numSets = 0, setWords = 0;
-  std::unique_ptr<uint64_t[]> allocation;
-  uint64_t *words = nullptr; // The allocation from a host cache line on.
-  std::unique_ptr<uint32_t[]> setEpochs;
+  uint64_t numSets = 0, ways = 0, headerWords = 0, recordWords = 0;
+  HugePageArray allocation;
+  uint64_t *headers = nullptr;
+  uint64_t *records = nullptr;
   uint32_t epoch = 0;
 };
 
 thread_local SetStorage storage;
+
+/// Makes every set of the storage read as empty in any launch.
+void clearEpochs() {
+  for (uint64_t set = 0; set < storage.numSets; ++set)
+    reinterpret_cast<SetHeader *>(storage.headers + set * storage.headerWords)
+        ->epoch = 0;
+}
+
+/// The record of `way` in `set`.
+uint64_t *wayRecord(const LastLevelCache::Layout &l, uint64_t set,
+                    uint64_t way) {
+  return l.records + (way * l.numSets + set) * l.recordWords;
+}
 
 /// Returns the fill times of the sectors of `line`, which lies in `set`,
 /// and marks the line most recently used. An absent line is `installed` in
@@ -35,50 +59,53 @@ thread_local SetStorage storage;
 /// that held a line), and its fill times are left for the caller to set.
 uint64_t *touchLine(const LastLevelCache::Layout &l, uint64_t line,
                     uint64_t set, bool &installed, uint64_t &evictions) {
-  uint64_t *fillTimes = l.words + set * l.setWords;
-  uint64_t *tags = fillTimes + l.ways * l.sectorsPerLine;
-  uint8_t *recency = reinterpret_cast<uint8_t *>(tags + l.ways);
-  uint8_t &filledWays = recency[0];
-  uint8_t &mostRecent = recency[1], &leastRecent = recency[2];
-  uint8_t *older = recency + 3, *newer = older + l.ways;
-  if (l.setEpochs[set] != l.epoch) {
-    l.setEpochs[set] = l.epoch;
-    filledWays = 0;
+  uint64_t *headerWords = l.headers + set * l.headerWords;
+  SetHeader &header = *reinterpret_cast<SetHeader *>(headerWords);
+  uint8_t *older = reinterpret_cast<uint8_t *>(headerWords) + sizeof(SetHeader);
+  uint8_t *newer = older + l.ways;
+  if (header.epoch != l.epoch) {
+    header.epoch = l.epoch;
+    header.filledWays = 0;
   }
   uint8_t &resident = l.residentWay[line - l.firstLine];
   uint8_t way = resident - 1;
   installed = resident == 0;
   if (installed) {
-    if (filledWays < l.ways) {
+    bool evicting = false;
+    if (header.filledWays < l.ways) {
       // Fill the empty ways in order, each the newest in the recency list.
-      way = filledWays++;
+      way = header.filledWays++;
       if (way == 0)
-        leastRecent = way;
+        header.leastRecent = way;
       else
-        newer[mostRecent] = way;
-      older[way] = mostRecent;
-      mostRecent = way;
+        newer[header.mostRecent] = way;
+      older[way] = header.mostRecent;
+      header.mostRecent = way;
     } else {
-      way = leastRecent;
-      l.residentWay[tags[way] - l.firstLine] = 0;
+      way = header.leastRecent;
+      evicting = true;
+    }
+    uint64_t *record = wayRecord(l, set, way);
+    if (evicting) {
+      l.residentWay[record[0] - l.firstLine] = 0;
       ++evictions;
     }
-    tags[way] = line;
+    record[0] = line;
     resident = way + 1;
   }
-  if (way != mostRecent) {
+  if (way != header.mostRecent) {
     // Unlink the way from the recency list and put it at the front.
     const uint8_t newerWay = newer[way], olderWay = older[way];
     older[newerWay] = olderWay;
-    if (way == leastRecent)
-      leastRecent = newerWay;
+    if (way == header.leastRecent)
+      header.leastRecent = newerWay;
     else
       newer[olderWay] = newerWay;
-    newer[mostRecent] = way;
-    older[way] = mostRecent;
-    mostRecent = way;
+    newer[header.mostRecent] = way;
+    older[way] = header.mostRecent;
+    header.mostRecent = way;
   }
-  return fillTimes + way * l.sectorsPerLine;
+  return wayRecord(l, set, way) + 1;
 }
 
 /// Calls `visit(line, set, offset, count)` for the sectors [firstSector,
@@ -113,32 +140,36 @@ LastLevelCache::LastLevelCache(uint64_t cacheBytes, uint64_t lineBytes,
   layout.numSets = cacheBytes / lineBytes / ways;
   layout.ways = ways;
   layout.sectorsPerLine = lineBytes / sectorBytes;
-  // Sets are whole host cache lines of eight words, so that a line's fill
-  // times, which start a set, never straddle two when they fit in one.
-  const uint64_t recencyWords = (3 + 2 * ways + 7) / 8;
-  layout.setWords =
-      (ways * (layout.sectorsPerLine + 1) + recencyWords + 7) / 8 * 8;
+  layout.headerWords = (sizeof(SetHeader) + 2 * ways + 7) / 8;
+  layout.recordWords = 1 + layout.sectorsPerLine;
 }
 
 void LastLevelCache::cover(uint64_t begin, uint64_t end) {
-  const uint64_t numSets = layout.numSets, setWords = layout.setWords;
-  if (storage.numSets != numSets || storage.setWords != setWords) {
+  const uint64_t numSets = layout.numSets, ways = layout.ways;
+  const uint64_t headerWords = layout.headerWords;
+  const uint64_t recordWords = layout.recordWords;
+  if (storage.numSets != numSets || storage.ways != ways ||
+      storage.recordWords != recordWords) {
     storage.numSets = numSets;
-    storage.setWords = setWords;
-    // Left uninitialised, so the host maps only the pages sets touch.
-    storage.allocation.reset(new uint64_t[numSets * setWords + 8]);
-    storage.words = reinterpret_cast<uint64_t *>(
-        (reinterpret_cast<uintptr_t>(storage.allocation.get()) + 63) &
-        ~uintptr_t(63));
-    storage.setEpochs.reset(new uint32_t[numSets]());
+    storage.ways = ways;
+    storage.headerWords = headerWords;
+    storage.recordWords = recordWords;
+    // The records are left uninitialised, so the host maps only the pages
+    // sets touch.
+    const uint64_t headerTotal = numSets * headerWords;
+    storage.allocation.reserve(
+        (headerTotal + numSets * ways * recordWords) * sizeof(uint64_t));
+    storage.headers = reinterpret_cast<uint64_t *>(storage.allocation.data());
+    storage.records = storage.headers + headerTotal;
+    clearEpochs();
     storage.epoch = 0;
   }
   if (++storage.epoch == 0) {
-    std::fill_n(storage.setEpochs.get(), numSets, 0);
+    clearEpochs();
     storage.epoch = 1;
   }
-  layout.words = storage.words;
-  layout.setEpochs = storage.setEpochs.get();
+  layout.headers = storage.headers;
+  layout.records = storage.records;
   layout.epoch = storage.epoch;
   layout.firstLine = begin / lineBytes;
   residentWay.assign((end + lineBytes - 1) / lineBytes - layout.firstLine, 0);
@@ -165,9 +196,8 @@ LastLevelCache::read(uint64_t firstSector, uint64_t count, uint64_t start,
             missing += inLine;
             return;
           }
-          const uint64_t *fillTimes = l.words + set * l.setWords +
-                                      (resident - 1) * l.sectorsPerLine +
-                                      offset;
+          const uint64_t *fillTimes =
+              wayRecord(l, set, resident - 1) + 1 + offset;
           for (uint64_t i = 0; i < inLine; ++i) {
             if (fillTimes[i] == kAbsent)
               ++missing;

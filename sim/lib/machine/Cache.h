@@ -71,15 +71,18 @@ public:
   /// them.
   struct Layout {
     uint64_t numSets = 0, ways = 0, sectorsPerLine = 0;
-    /// The words of one set: per way its sectors' fill times; per way its
-    /// line; then bytes holding the number of ways filled, the most and the
-    /// least recently used way and, per way, the next older and the next
-    /// newer one.
-    uint64_t setWords = 0;
-    /// The set storage and the epoch that marks its sets as the launch's
-    /// (see Cache.cpp).
-    uint64_t *words = nullptr;
-    uint32_t *setEpochs = nullptr;
+    /// The words of a set's header: a SetHeader (see Cache.cpp), then per
+    /// way the next older and the next newer way of the recency list.
+    uint64_t headerWords = 0;
+    /// The words of a way's record: the line it holds, then the fill times
+    /// of the line's sectors.
+    uint64_t recordWords = 0;
+    /// The headers, set after set, and the records, way after way and in a
+    /// way set after set: a read or write of consecutive lines touches
+    /// consecutive sets, whose records in the same way are neighbours.
+    uint64_t *headers = nullptr;
+    uint64_t *records = nullptr;
+    /// The epoch that marks a set's header as the launch's (see Cache.cpp).
     uint32_t epoch = 0;
     /// Per line of the covered addresses, from `firstLine` on: 1 + the way
     /// holding it, or 0 while absent. It spares lookups a search of the

@@ -12,6 +12,10 @@
 #include <algorithm>
 #include <cstring>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 using namespace mtia;
 
 namespace {
@@ -21,6 +25,40 @@ bool addScaled(int64_t &offset, int64_t index, int64_t stride) {
   int64_t product;
   return __builtin_mul_overflow(index, stride, &product) ||
          __builtin_add_overflow(offset, product, &offset);
+}
+
+/// Copies `bytes` from local memory to a host buffer. The bytes of a long
+/// run go around the host's caches: a store's destination is seldom read
+/// again soon, and writing it through the caches would first read every
+/// line of it from host memory.
+void copyToHost(uint8_t *host, const uint8_t *local, uint64_t bytes) {
+#ifdef __SSE2__
+  constexpr uint64_t kStreamingBytes = 4096;
+  if (bytes < kStreamingBytes) {
+    std::memcpy(host, local, bytes);
+    return;
+  }
+  // Streaming stores need 16-byte aligned destinations.
+  const uint64_t head = (16 - reinterpret_cast<uintptr_t>(host) % 16) % 16;
+  std::memcpy(host, local, head);
+  host += head;
+  local += head;
+  bytes -= head;
+  for (; bytes >= 64; bytes -= 64, host += 64, local += 64) {
+    const auto *source = reinterpret_cast<const __m128i *>(local);
+    auto *destination = reinterpret_cast<__m128i *>(host);
+    const __m128i a = _mm_loadu_si128(source), b = _mm_loadu_si128(source + 1);
+    const __m128i c = _mm_loadu_si128(source + 2),
+                  d = _mm_loadu_si128(source + 3);
+    _mm_stream_si128(destination, a);
+    _mm_stream_si128(destination + 1, b);
+    _mm_stream_si128(destination + 2, c);
+    _mm_stream_si128(destination + 3, d);
+  }
+  // Orders the streaming stores before any later access to the buffer.
+  _mm_sfence();
+#endif
+  std::memcpy(host, local, bytes);
 }
 
 } // namespace
@@ -157,7 +195,7 @@ uint64_t DmaEngine::runStrided(PEState &pe, Unit unit, const Command &cmd,
         std::memcpy(localRow + first * esize, host, runBytes);
         padElements(localRow + last * esize, rowLength - last);
       } else {
-        std::memcpy(host, localRow + first * esize, runBytes);
+        copyToHost(host, localRow + first * esize, runBytes);
       }
       uint64_t spanStart = runStart / granule * granule;
       uint64_t spanEnd =

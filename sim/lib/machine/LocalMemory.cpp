@@ -9,6 +9,8 @@
 
 #include "LocalMemory.h"
 
+#include "HugePageArray.h"
+
 #include "kernels/Kernels.h"
 
 #include <algorithm>
@@ -45,12 +47,13 @@ void LocalMemory::plan() {
 void LocalMemory::attach(std::vector<PEState> &pes) {
   // Local memories are carved from one zeroed pool that is kept between
   // launches: fresh pages per launch would cost more than the simulation.
-  thread_local std::vector<uint8_t> pool;
-  pool.resize(pes.size() * bytesPerPE);
-  // A program without circular buffers needs no local memory, and memset of
-  // an empty vector's null data is undefined.
-  if (!pool.empty())
-    std::memset(pool.data(), 0, pool.size());
+  thread_local HugePageArray pool;
+  const size_t poolBytes = pes.size() * bytesPerPE;
+  pool.reserve(poolBytes);
+  // A program without circular buffers needs no local memory, and the pool
+  // may then have no storage to clear.
+  if (poolBytes != 0)
+    std::memset(pool.data(), 0, poolBytes);
   for (PEState &pe : pes) {
     pe.local = pool.data() + pe.index * bytesPerPE;
     pe.cbs.resize(program.cbs.size());

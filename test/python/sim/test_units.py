@@ -385,6 +385,31 @@ def test_dma_2d_window_with_bounds_and_other(rng: np.random.Generator) -> None:
     np.testing.assert_array_equal(out, expected)
 
 
+@pytest.mark.parametrize("n", [1023, 1024, 1024 + 9, 16384 + 3])
+@pytest.mark.parametrize("skew", [0, 1, 3])
+def test_dma_store_writes_exactly_its_run_at_any_host_alignment(
+        n: int, skew: int, rng: np.random.Generator) -> None:
+    """A contiguous DMA store of f32 runs around the 4 KiB from which it
+    streams past the host's caches, into host memory `skew` elements past a
+    16-byte boundary: the run lands whole and the neighbours stay intact."""
+    src = rng.standard_normal(n).astype(np.float32)
+    backing = np.full(n + 8, 7.0, np.float32)
+    out = backing[skew:skew + n]
+    b = ProgramBuilder("copy")
+    ps, po = b.param_ptr("src", "f32"), b.param_ptr("out", "f32")
+    cb = b.cb("t", n * 4, 1)
+    b.reserve(Unit.DMA_IN, cb)
+    b.dma_load(cb.back(), b.param(ps), "f32", [n], [1])
+    b.push(Unit.DMA_IN, cb)
+    b.wait(Unit.DMA_OUT, cb)
+    b.dma_store(cb.front(), b.param(po), "f32", [n], [1])
+    b.pop(Unit.DMA_OUT, cb)
+    Simulator().run(b.build(), [src, out])
+    np.testing.assert_array_equal(out, src)
+    np.testing.assert_array_equal(backing[:skew], 7.0)
+    np.testing.assert_array_equal(backing[skew + n:], 7.0)
+
+
 def test_gather_scatter_and_atomics(rng: np.random.Generator) -> None:
     n, size = 256, 100
     table = rng.standard_normal(size).astype(np.float32)
