@@ -57,6 +57,19 @@ def run_tile(inputs: Sequence[tuple[np.ndarray, str]], out_dtype: str, out_np: t
     return out
 
 
+def copy_through_page(b: ProgramBuilder, cb: Any, src: Any, dst: Any, dtype: str, n: int,
+                      **bounds: Any) -> None:
+    """Emits a load of `n` elements at address `src` into a page of `cb` and
+    its store to address `dst` (both registers), with the transfers'
+    `bounds` (`lo`, `hi`)."""
+    b.reserve(Unit.DMA_IN, cb)
+    b.dma_load(cb.back(), src, dtype, [n], [1], **bounds)
+    b.push(Unit.DMA_IN, cb)
+    b.wait(Unit.DMA_OUT, cb)
+    b.dma_store(cb.front(), dst, dtype, [n], [1], **bounds)
+    b.pop(Unit.DMA_OUT, cb)
+
+
 def copy_program(block: int, pages: int = 2) -> bytes:
     """A bandwidth-bound f32 copy, ``block`` elements per program."""
     b = ProgramBuilder("copy")
@@ -65,13 +78,8 @@ def copy_program(block: int, pages: int = 2) -> bytes:
     start = b.mul(b.program_id(0), block)
     offset = b.mul(start, 4)
     limit = b.sub(b.param(n), start)
-    b.reserve(Unit.DMA_IN, cb)
-    b.dma_load(cb.back(), b.add(b.param(src), offset), "f32", [block], [1], lo=[0], hi=[limit])
-    b.push(Unit.DMA_IN, cb)
-    b.wait(Unit.DMA_OUT, cb)
-    b.dma_store(cb.front(), b.add(b.param(dst), offset), "f32", [block], [1], lo=[0],
-                hi=[limit])
-    b.pop(Unit.DMA_OUT, cb)
+    copy_through_page(b, cb, b.add(b.param(src), offset), b.add(b.param(dst), offset), "f32",
+                      block, lo=[0], hi=[limit])
     return b.build()
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import page_bytes
+from conftest import copy_through_page, page_bytes
 
 from mtia_compiler.program import ProgramBuilder, Unit
 from mtia_compiler.sim import Result, SimulationError, Simulator, Target, load_target
@@ -136,12 +136,7 @@ def twice_program(n: int) -> bytes:
     for copy in range(2):
         if copy:
             b.fence()
-        b.reserve(Unit.DMA_IN, cb)
-        b.dma_load(cb.back(), b.param(src), "f32", [n], [1])
-        b.push(Unit.DMA_IN, cb)
-        b.wait(Unit.DMA_OUT, cb)
-        b.dma_store(cb.front(), b.add(out, copy * n * 4), "f32", [n], [1])
-        b.pop(Unit.DMA_OUT, cb)
+        copy_through_page(b, cb, b.param(src), b.add(out, copy * n * 4), "f32", n)
     return b.build()
 
 
@@ -253,19 +248,9 @@ def test_writes_go_through_to_dram_and_stay_cached() -> None:
     src, dst = b.param_ptr("src", "f32"), b.param_ptr("dst", "f32")
     back = b.param_ptr("back", "f32", memory="sram")
     ct, cr = b.cb("t", n * 4, 1), b.cb("r", n * 4, 1)
-    b.reserve(Unit.DMA_IN, ct)
-    b.dma_load(ct.back(), b.param(src), "f32", [n], [1])
-    b.push(Unit.DMA_IN, ct)
-    b.wait(Unit.DMA_OUT, ct)
-    b.dma_store(ct.front(), b.param(dst), "f32", [n], [1])
-    b.pop(Unit.DMA_OUT, ct)
+    copy_through_page(b, ct, b.param(src), b.param(dst), "f32", n)
     b.fence()
-    b.reserve(Unit.DMA_IN, cr)
-    b.dma_load(cr.back(), b.param(dst), "f32", [n], [1])
-    b.push(Unit.DMA_IN, cr)
-    b.wait(Unit.DMA_OUT, cr)
-    b.dma_store(cr.front(), b.param(back), "f32", [n], [1])
-    b.pop(Unit.DMA_OUT, cr)
+    copy_through_page(b, cr, b.param(dst), b.param(back), "f32", n)
     program = b.build()
     nbytes = n * 4
     results = {}

@@ -7,7 +7,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 import torch
-from conftest import page_bytes, run_tile
+from conftest import copy_through_page, page_bytes, run_tile
 from half_reference import BF16, bf16_values
 from test_simd import bf16_rne
 
@@ -397,13 +397,7 @@ def test_dma_store_writes_exactly_its_run_at_any_host_alignment(
     out = backing[skew:skew + n]
     b = ProgramBuilder("copy")
     ps, po = b.param_ptr("src", "f32"), b.param_ptr("out", "f32")
-    cb = b.cb("t", n * 4, 1)
-    b.reserve(Unit.DMA_IN, cb)
-    b.dma_load(cb.back(), b.param(ps), "f32", [n], [1])
-    b.push(Unit.DMA_IN, cb)
-    b.wait(Unit.DMA_OUT, cb)
-    b.dma_store(cb.front(), b.param(po), "f32", [n], [1])
-    b.pop(Unit.DMA_OUT, cb)
+    copy_through_page(b, b.cb("t", n * 4, 1), b.param(ps), b.param(po), "f32", n)
     Simulator().run(b.build(), [src, out])
     np.testing.assert_array_equal(out, src)
     np.testing.assert_array_equal(backing[:skew], 7.0)
