@@ -40,11 +40,14 @@ FLOAT_UNARY: dict[type, str] = {
     math.AcoshOp: "acosh", math.AtanhOp: "atanh", math.ErfOp: "erf", math.ErfcOp: "erfc",
     math.CbrtOp: "cbrt",
 }
+#: The float conversions whose result type holds every value of the source.
+EXACT_FLOAT_CONVERSIONS = {("f16", "f32"), ("bf16", "f32"), ("f16", "f64"), ("bf16", "f64"),
+                           ("f32", "f64")}
 #: Casts that reinterpret the register as another type.
 REINTERPRETING_CASTS = (tt.IntToPtrOp, arith.BitcastOp, tt.BitcastOp, tt.PtrToIntOp)
 CASTS = (arith.ExtSIOp, arith.ExtUIOp, arith.TruncIOp, arith.IndexCastOp, arith.IndexCastUIOp,
          arith.SIToFPOp, arith.UIToFPOp, arith.FPToSIOp, arith.FPToUIOp, arith.ExtFOp,
-         arith.TruncFOp, *REINTERPRETING_CASTS)
+         arith.TruncFOp, tt.FpToFpOp, *REINTERPRETING_CASTS)
 
 
 def integer_width(value_type: ir.Type) -> int | None:
@@ -209,8 +212,16 @@ class ScalarEmitter:
             reg = self.b.ftoi(source.reg, width=64 if to_width == 64 else 32, signed=signed)
             return IntScalar(self.canonical(reg, to_width), to_width)
         dtype = float_dtype(result_type, op)
-        if isinstance(view, arith.ExtFOp) or dtype == source.dtype:
+        # A conversion to a type that holds every value of the source (f16 or
+        # bf16 to f32) keeps the register's value.
+        if isinstance(view, arith.ExtFOp) or dtype == source.dtype or \
+                (source.dtype, dtype) in EXACT_FLOAT_CONVERSIONS:
             return FloatScalar(source.reg, dtype)
+        if isinstance(view, tt.FpToFpOp) and "rounding" in op.attributes and \
+                tt.RoundingMode(ir.IntegerAttr(op.attributes["rounding"]).value) == \
+                tt.RoundingMode.RTZ:
+            raise located_error(op, f"scalar '{op_name(op)}' with rounding toward zero is not "
+                                "supported: the control core rounds to nearest even")
         return FloatScalar(self.round_to(source.reg, dtype, op), dtype)
 
     def round_to(self, reg: FReg, dtype: str, where: ir.Operation) -> FReg:

@@ -105,6 +105,19 @@ def scalar_bitcast_kernel(float_ptr, int_ptr, float_out, int_out, FLOAT: tl.cons
 
 
 @triton.jit
+def scalar_half_conversions_kernel(half_ptr, brain_ptr, sum_ptr, to_brain_ptr, to_half_ptr,
+                                   BLOCK: tl.constexpr):
+    # A scalar f16 plus a bf16 block (both promoted to f32), and scalar
+    # conversions between f16 and bf16 (tt.fp_to_fp, rounding to nearest).
+    offsets = tl.arange(0, BLOCK)
+    half = tl.load(half_ptr)
+    brain = tl.load(brain_ptr + offsets)
+    tl.store(sum_ptr + offsets, half + brain)
+    tl.store(to_brain_ptr, half.to(tl.bfloat16))
+    tl.store(to_half_ptr, tl.load(brain_ptr).to(tl.float16))
+
+
+@triton.jit
 def scalar_libdevice_kernel(x_ptr, out_ptr, BLOCK: tl.constexpr):
     # libdevice calls and clamps of scalars run on the SIMD engine.
     x = tl.load(x_ptr + tl.arange(0, BLOCK))

@@ -32,6 +32,22 @@ def test_scalar_bitcasts_between_floats_and_integers(float_dtype: torch.dtype,
     assert float_out.item() == ints.view(float_dtype).item() * 2
 
 
+def test_scalar_conversions_between_f16_and_bf16() -> None:
+    # 1 + 2^-9 is an f16 but no bf16 (it rounds to 1);
+    # 70000 is a bf16 beyond f16's range (infinity); 1/3 rounds either way.
+    halves = torch.tensor([1 + 2.0 ** -9], dtype=torch.float16)
+    for brain_first in (70000.0, 1 / 3):
+        brains = torch.tensor([brain_first, 0.5, -3.0, 1e-3], dtype=torch.bfloat16)
+        sums = torch.zeros(4)
+        to_brain = torch.zeros(1, dtype=torch.bfloat16)
+        to_half = torch.zeros(1, dtype=torch.float16)
+        kernels.scalar_half_conversions_kernel[(1,)](halves, brains, sums, to_brain, to_half,
+                                                     BLOCK=4)
+        assert torch.equal(sums, halves.float() + brains.float())
+        assert torch.equal(to_brain, halves.to(torch.bfloat16))
+        assert torch.equal(to_half, brains[:1].to(torch.float16))
+
+
 def test_libdevice_calls_and_clamps_of_scalars() -> None:
     x = torch.rand(16) + 0.5
     out = torch.zeros(20)
