@@ -107,8 +107,8 @@ def scalar_bitcast_kernel(float_ptr, int_ptr, float_out, int_out, FLOAT: tl.cons
 @triton.jit
 def scalar_half_conversions_kernel(half_ptr, brain_ptr, sum_ptr, to_brain_ptr, to_half_ptr,
                                    BLOCK: tl.constexpr):
-    # A scalar f16 plus a bf16 block (both promoted to f32), and scalar
-    # conversions between f16 and bf16 (tt.fp_to_fp, rounding to nearest).
+    # A scalar f16 plus a bf16 block (added in f16), and scalar conversions
+    # between f16 and bf16 (tt.fp_to_fp, rounding to nearest).
     offsets = tl.arange(0, BLOCK)
     half = tl.load(half_ptr)
     brain = tl.load(brain_ptr + offsets)
