@@ -158,3 +158,26 @@ def transpose_kernel(x_ptr, out_ptr, rows, cols, BLOCK_R: tl.constexpr, BLOCK_C:
                         mask=(r[:, None] < rows) & (c[None, :] < cols))
         tl.store(out_ptr + r[:, None] + c[None, :] * rows, block * 2,
                  mask=(r[:, None] < rows) & (c[None, :] < cols))
+
+
+@triton.jit
+def row_max_of_scores_kernel(q_ptr, k_ptr, out_ptr, n_keys, BLOCK_M: tl.constexpr,
+                             BLOCK_N: tl.constexpr, DIM: tl.constexpr, MASKED: tl.constexpr):
+    # The maximum over all keys of each query's scores q . k, block of keys
+    # by block: the loop `mtia-pipeline-dots` runs one block ahead. Without
+    # MASKED the key blocks are read whole (the caller pads the keys), so a
+    # read before a loop that runs no iteration would leave the tensor.
+    rows = tl.arange(0, BLOCK_M)
+    dims = tl.arange(0, DIM)
+    q = tl.load(q_ptr + rows[:, None] * DIM + dims[None, :])
+    best = tl.full((BLOCK_M,), -float("inf"), tl.float32)
+    for start in range(0, n_keys, BLOCK_N):
+        keys = start + tl.arange(0, BLOCK_N)
+        if MASKED:
+            k = tl.load(k_ptr + keys[None, :] * DIM + dims[:, None],
+                        mask=keys[None, :] < n_keys, other=0.0)
+        else:
+            k = tl.load(k_ptr + keys[None, :] * DIM + dims[:, None])
+        scores = tl.where(keys[None, :] < n_keys, tl.dot(q, k), -float("inf"))
+        best = tl.maximum(best, tl.max(scores, axis=1))
+    tl.store(out_ptr + rows, best)

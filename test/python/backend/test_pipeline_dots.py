@@ -1,0 +1,32 @@
+"""Loops whose dots depend only on the induction variable compute the next
+iteration's one iteration ahead (`mtia-pipeline-dots`): the numbers are
+torch's for any number of iterations, none included, and nothing is read
+before a loop that runs no iteration."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from . import kernels
+
+BLOCK_M, BLOCK_N, DIM = 32, 32, 32
+
+
+@pytest.mark.parametrize("masked", [True, False])
+@pytest.mark.parametrize("n_keys", [0, 32, 75, 128])
+def test_dot_of_the_next_block_ahead(masked: bool, n_keys: int) -> None:
+    q = torch.randn(BLOCK_M, DIM, dtype=torch.float16)
+    keys = torch.randn(n_keys, DIM, dtype=torch.float16)
+    # Whole blocks are read without a mask: pad the keys to whole blocks,
+    # but hand an empty tensor over when there are none.
+    padded = -(-n_keys // BLOCK_N) * BLOCK_N
+    k = torch.cat([keys, torch.zeros(padded - n_keys, DIM, dtype=torch.float16)])
+    out = torch.zeros(BLOCK_M)
+    compiled = kernels.row_max_of_scores_kernel[(1,)](q, k, out, n_keys, BLOCK_M=BLOCK_M,
+                                                      BLOCK_N=BLOCK_N, DIM=DIM, MASKED=masked)
+    expected = (q.float() @ keys.float().T).amax(dim=1) if n_keys else \
+        torch.full((BLOCK_M,), -float("inf"))
+    torch.testing.assert_close(out, expected, rtol=1e-3, atol=1e-3)
+    # The product is computed before the loop and in it.
+    assert compiled.asm["tile"].count("tile.matmul") == 2
