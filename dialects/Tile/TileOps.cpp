@@ -9,6 +9,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Sequence.h"
 
 using namespace mlir;
 using namespace mtia::tile;
@@ -520,13 +521,27 @@ LogicalResult BroadcastOp::verify() {
     return failure();
   if (source.getRank() == 0)
     return success();
-  if (source.getRank() != result.getRank())
+  SmallVector<int64_t> dimensions;
+  if (std::optional<ArrayRef<int64_t>> given = getDimensions())
+    dimensions.assign(given->begin(), given->end());
+  else if (source.getRank() == result.getRank())
+    dimensions = llvm::to_vector(llvm::seq<int64_t>(0, result.getRank()));
+  else
     return emitOpError("source and result must have one rank, got ")
            << source << " and " << result;
-  for (auto [from, to] : llvm::zip_equal(source.getShape(), result.getShape()))
+  if (static_cast<int64_t>(dimensions.size()) != source.getRank())
+    return emitOpError("needs one dimension per source dimension, got ")
+           << dimensions.size() << " for " << source;
+  for (auto [index, dim] : llvm::enumerate(dimensions)) {
+    if (dim < 0 || dim >= result.getRank() ||
+        (index > 0 && dim <= dimensions[index - 1]))
+      return emitOpError("dimensions must increase within the rank of ")
+             << result;
+    int64_t from = source.getShape()[index], to = result.getShape()[dim];
     if (from != 1 && from != to)
       return emitOpError("only dimensions of size 1 broadcast, got ")
              << source << " to " << result;
+  }
   return success();
 }
 

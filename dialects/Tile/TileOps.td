@@ -571,12 +571,17 @@ def Tile_BroadcastOp : Tile_UnitOp<"broadcast", "SIMD", [Pure]> {
   let description = [{
     The source has the result's rank and size 1 or the result's size in each
     dimension, or rank 0: a reduction's result spread over a whole tile, as
-    softmax subtracts a row's maximum. The SIMD engine reads the source
-    through a broadcast input (stride 0 along the replicated dimensions), so
-    an elementwise SIMD operation that uses the result reads the source
-    directly and the broadcast tile is never written.
+    softmax subtracts a row's maximum. With `dimensions`, the source may have
+    a lower rank: its dimension i is the result's dimension `dimensions[i]`
+    (increasing), and the result's other dimensions replicate it (a row's
+    maximum `m[:, None]` spread over the row without reshaping it first).
+    The SIMD engine reads the source through a broadcast input (stride 0
+    along the replicated dimensions), so an elementwise SIMD operation that
+    uses the result reads the source directly and the broadcast tile is
+    never written.
   }];
-  let arguments = (ins Tile_AnyTile:$source);
+  let arguments = (ins Tile_AnyTile:$source,
+                       OptionalAttr<DenseI64ArrayAttr>:$dimensions);
   let results = (outs Tile_AnyTile:$result);
   let assemblyFormat = "$source attr-dict `:` qualified(type($source)) `->` qualified(type($result))";
   let hasVerifier = 1;

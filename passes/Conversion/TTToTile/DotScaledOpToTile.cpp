@@ -137,7 +137,7 @@ private:
     Value expanded = reshape(scale, blocks);
     blocks.back() = factor;
     expanded = tile::BroadcastOp::create(builder, loc, type.withShape(blocks),
-                                         expanded);
+                                         expanded, DenseI64ArrayAttr());
     SmallVector<int64_t> shape(type.getShape());
     shape.back() *= factor;
     expanded = reshape(expanded, shape);

@@ -68,13 +68,29 @@ struct ReshapePattern : public OpConversionPattern<SourceOp> {
   }
 };
 
+/// `tt.broadcast`; of a `tt.expand_dims` (a row's maximum `m[:, None]`), it
+/// spreads the tile before the expansion directly, so that no unit copies it
+/// into the expanded shape first.
 struct BroadcastPattern : public OpConversionPattern<tt::BroadcastOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(tt::BroadcastOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    Type type = getTypeConverter()->convertType(op.getType());
+    auto expand = op.getSrc().getDefiningOp<tt::ExpandDimsOp>();
+    if (!expand || !isa<RankedTensorType>(expand.getSrc().getType())) {
+      rewriter.replaceOpWithNewOp<tile::BroadcastOp>(op, type, adaptor.getSrc(),
+                                                     DenseI64ArrayAttr());
+      return success();
+    }
+    SmallVector<int64_t> dimensions;
+    int64_t rank = cast<RankedTensorType>(op.getType()).getRank();
+    for (int64_t dim = 0; dim < rank; ++dim)
+      if (dim != static_cast<int64_t>(expand.getAxis()))
+        dimensions.push_back(dim);
     rewriter.replaceOpWithNewOp<tile::BroadcastOp>(
-        op, getTypeConverter()->convertType(op.getType()), adaptor.getSrc());
+        op, type, rewriter.getRemappedValue(expand.getSrc()),
+        rewriter.getDenseI64ArrayAttr(dimensions));
     return success();
   }
 };

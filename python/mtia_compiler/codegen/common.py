@@ -199,12 +199,14 @@ def broadcast_view(op: ir.Operation) -> tuple[list[int], list[int]]:
     with the dimensions merged where that keeps the walk the same."""
     source = TileInfo.of(op.operands[0].type, op)
     result = TileInfo.of(op.results[0].type, op)
-    if source.shape:
-        strides = [0 if extent == 1 and target != 1 else stride
-                   for extent, target, stride in zip(source.shape, result.shape, source.strides,
-                                                     strict=True)]
-    else:
-        strides = [0] * len(result.shape)
+    # The result dimension of each source dimension (`dimensions`, when the
+    # source has a lower rank); the others replicate the source.
+    dimensions = (list(ir.DenseI64ArrayAttr(op.attributes["dimensions"]))
+                  if "dimensions" in op.attributes else list(range(len(source.shape))))
+    strides = [0] * len(result.shape)
+    for extent, dim, stride in zip(source.shape, dimensions, source.strides, strict=True):
+        if extent != 1 or result.shape[dim] == 1:
+            strides[dim] = stride
     dims = result.storage_dims
     shape = [result.shape[dim] for dim in dims]
     shape, strides, _ = merge_copy_dims(shape, [strides[dim] for dim in dims],

@@ -141,9 +141,10 @@ tt.func @dot_loop(%a: tensor<16x32xf16>, %b: tensor<32x8xf16>, %k: i32) -> tenso
 
 // CHECK-LABEL: tt.func @shapes
 tt.func @shapes(%x: tensor<32xf32>) {
-  // CHECK: tile.reshape %{{.*}} : !tile.tile<32xf32> -> !tile.tile<32x1xf32>
+  // The broadcast of an expansion spreads the unexpanded tile: no reshape.
+  // CHECK-NOT: tile.reshape
+  // CHECK: tile.broadcast %{{.*}} {dimensions = array<i64: 0>} : !tile.tile<32xf32> -> !tile.tile<32x4xf32>
   %e = tt.expand_dims %x {axis = 1 : i32} : tensor<32xf32> -> tensor<32x1xf32>
-  // CHECK: tile.broadcast %{{.*}} : !tile.tile<32x1xf32> -> !tile.tile<32x4xf32>
   %b = tt.broadcast %e : tensor<32x1xf32> -> tensor<32x4xf32>
   // CHECK: tile.transpose %{{.*}} [1, 0]
   %t = tt.trans %b {order = array<i32: 1, 0>} : tensor<32x4xf32> -> tensor<4x32xf32>

@@ -178,6 +178,9 @@ tt.func @layout(%x: !tile.tile<64x32xf32>, %c: !tile.tile<64x1xf32>, %y: !tile.t
   %2 = tile.reshape %x : !tile.tile<64x32xf32> -> !tile.tile<2048xf32>
   // CHECK: tile.broadcast %{{.*}} : !tile.tile<64x1xf32> -> !tile.tile<64x32xf32>
   %3 = tile.broadcast %c : !tile.tile<64x1xf32> -> !tile.tile<64x32xf32>
+  // CHECK: tile.broadcast %{{.*}} {dimensions = array<i64: 0>} : !tile.tile<64xf32> -> !tile.tile<64x32xf32>
+  %rows = tile.reshape %c : !tile.tile<64x1xf32> -> !tile.tile<64xf32>
+  %rb = tile.broadcast %rows {dimensions = array<i64: 0>} : !tile.tile<64xf32> -> !tile.tile<64x32xf32>
   // CHECK: tile.broadcast %{{.*}} : !tile.tile<f32> -> !tile.tile<64x32xf32>
   %s = tile.reduce addf %c axis = 0 : !tile.tile<64x1xf32> -> !tile.tile<1xf32>
   %s0 = tile.reshape %s : !tile.tile<1xf32> -> !tile.tile<f32>

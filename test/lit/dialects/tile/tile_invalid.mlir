@@ -318,6 +318,30 @@ tt.func @broadcast_rank(%a: !tile.tile<8xf32>) {
 
 // -----
 
+tt.func @broadcast_dimensions_order(%a: !tile.tile<8x4xf32>) {
+  // expected-error @+1 {{dimensions must increase within the rank of}}
+  %0 = tile.broadcast %a {dimensions = array<i64: 2, 0>} : !tile.tile<8x4xf32> -> !tile.tile<4x2x8xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @broadcast_dimensions_count(%a: !tile.tile<8xf32>) {
+  // expected-error @+1 {{needs one dimension per source dimension, got 2}}
+  %0 = tile.broadcast %a {dimensions = array<i64: 0, 1>} : !tile.tile<8xf32> -> !tile.tile<8x4xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @broadcast_dimensions_size(%a: !tile.tile<8xf32>) {
+  // expected-error @+1 {{only dimensions of size 1 broadcast}}
+  %0 = tile.broadcast %a {dimensions = array<i64: 1>} : !tile.tile<8xf32> -> !tile.tile<8x4xf32>
+  tt.return
+}
+
+// -----
+
 tt.func @broadcast_dimension(%a: !tile.tile<2x8xf32>) {
   // expected-error @+1 {{only dimensions of size 1 broadcast}}
   %0 = tile.broadcast %a : !tile.tile<2x8xf32> -> !tile.tile<4x8xf32>
