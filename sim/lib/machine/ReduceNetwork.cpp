@@ -340,6 +340,20 @@ void ReduceNetwork::combine(Collective &reduce, int64_t members) {
   reduce.complete = true;
 }
 
+void ReduceNetwork::leave(Collective &collective, const Command &cmd) {
+  if (--collective.receiversLeft > 0)
+    return;
+  const uint8_t axes = cmd.inst->groupAxes;
+  inFlight.erase(Key(axes, groupOf(axes, cmd.pid), cmd.sequence));
+}
+
+bool ReduceNetwork::retire(PEState &pe, UnitState &state, const Command &cmd,
+                           uint64_t start, uint64_t finish) {
+  state.retire(start, finish - start, target.reduceLatencyCycles);
+  diagnostics.span(pe, Unit::Re, cmd, start, finish - start);
+  return true;
+}
+
 bool ReduceNetwork::crossReduce(PEState &pe, UnitState &state,
                                 const Command &cmd, uint64_t start) {
   const Inst &inst = *cmd.inst;
@@ -381,13 +395,9 @@ bool ReduceNetwork::crossReduce(PEState &pe, UnitState &state,
     if (uint8_t *idx = local.resolve(pe, Unit::Re, inst.slots[3], cmd))
       std::memcpy(idx, reduce.resultIndices.data(), n * 4);
     local.countTraffic(wireBytes);
-    if (--reduce.receiversLeft == 0)
-      inFlight.erase(
-          Key(inst.groupAxes, groupOf(inst.groupAxes, cmd.pid), cmd.sequence));
+    leave(reduce, cmd);
   }
-  state.retire(start, finish - start, target.reduceLatencyCycles);
-  diagnostics.span(pe, Unit::Re, cmd, start, finish - start);
-  return true;
+  return retire(pe, state, cmd, start, finish);
 }
 
 bool ReduceNetwork::broadcast(PEState &pe, UnitState &state, const Command &cmd,
@@ -424,11 +434,8 @@ bool ReduceNetwork::broadcast(PEState &pe, UnitState &state, const Command &cmd,
   local.countTraffic(bytes);
   if (!isRoot)
     traffic += bytes;
-  if (--collective.receiversLeft == 0)
-    inFlight.erase(Key(axes, group, cmd.sequence));
-  state.retire(start, finish - start, target.reduceLatencyCycles);
-  diagnostics.span(pe, Unit::Re, cmd, start, finish - start);
-  return true;
+  leave(collective, cmd);
+  return retire(pe, state, cmd, start, finish);
 }
 
 bool ReduceNetwork::shift(PEState &pe, UnitState &state, const Command &cmd,
@@ -477,11 +484,8 @@ bool ReduceNetwork::shift(PEState &pe, UnitState &state, const Command &cmd,
     fillElements(inst.type, d, inst.count, other.f, other.i);
   }
   local.countTraffic(bytes);
-  if (--collective.receiversLeft == 0)
-    inFlight.erase(Key(axes, group, cmd.sequence));
-  state.retire(start, finish - start, target.reduceLatencyCycles);
-  diagnostics.span(pe, Unit::Re, cmd, start, finish - start);
-  return true;
+  leave(collective, cmd);
+  return retire(pe, state, cmd, start, finish);
 }
 
 bool ReduceNetwork::barrier(PEState &pe, const Command &cmd) {
@@ -503,7 +507,6 @@ bool ReduceNetwork::barrier(PEState &pe, const Command &cmd) {
   }
   pe.ctlArrived = false;
   pe.ctlClock = collective.doneTime;
-  if (--collective.receiversLeft == 0)
-    inFlight.erase(Key(axes, groupOf(axes, cmd.pid), cmd.sequence));
+  leave(collective, cmd);
   return true;
 }

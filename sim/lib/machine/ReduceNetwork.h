@@ -106,6 +106,13 @@ private:
   /// instructions of the members before, and sets `joined`.
   Collective &join(PEState &pe, const Command &cmd, uint64_t start,
                    bool &joined);
+  /// Records that the member of `cmd` has taken its result from
+  /// `collective`, which is forgotten once every receiver has.
+  void leave(Collective &collective, const Command &cmd);
+  /// Retires the RE instruction `cmd` of `pe`, which held the unit from
+  /// `start` to `finish`; returns true (the instruction completed).
+  bool retire(PEState &pe, UnitState &state, const Command &cmd,
+              uint64_t start, uint64_t finish);
   bool crossReduce(PEState &pe, UnitState &state, const Command &cmd,
                    uint64_t start);
   bool broadcast(PEState &pe, UnitState &state, const Command &cmd,

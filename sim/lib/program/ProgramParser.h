@@ -400,6 +400,9 @@ private:
   void parseInst(Inst &inst, const Object &object);
   void parseCtl(Inst &inst, const Object &object);
   void parseUnit(Inst &inst, const Object &object);
+  /// The fields re.xbroadcast and re.xshift share: the tile (`t`, `n`), the
+  /// group (`axes`) and the source and result slots, which must fit it.
+  void parseExchange(Inst &inst, const Object &object);
 
   Program &program;
   llvm::DenseMap<const Object *, llvm::StringSet<>> readFields;

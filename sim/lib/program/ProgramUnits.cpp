@@ -283,37 +283,21 @@ void ProgramParser::parseUnit(Inst &inst, const Object &object) {
     checkFits(inst.slots[3], inst.count * 4, "the index result");
     return;
   }
-  case Op::ReXBroadcast: {
-    inst.type = dtype(object, "t");
-    inst.count = count(object);
-    inst.groupAxes = groupAxes(object);
+  case Op::ReXBroadcast:
+    parseExchange(inst, object);
     // The group size is known at launch, which checks the upper bound.
     inst.root =
         static_cast<int32_t>(integer(object, "root", 0, int64_t(1) << 20));
-    inst.slots.push_back(slot(object, "src"));
-    inst.slots.push_back(slot(object, "d"));
-    const int64_t bytes = inst.count * dtypeSize(inst.type);
-    checkFits(inst.slots[0], bytes, "the source");
-    checkFits(inst.slots[1], bytes, "the result");
     return;
-  }
-  case Op::ReXShift: {
-    inst.type = dtype(object, "t");
-    inst.count = count(object);
-    inst.groupAxes = groupAxes(object);
+  case Op::ReXShift:
+    parseExchange(inst, object);
     if (inst.groupAxes & (inst.groupAxes - 1))
       fail("field 'axes' of re.xshift must list exactly one grid axis");
     inst.direction = static_cast<int32_t>(integer(object, "dir", -1, 1));
     if (!inst.direction)
       fail("field 'dir' must be 1 or -1");
-    inst.slots.push_back(slot(object, "src"));
-    inst.slots.push_back(slot(object, "d"));
     inst.scalars.push_back(optionalScalar(object, "other"));
-    const int64_t bytes = inst.count * dtypeSize(inst.type);
-    checkFits(inst.slots[0], bytes, "the source");
-    checkFits(inst.slots[1], bytes, "the result");
     return;
-  }
   case Op::MluGather: {
     inst.count = integer(object, "esize", 1, 8);
     if (inst.count & (inst.count - 1))
@@ -374,4 +358,15 @@ void ProgramParser::parseUnit(Inst &inst, const Object &object) {
   default:
     fail("not a unit instruction");
   }
+}
+
+void ProgramParser::parseExchange(Inst &inst, const Object &object) {
+  inst.type = dtype(object, "t");
+  inst.count = count(object);
+  inst.groupAxes = groupAxes(object);
+  inst.slots.push_back(slot(object, "src"));
+  inst.slots.push_back(slot(object, "d"));
+  const int64_t bytes = inst.count * dtypeSize(inst.type);
+  checkFits(inst.slots[0], bytes, "the source");
+  checkFits(inst.slots[1], bytes, "the result");
 }

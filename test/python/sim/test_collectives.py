@@ -297,36 +297,48 @@ def test_broadcast_cycles_follow_the_tree() -> None:
 # -- deadlocks -------------------------------------------------------------------
 
 
-def skipping_program(op: str, skipper: int, then_wait: bool) -> bytes:
-    """Every program but ``skipper`` runs ``op`` (a barrier over axis 0, or a
-    broadcast from rank ``skipper``); the skipper finishes its program or,
-    with ``then_wait``, waits elsewhere: for pages nobody pushes."""
+def skipping_program(emit: Callable[[ProgramBuilder, CB], object], skipper: int,
+                     then_wait: bool, at: str = "kernel.py:7:3",
+                     wait_at: str = "kernel.py:9:5") -> bytes:
+    """Every program but ``skipper`` runs the collective ``emit`` writes (at
+    location ``at``); the skipper finishes its program or, with
+    ``then_wait``, waits elsewhere (at ``wait_at``): for pages nobody
+    pushes."""
     b = ProgramBuilder("skip")
     cb = b.cb("t", 256, 1)
     done = b.label()
     skips = b.icmp("eq", b.program_id(0), skipper)
     skip = b.label()
     b.branch_if_nonzero(skips, skip)
-    with b.location("kernel.py:7:3"):
-        if op == "barrier":
-            b.barrier([0])
-        else:
-            b.reserve(Unit.RE, cb)
-            b.cross_broadcast("f32", cb.back(), 16, [0], skipper, cb.back())
+    with b.location(at):
+        emit(b, cb)
     b.jump(done)
     b.bind(skip)
     if then_wait:
-        with b.location("kernel.py:9:5"):
+        with b.location(wait_at):
             b.wait(Unit.CTL, cb)
     b.bind(done)
     return b.build()
+
+
+def barrier_over_rows(b: ProgramBuilder, cb: CB) -> None:
+    b.barrier([0])
+
+
+def broadcast_from(root: int) -> Callable[[ProgramBuilder, CB], None]:
+    """A broadcast over axis 0 from rank ``root``."""
+    def emit(b: ProgramBuilder, cb: CB) -> None:
+        b.reserve(Unit.RE, cb)
+        b.cross_broadcast("f32", cb.back(), 16, [0], root, cb.back())
+    return emit
 
 
 @pytest.mark.parametrize("then_wait", [False, True])
 def test_barrier_only_some_programs_reach_deadlocks(then_wait: bool) -> None:
     started = time.monotonic()
     with pytest.raises(SimulationError) as info:
-        Simulator().run(skipping_program("barrier", 2, then_wait), [], (4,), max_seconds=30)
+        Simulator().run(skipping_program(barrier_over_rows, 2, then_wait), [], (4,),
+                        max_seconds=30)
     assert time.monotonic() - started < 5
     error = info.value
     assert error.kind == "deadlock", str(error)
@@ -345,7 +357,8 @@ def test_barrier_only_some_programs_reach_deadlocks(then_wait: bool) -> None:
 
 def test_broadcast_whose_root_skips_deadlocks() -> None:
     with pytest.raises(SimulationError) as info:
-        Simulator().run(skipping_program("broadcast", 1, False), [], (3,), max_seconds=30)
+        Simulator().run(skipping_program(broadcast_from(1), 1, False), [], (3,),
+                        max_seconds=30)
     error = info.value
     assert error.kind == "deadlock", str(error)
     message = str(error)

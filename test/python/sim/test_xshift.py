@@ -12,7 +12,7 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 from conftest import page_bytes
-from test_collectives import N, exchange_program, linear_id, target
+from test_collectives import N, exchange_program, linear_id, skipping_program, target
 
 from mtia_compiler.program import (
     CB,
@@ -231,22 +231,15 @@ def test_shift_whose_source_skips_deadlocks(then_wait: bool) -> None:
     """Program 1 of a line of 4 skips the shift by +1 (it ends, or waits
     for pages nobody pushes): only program 2, its receiver, is blocked, and
     the launch ends with a deadlock naming it and the shift's location."""
-    b = ProgramBuilder("skip")
-    cb = b.cb("t", 256, 1)
-    skip, done = b.label(), b.label()
-    b.branch_if_nonzero(b.icmp("eq", b.program_id(0), 1), skip)
-    b.reserve(Unit.RE, cb)
-    with b.location("kernel.py:11:2"):
+    def shift_east(b: ProgramBuilder, cb: CB) -> None:
+        b.reserve(Unit.RE, cb)
         b.cross_shift("f32", cb.back(), 16, 0, 1, cb.back())
-    b.jump(done)
-    b.bind(skip)
-    if then_wait:
-        with b.location("kernel.py:13:4"):
-            b.wait(Unit.CTL, cb)
-    b.bind(done)
+
+    program = skipping_program(shift_east, 1, then_wait, at="kernel.py:11:2",
+                               wait_at="kernel.py:13:4")
     started = time.monotonic()
     with pytest.raises(SimulationError) as info:
-        Simulator().run(b.build(), [], (4,), max_seconds=30)
+        Simulator().run(program, [], (4,), max_seconds=30)
     assert time.monotonic() - started < 5
     error = info.value
     assert error.kind == "deadlock", str(error)
