@@ -140,19 +140,22 @@ PipelinedSlice findSlice(scf::ForOp loop) {
         }))
       fromDots.insert(&op);
   llvm::SmallPtrSet<Operation *, 16> feeding = needs(dots);
-  // The first iteration's loads get a mask (see `pipeline`): every read must
-  // be a load through pointers, not a block pointer.
-  for (Operation *op : feeding)
-    if (!isMemoryEffectFree(op)) {
-      auto load = dyn_cast<tt::LoadOp>(op);
-      if (!load || isa<tt::PointerType>(load.getPtr().getType()) &&
-                       isa<RankedTensorType>(
-                           cast<tt::PointerType>(load.getPtr().getType())
-                               .getPointeeType()))
-        return PipelinedSlice();
-    }
   llvm::SmallPtrSet<Operation *, 16> following =
       needs(SmallVector<Operation *>(fromDots.begin(), fromDots.end()));
+  // The first iteration's loads get a mask (see `pipeline`): every read must
+  // be a load through pointers, not a block pointer.
+  auto isMaskableRead = [](Operation *op) {
+    if (isMemoryEffectFree(op))
+      return true;
+    auto load = dyn_cast<tt::LoadOp>(op);
+    auto pointer = load ? dyn_cast<tt::PointerType>(load.getPtr().getType())
+                        : tt::PointerType();
+    return load &&
+           !(pointer && isa<RankedTensorType>(pointer.getPointeeType()));
+  };
+  if (!llvm::all_of(feeding, isMaskableRead) ||
+      !llvm::all_of(following, isMaskableRead))
+    return PipelinedSlice();
   for (Operation &op : body->without_terminator()) {
     if (feeding.contains(&op))
       slice.feeding.push_back(&op);
@@ -239,7 +242,9 @@ void pipeline(scf::ForOp loop, const PipelinedSlice &slice) {
   IRMapping firstMapping;
   firstMapping.map(loop.getInductionVar(), loop.getLowerBound());
   cloneAll(rewriter, slice.feeding, firstMapping);
-  for (Operation *op : slice.feeding) {
+  cloneAll(rewriter, slice.following, firstMapping);
+  for (Operation *op : llvm::concat<Operation *const>(slice.feeding,
+                                                      slice.following)) {
     auto load = dyn_cast<tt::LoadOp>(op);
     if (!load)
       continue;
@@ -254,8 +259,6 @@ void pipeline(scf::ForOp loop, const PipelinedSlice &slice) {
       mask = arith::AndIOp::create(rewriter, loc, original, mask);
     first.getMaskMutable().assign(mask);
   }
-  rewriter.setInsertionPoint(loop);
-  cloneAll(rewriter, slice.following, firstMapping);
   SmallVector<Value> first = lookupAll(firstMapping, slice.carried);
 
   // The next iteration's values are built in the body before it moves to

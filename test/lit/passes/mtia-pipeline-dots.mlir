@@ -56,6 +56,36 @@ tt.func @scores(%q: tensor<16x16xf16>, %ptrs: tensor<16x16x!tt.ptr<f16>>, %n: i3
 
 // -----
 
+// A load that follows from the product (a gather at indices it computes) is
+// masked before the loop too, so a loop that runs no iteration reads
+// nothing.
+
+// CHECK-LABEL: tt.func @gather_at_products
+// CHECK: %[[RUNS:.*]] = arith.cmpi slt
+// CHECK: tt.dot
+// CHECK: %[[MASK:.*]] = tt.splat %[[RUNS]] : i1 -> tensor<16x16xi1>
+// CHECK-NEXT: tt.load %{{.*}}, %[[MASK]] : tensor<16x16x!tt.ptr<f32>>
+// CHECK: scf.for
+tt.func @gather_at_products(%q: tensor<16x16xf16>, %ptrs: tensor<16x16x!tt.ptr<f16>>, %table: tensor<16x16x!tt.ptr<f32>>, %n: i32) -> tensor<16x16xf32> {
+  %c0 = arith.constant 0 : i32
+  %c16 = arith.constant 16 : i32
+  %zero = arith.constant dense<0.000000e+00> : tensor<16x16xf32>
+  %r = scf.for %iv = %c0 to %n step %c16 iter_args(%acc = %zero) -> (tensor<16x16xf32>) : i32 {
+    %off = tt.splat %iv : i32 -> tensor<16x16xi32>
+    %p = tt.addptr %ptrs, %off : tensor<16x16x!tt.ptr<f16>>, tensor<16x16xi32>
+    %k = tt.load %p : tensor<16x16x!tt.ptr<f16>>
+    %s = tt.dot %q, %k, %zero : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
+    %i = arith.fptosi %s : tensor<16x16xf32> to tensor<16x16xi32>
+    %g = tt.addptr %table, %i : tensor<16x16x!tt.ptr<f32>>, tensor<16x16xi32>
+    %v = tt.load %g : tensor<16x16x!tt.ptr<f32>>
+    %next = arith.addf %acc, %v : tensor<16x16xf32>
+    scf.yield %next : tensor<16x16xf32>
+  }
+  tt.return %r : tensor<16x16xf32>
+}
+
+// -----
+
 // Left alone: a loop whose product the rest of the body uses itself (it
 // would be copied out of the DPE's storage every iteration), a loop that
 // stores (the next iteration's load must not pass this iteration's store),
