@@ -208,6 +208,16 @@ def StripMineBlocks : Pass<"mtia-strip-mine-blocks", "::mlir::ModuleOp"> {
     follow the last reduction, and an effect inside a loop that the strips
     repeat must be on the axis.
 
+    The strips run in the innermost block that holds every reduction, scan
+    and effect on the axis: the kernel's body, or the body of the loop over
+    rows of a persistent kernel (`for row in tl.range(pid, n, programs)`),
+    where "the end of the kernel" is the end of the loop's body. What the
+    strips need from outside that block on the axis (the range and its mask
+    computed before the loop) must be computed without memory effects from
+    ranges, splats and constants; each strip computes its slice again. A
+    tensor loaded outside the block (weights loaded once before the loop)
+    keeps the kernel whole.
+
     The pass estimates the peak of data live at once (from each value's
     definition to its last use, nested blocks at their operation); a kernel
     within the budget is left as it is. By

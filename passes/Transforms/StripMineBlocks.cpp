@@ -18,6 +18,12 @@
 // loop over strips at the end of the kernel, which recomputes from the loads
 // what they need.
 //
+// The strips run in the innermost block that holds every reduction, scan
+// and effect on the axis: the kernel's body, or the body of a loop over
+// rows (a persistent kernel). Index computations on the axis outside that
+// block (a range and its mask before the loop) are recomputed in each
+// strip.
+//
 //===----------------------------------------------------------------------===//
 
 #include "passes/Analysis/TargetDescription.h"
@@ -34,6 +40,8 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/CSE.h"
 #include "llvm/ADT/SmallVectorExtras.h"
+
+#include <functional>
 
 namespace mtia {
 #define GEN_PASS_DEF_STRIPMINEBLOCKS
@@ -533,17 +541,22 @@ struct StripLoop {
 /// together into tiles), and whether it can run in strips of it.
 class AxisSplit {
 public:
-  AxisSplit(tt::FuncOp function, const AxisAnalysis &axes,
+  /// The work on `splitAxes` in `body`, a block of `function` that holds
+  /// every reduction, scan and effect on them.
+  AxisSplit(tt::FuncOp function, Block &body, const AxisAnalysis &axes,
             ArrayRef<unsigned> splitAxes)
-      : body(function.getBody().front()), axes(axes), splitAxes(splitAxes) {}
+      : kernelBody(function.getBody().front()), body(body), axes(axes),
+        splitAxes(splitAxes) {}
 
   /// Returns whether the kernel can run in strips of the axis: the
-  /// reductions over it are in the kernel's body (not in a loop), only
-  /// their results leave the strips, the stores and other effects on the
-  /// axis follow the last reduction and are in no reduction's strips, and
-  /// no operation in a loop over the axis has an effect off it (which the
-  /// strips would repeat). Axes split together have no reductions or scans
-  /// over them, and every effect is on all of them.
+  /// reductions over it are in the block (not in a loop in it), only their
+  /// results leave the strips, what the strips need from outside the block
+  /// on the axis is computed without memory effects from ranges, splats and
+  /// constants, the stores and other effects on the axis follow the last
+  /// reduction and are in no reduction's strips, and no operation in a loop
+  /// over the axis has an effect off it (which the strips would repeat).
+  /// Axes split together have no reductions or scans over them, and every
+  /// effect is on all of them.
   bool isLegal();
 
   /// The estimated peak of the bytes of data (not indices, masks or
@@ -586,12 +599,18 @@ private:
   int64_t estimateBlockPeak(Block &block, ArrayRef<int64_t> stripSizes,
                             const DenseSet<Value> &indexValues) const;
 
+  bool collectOuterOps();
+
+  Block &kernelBody;
   Block &body;
   const AxisAnalysis &axes;
   SmallVector<unsigned> splitAxes;
   /// The operations of the body that touch the axis, in order.
   SmallVector<Operation *> ops;
   DenseSet<Operation *> onAxisOps;
+  /// The operations outside the body that compute values on the axis the
+  /// body uses, in an order in which each follows what it uses.
+  SmallVector<Operation *> outerOps;
   SmallVector<tt::ReduceOp> reductions;
   SmallVector<tt::ScanOp> scans;
   /// Whether the strips run from the end of the axis (for reverse scans).
@@ -613,6 +632,8 @@ bool AxisSplit::isLegal() {
     llvm::append_range(scans, axes.getScans(axis));
   }
   if (splitAxes.size() > 1 && reduces())
+    return false;
+  if (!collectOuterOps())
     return false;
   for (tt::ReduceOp reduce : reductions)
     if (reduce->getBlock() != &body)
@@ -682,8 +703,55 @@ AxisSplit::getSlice(ArrayRef<Operation *> roots) const {
       }
     });
   }
-  return llvm::filter_to_vector(
-      ops, [&](Operation *op) { return needed.contains(op); });
+  // What the needed operations use from outside the body on the axis.
+  for (Operation *op : llvm::reverse(outerOps)) {
+    bool used = llvm::any_of(op->getUsers(), [&](Operation *user) {
+      Operation *ancestor = body.findAncestorOpInBlock(*user);
+      return needed.contains(ancestor ? ancestor : user);
+    });
+    if (used)
+      needed.insert(op);
+  }
+  SmallVector<Operation *> slice = llvm::filter_to_vector(
+      outerOps, [&](Operation *op) { return needed.contains(op); });
+  for (Operation *op : ops)
+    if (needed.contains(op))
+      slice.push_back(op);
+  return slice;
+}
+
+/// Collects into `outerOps` the operations outside the body that compute
+/// the values on the axis its operations use, and returns whether each of
+/// them can be computed again in a strip: it has no regions and no memory
+/// effects (a range, a splat, a comparison for a mask).
+bool AxisSplit::collectOuterOps() {
+  DenseSet<Operation *> collected;
+  bool recomputable = true;
+  // Depth first, each operation after the operations it uses.
+  std::function<void(Value)> collect = [&](Value value) {
+    if (!recomputable || body.getParent()->isAncestor(value.getParentRegion()) ||
+        llvm::none_of(splitAxes, [&](unsigned axis) {
+          return axes.getDimOnAxis(value, axis).has_value();
+        }))
+      return;
+    Operation *producer = value.getDefiningOp();
+    if (!producer || producer->getNumRegions() != 0 ||
+        !isMemoryEffectFree(producer)) {
+      recomputable = false;
+      return;
+    }
+    if (!collected.insert(producer).second)
+      return;
+    for (Value operand : producer->getOperands())
+      collect(operand);
+    outerOps.push_back(producer);
+  };
+  for (Operation *op : ops)
+    op->walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands())
+        collect(operand);
+    });
+  return recomputable;
 }
 
 Type AxisSplit::getStripType(Value original,
@@ -1021,6 +1089,9 @@ void AxisSplit::apply(ArrayRef<int64_t> stripSizes) {
   }
   for (Operation *op : llvm::reverse(ops))
     op->erase();
+  for (Operation *op : llvm::reverse(outerOps))
+    if (op->use_empty())
+      op->erase();
 }
 
 int64_t AxisSplit::estimateBlockPeak(Block &block, ArrayRef<int64_t> stripSizes,
@@ -1072,7 +1143,7 @@ int64_t AxisSplit::estimatePeakBytes(ArrayRef<int64_t> stripSizes) const {
   // Ranges, splats, constants and what is computed from nothing else are
   // indices and masks.
   DenseSet<Value> indexValues;
-  body.walk([&](Operation *op) {
+  kernelBody.walk([&](Operation *op) {
     if (op->getNumRegions() != 0 ||
         isa<tt::LoadOp, tt::AtomicRMWOp, tt::AtomicCASOp>(op))
       return;
@@ -1083,6 +1154,33 @@ int64_t AxisSplit::estimatePeakBytes(ArrayRef<int64_t> stripSizes) const {
       indexValues.insert(op->getResults().begin(), op->getResults().end());
   });
   return estimateBlockPeak(body, stripSizes, indexValues);
+}
+
+/// Returns the innermost block of `function` that holds every reduction and
+/// scan over `splitAxes` and every effect on them, where the strips run.
+Block &findHomeBlock(tt::FuncOp function, const AxisAnalysis &axes,
+                     ArrayRef<unsigned> splitAxes) {
+  SmallVector<Operation *> anchors;
+  for (unsigned axis : splitAxes) {
+    llvm::append_range(anchors, axes.getReductions(axis));
+    llvm::append_range(anchors, axes.getScans(axis));
+  }
+  function.walk([&](Operation *op) {
+    if (op->getNumRegions() == 0 && hasSideEffects(op) &&
+        llvm::any_of(splitAxes,
+                     [&](unsigned axis) { return axes.touchesAxis(op, axis); }))
+      anchors.push_back(op);
+  });
+  Block &kernelBody = function.getBody().front();
+  if (anchors.empty())
+    return kernelBody;
+  for (Block *block = anchors.front()->getBlock(); block != &kernelBody;
+       block = block->getParentOp()->getBlock())
+    if (llvm::all_of(anchors, [&](Operation *anchor) {
+          return block->findAncestorOpInBlock(*anchor) != nullptr;
+        }))
+      return *block;
+  return kernelBody;
 }
 
 /// Returns the next strip below `strip` on an axis of `length`: the largest
@@ -1114,7 +1212,8 @@ std::optional<StripPlan> planStrips(tt::FuncOp function,
                                     int64_t budget, bool jointAxes) {
   SmallVector<std::pair<StripPlan, int64_t>> candidates;
   for (unsigned axis : axes.getSplittableAxes()) {
-    AxisSplit split(function, axes, {axis});
+    AxisSplit split(function, findHomeBlock(function, axes, axis), axes,
+                    {axis});
     if (!split.isLegal() || (jointAxes && split.reduces()))
       continue;
     int64_t length = axes.getLength(axis);
@@ -1143,7 +1242,7 @@ std::optional<StripPlan> planStrips(tt::FuncOp function,
     return std::nullopt;
   SmallVector<unsigned> pair = {candidates[0].first.axes.front(),
                                 candidates[1].first.axes.front()};
-  AxisSplit split(function, axes, pair);
+  AxisSplit split(function, findHomeBlock(function, axes, pair), axes, pair);
   if (!split.isLegal())
     return std::nullopt;
   SmallVector<int64_t> lengths = {axes.getLength(pair[0]),
@@ -1177,7 +1276,8 @@ struct StripMineBlocksPass
       if (!function.getBody().hasOneBlock())
         return;
       // A kernel whose data fits stays as it is.
-      if (AxisSplit(function, AxisAnalysis(function), {})
+      if (AxisSplit(function, function.getBody().front(),
+                    AxisAnalysis(function), {})
               .estimatePeakBytes({}) <= trigger)
         return;
       expandRangeReshapes(function);
@@ -1186,7 +1286,9 @@ struct StripMineBlocksPass
       if (!axes.hasOpaqueOperations())
         if (std::optional<StripPlan> plan =
                 planStrips(function, axes, trigger, budget, jointAxes)) {
-          AxisSplit split(function, axes, plan->axes);
+          AxisSplit split(function,
+                          findHomeBlock(function, axes, plan->axes), axes,
+                          plan->axes);
           (void)split.isLegal();
           split.apply(plan->stripSizes);
         }

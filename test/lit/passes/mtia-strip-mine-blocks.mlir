@@ -470,3 +470,100 @@ tt.func public @reshaped_range(%in: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
   tt.store %op, %sum : tensor<256x!tt.ptr<f32>>
   tt.return
 }
+
+// -----
+
+// A persistent kernel: each program strides over rows of 65536 f32 (256 KiB
+// a row), normalising each by its sum. The reduction and the store are in
+// the loop over rows, so the strips run in its body: a loop over strips for
+// the sum, then one for the stores. The range and its mask, computed once
+// before the loop over rows, are computed again in each strip, and the
+// whole-row ones are gone.
+
+// CHECK-LABEL: tt.func public @persistent_rows
+// CHECK-NOT: tensor<65536
+// CHECK: scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
+// CHECK: %[[SUM:.*]] = scf.for %[[STRIP:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (f32) : i32 {
+// CHECK: %[[RANGE:.*]] = tt.make_range {end = 8192 : i32, start = 0 : i32} : tensor<8192xi32>
+// CHECK-NEXT: %[[FIRSTS:.*]] = tt.splat %[[STRIP]] : i32 -> tensor<8192xi32>
+// CHECK-NEXT: %[[SLICE:.*]] = arith.addi %[[RANGE]], %[[FIRSTS]] : tensor<8192xi32>
+// CHECK-NEXT: %[[LIMIT:.*]] = tt.splat %{{.*}} : i32 -> tensor<8192xi32>
+// CHECK-NEXT: %[[MASK:.*]] = arith.cmpi slt, %[[SLICE]], %[[LIMIT]] : tensor<8192xi32>
+// CHECK: tt.load %{{.*}}, %[[MASK]] : tensor<8192x!tt.ptr<f32>>
+// CHECK: "tt.reduce"
+// CHECK: scf.yield
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
+// CHECK: tt.load %{{.*}}, %{{.*}} : tensor<8192x!tt.ptr<f32>>
+// CHECK: tt.splat %[[SUM]] : f32 -> tensor<8192xf32>
+// CHECK: tt.store %{{.*}}, %{{.*}}, %{{.*}} : tensor<8192x!tt.ptr<f32>>
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// CHECK-NEXT: tt.return
+tt.func public @persistent_rows(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>, %rows: i32, %cols: i32) {
+  %range = tt.make_range {end = 65536 : i32, start = 0 : i32} : tensor<65536xi32>
+  %limit = tt.splat %cols : i32 -> tensor<65536xi32>
+  %mask = arith.cmpi slt, %range, %limit : tensor<65536xi32>
+  %pid = tt.get_program_id x : i32
+  %step = tt.get_num_programs x : i32
+  scf.for %row = %pid to %rows step %step : i32 {
+    %start = arith.muli %row, %cols : i32
+    %xrow = tt.addptr %x, %start : !tt.ptr<f32>, i32
+    %xs = tt.splat %xrow : !tt.ptr<f32> -> tensor<65536x!tt.ptr<f32>>
+    %xp = tt.addptr %xs, %range : tensor<65536x!tt.ptr<f32>>, tensor<65536xi32>
+    %xv = tt.load %xp, %mask : tensor<65536x!tt.ptr<f32>>
+    %s = "tt.reduce"(%xv) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %t = arith.addf %a, %b : f32
+      tt.reduce.return %t : f32
+    }) : (tensor<65536xf32>) -> f32
+    %ss = tt.splat %s : f32 -> tensor<65536xf32>
+    %r = arith.divf %xv, %ss : tensor<65536xf32>
+    %orow = tt.addptr %out, %start : !tt.ptr<f32>, i32
+    %os = tt.splat %orow : !tt.ptr<f32> -> tensor<65536x!tt.ptr<f32>>
+    %op = tt.addptr %os, %range : tensor<65536x!tt.ptr<f32>>, tensor<65536xi32>
+    tt.store %op, %r, %mask : tensor<65536x!tt.ptr<f32>>
+  }
+  tt.return
+}
+
+// -----
+
+// The same loop over rows scaled by weights loaded once before it: a strip
+// would have to load the weights again, so the kernel stays whole (and the
+// program stage reports the plan that does not fit).
+
+// CHECK-LABEL: tt.func public @weights_before_the_rows
+// CHECK: tt.load %{{.*}}, %{{.*}} : tensor<65536x!tt.ptr<f32>>
+// CHECK: scf.for
+// CHECK-NOT: scf.for
+// CHECK: tt.load %{{.*}}, %{{.*}} : tensor<65536x!tt.ptr<f32>>
+tt.func public @weights_before_the_rows(%x: !tt.ptr<f32>, %w: !tt.ptr<f32>, %out: !tt.ptr<f32>, %rows: i32, %cols: i32) {
+  %range = tt.make_range {end = 65536 : i32, start = 0 : i32} : tensor<65536xi32>
+  %limit = tt.splat %cols : i32 -> tensor<65536xi32>
+  %mask = arith.cmpi slt, %range, %limit : tensor<65536xi32>
+  %ws = tt.splat %w : !tt.ptr<f32> -> tensor<65536x!tt.ptr<f32>>
+  %wp = tt.addptr %ws, %range : tensor<65536x!tt.ptr<f32>>, tensor<65536xi32>
+  %wv = tt.load %wp, %mask : tensor<65536x!tt.ptr<f32>>
+  %pid = tt.get_program_id x : i32
+  %step = tt.get_num_programs x : i32
+  scf.for %row = %pid to %rows step %step : i32 {
+    %start = arith.muli %row, %cols : i32
+    %xrow = tt.addptr %x, %start : !tt.ptr<f32>, i32
+    %xs = tt.splat %xrow : !tt.ptr<f32> -> tensor<65536x!tt.ptr<f32>>
+    %xp = tt.addptr %xs, %range : tensor<65536x!tt.ptr<f32>>, tensor<65536xi32>
+    %xv = tt.load %xp, %mask : tensor<65536x!tt.ptr<f32>>
+    %s = "tt.reduce"(%xv) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %t = arith.addf %a, %b : f32
+      tt.reduce.return %t : f32
+    }) : (tensor<65536xf32>) -> f32
+    %ss = tt.splat %s : f32 -> tensor<65536xf32>
+    %scaled = arith.mulf %xv, %wv : tensor<65536xf32>
+    %r = arith.divf %scaled, %ss : tensor<65536xf32>
+    %orow = tt.addptr %out, %start : !tt.ptr<f32>, i32
+    %os = tt.splat %orow : !tt.ptr<f32> -> tensor<65536x!tt.ptr<f32>>
+    %op = tt.addptr %os, %range : tensor<65536x!tt.ptr<f32>>, tensor<65536xi32>
+    tt.store %op, %r, %mask : tensor<65536x!tt.ptr<f32>>
+  }
+  tt.return
+}

@@ -222,6 +222,31 @@ def test_softmax_and_layer_norm_with_block_65536(cols: int) -> None:
                                rtol=1e-4, atol=1e-5)
 
 
+@triton.jit
+def persistent_softmax_kernel(out_ptr, in_ptr, n_rows, n_cols, BLOCK: tl.constexpr):
+    # The fused softmax of examples/fused_softmax.py: the range and its mask
+    # before the loop over rows, the reductions and the store in it.
+    columns = tl.arange(0, BLOCK)
+    in_bounds = columns < n_cols
+    for row in tl.range(tl.program_id(0), n_rows, tl.num_programs(0)):
+        values = tl.load(in_ptr + row * n_cols + columns, mask=in_bounds, other=-float("inf"))
+        numerator = tl.exp(values - tl.max(values, axis=0))
+        tl.store(out_ptr + row * n_cols + columns, numerator / tl.sum(numerator, axis=0),
+                 mask=in_bounds)
+
+
+@pytest.mark.parametrize(("rows", "cols", "programs"), [(5, 20_000, 2), (3, 32_768, 3)])
+def test_rows_of_a_persistent_kernel_run_in_strips(rows: int, cols: int, programs: int) -> None:
+    # A row of 32768 f32 and what the softmax computes from it do not fit
+    # together: the loop over rows computes each row in strips.
+    x = torch.randn(rows, cols)
+    out = torch.full_like(x, float("nan"))
+    compiled = persistent_softmax_kernel[(programs,)](out, x, rows, cols,
+                                                      BLOCK=triton.next_power_of_2(cols))
+    torch.testing.assert_close(out, torch.softmax(x, 1), rtol=1e-5, atol=1e-9)
+    assert "tensor<32768" not in compiled.asm["tile"]
+
+
 def test_argmax_combines_the_strips_indices() -> None:
     n = 100_000
     x = torch.randn(n)
