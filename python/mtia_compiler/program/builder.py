@@ -270,6 +270,9 @@ class ProgramBuilder:
         self._labels: list[tuple[int, Label]] = []
         self._num_iregs = 0
         self._num_fregs = 0
+        #: The order in which the PEs take the launch's programs, round by
+        #: round: "round_robin" or "serpentine" (docs/program-format.md).
+        self.program_order = "round_robin"
 
     # -- declarations ------------------------------------------------------
 
@@ -861,7 +864,7 @@ class ProgramBuilder:
             if label.position is None:
                 raise ValueError(f"instruction {position} branches to an unbound label")
             code[position]["target"] = label.position
-        return {
+        body: dict[str, Any] = {
             "kernel": self.kernel,
             "iregs": max(self._num_iregs, 1),
             "fregs": max(self._num_fregs, 1),
@@ -871,6 +874,9 @@ class ProgramBuilder:
             "locs": list(self._locs),
             "code": code,
         }
+        if self.program_order != "round_robin":
+            body["program_order"] = self.program_order
+        return body
 
     def build(self) -> bytes:
         """The program file bytes."""

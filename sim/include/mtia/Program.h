@@ -279,8 +279,17 @@ struct CBDesc {
   int32_t pages = 0;
 };
 
+/// The order in which the PEs take a launch's programs, round by round: in
+/// round r the PEs run programs r*P .. r*P+P-1 (P PEs). Round-robin gives
+/// program r*P+s to PE s in every round; serpentine does so in even rounds
+/// and gives it to PE P-1-s in odd ones, so that a PE whose program of one
+/// round is among the longest (a causal attention's last query block) gets
+/// one of the shortest in the next.
+enum class ProgramOrder { RoundRobin, Serpentine };
+
 struct Program {
   std::string kernel;
+  ProgramOrder order = ProgramOrder::RoundRobin;
   std::vector<Param> params;
   std::vector<CBDesc> cbs;
   std::vector<std::string> locs;

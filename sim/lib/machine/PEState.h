@@ -112,6 +112,15 @@ inline std::array<int64_t, 3> pidOf(const std::array<int64_t, 3> &grid,
           linear / (grid[0] * grid[1])};
 }
 
+/// The PE that runs the program of linear index `linear` in a launch on
+/// `numPEs` PEs, taking programs in `order`.
+inline unsigned peOf(int64_t linear, unsigned numPEs, ProgramOrder order) {
+  auto slot = static_cast<unsigned>(linear % numPEs);
+  bool oddRound = (linear / numPEs) % 2 == 1;
+  return order == ProgramOrder::Serpentine && oddRound ? numPEs - 1 - slot
+                                                       : slot;
+}
+
 inline int64_t linearOf(const std::array<int64_t, 3> &grid,
                         const std::array<int64_t, 3> &pid) {
   return pid[0] + grid[0] * (pid[1] + grid[1] * pid[2]);

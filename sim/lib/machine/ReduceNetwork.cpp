@@ -35,6 +35,11 @@ int64_t ReduceNetwork::groupSize(uint8_t axes) const {
   return size;
 }
 
+unsigned
+ReduceNetwork::peOfProgram(const std::array<int64_t, 3> &pid) const {
+  return peOf(linearOf(config.grid, pid), target.numPEs(), program.order);
+}
+
 int64_t ReduceNetwork::groupOf(uint8_t axes,
                                const std::array<int64_t, 3> &pid) const {
   int64_t group = 0, scale = 1;
@@ -171,8 +176,7 @@ void ReduceNetwork::checkGroups(const std::vector<PEState> &pes) {
     auto [s, group] = ready.back();
     ready.pop_back();
     for (int64_t rank = 0; rank < groupSize(sets[s]); ++rank) {
-      const PEState &pe =
-          pes[linearOf(config.grid, memberOf(sets[s], group, rank)) % numPEs];
+      const PEState &pe = pes[peOfProgram(memberOf(sets[s], group, rank))];
       if (++groupsCompleted[pe.index] < sets.size())
         continue;
       groupsCompleted[pe.index] = 0;
@@ -204,7 +208,7 @@ void ReduceNetwork::checkGroups(const std::vector<PEState> &pes) {
   std::vector<int64_t> rankOnPE(numPEs, -1);
   for (int64_t rank = 0; rank < size; ++rank) {
     std::array<int64_t, 3> member = memberOf(axes, group, rank);
-    int64_t peIndex = linearOf(config.grid, member) % numPEs;
+    unsigned peIndex = peOfProgram(member);
     if (rankOnPE[peIndex] >= 0) {
       failure.error.message =
           "programs " + pidText(memberOf(axes, group, rankOnPE[peIndex])) +
@@ -218,7 +222,7 @@ void ReduceNetwork::checkGroups(const std::vector<PEState> &pes) {
   }
   for (int64_t rank = 0; rank < size; ++rank) {
     std::array<int64_t, 3> member = memberOf(axes, group, rank);
-    const PEState &pe = pes[linearOf(config.grid, member) % numPEs];
+    const PEState &pe = pes[peOfProgram(member)];
     std::array<int64_t, 3> current =
         pidOf(config.grid, pe.programs[head[pe.index]]);
     if (current == member)

@@ -95,6 +95,8 @@ private:
   int64_t rankOf(uint8_t axes, const std::array<int64_t, 3> &pid) const;
   std::array<int64_t, 3> memberOf(uint8_t axes, int64_t group,
                                   int64_t rank) const;
+  /// The PE that runs the program `pid` in the program's order.
+  unsigned peOfProgram(const std::array<int64_t, 3> &pid) const;
   std::string describeGroup(uint8_t axes, int64_t group) const;
   /// "re.xreduce #k of reduce group (...)", naming `cmd`'s collective.
   std::string describe(const Command &cmd) const;

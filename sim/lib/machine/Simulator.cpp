@@ -149,11 +149,11 @@ void Machine::run() {
   const unsigned numPEs = target.numPEs();
   const int64_t total = config.grid[0] * config.grid[1] * config.grid[2];
   pes.resize(numPEs);
+  for (int64_t id = 0; id < total; ++id)
+    pes[peOf(id, numPEs, program.order)].programs.push_back(id);
   for (unsigned p = 0; p < numPEs; ++p) {
     PEState &pe = pes[p];
     pe.index = static_cast<int>(p);
-    for (int64_t id = p; id < total; id += numPEs)
-      pe.programs.push_back(id);
     pe.iregs.assign(program.numIntRegs, 0);
     pe.fregs.assign(program.numFloatRegs, 0.0);
     pe.dmaLocalPort = BandwidthCalendar(target.localBytesPerCycle());

@@ -63,6 +63,11 @@ void ProgramParser::parse(const Object &root) {
   program.kernel = string(root, "kernel");
   program.numIntRegs = static_cast<unsigned>(integer(root, "iregs", 1, 4096));
   program.numFloatRegs = static_cast<unsigned>(integer(root, "fregs", 1, 4096));
+  std::string order = optionalString(root, "program_order");
+  if (order == "serpentine")
+    program.order = ProgramOrder::Serpentine;
+  else if (!order.empty() && order != "round_robin")
+    fail("unknown program_order '" + order + "'");
 
   for (const Value &item : array(root, "params")) {
     const Object *object = item.getAsObject();

@@ -55,11 +55,15 @@ def linear_id(b: ProgramBuilder) -> Reg:
 # -- pe ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("programs", [64, 128])
-def test_pe_reads_the_identity_of_the_pe_that_runs_the_program(programs: int) -> None:
-    """Program ``l`` runs on PE ``l mod #PEs``, whose row and column are its
-    index divided by and modulo the grid's column count."""
+@pytest.mark.parametrize("programs", [64, 128, 200])
+@pytest.mark.parametrize("order", ["round_robin", "serpentine"])
+def test_pe_reads_the_identity_of_the_pe_that_runs_the_program(programs: int,
+                                                                order: str) -> None:
+    """Program ``l`` runs on PE ``l mod #PEs`` (in odd rounds of a
+    serpentine order, on PE ``#PEs - 1 - l mod #PEs``), whose row and column
+    are its index divided by and modulo the grid's column count."""
     b = ProgramBuilder("whoami")
+    b.program_order = order
     out = b.param_ptr("out", "i64")
     base = b.add(b.param(out), b.mul(b.program_id(0), 8 * len(QUERIES)))
     for k, query in enumerate(QUERIES):
@@ -67,7 +71,9 @@ def test_pe_reads_the_identity_of_the_pe_that_runs_the_program(programs: int) ->
     got = np.full((programs, len(QUERIES)), -1, np.int64)
     result = Simulator().run(b.build(), [got], (programs,))
     t = target()
-    pe = np.arange(programs) % t["num_pes"]
+    slot, round_ = np.arange(programs) % t["num_pes"], np.arange(programs) // t["num_pes"]
+    reversed_round = (round_ % 2 == 1) & (order == "serpentine")
+    pe = np.where(reversed_round, t["num_pes"] - 1 - slot, slot)
     expected = np.stack([pe // t["pe_cols"], pe % t["pe_cols"],
                          np.full(programs, t["pe_rows"]), np.full(programs, t["pe_cols"]), pe],
                         axis=1)
@@ -417,11 +423,19 @@ def test_broadcast_root_outside_the_group_is_rejected_at_launch() -> None:
     Simulator().run(b.build(), [], (8,))
 
 
-def test_residency_is_checked_for_every_axes_set() -> None:
+@pytest.mark.parametrize(("order", "explanation"), [
+    ("round_robin", "programs (0, 0, 0) and (0, 1, 0) of reduce group (0, *, 0) both run on "
+                    "PE 0"),
+    ("serpentine", "reduce group (0, *, 0) can never complete with the grid (64, 2, 1) on the 64 "
+                   "PEs of mtia-2i: its program (0, 1, 0) runs on PE 63 after program (63, 0, 0)"),
+])
+def test_residency_is_checked_for_every_axes_set(order: str, explanation: str) -> None:
     """A barrier over axis 0 alone fits 64 PEs with a 64 x 2 grid, but the
     broadcast over axis 1 of the same program puts two members of a group
-    on PE 0."""
+    on PE 0 (round-robin), or (serpentine) member (0, 1, 0) on PE 63 behind
+    a program whose own group waits for a member behind (0, 0, 0)."""
     b = ProgramBuilder("resident")
+    b.program_order = order
     cb = b.cb("t", 256, 1)
     b.barrier([0])
     b.reserve(Unit.RE, cb)
@@ -429,8 +443,8 @@ def test_residency_is_checked_for_every_axes_set() -> None:
     with pytest.raises(SimulationError) as info:
         Simulator().run(b.build(), [], (64, 2))
     assert info.value.kind == "invalid_launch"
-    assert "programs (0, 0, 0) and (0, 1, 0) of reduce group (0, *, 0) both run on PE 0" \
-        in str(info.value), str(info.value)
+    assert explanation in str(info.value), str(info.value)
     only_barrier = ProgramBuilder("resident")
+    only_barrier.program_order = order
     only_barrier.barrier([0])
     Simulator().run(only_barrier.build(), [], (64, 2))

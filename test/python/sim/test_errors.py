@@ -162,6 +162,13 @@ def test_fields_the_format_does_not_have_are_rejected(where: Any, message: str) 
     assert message in str(error)
 
 
+def test_an_unknown_program_order_is_rejected() -> None:
+    body = decode(copy_program(64))
+    body["program_order"] = "zigzag"
+    error = run_expecting("invalid_program", encode(body), [])
+    assert "unknown program_order 'zigzag'" in str(error)
+
+
 def test_invalid_launch() -> None:
     run_expecting("invalid_launch", copy_program(64), [np.zeros(4, np.float32)])
     with pytest.raises(SimulationError):
