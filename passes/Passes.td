@@ -40,6 +40,22 @@ def MaterializePoison : Pass<"mtia-materialize-poison", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mtia::tt::TTDialect"];
 }
 
+def OrderPrograms : Pass<"mtia-order-programs", "::mlir::ModuleOp"> {
+  let summary = "Kernels whose programs differ in work ask for a serpentine program order";
+  let description = [{
+    The PEs of a launch take its programs round by round, one per PE in a
+    round (`docs/program-format.md`, `program_order`). A kernel with an
+    `scf.for` whose lower bound, upper bound or step is computed from
+    `tt.get_program_id` (a causal attention's loop over the key blocks up to
+    its query block) gets the attribute `mtia.program_order = "serpentine"`
+    on its `tt.func`: odd rounds are given out from the last PE to the
+    first, so that the PE that ran one of a round's longest programs runs
+    one of the next round's shortest, rather than the longest again. The
+    program stage writes the attribute into the program; other kernels keep
+    the round-robin order.
+  }];
+}
+
 def ContiguousAccesses : Pass<"mtia-contiguous-accesses", "::mlir::ModuleOp"> {
   let summary = "Loads and stores move their blocks along a dimension of stride one";
   let description = [{

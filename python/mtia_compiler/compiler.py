@@ -53,7 +53,7 @@ def pass_stages(target: str | Path, strip_budget_divisor: int = 0,
     return (
         ("ttir", "builtin.module(mtia-drop-assumes, inline{default-pipeline=}, canonicalize, "
                  "cse, symbol-dce)"),
-        ("tile", "builtin.module(mtia-materialize-poison, "
+        ("tile", "builtin.module(mtia-materialize-poison, mtia-order-programs, "
                  f"{strip_mining}, mtia-contiguous-accesses, mtia-pipeline-dots, "
                  "mtia-convert-tt-to-tile, mtia-expand-combine-regions, canonicalize, cse)"),
         ("dma", f"builtin.module(mtia-lower-data-movement{{target={target} "

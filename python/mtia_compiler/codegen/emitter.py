@@ -91,6 +91,8 @@ class KernelEmitter:
     def __init__(self, kernel: ir.Operation, target: Any) -> None:
         name = ir.StringAttr(view_as(kernel, tt.FuncOp).sym_name).value
         self.b = ProgramBuilder(name)
+        if "mtia.program_order" in kernel.attributes:
+            self.b.program_order = ir.StringAttr(kernel.attributes["mtia.program_order"]).value
         self.kernel = kernel
         self.target = target
         description = target.to_dict()

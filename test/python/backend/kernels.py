@@ -181,3 +181,22 @@ def row_max_of_scores_kernel(q_ptr, k_ptr, out_ptr, n_keys, BLOCK_M: tl.constexp
         scores = tl.where(keys[None, :] < n_keys, tl.dot(q, k), -float("inf"))
         best = tl.maximum(best, tl.max(scores, axis=1))
     tl.store(out_ptr + rows, best)
+
+
+@triton.jit
+def triangle_kernel(x_ptr, out_ptr, BLOCK: tl.constexpr, REPEAT: tl.constexpr):
+    # Program (x, y) runs (x + 1) * REPEAT iterations on its block: a causal
+    # attention's triangle of work, with y as its heads.
+    offsets = (tl.program_id(1) * tl.num_programs(0) + tl.program_id(0)) * BLOCK + \
+        tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offsets)
+    acc = tl.zeros([BLOCK], tl.float32)
+    for _ in range(0, (tl.program_id(0) + 1) * REPEAT):
+        acc = acc * 0.5 + x
+    tl.store(out_ptr + offsets, acc)
+
+
+@triton.jit
+def copy_blocks_kernel(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offsets, tl.load(x_ptr + offsets))
