@@ -70,6 +70,31 @@ def ContiguousAccesses : Pass<"mtia-contiguous-accesses", "::mlir::ModuleOp"> {
   }];
 }
 
+def SplitMaskedLoops : Pass<"mtia-split-masked-loops", "::mlir::ModuleOp"> {
+  let summary = "Loop iterations in which a select's mask holds everywhere run without it";
+  let description = [{
+    In an `scf.for` with a positive constant step, an `arith.cmpi` of
+    tensors (`slt`, `sle`, `sgt`, `sge`) that decides an `arith.select`
+    (directly, or through `arith.andi` and changes of shape) and compares
+    tensors affine in their indices (`PointerAnalysis`: ranges, splats,
+    expand_dims, broadcasts, sums and products by invariants) holds for the
+    whole block when the extreme element of `lhs - rhs` does: a condition
+    `a * iv + rest >= 0`. When `a` is negative and `rest` is invariant in
+    the loop, it holds for every iteration whose induction variable is at
+    most `floor(rest / -a)`: the keys of a block below the sequence length
+    (`keys < seq_len`) in all blocks but the last, below a causal
+    attention's queries (`keys <= rows`) in all blocks before the diagonal.
+    The loop is split, at the first iteration where one of these
+    comparisons may fail, into two loops over consecutive iterations that
+    thread the carried values: a copy whose comparisons are replaced by
+    true (canonicalization drops the selects and `and`s), then the loop
+    itself from that iteration on. Values are the same in every iteration;
+    the SIMD engine no longer computes and applies masks that keep
+    everything.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def PipelineDots : Pass<"mtia-pipeline-dots", "::mlir::ModuleOp"> {
   let summary = "Loops compute the next iteration's independent dots one iteration ahead";
   let description = [{

@@ -140,6 +140,9 @@ public:
   /// The expression of a scalar integer value.
   LinearExpr analyzeScalar(mlir::Value value);
 
+  /// Analyzes an integer tensor (or scalar) as affine in its indices.
+  std::optional<AffineTensor> analyzeInteger(mlir::Value value);
+
   /// Analyzes an i1 mask (scalar or tensor).
   std::optional<MaskBounds> analyzeMask(mlir::Value mask);
 
@@ -158,7 +161,6 @@ public:
              mlir::AsmState &state) const;
 
 private:
-  std::optional<AffineTensor> analyzeInteger(mlir::Value value);
   std::optional<AffineTensor> analyzeIntegerUncached(mlir::Value value);
   std::optional<AffineTensor> analyzeLoopCarried(mlir::BlockArgument argument,
                                                  bool isPointer);

@@ -8,7 +8,7 @@ from mlir._mlir_libs import _mlir as _mlir_bindings
 from mlir._mlir_libs import get_dialect_registry as _get_dialect_registry
 
 from mtia_compiler import _mtia
-from mtia_compiler.errors import CompilationError, LocalMemoryError
+from mtia_compiler.errors import CompilationError, LocalMemoryError, PlanLimitError
 from mtia_compiler.sim import SimulationError
 
 _mtia.register_dialects(_get_dialect_registry())
@@ -20,4 +20,5 @@ _mlir_bindings.globals.append_dialect_search_prefix("mtia_compiler.dialects")
 
 from mtia_compiler.compiler import CompiledKernel, compile  # noqa: E402
 
-__all__ = ["CompilationError", "CompiledKernel", "LocalMemoryError", "SimulationError", "compile"]
+__all__ = ["CompilationError", "CompiledKernel", "LocalMemoryError", "PlanLimitError",
+           "SimulationError", "compile"]

@@ -28,7 +28,7 @@ from mtia_compiler import transforms as _transforms  # noqa: F401 (registers pas
 from mtia_compiler.codegen import emit_program
 from mtia_compiler.codegen.storage import PROGRAM_STAGE_BUFFERS
 from mtia_compiler.dialects.tt import PointerType, TensorDescType
-from mtia_compiler.errors import CompilationError, LocalMemoryError
+from mtia_compiler.errors import CompilationError, LocalMemoryError, PlanLimitError
 from mtia_compiler.passes import add_pipeline
 from mtia_compiler.program import decode
 from mtia_compiler.sim import DEFAULT_MAX_STEPS, Result, Simulator, grid_dims, load_target
@@ -36,25 +36,29 @@ from mtia_compiler.source import compiler_context, decode_diagnostics
 
 
 def pass_stages(target: str | Path, strip_budget_divisor: int = 0,
-                strip_joint_axes: bool = False,
-                cb_multiplier: int = 1) -> tuple[tuple[str, str], ...]:
+                strip_joint_axes: bool = False, cb_multiplier: int = 1,
+                split_masked_loops: bool = True) -> tuple[tuple[str, str], ...]:
     """The pass pipelines of the stages that transform IR, in order, for
     `target` (a name from `targets/` or a path to a JSON description), which
     the passes read their machine constants from. With a
     `strip_budget_divisor` d, `mtia-strip-mine-blocks` runs a kernel whose
     data exceeds 1/d of local memory in strips within 1/d, of one axis or,
     with `strip_joint_axes`, in tiles of two. `cb_multiplier` multiplies the
-    pages of the buffers of loads and stores (`mtia-lower-data-movement`)."""
+    pages of the buffers of loads and stores (`mtia-lower-data-movement`).
+    `split_masked_loops` runs `mtia-split-masked-loops`, whose second loop
+    needs buffers of its own."""
     strip_mining = (f"mtia-strip-mine-blocks{{target={target} "
                     f"budget-divisor={strip_budget_divisor} "
                     f"joint-axes={str(strip_joint_axes).lower()}}}")
+    loop_splitting = "mtia-split-masked-loops, " if split_masked_loops else ""
     # The inliner canonicalizes every callable before inlining it by
     # default; the stage canonicalizes the whole module right after.
     return (
         ("ttir", "builtin.module(mtia-drop-assumes, inline{default-pipeline=}, canonicalize, "
                  "cse, symbol-dce)"),
         ("tile", "builtin.module(mtia-materialize-poison, mtia-order-programs, "
-                 f"{strip_mining}, mtia-contiguous-accesses, mtia-pipeline-dots, "
+                 f"{strip_mining}, mtia-contiguous-accesses, {loop_splitting}"
+                 "mtia-pipeline-dots, "
                  "mtia-convert-tt-to-tile, mtia-expand-combine-regions, canonicalize, cse)"),
         ("dma", f"builtin.module(mtia-lower-data-movement{{target={target} "
                 f"reserved-buffers={PROGRAM_STAGE_BUFFERS} cb-multiplier={cb_multiplier}}}, "
@@ -310,15 +314,21 @@ def compile(src: str | Path, target: str = "mtia-2i",  # noqa: A001 (Triton's na
     of the TTIR operations that cannot be compiled."""
     buffer, name = _read_source(src)
     target_description = load_target(target)
-    attempts = [stages] if stages is not None else [
-        pass_stages(target, divisor, joint, cb_multiplier)
+    # Each strip size first with the loops split where masks hold, then,
+    # should the buffers of the second loops not fit, without.
+    attempts = [(stages, False)] if stages is not None else [
+        (pass_stages(target, divisor, joint, cb_multiplier, split), split)
         for joint, divisors in ((False, (0, *STRIP_BUDGET_DIVISORS)),
                                 (True, STRIP_BUDGET_DIVISORS))
-        for divisor in divisors]
+        for divisor in divisors
+        for split in (True, False)]
     context = compiler_context()
-    first_error: LocalMemoryError | None = None
+    # The first plan that does not fit, of the attempts without the optional
+    # loop splitting when there is one.
+    first_error: PlanLimitError | None = None
+    first_error_split = False
     tried: set[str] = set()
-    for attempt in attempts:
+    for attempt, split in attempts:
         with _mtia.SourceSession(context, buffer, name) as session:
             def fail() -> CompilationError:
                 return CompilationError(decode_diagnostics(session.take_output()))
@@ -342,8 +352,9 @@ def compile(src: str | Path, target: str = "mtia-2i",  # noqa: A001 (Triton's na
             tried.add(asm.get("tile", ""))
             try:
                 asm["bin"] = emit_program(module, target_description)
-            except LocalMemoryError as error:
-                first_error = first_error or error
+            except PlanLimitError as error:
+                if first_error is None or (not split and first_error_split):
+                    first_error, first_error_split = error, split
                 continue
             except CompilationError:
                 raise
@@ -355,7 +366,7 @@ def compile(src: str | Path, target: str = "mtia-2i",  # noqa: A001 (Triton's na
                     f"({type(error).__name__}: {error}); please report it") from error
         return CompiledKernel(kernel_name, target, asm, parameters)
     assert first_error is not None
-    if len(tried) > 1:
+    if isinstance(first_error, LocalMemoryError) and len(tried) > 1:
         raise LocalMemoryError(f"{first_error}; in strips of the block that the compiler "
                                "could make, it does not fit either")
     raise first_error

@@ -9,7 +9,12 @@ class CompilationError(Exception):
     """
 
 
-class LocalMemoryError(CompilationError):
+class PlanLimitError(CompilationError):
+    """The plan of a kernel exceeds a limit of the PE: its local memory, or
+    the circular buffers its command processor tracks."""
+
+
+class LocalMemoryError(PlanLimitError):
     """The local-memory plan of a kernel does not fit a PE's local memory.
 
     The compiler raises it after it has tried to run the kernel's block in

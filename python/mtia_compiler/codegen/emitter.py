@@ -15,7 +15,7 @@ from mtia_compiler.dialects import tile, tt, ttg
 from mtia_compiler.dialects.cb import AllocOp, CircularBufferType
 from mtia_compiler.dialects.tile import TileType
 from mtia_compiler.dialects.tt import PointerType, TensorDescType
-from mtia_compiler.errors import LocalMemoryError
+from mtia_compiler.errors import LocalMemoryError, PlanLimitError
 from mtia_compiler.program import DTYPE_BYTES, FReg, Label, ProgramBuilder, Reg, Unit
 
 from .buffers import BufferDeclaration, fit_buffers
@@ -224,7 +224,7 @@ class KernelEmitter:
         if len(cbs) > description["circular_buffers"]:
             raise located_error(self.kernel, f"the kernel needs {len(cbs)} circular buffers but "
                                 f"the command processor tracks {description['circular_buffers']}"
-                                f": {listing}")
+                                f": {listing}", PlanLimitError)
 
     def _prologue(self) -> None:
         """Reserves every unit's scratch page and, when DPE tiles are copied,

@@ -200,3 +200,30 @@ def triangle_kernel(x_ptr, out_ptr, BLOCK: tl.constexpr, REPEAT: tl.constexpr):
 def copy_blocks_kernel(x_ptr, out_ptr, BLOCK: tl.constexpr):
     offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     tl.store(out_ptr + offsets, tl.load(x_ptr + offsets))
+
+
+@triton.jit
+def masked_block_max_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    # The maximum of x[:n] over blocks, the last masked by a select.
+    acc = tl.full([BLOCK], -float("inf"), tl.float32)
+    for start in range(0, n, BLOCK):
+        keys = start + tl.arange(0, BLOCK)
+        x = tl.load(x_ptr + keys, mask=keys < n, other=0.0)
+        acc = tl.maximum(acc, tl.where(keys < n, x, -float("inf")))
+    tl.store(out_ptr + tl.program_id(0), tl.max(acc, axis=0))
+
+
+@triton.jit
+def causal_block_sums_kernel(x_ptr, out_ptr, n, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    # Row r of the program's query block sums x[r, k] over keys k <= r
+    # (and k < n), block by block up to the diagonal, as a causal
+    # attention's loop meets its keys.
+    rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    acc = tl.zeros([BLOCK_M, BLOCK_N], tl.float32)
+    end = tl.minimum((tl.program_id(0) + 1) * BLOCK_M, n)
+    for start in range(0, end, BLOCK_N):
+        keys = start + tl.arange(0, BLOCK_N)
+        inside = (rows[:, None] < n) & (keys[None, :] < n)
+        x = tl.load(x_ptr + rows[:, None] * n + keys[None, :], mask=inside, other=0.0)
+        acc += tl.where(inside & (keys[None, :] <= rows[:, None]), x, 0.0)
+    tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < n)
