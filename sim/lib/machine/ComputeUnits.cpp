@@ -119,7 +119,7 @@ uint64_t ComputeUnits::run(PEState &pe, Unit unit, const Command &cmd) {
       bool condition = inst.op == Op::SimdSelect && i == 0;
       in[i] = local.resolveInput(pe, unit, inst.inputs[i], cmd,
                                  condition ? DType::I1 : inst.type, n,
-                                 static_cast<int>(i));
+                                 static_cast<int>(i), /*inPlace=*/true);
     }
     double rate = target.simdElementsPerCycle();
     switch (inst.op) {
@@ -147,7 +147,8 @@ uint64_t ComputeUnits::run(PEState &pe, Unit unit, const Command &cmd) {
   }
   case Op::SimdCast: {
     uint8_t *d = local.resolve(pe, unit, inst.slots[0], cmd);
-    const uint8_t *a = local.resolve(pe, unit, inst.slots[1], cmd);
+    const uint8_t *a = local.resolveRead(pe, unit, inst.slots[1], cmd,
+                                         inst.count * dtypeSize(inst.type));
     if (inst.flag)
       std::memmove(d, a, inst.count * dtypeSize(inst.type));
     else

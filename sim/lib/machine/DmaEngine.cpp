@@ -117,7 +117,19 @@ uint64_t DmaEngine::runStrided(PEState &pe, Unit unit, const Command &cmd,
   const int64_t *strides = cmd.ints + 1;
   const int64_t *lo = inst.hasBounds ? cmd.ints + 1 + rank : nullptr;
   const int64_t *hi = inst.hasBounds ? cmd.ints + 1 + 2 * rank : nullptr;
-  uint8_t *tile = local.resolve(pe, unit, inst.slots[0], cmd);
+  const int64_t rowLength = inst.shape[rank - 1];
+  const int64_t innerStride = strides[rank - 1];
+  int64_t rows = 1;
+  for (unsigned d = 0; d + 1 < rank; ++d)
+    rows *= inst.shape[d];
+  // An unmasked load of one row may leave its data in the host buffer (see
+  // HostAlias); any other transfer moves it.
+  const bool mayAlias = load && rows == 1 && !inst.slots[1].present();
+  HostAlias *alias = nullptr;
+  uint8_t *tile =
+      mayAlias ? local.resolveLoad(pe, unit, inst.slots[0], cmd,
+                                   rowLength * esize, alias)
+               : local.resolve(pe, unit, inst.slots[0], cmd);
   const uint8_t *mask = local.resolve(pe, unit, inst.slots[1], cmd);
   uint8_t padding[8] = {0};
   if (load) {
@@ -127,11 +139,6 @@ uint64_t DmaEngine::runStrided(PEState &pe, Unit unit, const Command &cmd,
     else
       storeInt(inst.type, padding, other.i);
   }
-  const int64_t rowLength = inst.shape[rank - 1];
-  const int64_t innerStride = strides[rank - 1];
-  int64_t rows = 1;
-  for (unsigned d = 0; d + 1 < rank; ++d)
-    rows *= inst.shape[d];
   const uint64_t granule = target.dmaTransactionBytes;
   const uint64_t alignment = target.dmaAlignmentBytes;
   uint64_t finish = start;
@@ -190,7 +197,9 @@ uint64_t DmaEngine::runStrided(PEState &pe, Unit unit, const Command &cmd,
       const GlobalBuffer &buffer = memory.checkedBuffer(
           runStart, runBytes, !load, pe, cmd, load ? "DMA read" : "DMA write");
       uint8_t *host = buffer.host + (runStart - buffer.base);
-      if (load) {
+      if (mayAlias && first == 0 && last == rowLength) {
+        memory.aliasHost(*alias, localRow, buffer, host, runBytes);
+      } else if (load) {
         padElements(localRow, first);
         std::memcpy(localRow + first * esize, host, runBytes);
         padElements(localRow + last * esize, rowLength - last);

@@ -61,14 +61,13 @@ void LocalMemory::attach(std::vector<PEState> &pes) {
       pe.cbs[c].base = cbBases[c];
       pe.cbs[c].pushTime.assign(program.cbs[c].pages, 0);
       pe.cbs[c].popTime.assign(program.cbs[c].pages, 0);
+      pe.cbs[c].aliases.assign(program.cbs[c].pages, HostAlias());
     }
   }
 }
 
-uint8_t *LocalMemory::resolve(PEState &pe, Unit unit, const SlotRef &ref,
-                              const Command &cmd) {
-  if (!ref.present())
-    return nullptr;
+uint8_t *LocalMemory::locate(PEState &pe, Unit unit, const SlotRef &ref,
+                             const Command &cmd, HostAlias *&alias) {
   const CBDesc &desc = program.cbs[ref.cb];
   CBState &cb = pe.cbs[ref.cb];
   int owner = ref.back ? cb.producer : cb.consumer;
@@ -85,15 +84,59 @@ uint8_t *LocalMemory::resolve(PEState &pe, Unit unit, const SlotRef &ref,
         pe, cmd);
   int64_t first = ref.back ? cb.pushed : cb.popped;
   int64_t physical = (first + ref.page) % desc.pages;
+  alias = &cb.aliases[physical];
   return pe.local + cb.base + physical * desc.pageBytes + ref.offset;
+}
+
+uint8_t *LocalMemory::resolve(PEState &pe, Unit unit, const SlotRef &ref,
+                              const Command &cmd) {
+  if (!ref.present())
+    return nullptr;
+  HostAlias *alias;
+  uint8_t *address = locate(pe, unit, ref, cmd, alias);
+  if (alias->host)
+    memory.materialise(*alias);
+  return address;
+}
+
+const uint8_t *LocalMemory::resolveRead(PEState &pe, Unit unit,
+                                        const SlotRef &ref, const Command &cmd,
+                                        uint64_t bytes) {
+  HostAlias *alias;
+  uint8_t *address = locate(pe, unit, ref, cmd, alias);
+  if (!alias->host)
+    return address;
+  if (address >= alias->local &&
+      address + bytes <= alias->local + alias->bytes)
+    return alias->host + (address - alias->local);
+  memory.materialise(*alias);
+  return address;
+}
+
+uint8_t *LocalMemory::resolveLoad(PEState &pe, Unit unit, const SlotRef &ref,
+                                  const Command &cmd, uint64_t bytes,
+                                  HostAlias *&alias) {
+  uint8_t *address = locate(pe, unit, ref, cmd, alias);
+  if (!alias->host)
+    return address;
+  // Bytes the load overwrites need no copy.
+  if (alias->local >= address &&
+      alias->local + alias->bytes <= address + bytes)
+    memory.dropAlias(*alias);
+  else
+    memory.materialise(*alias);
+  return address;
 }
 
 const uint8_t *LocalMemory::resolveInput(PEState &pe, Unit unit,
                                          const SimdInput &input,
                                          const Command &cmd, DType type,
-                                         int64_t count, int scratchIndex) {
+                                         int64_t count, int scratchIndex,
+                                         bool inPlace) {
   if (input.isTile && !input.splat && input.broadcastShape.empty())
-    return resolve(pe, unit, input.slot, cmd);
+    return inPlace ? resolveRead(pe, unit, input.slot, cmd,
+                                 count * dtypeSize(type))
+                   : resolve(pe, unit, input.slot, cmd);
   std::vector<uint8_t> &buffer = scratch[scratchIndex];
   if (!input.broadcastShape.empty()) {
     // Spread the tile over the operation's elements, row-major.

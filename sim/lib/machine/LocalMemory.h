@@ -12,6 +12,7 @@
 #define MTIA_SIM_LOCALMEMORY_H
 
 #include "Diagnostics.h"
+#include "MemorySystem.h"
 #include "PEState.h"
 
 #include "mtia/Program.h"
@@ -26,8 +27,9 @@ namespace mtia {
 class LocalMemory {
 public:
   LocalMemory(const TargetDesc &target, const Program &program,
-              const Diagnostics &diagnostics)
-      : target(target), program(program), diagnostics(diagnostics) {}
+              const Diagnostics &diagnostics, MemorySystem &memory)
+      : target(target), program(program), diagnostics(diagnostics),
+        memory(memory) {}
 
   /// Places the program's circular buffers in local memory, each aligned
   /// to local_memory.cb_alignment_bytes; aborts with cb_misuse or
@@ -37,15 +39,27 @@ public:
   void attach(std::vector<PEState> &pes);
 
   /// The address of the page `ref` names, which `unit` must hold; null
-  /// when `ref` is absent.
+  /// when `ref` is absent. The page holds its bytes in local memory.
   uint8_t *resolve(PEState &pe, Unit unit, const SlotRef &ref,
                    const Command &cmd);
+  /// Where the `bytes` of the page `ref` names (see resolve) can be read
+  /// until the next write to any page or buffer: in a host buffer while
+  /// the page aliases them there.
+  const uint8_t *resolveRead(PEState &pe, Unit unit, const SlotRef &ref,
+                             const Command &cmd, uint64_t bytes);
+  /// The address of the page `ref` names (see resolve) for a DMA load that
+  /// writes all its `bytes` there, which may then alias them in a host
+  /// buffer through `alias`.
+  uint8_t *resolveLoad(PEState &pe, Unit unit, const SlotRef &ref,
+                       const Command &cmd, uint64_t bytes, HostAlias *&alias);
   /// The `count` elements of `type` an input names: a tile, a tile's one
   /// element splat, a tile broadcast, or a scalar operand splat (the last
-  /// three through scratch buffer `scratchIndex`).
+  /// three through scratch buffer `scratchIndex`). A tile is read where
+  /// resolveRead finds it when `inPlace`, which holds only for callers that
+  /// write no host buffer while they read it.
   const uint8_t *resolveInput(PEState &pe, Unit unit, const SimdInput &input,
                               const Command &cmd, DType type, int64_t count,
-                              int scratchIndex);
+                              int scratchIndex, bool inPlace = false);
   /// Executes a CB operation of `unit` (a unit or the control core) whose
   /// clock is `clock` and whose started work completes at `readyTime`;
   /// returns false, saying why in `blockedOn`, while it must wait.
@@ -57,9 +71,15 @@ public:
   uint64_t totalTraffic() const { return traffic; }
 
 private:
+  /// The address of the page `ref` names (present), which `unit` must hold,
+  /// and the page's alias record.
+  uint8_t *locate(PEState &pe, Unit unit, const SlotRef &ref,
+                  const Command &cmd, HostAlias *&alias);
+
   const TargetDesc &target;
   const Program &program;
   const Diagnostics &diagnostics;
+  MemorySystem &memory;
   std::vector<int64_t> cbBases;
   int64_t bytesPerPE = 0;
   uint64_t traffic = 0;

@@ -59,6 +59,13 @@ std::vector<uint64_t> MemorySystem::bind(const Program &program,
     paramValues.push_back(buffer.base);
     buffers.push_back(std::move(buffer));
   }
+  hostOverlaps.resize(buffers.size());
+  for (uint32_t i = 0; i < buffers.size(); ++i)
+    for (uint32_t j = 0; j < buffers.size(); ++j)
+      if (buffers[i].host < buffers[j].host + buffers[j].bytes &&
+          buffers[j].host < buffers[i].host + buffers[i].bytes)
+        hostOverlaps[i].push_back(j);
+  aliasesIn.assign(buffers.size(), 0);
   if (sramUsed > target.sramScratchBytes())
     abortLaunch("invalid_launch",
                 "the buffers placed in SRAM need " + std::to_string(sramUsed) +
@@ -104,7 +111,7 @@ const GlobalBuffer *MemorySystem::findBuffer(uint64_t address,
 const GlobalBuffer &
 MemorySystem::checkedBuffer(uint64_t address, uint64_t bytes, bool write,
                             const PEState &pe, const Command &cmd,
-                            const char *what) const {
+                            const char *what) {
   if (const GlobalBuffer *buffer = findBuffer(address, bytes)) {
     if (write && buffer->readOnly)
       diagnostics.abortAt("read_only",
@@ -113,6 +120,9 @@ MemorySystem::checkedBuffer(uint64_t address, uint64_t bytes, bool write,
                               " into the read-only buffer '" + buffer->name +
                               "'",
                           pe, cmd);
+    if (write && !liveAliases.empty())
+      materialiseOverlapping(*buffer, buffer->host + (address - buffer->base),
+                             bytes);
     return *buffer;
   }
   diagnostics.abortAt("out_of_bounds",
@@ -126,7 +136,7 @@ const GlobalBuffer &MemorySystem::atomic(uint64_t address, AtomicFn fn,
                                          DType type, const uint8_t *value,
                                          const uint8_t *compare,
                                          uint8_t *previous, const PEState &pe,
-                                         const Command &cmd) const {
+                                         const Command &cmd) {
   const unsigned esize = dtypeSize(type);
   const GlobalBuffer &buffer =
       checkedBuffer(address, esize, true, pe, cmd, "atomic access");
@@ -169,6 +179,51 @@ const GlobalBuffer &MemorySystem::atomic(uint64_t address, AtomicFn fn,
   }
   std::memcpy(host, result, esize);
   return buffer;
+}
+
+void MemorySystem::aliasHost(HostAlias &alias, uint8_t *local,
+                             const GlobalBuffer &buffer, const uint8_t *host,
+                             uint64_t bytes) {
+  alias.local = local;
+  alias.host = host;
+  alias.bytes = bytes;
+  alias.buffer = static_cast<uint32_t>(&buffer - buffers.data());
+  alias.slot = static_cast<uint32_t>(liveAliases.size());
+  liveAliases.push_back(&alias);
+  ++aliasesIn[alias.buffer];
+}
+
+void MemorySystem::materialise(HostAlias &alias) {
+  std::memcpy(alias.local, alias.host, alias.bytes);
+  dropAlias(alias);
+}
+
+void MemorySystem::dropAlias(HostAlias &alias) {
+  HostAlias *last = liveAliases.back();
+  last->slot = alias.slot;
+  liveAliases[alias.slot] = last;
+  liveAliases.pop_back();
+  --aliasesIn[alias.buffer];
+  alias.host = nullptr;
+}
+
+void MemorySystem::materialiseOverlapping(const GlobalBuffer &buffer,
+                                          const uint8_t *host,
+                                          uint64_t bytes) {
+  for (uint32_t other : hostOverlaps[&buffer - buffers.data()]) {
+    if (aliasesIn[other] == 0)
+      continue;
+    // Materialising moves the last live alias into the freed slot, which
+    // is then visited again.
+    for (size_t i = 0; i < liveAliases.size();) {
+      HostAlias &alias = *liveAliases[i];
+      if (alias.buffer == other && alias.host < host + bytes &&
+          host < alias.host + alias.bytes)
+        materialise(alias);
+      else
+        ++i;
+    }
+  }
 }
 
 uint64_t MemorySystem::bookTransfer(const GlobalBuffer &buffer, bool write,

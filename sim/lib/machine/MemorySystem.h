@@ -51,10 +51,12 @@ public:
 
   /// The buffer that holds all of [address, address + bytes); aborts with
   /// out_of_bounds naming `what` of `cmd` when none does, and with read_only
-  /// when `write` targets a buffer the caller bound as read-only.
+  /// when `write` targets a buffer the caller bound as read-only. Before a
+  /// write, the local pages that alias the written host bytes receive their
+  /// copy of them.
   const GlobalBuffer &checkedBuffer(uint64_t address, uint64_t bytes,
                                     bool write, const PEState &pe,
-                                    const Command &cmd, const char *what) const;
+                                    const Command &cmd, const char *what);
 
   /// Performs an atomic read-modify-write `fn` of one element of `type` at
   /// `address` with operand `value` (and, for cas, comparand `compare`);
@@ -62,7 +64,16 @@ public:
   const GlobalBuffer &atomic(uint64_t address, AtomicFn fn, DType type,
                              const uint8_t *value, const uint8_t *compare,
                              uint8_t *previous, const PEState &pe,
-                             const Command &cmd) const;
+                             const Command &cmd);
+
+  /// Makes `alias` stand for the copy of the `bytes` at `host` in `buffer`
+  /// that a DMA load would write to `local`; `alias` must hold none.
+  void aliasHost(HostAlias &alias, uint8_t *local, const GlobalBuffer &buffer,
+                 const uint8_t *host, uint64_t bytes);
+  /// Copies the bytes `alias` stands for into its page and retires it.
+  void materialise(HostAlias &alias);
+  /// Retires `alias` without copying, for a page about to be overwritten.
+  void dropAlias(HostAlias &alias);
 
   /// Starts the timing of one DMA instruction: the latency and cache fills
   /// of its transfers accumulate until the next call.
@@ -87,6 +98,9 @@ public:
 
 private:
   const GlobalBuffer *findBuffer(uint64_t address, uint64_t bytes) const;
+  /// Materialises the live aliases of the `bytes` at `host` in `buffer`.
+  void materialiseOverlapping(const GlobalBuffer &buffer, const uint8_t *host,
+                              uint64_t bytes);
   std::string describeAddress(uint64_t address) const;
   uint64_t bookCachedTransfer(bool write, uint64_t start, uint64_t address,
                               uint64_t bytes);
@@ -94,6 +108,12 @@ private:
   const TargetDesc &target;
   const Diagnostics &diagnostics;
   std::vector<GlobalBuffer> buffers;
+  /// Per buffer, the buffers whose host bytes overlap its own (itself
+  /// included; two arguments may share host memory).
+  std::vector<std::vector<uint32_t>> hostOverlaps;
+  /// The live aliases, and per buffer how many of them it holds.
+  std::vector<HostAlias *> liveAliases;
+  std::vector<uint32_t> aliasesIn;
   BandwidthCalendar dram, sram;
   LastLevelCache cache;
   uint64_t dramRead = 0, dramWrite = 0, sramRead = 0, sramWrite = 0;

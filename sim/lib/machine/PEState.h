@@ -41,11 +41,29 @@ struct Command {
   int64_t sequence = 0;
 };
 
+/// Bytes of a local-memory page that a DMA load took from a host buffer and
+/// that stay there, read in place, until the page or the host bytes are
+/// written: then MemorySystem copies them into the page. A load that is read
+/// once before the page is loaded again so never copies its data.
+struct HostAlias {
+  /// Where the bytes belong in local memory.
+  uint8_t *local = nullptr;
+  /// Where they are in the host buffer; null while the page holds its own
+  /// bytes.
+  const uint8_t *host = nullptr;
+  uint64_t bytes = 0;
+  /// The index of the buffer the bytes are in, and the alias's position in
+  /// the memory system's list of live aliases.
+  uint32_t buffer = 0, slot = 0;
+};
+
 struct CBState {
   int64_t base = 0;
   int64_t pushed = 0, popped = 0;
   int64_t reserved = 0, waited = 0;
   std::vector<uint64_t> pushTime, popTime;
+  /// Per physical page.
+  std::vector<HostAlias> aliases;
   int producer = -1, consumer = -1;
 };
 

@@ -39,7 +39,7 @@ public:
           const LaunchConfig &config)
       : target(target), program(program), config(config),
         diagnostics(target, program, config.trace), budget(config, diagnostics),
-        memory(target, diagnostics), local(target, program, diagnostics),
+        memory(target, diagnostics), local(target, program, diagnostics, memory),
         network(target, program, config, diagnostics, local),
         core(target, program, config, diagnostics, budget, memory, local,
              network, paramValues, args),
