@@ -5,7 +5,7 @@
 // units becomes a first-in first-out buffer whose pages cover the tiles held
 // at once, plus one in a loop for the producer to run ahead; buffers the DMA
 // engine fills or drains share only when one transfer ends before the next
-// begins.
+// begins. Then the buffers of blocks that run one after the other share.
 //
 //===----------------------------------------------------------------------===//
 
@@ -206,6 +206,76 @@ public:
     }
     for (SmallVector<Span> &group : groups)
       mergeGroup(group);
+    shareAcrossBlocks(groups);
+  }
+
+  /// Whether every operation of block `a` runs before every operation of
+  /// block `b`: they are nested in two operations of one block, the first
+  /// before the second (the two loops `mtia-split-masked-loops` makes of
+  /// one).
+  static bool runsBefore(Block *a, Block *b) {
+    for (Operation *outerA = a->getParentOp(); outerA;) {
+      Block *common = outerA->getBlock();
+      if (!common)
+        return false;
+      if (Operation *outerB = common->findAncestorOpInBlock(*b->getParentOp()))
+        return outerA != outerB && outerA->isBeforeInBlock(outerB);
+      outerA = common->getParentOp();
+    }
+    return false;
+  }
+
+  /// Lets the buffers of groups in blocks that run one after the other be
+  /// one buffer, when they have one producer and consumer and one page
+  /// type: every tile a group's block pushes it also pops, so each block
+  /// finds the buffer empty, as if it were its own, and each unit reaches
+  /// one block's operations on it after the other's. The buffer gets the
+  /// most pages any block needs and the most run-ahead pages of any.
+  void shareAcrossBlocks(ArrayRef<SmallVector<Span>> groups) {
+    struct Chain {
+      cb::AllocOp buffer;
+      SmallVector<Block *> blocks;
+      int64_t neededPages, runAheadPages;
+    };
+    // In the order of the buffers' allocations, so that the first of a
+    // chain is the one that stays.
+    DenseMap<Operation *, int64_t> order;
+    int64_t next = 0;
+    function->walk([&](cb::AllocOp alloc) { order[alloc] = next++; });
+    SmallVector<std::pair<cb::AllocOp, Block *>> buffers = llvm::map_to_vector(
+        groups, [](const SmallVector<Span> &group) {
+          return std::make_pair(group.front().buffer, group.front().block);
+        });
+    llvm::sort(buffers, [&](const auto &a, const auto &b) {
+      return order.lookup(a.first) < order.lookup(b.first);
+    });
+    SmallVector<Chain> chains;
+    for (auto [buffer, block] : buffers) {
+      cb::CircularBufferType type = buffer.getType();
+      int64_t runAhead = static_cast<int64_t>(buffer.getRunAheadPages());
+      int64_t needed = type.getNumPages() - runAhead;
+      auto chain = llvm::find_if(chains, [&](Chain &candidate) {
+        return candidate.buffer.getProducer() == buffer.getProducer() &&
+               candidate.buffer.getConsumer() == buffer.getConsumer() &&
+               candidate.buffer.getType().getPageType() ==
+                   type.getPageType() &&
+               llvm::all_of(candidate.blocks, [&](Block *other) {
+                 return runsBefore(other, block) || runsBefore(block, other);
+               });
+      });
+      if (chain == chains.end()) {
+        chains.push_back({buffer, {block}, needed, runAhead});
+        continue;
+      }
+      chain->blocks.push_back(block);
+      chain->neededPages = std::max(chain->neededPages, needed);
+      chain->runAheadPages = std::max(chain->runAheadPages, runAhead);
+      buffer.getResult().replaceAllUsesWith(chain->buffer.getResult());
+      buffer.erase();
+      chain->buffer.getResult().setType(cb::CircularBufferType::get(
+          type.getPageType(), chain->neededPages + chain->runAheadPages));
+      chain->buffer.setRunAheadPages(chain->runAheadPages);
+    }
   }
 
   /// Groups `spans` (see shareBuffers), each join costing at most

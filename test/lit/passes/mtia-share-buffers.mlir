@@ -116,3 +116,56 @@ tt.func @run_ahead_in_loop(%n: index) {
   }
   tt.return
 }
+
+// Two loops, one after the other (as `mtia-split-masked-loops` makes them):
+// each pops every tile it pushes, so the second loop's buffers are the first
+// loop's, with the pages the most demanding needs.
+
+// CHECK-LABEL: tt.func @loops_one_after_the_other
+// CHECK-NEXT: %[[LOAD:.*]] = cb.alloc "load0", dma_in -> simd : !cb.cb<32x32xf32, pages = 2>
+// CHECK-NEXT: %[[FORWARD:.*]] = cb.alloc "forward1", simd -> dpe {run_ahead_pages = 1 : i64} : !cb.cb<32x32xf16, pages = 2>
+// CHECK-NOT: cb.alloc
+// CHECK: scf.for
+// CHECK: cb.wait_front %[[LOAD]]
+// CHECK: cb.reserve_back %[[FORWARD]]
+// CHECK: scf.for
+// CHECK: cb.wait_front %[[LOAD]]
+// CHECK: cb.reserve_back %[[FORWARD]]
+tt.func @loops_one_after_the_other(%n: index) {
+  %0 = cb.alloc "load0", dma_in -> simd : !cb.cb<32x32xf32, pages = 2>
+  %1 = cb.alloc "forward1", simd -> dpe : !cb.cb<32x32xf16, pages = 1>
+  %2 = cb.alloc "load2", dma_in -> simd : !cb.cb<32x32xf32, pages = 2>
+  %3 = cb.alloc "forward3", simd -> dpe : !cb.cb<32x32xf16, pages = 1>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %acc0 = tile.zeros : !tile.tile<32x32xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0) -> (!tile.tile<32x32xf32>) {
+    cb.wait_front %0, 1 : !cb.cb<32x32xf32, pages = 2>
+    %4 = cb.read_front %0[0] : !cb.cb<32x32xf32, pages = 2>
+    %5 = tile.cast truncf %4 rounding = rtne : !tile.tile<32x32xf32> -> !tile.tile<32x32xf16>
+    cb.pop_front %0, 1 : !cb.cb<32x32xf32, pages = 2>
+    cb.reserve_back %1, 1 : !cb.cb<32x32xf16, pages = 1>
+    cb.write_back %5, %1[0] : !cb.cb<32x32xf16, pages = 1>
+    cb.push_back %1, 1 : !cb.cb<32x32xf16, pages = 1>
+    cb.wait_front %1, 1 : !cb.cb<32x32xf16, pages = 1>
+    %6 = cb.read_front %1[0] : !cb.cb<32x32xf16, pages = 1>
+    %7 = tile.matmul %6, %6, %acc : !tile.tile<32x32xf16>, !tile.tile<32x32xf16> -> !tile.tile<32x32xf32>
+    cb.pop_front %1, 1 : !cb.cb<32x32xf16, pages = 1>
+    scf.yield %7 : !tile.tile<32x32xf32>
+  }
+  %s = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %r) -> (!tile.tile<32x32xf32>) {
+    cb.wait_front %2, 1 : !cb.cb<32x32xf32, pages = 2>
+    %4 = cb.read_front %2[0] : !cb.cb<32x32xf32, pages = 2>
+    %5 = tile.cast truncf %4 rounding = rtne : !tile.tile<32x32xf32> -> !tile.tile<32x32xf16>
+    cb.pop_front %2, 1 : !cb.cb<32x32xf32, pages = 2>
+    cb.reserve_back %3, 1 : !cb.cb<32x32xf16, pages = 1>
+    cb.write_back %5, %3[0] : !cb.cb<32x32xf16, pages = 1>
+    cb.push_back %3, 1 : !cb.cb<32x32xf16, pages = 1>
+    cb.wait_front %3, 1 : !cb.cb<32x32xf16, pages = 1>
+    %6 = cb.read_front %3[0] : !cb.cb<32x32xf16, pages = 1>
+    %7 = tile.matmul %6, %6, %acc : !tile.tile<32x32xf16>, !tile.tile<32x32xf16> -> !tile.tile<32x32xf32>
+    cb.pop_front %3, 1 : !cb.cb<32x32xf16, pages = 1>
+    scf.yield %7 : !tile.tile<32x32xf32>
+  }
+  tt.return
+}
