@@ -110,10 +110,12 @@ def PipelineDots : Pass<"mtia-pipeline-dots", "::mlir::ModuleOp"> {
     order, so the DPE then multiplies the next iteration's operands while
     the other units still work on this iteration's chain. The last iteration
     computes its own values again instead of one past the end, so no access
-    leaves the iteration space, and the loads of the first iteration (before
-    the loop) are masked by `lower < upper`, so that a loop that runs no
-    iteration reads nothing; loops whose dots read through block pointers
-    are left alone. In the
+    leaves the iteration space, and the first iteration's values (before
+    the loop) are computed in an `scf.if` on `lower < upper` that yields
+    zeros otherwise, so that a loop that runs no iteration neither reads nor
+    multiplies anything (which also means carried values must be integers
+    or floats); loops whose dots read through block pointers are left
+    alone. In the
     pipelined body, elementwise updates of carried values that nothing else
     in the iteration uses (attention's running sum) move to the end, so
     that the unit running them does not wait for their operands ahead of
@@ -307,6 +309,11 @@ def ShareBuffers : Pass<"mtia-share-buffers", "::mlir::ModuleOp"> {
     one transfer ends before the next begins. Buffers share when that costs
     no local memory; when the buffers would exceed the target's circular
     buffers less `reserved-buffers` they share at a growing cost in memory.
+    Then the buffers of blocks that run one after the other (the two loops
+    `mtia-split-masked-loops` makes of one) are one buffer when they have
+    one producer, consumer and page type: a block pops every tile it
+    pushes, so the next finds the buffer empty. It gets the most pages any
+    block needs, plus the most run-ahead pages of any.
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"mtia-2i\"",

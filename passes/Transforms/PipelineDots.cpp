@@ -18,9 +18,12 @@
 // while the other units work on this iteration, and the rest at the end,
 // after this iteration's chain. The last iteration computes its own values
 // again rather than one past the end, so no access leaves the iteration
-// space, and the loads of the first iteration, before the loop, are masked
-// off when the loop runs no iteration. In the pipelined body, updates
-// of carried values that nothing else in the iteration needs go last.
+// space, and the first iteration's values, before the loop, are computed
+// only when the loop runs an iteration (an `scf.if` that yields zeros
+// otherwise): a loop that runs none, such as the part of a loop
+// `mtia-split-masked-loops` splits off, neither reads nor multiplies
+// anything. In the pipelined body, updates of carried values that nothing
+// else in the iteration needs go last.
 //
 // Loops that write memory (stores, atomics, prints) are left alone: a load of
 // the next iteration must not pass a write of this one. So are loops that
@@ -179,6 +182,12 @@ PipelinedSlice findSlice(scf::ForOp loop) {
         return isa_and_nonnull<tt::DotOp>(value.getDefiningOp());
       }))
     return PipelinedSlice();
+  // A loop that runs no iteration carries zeros instead, which only integers
+  // and floats have.
+  if (llvm::any_of(slice.carried, [](Value value) {
+        return !getElementTypeOrSelf(value.getType()).isIntOrFloat();
+      }))
+    return PipelinedSlice();
   return slice;
 }
 
@@ -233,33 +242,30 @@ void sinkCarriedUpdates(Block *body) {
 void pipeline(scf::ForOp loop, const PipelinedSlice &slice) {
   Location loc = loop.getLoc();
   IRRewriter rewriter(loop);
-  // The first iteration's values, before the loop. Its loads read nothing
-  // when the loop runs no iteration: their masks also require
-  // `lower < upper` (the values are then unused).
+  // The first iteration's values, before the loop, computed only when the
+  // loop runs an iteration (zeros, unused, otherwise): a loop that runs
+  // none neither reads nor multiplies anything ahead.
   rewriter.setInsertionPoint(loop);
   Value runs = isBefore(rewriter, loc, loop, loop.getLowerBound(),
                         loop.getUpperBound());
+  TypeRange carriedTypes = ValueRange(slice.carried).getTypes();
+  auto guard = scf::IfOp::create(rewriter, loc, carriedTypes, runs,
+                                 /*withElseRegion=*/true);
+  rewriter.setInsertionPointToStart(guard.thenBlock());
   IRMapping firstMapping;
   firstMapping.map(loop.getInductionVar(), loop.getLowerBound());
   cloneAll(rewriter, slice.feeding, firstMapping);
   cloneAll(rewriter, slice.following, firstMapping);
-  for (Operation *op : llvm::concat<Operation *const>(slice.feeding,
-                                                      slice.following)) {
-    auto load = dyn_cast<tt::LoadOp>(op);
-    if (!load)
-      continue;
-    auto first = cast<tt::LoadOp>(
-        firstMapping.lookup(load.getResult()).getDefiningOp());
-    rewriter.setInsertionPoint(first);
-    Value mask = runs;
-    if (auto shaped = dyn_cast<RankedTensorType>(first.getType()))
-      mask = tt::SplatOp::create(
-          rewriter, loc, shaped.clone(rewriter.getI1Type()), runs);
-    if (Value original = first.getMask())
-      mask = arith::AndIOp::create(rewriter, loc, original, mask);
-    first.getMaskMutable().assign(mask);
-  }
-  SmallVector<Value> first = lookupAll(firstMapping, slice.carried);
+  scf::YieldOp::create(rewriter, loc, lookupAll(firstMapping, slice.carried));
+  rewriter.setInsertionPointToStart(guard.elseBlock());
+  SmallVector<Value> zeros = llvm::map_to_vector(carriedTypes, [&](Type type) {
+    return arith::ConstantOp::create(rewriter, loc,
+                                     cast<TypedAttr>(rewriter.getZeroAttr(type)))
+        .getResult();
+  });
+  scf::YieldOp::create(rewriter, loc, zeros);
+  rewriter.setInsertionPoint(loop);
+  SmallVector<Value> first(guard.getResults());
 
   // The next iteration's values are built in the body before it moves to
   // the new loop, whose arguments carry this iteration's.

@@ -5,19 +5,24 @@
 // iteration before the loop and for the next one in the body: the loads and
 // the dot first, the rest after this iteration's own work. The last
 // iteration loads its own block again (the select), and the first
-// iteration's load reads nothing when the loop runs no iteration. The update of the carried sum,
-// which nothing else in the iteration needs, goes last.
+// iteration's values are computed only when the loop runs an iteration
+// (zeros otherwise). The update of the carried sum, which nothing else in the
+// iteration needs, goes last.
 
 // CHECK-LABEL: tt.func @scores
 // CHECK-SAME: (%[[Q:.*]]: tensor<16x16xf16>, %[[PTRS:.*]]: tensor<16x16x!tt.ptr<f16>>, %[[N:.*]]: i32)
 // CHECK: %[[RUNS:.*]] = arith.cmpi slt, %[[C0:.*]], %[[N]] : i32
+// CHECK-NEXT: %[[M0:.*]] = scf.if %[[RUNS]] -> (tensor<16xf32>) {
 // CHECK-NEXT: tt.splat %[[C0]] : i32
 // CHECK-NEXT: %[[P0:.*]] = tt.addptr
-// CHECK-NEXT: %[[MASK:.*]] = tt.splat %[[RUNS]] : i1 -> tensor<16x16xi1>
-// CHECK-NEXT: tt.load %[[P0]], %[[MASK]]
+// CHECK-NEXT: tt.load %[[P0]] :
 // CHECK-NEXT: %[[S0:.*]] = tt.dot %[[Q]]
 // CHECK-NEXT: %[[SCALED0:.*]] = arith.mulf %[[S0]]
-// CHECK-NEXT: %[[M0:.*]] = "tt.reduce"(%[[SCALED0]])
+// CHECK-NEXT: %[[MAX0:.*]] = "tt.reduce"(%[[SCALED0]])
+// CHECK: scf.yield %[[MAX0]]
+// CHECK-NEXT: } else {
+// CHECK-NEXT: %[[ZEROS:.*]] = arith.constant dense<0.000000e+00> : tensor<16xf32>
+// CHECK-NEXT: scf.yield %[[ZEROS]]
 // CHECK: %[[LOOP:.*]]:2 = scf.for %[[IV:.*]] = %[[C0]] to %[[N]] step %[[C16:.*]] iter_args(%[[ACC:.*]] = %{{.*}}, %[[M:.*]] = %[[M0]])
 // CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[IV]], %[[C16]] : i32
 // CHECK-NEXT: %[[IN:.*]] = arith.cmpi slt, %[[NEXT]], %[[N]] : i32
@@ -57,14 +62,15 @@ tt.func @scores(%q: tensor<16x16xf16>, %ptrs: tensor<16x16x!tt.ptr<f16>>, %n: i3
 // -----
 
 // A load that follows from the product (a gather at indices it computes) is
-// masked before the loop too, so a loop that runs no iteration reads
-// nothing.
+// computed before the loop only when the loop runs, too, so a loop that runs
+// no iteration reads nothing.
 
 // CHECK-LABEL: tt.func @gather_at_products
 // CHECK: %[[RUNS:.*]] = arith.cmpi slt
+// CHECK-NEXT: scf.if %[[RUNS]]
 // CHECK: tt.dot
-// CHECK: %[[MASK:.*]] = tt.splat %[[RUNS]] : i1 -> tensor<16x16xi1>
-// CHECK-NEXT: tt.load %{{.*}}, %[[MASK]] : tensor<16x16x!tt.ptr<f32>>
+// CHECK: tt.load %{{.*}} : tensor<16x16x!tt.ptr<f32>>
+// CHECK: } else {
 // CHECK: scf.for
 tt.func @gather_at_products(%q: tensor<16x16xf16>, %ptrs: tensor<16x16x!tt.ptr<f16>>, %table: tensor<16x16x!tt.ptr<f32>>, %n: i32) -> tensor<16x16xf32> {
   %c0 = arith.constant 0 : i32
