@@ -304,11 +304,13 @@ def _read_source(src: str | Path) -> tuple[bytes, str]:
 
 def compile(src: str | Path, target: str = "mtia-2i",  # noqa: A001 (Triton's name)
             stages: Sequence[tuple[str, str]] | None = None,
-            cb_multiplier: int = 1) -> CompiledKernel:
+            cb_multiplier: int = 1, split_masked_loops: bool = True) -> CompiledKernel:
     """Compiles TTIR (a path to a `.ttir` file, or its text) for `target`,
     with `cb_multiplier` times the usual pages in the buffers of loads and
     stores (a deeper prefetch, when local memory allows; the program stage
-    gives pages back when it does not).
+    gives pages back when it does not), and with loops split where their
+    select masks hold for whole blocks (`mtia-split-masked-loops`) unless
+    `split_masked_loops` is false.
 
     Raises `mtia_compiler.CompilationError` with `file:line:col` locations
     of the TTIR operations that cannot be compiled."""
@@ -321,7 +323,7 @@ def compile(src: str | Path, target: str = "mtia-2i",  # noqa: A001 (Triton's na
         for joint, divisors in ((False, (0, *STRIP_BUDGET_DIVISORS)),
                                 (True, STRIP_BUDGET_DIVISORS))
         for divisor in divisors
-        for split in (True, False)]
+        for split in ((True, False) if split_masked_loops else (False,))]
     context = compiler_context()
     # The first plan that does not fit, of the attempts without the optional
     # loop splitting when there is one.

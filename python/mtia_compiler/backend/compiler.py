@@ -52,13 +52,18 @@ class MTIAOptions:
     plan leaves free. `cb_multiplier` (MTIA's own option, passed like
     `num_stages`: `kernel[grid](..., cb_multiplier=2)` or in a
     `triton.Config`) multiplies the pages of the circular buffers of loads and
-    stores, and so the prefetch depth.
+    stores, and so the prefetch depth. `split_masked_loops` (also MTIA's own)
+    lets `mtia-split-masked-loops` run a loop's iterations whose select masks
+    hold for whole blocks without them; the second loop it makes needs
+    buffers of its own, which can cost the prefetch depth, so autotuning may
+    try both.
     """
 
     num_warps: int = 4
     num_ctas: int = 1
     num_stages: int = 3
     cb_multiplier: int = 1
+    split_masked_loops: bool = True
     warp_size: int = WARP_SIZE
     debug: bool = False
     sanitize_overflow: bool = False
@@ -208,7 +213,8 @@ class MTIABackend(BaseBackend):
         from mtia_compiler.compiler import compile as compile_ttir
 
         kernel = compile_ttir(module.str(), target=f"mtia-{options.arch}",
-                              cb_multiplier=options.cb_multiplier)
+                              cb_multiplier=options.cb_multiplier,
+                              split_masked_loops=options.split_masked_loops)
         metadata["name"] = kernel.name
         metadata["shared"] = kernel.local_memory_bytes
         metadata["mtia_parameters"] = [parameter.to_json() for parameter in kernel.parameters]

@@ -40,3 +40,16 @@ def test_causal_blocks_before_the_diagonal_run_without_the_mask(n: int, block_m:
                                                              BLOCK_N=block_n)
     assert torch.equal(out, x.tril().sum(1))
     assert compiled.asm["tile"].count("scf.for") == 2
+
+
+def test_the_split_is_an_option() -> None:
+    # `split_masked_loops=False` (a compile option, as `num_stages` is)
+    # keeps the one loop, with the same numbers.
+    n = 200
+    x = torch.randn(n)
+    out = torch.empty(1)
+    compiled = kernels.masked_block_max_kernel[(1,)](x, out, n, BLOCK=BLOCK,
+                                                     split_masked_loops=False)
+    assert out[0] == x.max()
+    assert compiled.asm["tile"].count("scf.for") == 1
+    assert compiled.asm["tile"].count("tile.select") == 1
