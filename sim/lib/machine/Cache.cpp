@@ -5,6 +5,7 @@
 #include "HugePageArray.h"
 
 #include "llvm/ADT/bit.h"
+#include "llvm/Support/Compiler.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -61,6 +62,17 @@ uint64_t findLine(const LastLevelCache::Layout &l, uint64_t line,
   return l.records[slot].line == line ? slot : kAbsentLine;
 }
 
+/// Whether the launch has installed none of the lines [firstLine,
+/// lastLine], which are then absent.
+bool neverInstalled(const LastLevelCache::Layout &l, uint64_t firstLine,
+                    uint64_t lastLine) {
+  // An OR of all the lines' hints, which the compiler vectorises.
+  uint8_t installed = 0;
+  for (uint64_t i = firstLine; i <= lastLine; ++i)
+    installed |= l.lastWay[i - l.firstLine];
+  return installed == 0;
+}
+
 /// Marks `way`, which holds a line of the set with the state `state` and
 /// the recency ring `ring`, most recently used.
 void makeMostRecent(const LastLevelCache::Layout &l, SetState state,
@@ -84,9 +96,10 @@ void makeMostRecent(const LastLevelCache::Layout &l, SetState state,
 /// Marks `line`, which lies in `set` and is present in `slot` (a way's
 /// index in the records), most recently used, and gives its sectors
 /// [offset, offset + count) that are absent the fill time `arrival`.
-void touchLine(const LastLevelCache::Layout &l, uint64_t line, uint64_t set,
-               uint64_t slot, uint64_t offset, uint64_t count,
-               uint64_t arrival) {
+LLVM_ATTRIBUTE_NOINLINE void touchLine(const LastLevelCache::Layout &l,
+                                       uint64_t line, uint64_t set,
+                                       uint64_t slot, uint64_t offset,
+                                       uint64_t count, uint64_t arrival) {
   makeMostRecent(l, l.sets[set], l.recency + set * l.ways,
                  l.lastWay[line - l.firstLine] - 1);
   WayRecord &record = l.records[slot];
@@ -108,6 +121,19 @@ void touchLine(const LastLevelCache::Layout &l, uint64_t line, uint64_t set,
   for (uint64_t i = offset; i < offset + count; ++i)
     if (fills[i] == kAbsent)
       fills[i] = arrival;
+}
+
+/// Gives the line just installed in `slot` the sectors [offset, offset +
+/// count) with the fill time `arrival` in the mixed-fill table. (It and
+/// touchLine are kept out of the loops over lines, which then stay small
+/// enough for the compiler to keep their state in registers.)
+LLVM_ATTRIBUTE_NOINLINE void fillMixed(const LastLevelCache::Layout &l,
+                                       uint64_t slot, uint64_t offset,
+                                       uint64_t count, uint64_t arrival) {
+  l.records[slot].sectors = kMixedFills;
+  uint64_t *fills = l.mixedFills + slot * l.sectorsPerLine;
+  for (uint64_t i = 0; i < l.sectorsPerLine; ++i)
+    fills[i] = i - offset < count ? arrival : kAbsent;
 }
 
 /// Puts `line`, which lies in `set` and is absent, in the place of the
@@ -142,10 +168,7 @@ void installLine(const LastLevelCache::Layout &l, uint64_t line, uint64_t set,
     record.sectors = sectorMask(offset, count);
     return;
   }
-  record.sectors = kMixedFills;
-  uint64_t *fills = l.mixedFills + slot * l.sectorsPerLine;
-  for (uint64_t i = 0; i < l.sectorsPerLine; ++i)
-    fills[i] = i - offset < count ? arrival : kAbsent;
+  fillMixed(l, slot, offset, count, arrival);
 }
 
 /// Calls `visit(line, set, offset, count)` for the sectors [firstSector,
@@ -227,34 +250,39 @@ LastLevelCache::read(uint64_t firstSector, uint64_t count, uint64_t start,
   const uint64_t sweep = l.numSets * l.sectorsPerLine;
   while (count > 0) {
     const uint64_t piece = std::min(count, sweep - firstSector % sweep);
-    uint64_t missing = 0;
-    forEachLine(
-        l, firstSector, piece,
-        [&](uint64_t line, uint64_t set, uint64_t offset, uint64_t inLine) {
-          const uint64_t slot = findLine(l, line, set);
-          if (slot == kAbsentLine) {
-            missing += inLine;
-            return;
-          }
-          const WayRecord &record = l.records[slot];
-          if (record.sectors != kMixedFills) {
-            const uint64_t wanted = sectorMask(offset, inLine);
-            missing += llvm::popcount(wanted & ~record.sectors);
-            if ((wanted & record.sectors) != 0 && record.arrival > start)
-              outcome.inFlightUntil =
-                  std::max<uint64_t>(outcome.inFlightUntil, record.arrival);
-            return;
-          }
-          const uint64_t *fills =
-              l.mixedFills + slot * l.sectorsPerLine + offset;
-          for (uint64_t i = 0; i < inLine; ++i) {
-            if (fills[i] == kAbsent)
-              ++missing;
-            else if (fills[i] > start)
-              outcome.inFlightUntil = std::max(outcome.inFlightUntil, fills[i]);
-          }
-        });
-    install(firstSector, piece, missing > 0 ? fetch(missing) : 0);
+    const bool absent =
+        neverInstalled(l, firstSector / l.sectorsPerLine,
+                       (firstSector + piece - 1) / l.sectorsPerLine);
+    uint64_t missing = absent ? piece : 0;
+    if (!absent)
+      forEachLine(
+          l, firstSector, piece,
+          [&](uint64_t line, uint64_t set, uint64_t offset, uint64_t inLine) {
+            const uint64_t slot = findLine(l, line, set);
+            if (slot == kAbsentLine) {
+              missing += inLine;
+              return;
+            }
+            const WayRecord &record = l.records[slot];
+            if (record.sectors != kMixedFills) {
+              const uint64_t wanted = sectorMask(offset, inLine);
+              missing += llvm::popcount(wanted & ~record.sectors);
+              if ((wanted & record.sectors) != 0 && record.arrival > start)
+                outcome.inFlightUntil =
+                    std::max<uint64_t>(outcome.inFlightUntil, record.arrival);
+              return;
+            }
+            const uint64_t *fills =
+                l.mixedFills + slot * l.sectorsPerLine + offset;
+            for (uint64_t i = 0; i < inLine; ++i) {
+              if (fills[i] == kAbsent)
+                ++missing;
+              else if (fills[i] > start)
+                outcome.inFlightUntil =
+                    std::max(outcome.inFlightUntil, fills[i]);
+            }
+          });
+    install(firstSector, piece, missing > 0 ? fetch(missing) : 0, absent);
     outcome.missSectors += missing;
     outcome.hitSectors += piece - missing;
     firstSector += piece;
@@ -266,13 +294,13 @@ LastLevelCache::read(uint64_t firstSector, uint64_t count, uint64_t start,
 }
 
 void LastLevelCache::install(uint64_t firstSector, uint64_t count,
-                             uint64_t arrival) {
+                             uint64_t arrival, bool absent) {
   const Layout l = layout;
   uint64_t evictions = 0;
   forEachLine(
       l, firstSector, count,
       [&](uint64_t line, uint64_t set, uint64_t offset, uint64_t inLine) {
-        const uint64_t slot = findLine(l, line, set);
+        const uint64_t slot = absent ? kAbsentLine : findLine(l, line, set);
         if (slot == kAbsentLine) {
           installLine(l, line, set, offset, inLine, arrival, evictions);
           return;

@@ -62,7 +62,7 @@ public:
   /// write whose data is in the SRAM at cycle `arrival`, like a read does;
   /// present sectors keep their time.
   void write(uint64_t firstSector, uint64_t count, uint64_t arrival) {
-    install(firstSector, count, arrival);
+    install(firstSector, count, arrival, /*absent=*/false);
   }
 
   /// Where a set's recency ring starts, and how many of its ways hold
@@ -123,8 +123,9 @@ public:
 private:
   /// Marks the lines of the sectors [firstSector, firstSector + count) most
   /// recently used, installing absent lines, and gives absent sectors
-  /// `arrival`.
-  void install(uint64_t firstSector, uint64_t count, uint64_t arrival);
+  /// `arrival`; `absent` says that the caller knows all the lines absent.
+  void install(uint64_t firstSector, uint64_t count, uint64_t arrival,
+               bool absent);
 
   Layout layout;
   uint64_t lineBytes = 0;
