@@ -293,6 +293,13 @@ LastLevelCache::read(uint64_t firstSector, uint64_t count, uint64_t start,
   return outcome;
 }
 
+void LastLevelCache::write(uint64_t firstSector, uint64_t count,
+                           uint64_t arrival) {
+  install(firstSector, count, arrival,
+          neverInstalled(layout, firstSector / layout.sectorsPerLine,
+                         (firstSector + count - 1) / layout.sectorsPerLine));
+}
+
 void LastLevelCache::install(uint64_t firstSector, uint64_t count,
                              uint64_t arrival, bool absent) {
   const Layout l = layout;

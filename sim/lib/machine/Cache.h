@@ -58,12 +58,10 @@ public:
   CacheReadOutcome read(uint64_t firstSector, uint64_t count, uint64_t start,
                         llvm::function_ref<uint64_t(uint64_t)> fetch);
 
-  /// Installs the sectors [firstSector, firstSector + count) written by a
-  /// write whose data is in the SRAM at cycle `arrival`, like a read does;
-  /// present sectors keep their time.
-  void write(uint64_t firstSector, uint64_t count, uint64_t arrival) {
-    install(firstSector, count, arrival, /*absent=*/false);
-  }
+  /// Installs the sectors [firstSector, firstSector + count) (at least one)
+  /// written by a write whose data is in the SRAM at cycle `arrival`, like
+  /// a read does; present sectors keep their time.
+  void write(uint64_t firstSector, uint64_t count, uint64_t arrival);
 
   /// Where a set's recency ring starts, and how many of its ways hold
   /// lines (ways 0 to `filledWays` - 1).
