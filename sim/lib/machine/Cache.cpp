@@ -164,8 +164,8 @@ void installLine(const LastLevelCache::Layout &l, uint64_t line, uint64_t set,
   WayRecord &record = l.records[slot];
   record.line = line;
   if (l.sectorMasks && arrival <= UINT32_MAX) {
-    record.arrival = arrival;
-    record.sectors = sectorMask(offset, count);
+    record.arrival = static_cast<uint32_t>(arrival);
+    record.sectors = static_cast<uint32_t>(sectorMask(offset, count));
     return;
   }
   fillMixed(l, slot, offset, count, arrival);
