@@ -4,108 +4,171 @@
 
 #include "HugePageArray.h"
 
+#include "llvm/ADT/bit.h"
+#include "llvm/Support/Compiler.h"
+
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 
 using namespace mtia;
 
 namespace {
 
+using SetState = LastLevelCache::SetState;
+using WayRecord = LastLevelCache::WayRecord;
+
 /// The fill time of a sector that is not in the cache.
 constexpr uint64_t kAbsent = UINT64_MAX - 1;
 
-/// The fixed part of a set's header.
-struct SetHeader {
-  /// The launch the header belongs to; until it is the current one, the
-  /// set reads as empty.
-  uint32_t epoch;
-  /// The number of ways filled, and the most and the least recently used
-  /// way.
-  uint8_t filledWays, mostRecent, leastRecent;
-};
+/// The `sectors` of a WayRecord whose line keeps its fill times in the
+/// mixed-fill table. No mask equals it: masks are used only for lines of
+/// fewer than 32 sectors.
+constexpr uint32_t kMixedFills = UINT32_MAX;
+
+/// What findLine returns for a line that is not in the cache.
+constexpr uint64_t kAbsentLine = UINT64_MAX;
 
 /// Set storage kept from launch to launch by each host thread, which runs
 /// one launch at a time: a full cache's storage is tens of megabytes, which
 /// fresh pages for every launch would cost more to fault in than the cache
-/// costs to simulate. A set belongs to the current launch only once its
-/// header's epoch is the launch's; until then it reads as empty, so no
-/// launch clears the storage.
+/// costs to simulate. A launch only clears the sets' states; the rest is
+/// read only where those and `lastWay` say that the launch has written
+/// it.
 struct SetStorage {
-  uint64_t numSets = 0, ways = 0, headerWords = 0, recordWords = 0;
+  uint64_t numSets = 0, ways = 0, sectorsPerLine = 0;
   HugePageArray allocation;
-  uint64_t *headers = nullptr;
-  uint64_t *records = nullptr;
-  uint32_t epoch = 0;
+  WayRecord *records = nullptr;
+  uint64_t *mixedFills = nullptr;
+  uint8_t *recency = nullptr;
+  SetState *sets = nullptr;
 };
 
 thread_local SetStorage storage;
 
-/// Makes every set of the storage read as empty in any launch.
-void clearEpochs() {
-  for (uint64_t set = 0; set < storage.numSets; ++set)
-    reinterpret_cast<SetHeader *>(storage.headers + set * storage.headerWords)
-        ->epoch = 0;
+/// The mask of the sectors [offset, offset + count) of a line.
+uint64_t sectorMask(uint64_t offset, uint64_t count) {
+  return ((uint64_t(1) << count) - 1) << offset;
 }
 
-/// The record of `way` in `set`.
-uint64_t *wayRecord(const LastLevelCache::Layout &l, uint64_t set,
-                    uint64_t way) {
-  return l.records + (way * l.numSets + set) * l.recordWords;
+/// The index in the records of the way holding `line`, which lies in `set`,
+/// or kAbsentLine.
+uint64_t findLine(const LastLevelCache::Layout &l, uint64_t line,
+                  uint64_t set) {
+  const uint8_t way = l.lastWay[line - l.firstLine];
+  if (way == 0)
+    return kAbsentLine;
+  const uint64_t slot = (way - 1) * l.numSets + set;
+  return l.records[slot].line == line ? slot : kAbsentLine;
 }
 
-/// Returns the fill times of the sectors of `line`, which lies in `set`,
-/// and marks the line most recently used. An absent line is `installed` in
-/// place of the set's least recently used one (counted in `evictions` if
-/// that held a line), and its fill times are left for the caller to set.
-uint64_t *touchLine(const LastLevelCache::Layout &l, uint64_t line,
-                    uint64_t set, bool &installed, uint64_t &evictions) {
-  uint64_t *headerWords = l.headers + set * l.headerWords;
-  SetHeader &header = *reinterpret_cast<SetHeader *>(headerWords);
-  uint8_t *older = reinterpret_cast<uint8_t *>(headerWords) + sizeof(SetHeader);
-  uint8_t *newer = older + l.ways;
-  if (header.epoch != l.epoch) {
-    header.epoch = l.epoch;
-    header.filledWays = 0;
+/// Whether the launch has installed none of the lines [firstLine,
+/// lastLine], which are then absent.
+bool neverInstalled(const LastLevelCache::Layout &l, uint64_t firstLine,
+                    uint64_t lastLine) {
+  // An OR of all the lines' hints, which the compiler vectorises.
+  uint8_t installed = 0;
+  for (uint64_t i = firstLine; i <= lastLine; ++i)
+    installed |= l.lastWay[i - l.firstLine];
+  return installed == 0;
+}
+
+/// Marks `way`, which holds a line of the set with the state `state` and
+/// the recency ring `ring`, most recently used.
+void makeMostRecent(const LastLevelCache::Layout &l, SetState state,
+                    uint8_t *ring, uint8_t way) {
+  if (ring[state.head] == way)
+    return;
+  // The ring's meaningful places are [head, ways), then, in a full set,
+  // [0, head).
+  uint64_t place = std::find(ring + state.head, ring + l.ways, way) - ring;
+  if (place == l.ways)
+    place = std::find(ring, ring + state.head, way) - ring;
+  // The ways more recent than it move one place older.
+  while (place != state.head) {
+    const uint64_t newer = (place == 0 ? l.ways : place) - 1;
+    ring[place] = ring[newer];
+    place = newer;
   }
-  uint8_t &resident = l.residentWay[line - l.firstLine];
-  uint8_t way = resident - 1;
-  installed = resident == 0;
-  if (installed) {
-    bool evicting = false;
-    if (header.filledWays < l.ways) {
-      // Fill the empty ways in order, each the newest in the recency list.
-      way = header.filledWays++;
-      if (way == 0)
-        header.leastRecent = way;
-      else
-        newer[header.mostRecent] = way;
-      older[way] = header.mostRecent;
-      header.mostRecent = way;
-    } else {
-      way = header.leastRecent;
-      evicting = true;
+  ring[place] = way;
+}
+
+/// Marks `line`, which lies in `set` and is present in `slot` (a way's
+/// index in the records), most recently used, and gives its sectors
+/// [offset, offset + count) that are absent the fill time `arrival`.
+LLVM_ATTRIBUTE_NOINLINE void touchLine(const LastLevelCache::Layout &l,
+                                       uint64_t line, uint64_t set,
+                                       uint64_t slot, uint64_t offset,
+                                       uint64_t count, uint64_t arrival) {
+  makeMostRecent(l, l.sets[set], l.recency + set * l.ways,
+                 l.lastWay[line - l.firstLine] - 1);
+  WayRecord &record = l.records[slot];
+  uint64_t *fills = l.mixedFills + slot * l.sectorsPerLine;
+  if (record.sectors != kMixedFills) {
+    const uint64_t added = sectorMask(offset, count) & ~record.sectors;
+    if (added == 0)
+      return;
+    if (record.arrival == arrival) {
+      record.sectors |= added;
+      return;
     }
-    uint64_t *record = wayRecord(l, set, way);
-    if (evicting) {
-      l.residentWay[record[0] - l.firstLine] = 0;
-      ++evictions;
-    }
-    record[0] = line;
-    resident = way + 1;
+    // The line's sectors now arrive at different times: spread them into
+    // the mixed-fill table.
+    for (uint64_t i = 0; i < l.sectorsPerLine; ++i)
+      fills[i] = record.sectors >> i & 1 ? record.arrival : kAbsent;
+    record.sectors = kMixedFills;
   }
-  if (way != header.mostRecent) {
-    // Unlink the way from the recency list and put it at the front.
-    const uint8_t newerWay = newer[way], olderWay = older[way];
-    older[newerWay] = olderWay;
-    if (way == header.leastRecent)
-      header.leastRecent = newerWay;
-    else
-      newer[olderWay] = newerWay;
-    newer[header.mostRecent] = way;
-    older[way] = header.mostRecent;
-    header.mostRecent = way;
+  for (uint64_t i = offset; i < offset + count; ++i)
+    if (fills[i] == kAbsent)
+      fills[i] = arrival;
+}
+
+/// Gives the line just installed in `slot` the sectors [offset, offset +
+/// count) with the fill time `arrival` in the mixed-fill table. (It and
+/// touchLine are kept out of the loops over lines, which then stay small
+/// enough for the compiler to keep their state in registers.)
+LLVM_ATTRIBUTE_NOINLINE void fillMixed(const LastLevelCache::Layout &l,
+                                       uint64_t slot, uint64_t offset,
+                                       uint64_t count, uint64_t arrival) {
+  l.records[slot].sectors = kMixedFills;
+  uint64_t *fills = l.mixedFills + slot * l.sectorsPerLine;
+  for (uint64_t i = 0; i < l.sectorsPerLine; ++i)
+    fills[i] = i - offset < count ? arrival : kAbsent;
+}
+
+/// Puts `line`, which lies in `set` and is absent, in the place of the
+/// set's least recently used line or in its next empty way (counting in
+/// `evictions` a line it replaces), marks it most recently used and gives
+/// it the sectors [offset, offset + count) with the fill time `arrival`.
+void installLine(const LastLevelCache::Layout &l, uint64_t line, uint64_t set,
+                 uint64_t offset, uint64_t count, uint64_t arrival,
+                 uint64_t &evictions) {
+  SetState &state = l.sets[set];
+  uint8_t *ring = l.recency + set * l.ways;
+  // The place before the most recently used way is the least recently used
+  // way's, or unused while the set has empty ways: the line's way takes it
+  // and becomes the most recently used.
+  state.head = (state.head == 0 ? l.ways : state.head) - 1;
+  uint8_t way;
+  uint64_t slot;
+  if (state.filledWays < l.ways) {
+    way = state.filledWays++;
+    ring[state.head] = way;
+    slot = way * l.numSets + set;
+  } else {
+    way = ring[state.head];
+    slot = way * l.numSets + set;
+    ++evictions;
   }
-  return wayRecord(l, set, way) + 1;
+  l.lastWay[line - l.firstLine] = way + 1;
+  WayRecord &record = l.records[slot];
+  record.line = line;
+  if (l.sectorMasks && arrival <= UINT32_MAX) {
+    record.arrival = static_cast<uint32_t>(arrival);
+    record.sectors = static_cast<uint32_t>(sectorMask(offset, count));
+    return;
+  }
+  fillMixed(l, slot, offset, count, arrival);
 }
 
 /// Calls `visit(line, set, offset, count)` for the sectors [firstSector,
@@ -140,40 +203,40 @@ LastLevelCache::LastLevelCache(uint64_t cacheBytes, uint64_t lineBytes,
   layout.numSets = cacheBytes / lineBytes / ways;
   layout.ways = ways;
   layout.sectorsPerLine = lineBytes / sectorBytes;
-  layout.headerWords = (sizeof(SetHeader) + 2 * ways + 7) / 8;
-  layout.recordWords = 1 + layout.sectorsPerLine;
+  layout.sectorMasks = layout.sectorsPerLine < 32;
 }
 
 void LastLevelCache::cover(uint64_t begin, uint64_t end) {
   const uint64_t numSets = layout.numSets, ways = layout.ways;
-  const uint64_t headerWords = layout.headerWords;
-  const uint64_t recordWords = layout.recordWords;
+  const uint64_t sectorsPerLine = layout.sectorsPerLine;
   if (storage.numSets != numSets || storage.ways != ways ||
-      storage.recordWords != recordWords) {
+      storage.sectorsPerLine != sectorsPerLine) {
     storage.numSets = numSets;
     storage.ways = ways;
-    storage.headerWords = headerWords;
-    storage.recordWords = recordWords;
-    // The records are left uninitialised, so the host maps only the pages
-    // sets touch.
-    const uint64_t headerTotal = numSets * headerWords;
-    storage.allocation.reserve(
-        (headerTotal + numSets * ways * recordWords) * sizeof(uint64_t));
-    storage.headers = reinterpret_cast<uint64_t *>(storage.allocation.data());
-    storage.records = storage.headers + headerTotal;
-    clearEpochs();
-    storage.epoch = 0;
+    storage.sectorsPerLine = sectorsPerLine;
+    // The storage is left uninitialised, so the host maps only the pages
+    // the launches touch: the mixed-fill table's only where lines have
+    // sectors filled at different times.
+    const uint64_t slots = numSets * ways;
+    storage.allocation.reserve(slots * sizeof(WayRecord) +
+                               slots * sectorsPerLine * sizeof(uint64_t) +
+                               slots + numSets * sizeof(SetState));
+    uint8_t *next = storage.allocation.data();
+    storage.records = reinterpret_cast<WayRecord *>(next);
+    next += slots * sizeof(WayRecord);
+    storage.mixedFills = reinterpret_cast<uint64_t *>(next);
+    next += slots * sectorsPerLine * sizeof(uint64_t);
+    storage.recency = next;
+    storage.sets = reinterpret_cast<SetState *>(next + slots);
   }
-  if (++storage.epoch == 0) {
-    clearEpochs();
-    storage.epoch = 1;
-  }
-  layout.headers = storage.headers;
+  std::memset(storage.sets, 0, numSets * sizeof(SetState));
   layout.records = storage.records;
-  layout.epoch = storage.epoch;
+  layout.mixedFills = storage.mixedFills;
+  layout.recency = storage.recency;
+  layout.sets = storage.sets;
   layout.firstLine = begin / lineBytes;
-  residentWay.assign((end + lineBytes - 1) / lineBytes - layout.firstLine, 0);
-  layout.residentWay = residentWay.data();
+  lastWay.assign((end + lineBytes - 1) / lineBytes - layout.firstLine, 0);
+  layout.lastWay = lastWay.data();
 }
 
 CacheReadOutcome
@@ -187,26 +250,39 @@ LastLevelCache::read(uint64_t firstSector, uint64_t count, uint64_t start,
   const uint64_t sweep = l.numSets * l.sectorsPerLine;
   while (count > 0) {
     const uint64_t piece = std::min(count, sweep - firstSector % sweep);
-    uint64_t missing = 0;
-    forEachLine(
-        l, firstSector, piece,
-        [&](uint64_t line, uint64_t set, uint64_t offset, uint64_t inLine) {
-          const uint8_t resident = l.residentWay[line - l.firstLine];
-          if (resident == 0) {
-            missing += inLine;
-            return;
-          }
-          const uint64_t *fillTimes =
-              wayRecord(l, set, resident - 1) + 1 + offset;
-          for (uint64_t i = 0; i < inLine; ++i) {
-            if (fillTimes[i] == kAbsent)
-              ++missing;
-            else if (fillTimes[i] > start)
-              outcome.inFlightUntil =
-                  std::max(outcome.inFlightUntil, fillTimes[i]);
-          }
-        });
-    install(firstSector, piece, missing > 0 ? fetch(missing) : 0);
+    const bool absent =
+        neverInstalled(l, firstSector / l.sectorsPerLine,
+                       (firstSector + piece - 1) / l.sectorsPerLine);
+    uint64_t missing = absent ? piece : 0;
+    if (!absent)
+      forEachLine(
+          l, firstSector, piece,
+          [&](uint64_t line, uint64_t set, uint64_t offset, uint64_t inLine) {
+            const uint64_t slot = findLine(l, line, set);
+            if (slot == kAbsentLine) {
+              missing += inLine;
+              return;
+            }
+            const WayRecord &record = l.records[slot];
+            if (record.sectors != kMixedFills) {
+              const uint64_t wanted = sectorMask(offset, inLine);
+              missing += llvm::popcount(wanted & ~record.sectors);
+              if ((wanted & record.sectors) != 0 && record.arrival > start)
+                outcome.inFlightUntil =
+                    std::max<uint64_t>(outcome.inFlightUntil, record.arrival);
+              return;
+            }
+            const uint64_t *fills =
+                l.mixedFills + slot * l.sectorsPerLine + offset;
+            for (uint64_t i = 0; i < inLine; ++i) {
+              if (fills[i] == kAbsent)
+                ++missing;
+              else if (fills[i] > start)
+                outcome.inFlightUntil =
+                    std::max(outcome.inFlightUntil, fills[i]);
+            }
+          });
+    install(firstSector, piece, missing > 0 ? fetch(missing) : 0, absent);
     outcome.missSectors += missing;
     outcome.hitSectors += piece - missing;
     firstSector += piece;
@@ -217,24 +293,26 @@ LastLevelCache::read(uint64_t firstSector, uint64_t count, uint64_t start,
   return outcome;
 }
 
+void LastLevelCache::write(uint64_t firstSector, uint64_t count,
+                           uint64_t arrival) {
+  install(firstSector, count, arrival,
+          neverInstalled(layout, firstSector / layout.sectorsPerLine,
+                         (firstSector + count - 1) / layout.sectorsPerLine));
+}
+
 void LastLevelCache::install(uint64_t firstSector, uint64_t count,
-                             uint64_t arrival) {
+                             uint64_t arrival, bool absent) {
   const Layout l = layout;
   uint64_t evictions = 0;
   forEachLine(
       l, firstSector, count,
       [&](uint64_t line, uint64_t set, uint64_t offset, uint64_t inLine) {
-        bool installed;
-        uint64_t *fillTimes = touchLine(l, line, set, installed, evictions);
-        if (installed) {
-          // A new line holds only the sectors installed now.
-          for (uint64_t i = 0; i < l.sectorsPerLine; ++i)
-            fillTimes[i] = i - offset < inLine ? arrival : kAbsent;
+        const uint64_t slot = absent ? kAbsentLine : findLine(l, line, set);
+        if (slot == kAbsentLine) {
+          installLine(l, line, set, offset, inLine, arrival, evictions);
           return;
         }
-        for (uint64_t i = offset; i < offset + inLine; ++i)
-          if (fillTimes[i] == kAbsent)
-            fillTimes[i] = arrival;
+        touchLine(l, line, set, slot, offset, inLine, arrival);
       });
   evictionCount += evictions;
 }

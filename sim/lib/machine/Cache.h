@@ -58,12 +58,29 @@ public:
   CacheReadOutcome read(uint64_t firstSector, uint64_t count, uint64_t start,
                         llvm::function_ref<uint64_t(uint64_t)> fetch);
 
-  /// Installs the sectors [firstSector, firstSector + count) written by a
-  /// write whose data is in the SRAM at cycle `arrival`, like a read does;
-  /// present sectors keep their time.
-  void write(uint64_t firstSector, uint64_t count, uint64_t arrival) {
-    install(firstSector, count, arrival);
-  }
+  /// Installs the sectors [firstSector, firstSector + count) (at least one)
+  /// written by a write whose data is in the SRAM at cycle `arrival`, like
+  /// a read does; present sectors keep their time.
+  void write(uint64_t firstSector, uint64_t count, uint64_t arrival);
+
+  /// Where a set's recency ring starts, and how many of its ways hold
+  /// lines (ways 0 to `filledWays` - 1).
+  struct SetState {
+    uint8_t head, filledWays;
+  };
+
+  /// What one way of a set holds.
+  struct WayRecord {
+    /// The line, while the way holds one.
+    uint64_t line;
+    /// The fill time of the sectors in `sectors`.
+    uint32_t arrival;
+    /// The mask of the line's sectors present, all filled at `arrival`; or
+    /// kMixedFills (see Cache.cpp) when the way's entry in the mixed-fill
+    /// table holds the sectors' fill times instead: when they differ or do
+    /// not fit in `arrival`.
+    uint32_t sectors;
+  };
 
   /// The cache's geometry and the launch's storage (public for the helpers
   /// in Cache.cpp). Loops copy it into a local: their stores through byte
@@ -71,23 +88,29 @@ public:
   /// them.
   struct Layout {
     uint64_t numSets = 0, ways = 0, sectorsPerLine = 0;
-    /// The words of a set's header: a SetHeader (see Cache.cpp), then per
-    /// way the next older and the next newer way of the recency list.
-    uint64_t headerWords = 0;
-    /// The words of a way's record: the line it holds, then the fill times
-    /// of the line's sectors.
-    uint64_t recordWords = 0;
-    /// The headers, set after set, and the records, way after way and in a
-    /// way set after set: a read or write of consecutive lines touches
-    /// consecutive sets, whose records in the same way are neighbours.
-    uint64_t *headers = nullptr;
-    uint64_t *records = nullptr;
-    /// The epoch that marks a set's header as the launch's (see Cache.cpp).
-    uint32_t epoch = 0;
+    /// Whether a line's sectors fit in the mask of a WayRecord; if not,
+    /// every line keeps its fill times in the mixed-fill table.
+    bool sectorMasks = false;
+    /// The ways' records, way after way and in a way set after set: a read
+    /// or write of consecutive lines touches consecutive sets, whose records
+    /// in the same way are neighbours.
+    WayRecord *records = nullptr;
+    /// Per way, in the order of `records`, the fill times of the sectors of
+    /// a line whose sectors were filled at different times (kAbsent for
+    /// those absent); a way uses its entry only while its record says so.
+    uint64_t *mixedFills = nullptr;
+    /// Per set, a ring of `ways` bytes holding its ways in recency order:
+    /// the most recently used at the set's `head`, older ones after it,
+    /// wrapping around. The ways fill in order, and while a set has empty
+    /// ways only the places [head, ways) are meaningful, which hold the
+    /// filled ones.
+    uint8_t *recency = nullptr;
+    SetState *sets = nullptr;
     /// Per line of the covered addresses, from `firstLine` on: 1 + the way
-    /// holding it, or 0 while absent. It spares lookups a search of the
-    /// set.
-    uint8_t *residentWay = nullptr;
+    /// the launch last installed it in, or 0 if none; the line is present
+    /// while that way's record holds it. It spares lookups a search of the
+    /// set, and evictions an update.
+    uint8_t *lastWay = nullptr;
     uint64_t firstLine = 0;
   };
 
@@ -98,12 +121,13 @@ public:
 private:
   /// Marks the lines of the sectors [firstSector, firstSector + count) most
   /// recently used, installing absent lines, and gives absent sectors
-  /// `arrival`.
-  void install(uint64_t firstSector, uint64_t count, uint64_t arrival);
+  /// `arrival`; `absent` says that the caller knows all the lines absent.
+  void install(uint64_t firstSector, uint64_t count, uint64_t arrival,
+               bool absent);
 
   Layout layout;
   uint64_t lineBytes = 0;
-  std::vector<uint8_t> residentWay;
+  std::vector<uint8_t> lastWay;
   uint64_t hitCount = 0, missCount = 0, evictionCount = 0;
 };
 

@@ -29,9 +29,9 @@ def target_data(**sram: int) -> dict[str, Any]:
     return data
 
 
-def simulator(cache_bytes: int, ways: int = 16) -> Simulator:
-    """mtia-2i with a cache of ``cache_bytes`` (0: none) in 128-byte lines."""
-    data = target_data(cache_bytes=cache_bytes, cache_line_bytes=LINE, cache_ways=ways)
+def simulator(cache_bytes: int, ways: int = 16, line: int = LINE) -> Simulator:
+    """mtia-2i with a cache of ``cache_bytes`` (0: none) in ``line``-byte lines."""
+    data = target_data(cache_bytes=cache_bytes, cache_line_bytes=line, cache_ways=ways)
     return Simulator(Target.from_json(json.dumps(data)))
 
 
@@ -197,13 +197,14 @@ def test_replacement_is_least_recently_used() -> None:
     assert result.cache == {"hits": 2 * per_line, "misses": 3 * per_line, "evictions": 1}
 
 
-def lru_reference(loads: Sequence[tuple[int, int]], sets: int, ways: int) -> dict[str, int]:
+def lru_reference(loads: Sequence[tuple[int, int]], sets: int, ways: int,
+                  line_bytes: int = LINE) -> dict[str, int]:
     """Hits, misses (in sectors) and evictions (in lines) of an LRU cache whose
     lines are tagged and replaced whole and filled sector by sector."""
     lines: list[OrderedDict[int, set[int]]] = [OrderedDict() for _ in range(sets)]
     hits = misses = evictions = 0
     for offset, length in loads:
-        for line in range(offset // LINE, (offset + length - 1) // LINE + 1):
+        for line in range(offset // line_bytes, (offset + length - 1) // line_bytes + 1):
             cached = lines[line % sets]
             if line in cached:
                 cached.move_to_end(line)
@@ -212,8 +213,8 @@ def lru_reference(loads: Sequence[tuple[int, int]], sets: int, ways: int) -> dic
                     cached.popitem(last=False)
                     evictions += 1
                 cached[line] = set()
-            first = max(offset, line * LINE) // SECTOR
-            last = min(offset + length, (line + 1) * LINE) // SECTOR
+            first = max(offset, line * line_bytes) // SECTOR
+            last = min(offset + length, (line + 1) * line_bytes) // SECTOR
             for sector in range(first, last):
                 if sector in cached[line]:
                     hits += 1
@@ -223,19 +224,23 @@ def lru_reference(loads: Sequence[tuple[int, int]], sets: int, ways: int) -> dic
     return {"hits": hits, "misses": misses, "evictions": evictions}
 
 
-def test_counts_match_a_reference_lru_cache() -> None:
-    """Random windows (whole and partial lines) through a 2 KiB cache of 4
-    sets of 4 ways, against the Python reference model. (The buffer starts
-    at a multiple of the 4 sets' 512 bytes, so line numbers relative to it
-    index the same sets.)"""
+@pytest.mark.parametrize("line, sets, ways", [(LINE, 4, 4), (512, 2, 3), (1024, 4, 2),
+                                              (2048, 1, 5)])
+def test_counts_match_a_reference_lru_cache(line: int, sets: int, ways: int) -> None:
+    """Random windows (whole and partial lines) through a cache of ``sets``
+    sets of ``ways`` lines, against the Python reference model. Lines of 32
+    sectors or more keep their sectors' fill times in the simulator's
+    mixed-fill table. (The buffer starts at a multiple of the sets' bytes, so
+    line numbers relative to it index the same sets.)"""
     rng = np.random.default_rng(7)
-    size = 6 << 10
+    size = 3 * sets * ways * line
     loads = []
     for _ in range(300):
         length = int(rng.integers(1, 17)) * SECTOR
         loads.append((int(rng.integers(0, (size - length) // SECTOR + 1)) * SECTOR, length))
-    result = simulator(2 << 10, ways=4).run(reader_program(loads), [np.zeros(size, np.int8)])
-    expected = lru_reference(loads, sets=4, ways=4)
+    sim = simulator(sets * ways * line, ways=ways, line=line)
+    result = sim.run(reader_program(loads), [np.zeros(size, np.int8)])
+    expected = lru_reference(loads, sets=sets, ways=ways, line_bytes=line)
     assert expected["hits"] > 0 and expected["evictions"] > 0
     assert result.cache == expected
 
