@@ -132,13 +132,18 @@ void mtia::dpeMatmul(DType inType, DType accType, uint8_t *c, const uint8_t *a,
     return;
   }
   // The operands and the accumulator are widened to f64 through f32, whose
-  // conversions from the narrow types have fast paths.
+  // conversions from the narrow types have fast paths; f32 (the accumulator)
+  // is copied as it is, which widens to the same doubles as converting it to
+  // f32 first would.
   auto widen = [](DType type, const uint8_t *source, int64_t count,
                   std::vector<double> &wide) {
     std::vector<float> &narrow = scratch(0);
     narrow.resize(count);
-    convertElements(type, DType::F32, source,
-                    reinterpret_cast<uint8_t *>(narrow.data()), count, true);
+    auto *bytes = reinterpret_cast<uint8_t *>(narrow.data());
+    if (type == DType::F32)
+      std::memcpy(bytes, source, count * sizeof(float));
+    else
+      convertElements(type, DType::F32, source, bytes, count, true);
     wide.assign(narrow.begin(), narrow.end());
   };
   thread_local std::vector<double> wideA, wideB, out;
