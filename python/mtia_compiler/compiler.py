@@ -325,10 +325,8 @@ def compile(src: str | Path, target: str = "mtia-2i",  # noqa: A001 (Triton's na
         for divisor in divisors
         for split in ((True, False) if split_masked_loops else (False,))]
     context = compiler_context()
-    # The first plan that does not fit, of the attempts without the optional
-    # loop splitting when there is one.
-    first_error: PlanLimitError | None = None
-    first_error_split = False
+    # The first plan that does not fit, with and without the loop splitting.
+    errors: dict[bool, PlanLimitError] = {}
     tried: set[str] = set()
     for attempt, split in attempts:
         with _mtia.SourceSession(context, buffer, name) as session:
@@ -355,8 +353,7 @@ def compile(src: str | Path, target: str = "mtia-2i",  # noqa: A001 (Triton's na
             try:
                 asm["bin"] = emit_program(module, target_description)
             except PlanLimitError as error:
-                if first_error is None or (not split and first_error_split):
-                    first_error, first_error_split = error, split
+                errors.setdefault(split, error)
                 continue
             except CompilationError:
                 raise
@@ -367,7 +364,8 @@ def compile(src: str | Path, target: str = "mtia-2i",  # noqa: A001 (Triton's na
                     f"{name}: error: internal error in the program stage "
                     f"({type(error).__name__}: {error}); please report it") from error
         return CompiledKernel(kernel_name, target, asm, parameters)
-    assert first_error is not None
+    # The error of a plan without the optional splitting says more.
+    first_error = errors.get(False) or errors[True]
     if isinstance(first_error, LocalMemoryError) and len(tried) > 1:
         raise LocalMemoryError(f"{first_error}; in strips of the block that the compiler "
                                "could make, it does not fit either")
