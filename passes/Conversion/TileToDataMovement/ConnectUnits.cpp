@@ -77,47 +77,86 @@ private:
   /// iteration; the carried argument is then unused, and canonicalization
   /// removes it. One page serves: program order reads each tile before the
   /// next is written.
+  ///
+  /// When the loop's result only starts another such loop that follows it
+  /// (the two loops `mtia-split-masked-loops` makes of one), the chain of
+  /// loops shares the buffer: the tile stays in its page from one loop to
+  /// the next rather than being copied out of the producer's storage.
   void carryThroughBuffer(scf::ForOp loop, BlockArgument argument) {
     tile::Unit owner = units.getOwner(argument);
     Value init = loop.getTiedLoopInit(argument)->get();
-    Value yielded = loop.getTiedLoopYieldedValue(argument)->get();
-    OpResult result = loop.getTiedLoopResult(argument);
     // The DPE clears an initial accumulator of zeros itself (see connect).
     bool clearsInit = units.getOwner(init) != owner;
-    if ((clearsInit &&
-         (owner != tile::Unit::DPE || !isZeroAccumulator(init))) ||
-        units.getOwner(yielded) != owner)
+    if (clearsInit && (owner != tile::Unit::DPE || !isZeroAccumulator(init)))
       return;
-    // Every use, of the argument in the body and of the result after the
-    // loop, is by one other compute unit.
     std::optional<tile::Unit> consumer;
-    auto usedByConsumer = [&](Value value, Block *block) {
-      for (OpOperand &use : value.getUses()) {
-        std::optional<tile::Unit> user = units.getUser(use);
-        if (!user || *user == owner || *user == tile::Unit::DMA ||
-            use.getOwner()->getBlock() != block ||
-            (consumer && *consumer != *user))
-          return false;
-        consumer = *user;
-      }
-      return true;
-    };
-    if (argument.use_empty() || !usedByConsumer(argument, loop.getBody()) ||
-        !usedByConsumer(result, loop->getBlock()))
+    SmallVector<std::pair<scf::ForOp, BlockArgument>> chain;
+    for (;;) {
+      if (units.getOwner(loop.getTiedLoopYieldedValue(argument)->get()) !=
+              owner ||
+          argument.use_empty() ||
+          !usedOnlyBy(argument, loop.getBody(), owner, consumer))
+        return;
+      chain.emplace_back(loop, argument);
+      OpResult result = loop.getTiedLoopResult(argument);
+      std::optional<std::pair<scf::ForOp, BlockArgument>> next =
+          getChainedLoop(loop, result);
+      if (!next)
+        break;
+      std::tie(loop, argument) = *next;
+    }
+    OpResult result = loop.getTiedLoopResult(argument);
+    if (!usedOnlyBy(result, loop->getBlock(), owner, consumer))
       return;
     Location loc = argument.getLoc();
     auto pageType = cast<tile::TileType>(argument.getType());
     cb::AllocOp buffer =
         buffers.allocate("carried", pageType, cb::getEndpoint(owner),
                          cb::getEndpoint(*consumer), loc, 1);
-    OpBuilder beforeLoop(loop);
+    OpBuilder beforeLoop(chain.front().first);
     if (clearsInit)
       init = tile::ZerosOp::create(beforeLoop, loc, pageType);
     BufferBuilder::produce(buffer, init, beforeLoop, loc);
-    OpBuilder endOfBody(loop.getBody()->getTerminator());
-    BufferBuilder::produce(buffer, yielded, endOfBody, loc);
-    consumeCarried(buffer, argument, loop.getBody(), nullptr);
+    for (auto [chained, carried] : chain) {
+      OpBuilder endOfBody(chained.getBody()->getTerminator());
+      BufferBuilder::produce(
+          buffer, chained.getTiedLoopYieldedValue(carried)->get(), endOfBody,
+          loc);
+      consumeCarried(buffer, carried, chained.getBody(), nullptr);
+    }
     consumeCarried(buffer, result, loop->getBlock(), loop);
+  }
+
+  /// Whether every use of `value` in `block` (and none elsewhere) is by one
+  /// compute unit other than `owner`, the same as `consumer` if that is
+  /// set; sets `consumer` to it.
+  bool usedOnlyBy(Value value, Block *block, tile::Unit owner,
+                  std::optional<tile::Unit> &consumer) {
+    for (OpOperand &use : value.getUses()) {
+      std::optional<tile::Unit> user = units.getUser(use);
+      if (!user || *user == owner || *user == tile::Unit::DMA ||
+          use.getOwner()->getBlock() != block ||
+          (consumer && *consumer != *user))
+        return false;
+      consumer = *user;
+    }
+    return true;
+  }
+
+  /// The loop `result` starts, and its argument, when the result's one use
+  /// is the initial value of an argument of a loop later in its block.
+  static std::optional<std::pair<scf::ForOp, BlockArgument>>
+  getChainedLoop(scf::ForOp loop, OpResult result) {
+    if (!result.hasOneUse())
+      return std::nullopt;
+    OpOperand &use = *result.getUses().begin();
+    auto next = dyn_cast<scf::ForOp>(use.getOwner());
+    if (!next || next->getBlock() != loop->getBlock())
+      return std::nullopt;
+    BlockArgument argument = next.getTiedLoopRegionIterArg(&use);
+    if (!argument)
+      return std::nullopt;
+    return std::make_pair(next, argument);
   }
 
   /// Reads `buffer`'s front page for the uses of `carried` in `block`,

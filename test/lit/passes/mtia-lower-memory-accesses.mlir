@@ -121,3 +121,55 @@ tt.func @carried_accumulator(%n: index) {
   %out = tile.binary addf %r, %r : !tile.tile<32x32xf32>
   tt.return
 }
+
+// -----
+
+// When the carried tile's result only starts a second loop that carries it
+// the same way (the two loops mtia-split-masked-loops makes of one), both
+// loops share the buffer: the tile stays in its page between them, and the
+// DPE never copies the first loop's result into it.
+
+// CHECK-LABEL: tt.func @chained_carried_accumulator
+// CHECK: %[[CARRIED:.*]] = cb.alloc "carried{{[0-9]+}}", dpe -> simd : !cb.cb<32x32xf32, pages = 1>
+// CHECK-NOT: cb.alloc "carried
+// CHECK: %[[ZEROS:.*]] = tile.zeros : !tile.tile<32x32xf32>
+// CHECK-NEXT: cb.reserve_back %[[CARRIED]], 1
+// CHECK-NEXT: cb.write_back %[[ZEROS]], %[[CARRIED]][0]
+// CHECK-NEXT: cb.push_back %[[CARRIED]], 1
+// CHECK: %[[FIRST:.*]] = scf.for
+// CHECK-NEXT: cb.wait_front %[[CARRIED]], 1
+// CHECK-NEXT: %[[ACC:.*]] = cb.read_front %[[CARRIED]][0]
+// CHECK-NEXT: tile.binary mulf %[[ACC]], %[[ACC]]
+// CHECK: %[[NEXT:.*]] = tile.matmul
+// CHECK: cb.write_back %[[NEXT]], %[[CARRIED]][0]
+// CHECK-NEXT: cb.push_back %[[CARRIED]], 1
+// CHECK-NEXT: scf.yield %[[NEXT]]
+// CHECK-NOT: cb.write_back %[[FIRST]]
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[FIRST]])
+// CHECK-NEXT: cb.wait_front %[[CARRIED]], 1
+// CHECK-NEXT: %[[ACC2:.*]] = cb.read_front %[[CARRIED]][0]
+// CHECK-NEXT: tile.binary subf %[[ACC2]], %[[ACC2]]
+// CHECK: %[[NEXT2:.*]] = tile.matmul
+// CHECK: cb.write_back %[[NEXT2]], %[[CARRIED]][0]
+// CHECK-NEXT: cb.push_back %[[CARRIED]], 1
+// CHECK: cb.wait_front %[[CARRIED]], 1
+// CHECK-NEXT: %[[OUT:.*]] = cb.read_front %[[CARRIED]][0]
+// CHECK-NEXT: tile.binary addf %[[OUT]], %[[OUT]]
+tt.func @chained_carried_accumulator(%m: index, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = tile.constant dense<1.000000e+00> : tensor<32x32xf16> : !tile.tile<32x32xf16>
+  %zero = tile.constant dense<0.000000e+00> : tensor<32x32xf32> : !tile.tile<32x32xf32>
+  %first = scf.for %i = %c0 to %m step %c1 iter_args(%acc = %zero) -> (!tile.tile<32x32xf32>) {
+    %scaled = tile.binary mulf %acc, %acc : !tile.tile<32x32xf32>
+    %next = tile.matmul %a, %a, %scaled : !tile.tile<32x32xf16>, !tile.tile<32x32xf16> -> !tile.tile<32x32xf32>
+    scf.yield %next : !tile.tile<32x32xf32>
+  }
+  %second = scf.for %i = %m to %n step %c1 iter_args(%acc = %first) -> (!tile.tile<32x32xf32>) {
+    %shifted = tile.binary subf %acc, %acc : !tile.tile<32x32xf32>
+    %next = tile.matmul %a, %a, %shifted : !tile.tile<32x32xf16>, !tile.tile<32x32xf16> -> !tile.tile<32x32xf32>
+    scf.yield %next : !tile.tile<32x32xf32>
+  }
+  %out = tile.binary addf %second, %second : !tile.tile<32x32xf32>
+  tt.return
+}
