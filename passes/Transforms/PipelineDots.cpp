@@ -16,9 +16,11 @@
 // iteration before the loop and for the next one in the body: its loads and
 // dots at the start of the body, so that the DPE multiplies the next operands
 // while the other units work on this iteration, and the rest at the end,
-// after this iteration's chain. The last iteration computes its own values
-// again rather than one past the end, so no access leaves the iteration
-// space, and the first iteration's values, before the loop, are computed
+// after this iteration's chain. The last iteration runs after the loop, in a
+// loop of its own (of one iteration, or none), on the values computed ahead
+// for it: nothing is computed past the end, so no access leaves the
+// iteration space and no product is wasted; the first iteration's values,
+// before the loop, are computed
 // only when the loop runs an iteration (an `scf.if` that yields zeros
 // otherwise): a loop that runs none, such as the part of a loop
 // `mtia-split-masked-loops` splits off, neither reads nor multiplies
@@ -238,6 +240,52 @@ void sinkCarriedUpdates(Block *body) {
     op->moveBefore(terminator);
 }
 
+/// Erases `op` if nothing uses its results.
+void eraseIfUnused(RewriterBase &rewriter, Operation *op) {
+  if (op->use_empty())
+    rewriter.eraseOp(op);
+}
+
+/// Runs the last iteration of `loop` in a loop of its own after it, a copy
+/// of the body (`mapping` maps the body's operations and values to the
+/// copy's), and makes `loop` stop before it: the pipelined loop then never
+/// computes past its end. The loop of the last iteration runs one
+/// iteration, or none when `loop` runs none; the results of `loop` become
+/// its initial values.
+scf::ForOp peelLastIteration(RewriterBase &rewriter, scf::ForOp loop,
+                             IRMapping &mapping) {
+  Location loc = loop.getLoc();
+  rewriter.setInsertionPoint(loop);
+  // last = lower + ((upper - lower - 1) / step) * step when the loop runs
+  // an iteration, else lower. Steps are positive, and when lower < upper
+  // the difference, taken as unsigned, is exact even for a signed loop
+  // whose bounds are far apart, and so is the sum.
+  Value lower = loop.getLowerBound();
+  Value upper = loop.getUpperBound();
+  Value step = loop.getStep();
+  Value one = arith::ConstantOp::create(
+      rewriter, loc, rewriter.getOneAttr(lower.getType()));
+  Value span = arith::SubIOp::create(
+      rewriter, loc, arith::SubIOp::create(rewriter, loc, upper, lower), one);
+  Value steps = arith::DivUIOp::create(rewriter, loc, span, step);
+  Value last = arith::AddIOp::create(
+      rewriter, loc, lower, arith::MulIOp::create(rewriter, loc, steps, step));
+  last = arith::SelectOp::create(rewriter, loc,
+                                 isBefore(rewriter, loc, loop, lower, upper),
+                                 last, lower);
+  rewriter.setInsertionPointAfter(loop);
+  auto lastIteration = cast<scf::ForOp>(rewriter.clone(*loop, mapping));
+  lastIteration.getLowerBoundMutable().assign(last);
+  lastIteration.getInitArgsMutable().assign(loop.getResults());
+  for (auto [result, lastResult] :
+       llvm::zip_equal(loop.getResults(), lastIteration.getResults()))
+    rewriter.replaceUsesWithIf(result, lastResult, [&](OpOperand &use) {
+      return use.getOwner() != lastIteration;
+    });
+  loop.getUpperBoundMutable().assign(last);
+  return lastIteration;
+}
+
 /// Pipelines `loop` (see the file comment).
 void pipeline(scf::ForOp loop, const PipelinedSlice &slice) {
   Location loc = loop.getLoc();
@@ -284,10 +332,8 @@ void pipeline(scf::ForOp loop, const PipelinedSlice &slice) {
     // operands before this iteration's chain reaches it.
     builder.setInsertionPointToStart(body);
     Value iv = loop.getInductionVar();
-    Value next = arith::AddIOp::create(builder, loc, iv, loop.getStep());
-    Value inRange = isBefore(builder, loc, loop, next, loop.getUpperBound());
     IRMapping mapping;
-    mapping.map(iv, arith::SelectOp::create(builder, loc, inRange, next, iv));
+    mapping.map(iv, arith::AddIOp::create(builder, loc, iv, loop.getStep()));
     cloneAll(builder, slice.feeding, mapping);
     // What follows from the products goes last, after this iteration's
     // chain: the units that run it are busy with that chain until then.
@@ -295,6 +341,8 @@ void pipeline(scf::ForOp loop, const PipelinedSlice &slice) {
     cloneAll(builder, slice.following, mapping);
     return lookupAll(mapping, slice.carried);
   };
+  IRMapping lastMapping;
+  scf::ForOp lastIteration = peelLastIteration(rewriter, loop, lastMapping);
   FailureOr<LoopLikeOpInterface> pipelined =
       cast<LoopLikeOpInterface>(loop.getOperation())
           .replaceWithAdditionalYields(rewriter, first,
@@ -302,6 +350,17 @@ void pipeline(scf::ForOp loop, const PipelinedSlice &slice) {
                                        yieldNext);
   if (failed(pipelined))
     return;
+  // The last iteration takes the values the pipelined loop computed ahead
+  // for it (or, when the pipelined loop runs none, the first iteration's)
+  // instead of computing them again.
+  ValueRange ahead = pipelined->getOperation()->getResults().take_back(
+      slice.carried.size());
+  for (auto [carried, value] : llvm::zip_equal(slice.carried, ahead))
+    rewriter.replaceAllUsesWith(lastMapping.lookup(carried), value);
+  for (Operation *op : llvm::reverse(slice.following))
+    eraseIfUnused(rewriter, lastMapping.lookup(op));
+  for (Operation *op : llvm::reverse(slice.feeding))
+    eraseIfUnused(rewriter, lastMapping.lookup(op));
   // What only the next iteration's values needed is dead now.
   for (Operation *op : llvm::reverse(slice.following))
     if (op->use_empty())
@@ -310,6 +369,7 @@ void pipeline(scf::ForOp loop, const PipelinedSlice &slice) {
     if (op->use_empty())
       rewriter.eraseOp(op);
   sinkCarriedUpdates(cast<scf::ForOp>(pipelined->getOperation()).getBody());
+  sinkCarriedUpdates(lastIteration.getBody());
 }
 
 struct PipelineDotsPass

@@ -3,11 +3,12 @@
 // The product of an operand loaded at the induction variable, and the
 // scaling and row maximum computed from it alone, are computed for the first
 // iteration before the loop and for the next one in the body: the loads and
-// the dot first, the rest after this iteration's own work. The last
-// iteration loads its own block again (the select), and the first
-// iteration's values are computed only when the loop runs an iteration
-// (zeros otherwise). The update of the carried sum, which nothing else in the
-// iteration needs, goes last.
+// the dot first, the rest after this iteration's own work. The pipelined
+// loop stops before the last iteration, which runs in a loop of its own on
+// the values computed ahead for it, so nothing is loaded or multiplied past
+// the end; the first iteration's values are computed only when the loop runs
+// an iteration (zeros otherwise). The update of the carried sum, which
+// nothing else in the iteration needs, goes last.
 
 // CHECK-LABEL: tt.func @scores
 // CHECK-SAME: (%[[Q:.*]]: tensor<16x16xf16>, %[[PTRS:.*]]: tensor<16x16x!tt.ptr<f16>>, %[[N:.*]]: i32)
@@ -23,11 +24,19 @@
 // CHECK-NEXT: } else {
 // CHECK-NEXT: %[[ZEROS:.*]] = arith.constant dense<0.000000e+00> : tensor<16xf32>
 // CHECK-NEXT: scf.yield %[[ZEROS]]
-// CHECK: %[[LOOP:.*]]:2 = scf.for %[[IV:.*]] = %[[C0]] to %[[N]] step %[[C16:.*]] iter_args(%[[ACC:.*]] = %{{.*}}, %[[M:.*]] = %[[M0]])
+// The last iteration starts at lower + ((upper - lower - 1) / step) * step,
+// or at lower when there is none.
+// CHECK: %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK-NEXT: %[[SPAN:.*]] = arith.subi %[[N]], %[[C0]] : i32
+// CHECK-NEXT: %[[SPAN1:.*]] = arith.subi %[[SPAN]], %[[ONE]] : i32
+// CHECK-NEXT: %[[STEPS:.*]] = arith.divui %[[SPAN1]], %[[C16:.*]] : i32
+// CHECK-NEXT: %[[OFFSET:.*]] = arith.muli %[[STEPS]], %[[C16]] : i32
+// CHECK-NEXT: %[[AFTER:.*]] = arith.addi %[[C0]], %[[OFFSET]] : i32
+// CHECK-NEXT: %[[ANY:.*]] = arith.cmpi slt, %[[C0]], %[[N]] : i32
+// CHECK-NEXT: %[[LAST:.*]] = arith.select %[[ANY]], %[[AFTER]], %[[C0]] : i32
+// CHECK-NEXT: %[[LOOP:.*]]:2 = scf.for %[[IV:.*]] = %[[C0]] to %[[LAST]] step %[[C16]] iter_args(%[[ACC:.*]] = %{{.*}}, %[[M:.*]] = %[[M0]])
 // CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[IV]], %[[C16]] : i32
-// CHECK-NEXT: %[[IN:.*]] = arith.cmpi slt, %[[NEXT]], %[[N]] : i32
-// CHECK-NEXT: %[[NEXT_IV:.*]] = arith.select %[[IN]], %[[NEXT]], %[[IV]] : i32
-// CHECK-NEXT: tt.splat %[[NEXT_IV]]
+// CHECK-NEXT: tt.splat %[[NEXT]]
 // CHECK-NEXT: tt.addptr
 // CHECK-NEXT: tt.load
 // CHECK-NEXT: %[[S:.*]] = tt.dot %[[Q]]
@@ -35,7 +44,11 @@
 // CHECK-NEXT: %[[M_NEXT:.*]] = "tt.reduce"(%[[SCALED]])
 // CHECK: %[[SUM:.*]] = arith.addf %[[ACC]], %[[M]]
 // CHECK-NEXT: scf.yield %[[SUM]], %[[M_NEXT]]
-// CHECK: tt.return %[[LOOP]]#0
+// CHECK: %[[END:.*]] = scf.for %{{.*}} = %[[LAST]] to %[[N]] step %[[C16]] iter_args(%[[ACC_LAST:.*]] = %[[LOOP]]#0)
+// CHECK-NOT: tt.dot
+// CHECK-NEXT: %[[SUM_LAST:.*]] = arith.addf %[[ACC_LAST]], %[[LOOP]]#1
+// CHECK-NEXT: scf.yield %[[SUM_LAST]]
+// CHECK: tt.return %[[END]]
 tt.func @scores(%q: tensor<16x16xf16>, %ptrs: tensor<16x16x!tt.ptr<f16>>, %n: i32) -> tensor<16xf32> {
   %c0 = arith.constant 0 : i32
   %c16 = arith.constant 16 : i32

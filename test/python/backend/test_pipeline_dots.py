@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import pytest
 import torch
+import triton
+
+from mtia_compiler.backend import launches
 
 from . import kernels
 
@@ -20,11 +23,13 @@ def test_dot_of_the_next_block_ahead(masked: bool, n_keys: int) -> None:
     keys = torch.randn(n_keys, DIM, dtype=torch.float16)
     # Whole blocks are read without a mask: pad the keys to whole blocks,
     # but hand an empty tensor over when there are none.
-    padded = -(-n_keys // BLOCK_N) * BLOCK_N
+    blocks = triton.cdiv(n_keys, BLOCK_N)
+    padded = blocks * BLOCK_N
     k = torch.cat([keys, torch.zeros(padded - n_keys, DIM, dtype=torch.float16)])
     out = torch.zeros(BLOCK_M)
-    compiled = kernels.row_max_of_scores_kernel[(1,)](q, k, out, n_keys, BLOCK_M=BLOCK_M,
-                                                      BLOCK_N=BLOCK_N, DIM=DIM, MASKED=masked)
+    with launches() as records:
+        compiled = kernels.row_max_of_scores_kernel[(1,)](q, k, out, n_keys, BLOCK_M=BLOCK_M,
+                                                          BLOCK_N=BLOCK_N, DIM=DIM, MASKED=masked)
     expected = (q.float() @ keys.float().T).amax(dim=1) if n_keys else \
         torch.full((BLOCK_M,), -float("inf"))
     torch.testing.assert_close(out, expected, rtol=1e-3, atol=1e-3)
@@ -32,3 +37,6 @@ def test_dot_of_the_next_block_ahead(masked: bool, n_keys: int) -> None:
     # loops `mtia-split-masked-loops` makes: the blocks before the last,
     # without the select of `keys < n_keys`, and the last.
     assert compiled.asm["tile"].count("tile.matmul") == 4
+    # The last iteration runs on the product computed ahead for it: the DPE
+    # multiplies each block once, and none past the end.
+    assert records[0].result.units["dpe"]["instructions"] == blocks
