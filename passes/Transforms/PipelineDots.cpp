@@ -240,10 +240,17 @@ void sinkCarriedUpdates(Block *body) {
     op->moveBefore(terminator);
 }
 
-/// Erases `op` if nothing uses its results.
-void eraseIfUnused(RewriterBase &rewriter, Operation *op) {
-  if (op->use_empty())
-    rewriter.eraseOp(op);
+/// Erases the operations of `slice` that nothing uses any more, users
+/// first: those of the body, or with `copy`, of the copy of the body that
+/// `copy` maps them to.
+void eraseUnused(RewriterBase &rewriter, const PipelinedSlice &slice,
+                 const IRMapping *copy = nullptr) {
+  for (ArrayRef<Operation *> ops : {slice.following, slice.feeding})
+    for (Operation *op : llvm::reverse(ops)) {
+      Operation *erased = copy ? copy->lookup(op) : op;
+      if (erased->use_empty())
+        rewriter.eraseOp(erased);
+    }
 }
 
 /// Runs the last iteration of `loop` in a loop of its own after it, a copy
@@ -357,17 +364,9 @@ void pipeline(scf::ForOp loop, const PipelinedSlice &slice) {
       slice.carried.size());
   for (auto [carried, value] : llvm::zip_equal(slice.carried, ahead))
     rewriter.replaceAllUsesWith(lastMapping.lookup(carried), value);
-  for (Operation *op : llvm::reverse(slice.following))
-    eraseIfUnused(rewriter, lastMapping.lookup(op));
-  for (Operation *op : llvm::reverse(slice.feeding))
-    eraseIfUnused(rewriter, lastMapping.lookup(op));
+  eraseUnused(rewriter, slice, &lastMapping);
   // What only the next iteration's values needed is dead now.
-  for (Operation *op : llvm::reverse(slice.following))
-    if (op->use_empty())
-      rewriter.eraseOp(op);
-  for (Operation *op : llvm::reverse(slice.feeding))
-    if (op->use_empty())
-      rewriter.eraseOp(op);
+  eraseUnused(rewriter, slice);
   sinkCarriedUpdates(cast<scf::ForOp>(pipelined->getOperation()).getBody());
   sinkCarriedUpdates(lastIteration.getBody());
 }
