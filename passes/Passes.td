@@ -108,20 +108,21 @@ def PipelineDots : Pass<"mtia-pipeline-dots", "::mlir::ModuleOp"> {
     are carried by the loop. The loads and dots go at the start of the body,
     the rest at its end: a PE's units run their instructions in program
     order, so the DPE then multiplies the next iteration's operands while
-    the other units still work on this iteration's chain. The last iteration
-    computes its own values again instead of one past the end, so no access
-    leaves the iteration space, and the first iteration's values (before
-    the loop) are computed in an `scf.if` on `lower < upper` that yields
-    zeros otherwise, so that a loop that runs no iteration neither reads nor
-    multiplies anything (which also means carried values must be integers
-    or floats); loops whose dots read through block pointers are left
-    alone. In the
-    pipelined body, elementwise updates of carried values that nothing else
-    in the iteration uses (attention's running sum) move to the end, so
-    that the unit running them does not wait for their operands ahead of
-    this iteration's other work. Loops that would carry a product itself
-    are left alone (passing it to another unit would copy it out of the DPE
-    every iteration).
+    the other units still work on this iteration's chain. The pipelined loop
+    stops before the last iteration, which runs after it in a loop of its
+    own (one iteration, or none) on the values computed ahead for it, so
+    nothing is read or multiplied past the end, and the first iteration's
+    values (before the loop) are computed in an `scf.if` on `lower < upper`
+    that yields zeros otherwise, so that a loop that runs no iteration
+    neither reads nor multiplies anything (which also means carried values
+    must be integers or floats); loops whose dots read through block
+    pointers are left alone. In the pipelined body and that of the last
+    iteration, elementwise updates of carried values that nothing else in
+    the iteration uses (attention's running sum) move to the end, so that
+    the unit running them does not wait for their operands ahead of this
+    iteration's other work. Loops that would carry a product itself are left
+    alone (passing it to another unit would copy it out of the DPE every
+    iteration).
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }

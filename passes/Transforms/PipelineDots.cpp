@@ -8,24 +8,24 @@
 // units take turns instead of working at once.
 //
 // A `tt.dot` of the body that depends only on the induction variable and on
-// values defined outside the loop (and its loads and index arithmetic) can be
-// computed one iteration ahead, and so can what is computed from such
+// values defined outside the loop (and its loads and index arithmetic) can
+// be computed one iteration ahead, and so can what is computed from such
 // products alone (attention's scaling, masking and row maximum of the
 // scores). This pass software-pipelines such loops: the loop carries the
-// values of that part which the rest of the body uses, computed for the first
-// iteration before the loop and for the next one in the body: its loads and
-// dots at the start of the body, so that the DPE multiplies the next operands
-// while the other units work on this iteration, and the rest at the end,
-// after this iteration's chain. The last iteration runs after the loop, in a
-// loop of its own (of one iteration, or none), on the values computed ahead
-// for it: nothing is computed past the end, so no access leaves the
-// iteration space and no product is wasted; the first iteration's values,
-// before the loop, are computed
-// only when the loop runs an iteration (an `scf.if` that yields zeros
-// otherwise): a loop that runs none, such as the part of a loop
-// `mtia-split-masked-loops` splits off, neither reads nor multiplies
-// anything. In the pipelined body, updates of carried values that nothing
-// else in the iteration needs go last.
+// values of that part which the rest of the body uses, computed for the
+// first iteration before the loop and for the next one in the body: its
+// loads and dots at the start of the body, so that the DPE multiplies the
+// next operands while the other units work on this iteration, and the rest
+// at the end, after this iteration's chain. The last iteration runs after
+// the loop, in a loop of its own (of one iteration, or none), on the values
+// computed ahead for it: nothing is computed past the end, so no access
+// leaves the iteration space and no product is wasted; the first iteration's
+// values, before the loop, are computed only when the loop runs an iteration
+// (an `scf.if` that yields zeros otherwise): a loop that runs none, such as
+// the part of a loop `mtia-split-masked-loops` splits off, neither reads nor
+// multiplies anything. In the pipelined body and the last iteration's,
+// updates of carried values that nothing else in the iteration needs go
+// last.
 //
 // Loops that write memory (stores, atomics, prints) are left alone: a load of
 // the next iteration must not pass a write of this one. So are loops that
