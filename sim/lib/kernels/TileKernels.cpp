@@ -44,8 +44,12 @@ inline Vec4 roundToF32(Vec4 v) {
 /// element of C takes the products of `depth` consecutive k at a time, adds
 /// them to itself in f64 (in increasing k; the products of f32 values are
 /// exact there) and rounds the sum once to f32. The result does not depend on
-/// which clone runs.
-__attribute__((target_clones("avx2", "default"))) void
+/// which clone runs: since every product is exact in f64, a fused
+/// multiply-add rounds the same sum as a multiply and an add, so the clone
+/// for processors with FMA may contract them (the simulator is otherwise
+/// built with -ffp-contract=off).
+__attribute__((target_clones("arch=x86-64-v3", "avx2", "default"),
+               optimize("fp-contract=fast"))) void
 gemmDotProducts(double *c, const double *a, const double *b, int64_t m,
                 int64_t n, int64_t k, int64_t depth) {
   auto scalarColumns = [&](int64_t i, int64_t jBegin) {

@@ -264,6 +264,26 @@ def test_dpe_f32_matmul_rounds_once_per_dot_product(rng: np.random.Generator) ->
     assert not np.array_equal(c, product_by_product)
 
 
+def test_dpe_f32_matmul_matches_an_f64_sum_in_k_order(rng: np.random.Generator) -> None:
+    """With operands of every magnitude (not integers), each element is the
+    f64 sum of its products in increasing k, rounded to f32 once per 32 k:
+    the same bits whichever of the kernel's host-CPU variants runs (the one
+    with fused multiply-adds included, since every product is exact in
+    f64)."""
+    m, n, k, depth = 8, 16, 64, 32
+    a = (rng.standard_normal((m, k)) * 2.0 ** rng.integers(-20, 20, (m, k))).astype(np.float32)
+    b = (rng.standard_normal((k, n)) * 2.0 ** rng.integers(-20, 20, (k, n))).astype(np.float32)
+    c = np.zeros((m, n), np.float32)
+    Simulator().run(mma_kernel(m, n, k, "f32", "f32", 1), [a, b, c])
+    wide_a, wide_b = a.astype(np.float64), b.astype(np.float64)
+    expected = np.zeros((m, n), np.float64)
+    for p in range(k):
+        expected += np.outer(wide_a[:, p], wide_b[p, :])
+        if (p + 1) % depth == 0:
+            expected = expected.astype(np.float32).astype(np.float64)
+    np.testing.assert_array_equal(c, expected.astype(np.float32))
+
+
 def test_dpe_int8_matmul_exact(rng: np.random.Generator) -> None:
     m, n, k, steps = 32, 64, 64, 2
     a = rng.integers(-128, 128, (m, k * steps)).astype(np.int8)
