@@ -36,6 +36,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
+#include "passes/Transforms/LoopSplitting.h"
 
 #include "dialects/TT/TTDialect.h"
 
@@ -280,17 +281,7 @@ scf::ForOp peelLastIteration(RewriterBase &rewriter, scf::ForOp loop,
   last = arith::SelectOp::create(rewriter, loc,
                                  isBefore(rewriter, loc, loop, lower, upper),
                                  last, lower);
-  rewriter.setInsertionPointAfter(loop);
-  auto lastIteration = cast<scf::ForOp>(rewriter.clone(*loop, mapping));
-  lastIteration.getLowerBoundMutable().assign(last);
-  lastIteration.getInitArgsMutable().assign(loop.getResults());
-  for (auto [result, lastResult] :
-       llvm::zip_equal(loop.getResults(), lastIteration.getResults()))
-    rewriter.replaceUsesWithIf(result, lastResult, [&](OpOperand &use) {
-      return use.getOwner() != lastIteration;
-    });
-  loop.getUpperBoundMutable().assign(last);
-  return lastIteration;
+  return splitLoopAt(rewriter, loop, last, mapping);
 }
 
 /// Pipelines `loop` (see the file comment).

@@ -16,6 +16,7 @@
 
 #include "passes/Analysis/PointerAnalysis.h"
 #include "passes/Passes.h"
+#include "passes/Transforms/LoopSplitting.h"
 
 #include "dialects/TT/TTDialect.h"
 
@@ -169,8 +170,8 @@ Value toI64(OpBuilder &builder, Location loc, Value value) {
 }
 
 /// Splits `loop` where the first of `conditions` stops holding: the
-/// iterations before run a copy of the loop in which the comparisons are
-/// true, the rest the loop itself.
+/// iterations before run the loop with the comparisons true, the rest a
+/// copy of it as it was.
 void splitLoop(scf::ForOp loop, int64_t step,
                ArrayRef<BlockCondition> conditions, PointerAnalysis &analysis) {
   OpBuilder builder(loop);
@@ -214,12 +215,9 @@ void splitLoop(scf::ForOp loop, int64_t step,
                                     loop.getUpperBound().getType(), split);
 
   IRMapping mapping;
-  auto head = cast<scf::ForOp>(builder.clone(*loop, mapping));
-  head.getUpperBoundMutable().assign(split);
+  splitLoopAt(builder, loop, split, mapping);
   for (BlockCondition condition : conditions)
-    replaceByTrue(mapping.lookup(condition.compare.getResult()));
-  loop.getLowerBoundMutable().assign(split);
-  loop.getInitArgsMutable().assign(head.getResults());
+    replaceByTrue(condition.compare.getResult());
 }
 
 struct SplitMaskedLoopsPass
