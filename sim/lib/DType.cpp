@@ -3,6 +3,9 @@
 #include "mtia/DType.h"
 
 #include <array>
+#include <cmath>
+#include <cstring>
+#include <immintrin.h>
 #include <limits>
 
 using namespace mtia;
@@ -192,6 +195,42 @@ private:
 const DecodeTable<65536> &f16Table() {
   static const DecodeTable<65536> table(kF16Format);
   return table;
+}
+
+/// `wide` with its NaNs made the quiet NaN of their sign.
+__attribute__((target("avx2"))) inline __m256d canonicalNaNs(__m256d wide) {
+  const __m256d isNaN = _mm256_cmp_pd(wide, wide, _CMP_UNORD_Q);
+  const __m256d signedNaN =
+      _mm256_or_pd(_mm256_set1_pd(std::numeric_limits<double>::quiet_NaN()),
+                   _mm256_and_pd(wide, _mm256_set1_pd(-0.0)));
+  return _mm256_blendv_pd(wide, signedNaN, isNaN);
+}
+
+/// Widens `count` f16 values at `src` to f64 at `dst` with the processor's
+/// conversion instructions (F16C), eight at a time, and the rest through
+/// the table. Every f16 is exact in f32 and f64, so the values are the
+/// table's; NaNs, whose payload the instructions keep, are made the table's
+/// quiet NaN of the same sign.
+__attribute__((target("avx2,f16c"))) void
+widenF16WithF16C(const uint8_t *src, uint8_t *dst, int64_t count) {
+  int64_t i = 0;
+  for (; i + 8 <= count; i += 8) {
+    __m128i halves;
+    std::memcpy(&halves, src + 2 * i, sizeof(halves));
+    const __m256 floats = _mm256_cvtph_ps(halves);
+    const __m256d low = _mm256_cvtps_pd(_mm256_castps256_ps128(floats));
+    const __m256d high = _mm256_cvtps_pd(_mm256_extractf128_ps(floats, 1));
+    _mm256_storeu_pd(reinterpret_cast<double *>(dst + 8 * i), canonicalNaNs(low));
+    _mm256_storeu_pd(reinterpret_cast<double *>(dst + 8 * i + 32),
+                     canonicalNaNs(high));
+  }
+  const DecodeTable<65536> &table = f16Table();
+  for (; i < count; ++i) {
+    uint16_t bits;
+    std::memcpy(&bits, src + 2 * i, sizeof(bits));
+    const double value = table[bits];
+    std::memcpy(dst + 8 * i, &value, sizeof(value));
+  }
 }
 
 /// The decoded values of the fp8 format `type`.
@@ -461,6 +500,19 @@ void mtia::convertElements(DType from, DType to, const uint8_t *src,
   }
   if (from == DType::F32 && to == DType::F16)
     return convertEach<float, uint16_t>(src, dst, count, floatToF16);
+  // The widenings to f64 of the DPE's operands.
+  if (from == DType::F16 && to == DType::F64) {
+    if (__builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx2"))
+      return widenF16WithF16C(src, dst, count);
+    const DecodeTable<65536> &table = f16Table();
+    return convertEach<uint16_t, double>(
+        src, dst, count, [&table](uint16_t bits) { return table[bits]; });
+  }
+  if (from == DType::BF16 && to == DType::F64)
+    return convertEach<uint16_t, double>(src, dst, count, bf16ToFloat);
+  if (from == DType::F32 && to == DType::F64)
+    return convertEach<float, double>(src, dst, count,
+                                      [](float value) { return value; });
   if (isFloat(from) && isFloat(to)) {
     for (int64_t i = 0; i < count; ++i)
       storeFloat(to, dst + toSize * i, loadFloat(from, src + fromSize * i));

@@ -25,81 +25,131 @@ using namespace mtia;
 
 namespace {
 
-typedef double Vec4 __attribute__((vector_size(32)));
+/// `Lanes` doubles, and the `Lanes` floats they round to and widen from.
+template <int Lanes> struct Vectors {
+  typedef double Wide __attribute__((vector_size(sizeof(double) * Lanes)));
+  typedef float Narrow __attribute__((vector_size(sizeof(float) * Lanes)));
+};
 
-inline Vec4 loadVec(const double *p) {
-  Vec4 v;
-  std::memcpy(&v, p, sizeof(v));
-  return v;
+/// The f32 values at `c` (which may be unaligned), widened to f64.
+template <int Lanes>
+inline typename Vectors<Lanes>::Wide loadWidened(const uint8_t *c) {
+  typename Vectors<Lanes>::Narrow narrow;
+  std::memcpy(&narrow, c, sizeof(narrow));
+  return __builtin_convertvector(narrow, typename Vectors<Lanes>::Wide);
+}
+
+/// Stores the lanes of `v`, each an f32 value, as f32 at `c`.
+template <int Lanes>
+inline void storeNarrowed(uint8_t *c, typename Vectors<Lanes>::Wide v) {
+  auto narrow = __builtin_convertvector(v, typename Vectors<Lanes>::Narrow);
+  std::memcpy(c, &narrow, sizeof(narrow));
 }
 
 /// The f32 nearest to each lane of `v`, widened back to f64.
-inline Vec4 roundToF32(Vec4 v) {
-  typedef float Vec4F __attribute__((vector_size(16)));
-  return __builtin_convertvector(__builtin_convertvector(v, Vec4F), Vec4);
+template <int Lanes>
+inline typename Vectors<Lanes>::Wide roundToF32(typename Vectors<Lanes>::Wide v) {
+  return __builtin_convertvector(
+      __builtin_convertvector(v, typename Vectors<Lanes>::Narrow),
+      typename Vectors<Lanes>::Wide);
 }
 
-/// C += A * B as a dot-product engine of depth `depth` computes it, with C
-/// held in f64 but always an f32 value (C m x n, A m x k, B k x n): every
-/// element of C takes the products of `depth` consecutive k at a time, adds
-/// them to itself in f64 (in increasing k; the products of f32 values are
-/// exact there) and rounds the sum once to f32. The result does not depend on
-/// which clone runs: since every product is exact in f64, a fused
-/// multiply-add rounds the same sum as a multiply and an add, so the clone
-/// for processors with FMA may contract them (the simulator is otherwise
-/// built with -ffp-contract=off).
+/// The address of element (i, j) of the f32 tile `c` with `n` columns.
+inline uint8_t *elementOf(uint8_t *c, int64_t n, int64_t i, int64_t j) {
+  return c + (i * n + j) * sizeof(float);
+}
+
+/// C[i, j] += A[i, :] * B[:, j] (see gemmBlocked), one element at a time.
+inline void gemmElement(uint8_t *c, const double *a, const double *b,
+                        int64_t n, int64_t k, int64_t depth, int64_t i,
+                        int64_t j) {
+  float stored;
+  std::memcpy(&stored, elementOf(c, n, i, j), sizeof(float));
+  double sum = stored;
+  for (int64_t p = 0; p < k; ++p) {
+    sum += a[i * k + p] * b[p * n + j];
+    if ((p + 1) % depth == 0 || p + 1 == k)
+      sum = static_cast<float>(sum);
+  }
+  stored = static_cast<float>(sum);
+  std::memcpy(elementOf(c, n, i, j), &stored, sizeof(float));
+}
+
+/// C[i : i + Rows, j : j + Lanes * Columns] += A * B (see gemmBlocked), with
+/// the block's accumulators in registers.
+template <int Lanes, int Rows, int Columns>
+[[gnu::always_inline]] inline void
+gemmBlock(uint8_t *c, const double *a, const double *b, int64_t n, int64_t k,
+          int64_t depth, int64_t i, int64_t j) {
+  using Wide = typename Vectors<Lanes>::Wide;
+  Wide acc[Rows][Columns];
+  for (int r = 0; r < Rows; ++r)
+    for (int v = 0; v < Columns; ++v)
+      acc[r][v] = loadWidened<Lanes>(elementOf(c, n, i + r, j + v * Lanes));
+  for (int64_t blockBegin = 0; blockBegin < k; blockBegin += depth) {
+    const int64_t blockEnd = std::min(k, blockBegin + depth);
+    for (int64_t p = blockBegin; p < blockEnd; ++p) {
+      Wide row[Columns];
+      for (int v = 0; v < Columns; ++v)
+        std::memcpy(&row[v], b + p * n + j + v * Lanes, sizeof(Wide));
+      for (int r = 0; r < Rows; ++r) {
+        const double scalar = a[(i + r) * k + p];
+        for (int v = 0; v < Columns; ++v)
+          acc[r][v] += row[v] * scalar;
+      }
+    }
+    for (int r = 0; r < Rows; ++r)
+      for (int v = 0; v < Columns; ++v)
+        acc[r][v] = roundToF32<Lanes>(acc[r][v]);
+  }
+  for (int r = 0; r < Rows; ++r)
+    for (int v = 0; v < Columns; ++v)
+      storeNarrowed<Lanes>(elementOf(c, n, i + r, j + v * Lanes), acc[r][v]);
+}
+
+/// C += A * B on the f32 tile C (m x n, row-major, possibly unaligned) from
+/// the f64 tiles A (m x k) and B (k x n), as a dot-product engine of depth
+/// `depth` computes it: every element of C takes the products of `depth`
+/// consecutive k at a time, adds them to itself in f64 (in increasing k; the
+/// products of f32 values are exact there) and rounds the sum once to f32.
+/// Rows are taken `Rows` at a time (then one at a time) and columns `Columns`
+/// vectors of `Lanes` at a time (then one at a time). Every element takes
+/// the same operations whatever the blocking, so the result does not depend
+/// on the host's vector width.
+template <int Lanes, int Rows, int Columns>
+[[gnu::always_inline]] inline void
+gemmBlocked(uint8_t *c, const double *a, const double *b, int64_t m,
+            int64_t n, int64_t k, int64_t depth) {
+  constexpr int64_t blockWidth = int64_t(Lanes) * Columns;
+  const int64_t vectorColumns = n - n % blockWidth;
+  int64_t i = 0;
+  for (; i + Rows <= m; i += Rows)
+    for (int64_t j = 0; j < vectorColumns; j += blockWidth)
+      gemmBlock<Lanes, Rows, Columns>(c, a, b, n, k, depth, i, j);
+  for (; i < m; ++i)
+    for (int64_t j = 0; j < vectorColumns; j += blockWidth)
+      gemmBlock<Lanes, 1, Columns>(c, a, b, n, k, depth, i, j);
+  for (i = 0; i < m; ++i)
+    for (int64_t j = vectorColumns; j < n; ++j)
+      gemmElement(c, a, b, n, k, depth, i, j);
+}
+
+// The DPE's kernel for processors of each vector width. Since every product
+// of f32 values is exact in f64, a fused multiply-add rounds the same sum as
+// a multiply and an add, so the clones for processors with FMA may contract
+// them (the simulator is otherwise built with -ffp-contract=off).
+
+__attribute__((target("arch=x86-64-v4"), optimize("fp-contract=fast"))) void
+gemmDotProductsAvx512(uint8_t *c, const double *a, const double *b, int64_t m,
+                      int64_t n, int64_t k, int64_t depth) {
+  gemmBlocked<8, 8, 2>(c, a, b, m, n, k, depth);
+}
+
 __attribute__((target_clones("arch=x86-64-v3", "avx2", "default"),
                optimize("fp-contract=fast"))) void
-gemmDotProducts(double *c, const double *a, const double *b, int64_t m,
+gemmDotProducts(uint8_t *c, const double *a, const double *b, int64_t m,
                 int64_t n, int64_t k, int64_t depth) {
-  auto scalarColumns = [&](int64_t i, int64_t jBegin) {
-    for (int64_t j = jBegin; j < n; ++j) {
-      double sum = c[i * n + j];
-      for (int64_t p = 0; p < k; ++p) {
-        sum += a[i * k + p] * b[p * n + j];
-        if ((p + 1) % depth == 0 || p + 1 == k)
-          sum = static_cast<float>(sum);
-      }
-      c[i * n + j] = sum;
-    }
-  };
-  int64_t i = 0;
-  for (; i + 4 <= m; i += 4) {
-    int64_t j = 0;
-    for (; j + 8 <= n; j += 8) {
-      Vec4 acc[4][2];
-      for (int r = 0; r < 4; ++r) {
-        acc[r][0] = loadVec(c + (i + r) * n + j);
-        acc[r][1] = loadVec(c + (i + r) * n + j + 4);
-      }
-      for (int64_t blockBegin = 0; blockBegin < k; blockBegin += depth) {
-        int64_t blockEnd = std::min(k, blockBegin + depth);
-        for (int64_t p = blockBegin; p < blockEnd; ++p) {
-          Vec4 b0 = loadVec(b + p * n + j);
-          Vec4 b1 = loadVec(b + p * n + j + 4);
-          for (int r = 0; r < 4; ++r) {
-            double scalar = a[(i + r) * k + p];
-            Vec4 product0 = b0 * scalar;
-            Vec4 product1 = b1 * scalar;
-            acc[r][0] += product0;
-            acc[r][1] += product1;
-          }
-        }
-        for (int r = 0; r < 4; ++r) {
-          acc[r][0] = roundToF32(acc[r][0]);
-          acc[r][1] = roundToF32(acc[r][1]);
-        }
-      }
-      for (int r = 0; r < 4; ++r) {
-        std::memcpy(c + (i + r) * n + j, &acc[r][0], sizeof(Vec4));
-        std::memcpy(c + (i + r) * n + j + 4, &acc[r][1], sizeof(Vec4));
-      }
-    }
-    for (int r = 0; r < 4; ++r)
-      scalarColumns(i + r, j);
-  }
-  for (; i < m; ++i)
-    scalarColumns(i, 0);
+  gemmBlocked<4, 4, 2>(c, a, b, m, n, k, depth);
 }
 
 __attribute__((target_clones("avx2", "default"))) void
@@ -135,28 +185,18 @@ void mtia::dpeMatmul(DType inType, DType accType, uint8_t *c, const uint8_t *a,
     std::memcpy(c, out.data(), outBytes);
     return;
   }
-  // The operands and the accumulator are widened to f64 through f32, whose
-  // conversions from the narrow types have fast paths; f32 (the accumulator)
-  // is copied as it is, which widens to the same doubles as converting it to
-  // f32 first would.
-  auto widen = [](DType type, const uint8_t *source, int64_t count,
-                  std::vector<double> &wide) {
-    std::vector<float> &narrow = scratch(0);
-    narrow.resize(count);
-    auto *bytes = reinterpret_cast<uint8_t *>(narrow.data());
-    if (type == DType::F32)
-      std::memcpy(bytes, source, count * sizeof(float));
-    else
-      convertElements(type, DType::F32, source, bytes, count, true);
-    wide.assign(narrow.begin(), narrow.end());
-  };
-  thread_local std::vector<double> wideA, wideB, out;
-  widen(inType, a, m * k, wideA);
-  widen(inType, b, k * n, wideB);
-  widen(DType::F32, c, m * n, out);
-  gemmDotProducts(out.data(), wideA.data(), wideB.data(), m, n, k, depth);
-  for (int64_t i = 0; i < m * n; ++i)
-    storeAt<float>(c, i, static_cast<float>(out[i]));
+  // The operands are widened to f64; the kernel reads and writes the f32
+  // accumulator in place.
+  thread_local std::vector<double> wideA, wideB;
+  wideA.resize(m * k);
+  wideB.resize(k * n);
+  convertElements(inType, DType::F64, a,
+                  reinterpret_cast<uint8_t *>(wideA.data()), m * k, true);
+  convertElements(inType, DType::F64, b,
+                  reinterpret_cast<uint8_t *>(wideB.data()), k * n, true);
+  if (__builtin_cpu_supports("avx512f"))
+    return gemmDotProductsAvx512(c, wideA.data(), wideB.data(), m, n, k, depth);
+  gemmDotProducts(c, wideA.data(), wideB.data(), m, n, k, depth);
 }
 
 //===----------------------------------------------------------------------===//

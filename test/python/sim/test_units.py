@@ -284,6 +284,25 @@ def test_dpe_f32_matmul_matches_an_f64_sum_in_k_order(rng: np.random.Generator) 
     np.testing.assert_array_equal(c, expected.astype(np.float32))
 
 
+def test_dpe_decodes_every_f16_value_as_the_table_does() -> None:
+    """Each of the 65536 f16 encodings times 1.0 is the f16's value in f32,
+    whichever host-CPU variant widens the operands (the one with F16C
+    instructions included): NaNs become the quiet NaN of their sign, and
+    zeros added to the accumulator's +0 are +0."""
+    encodings = np.arange(1 << 16, dtype=np.uint16)
+    one = np.ones((1, 1), np.float16)
+    columns = 4096  # The DPE instruction's largest n.
+    for start in range(0, encodings.size, columns):
+        b = encodings[start:start + columns].view(np.float16).reshape(1, columns)
+        c = np.zeros((1, columns), np.float32)
+        Simulator().run(mma_kernel(1, columns, 1, "f16", "f32", 1), [one, b, c])
+        expected = b.astype(np.float32).view(np.uint32)
+        nan = np.isnan(b)
+        expected[nan] = (expected[nan] & 0x80000000) | 0x7FC00000
+        expected[b == 0] = 0
+        np.testing.assert_array_equal(c.view(np.uint32), expected)
+
+
 def test_dpe_int8_matmul_exact(rng: np.random.Generator) -> None:
     m, n, k, steps = 32, 64, 64, 2
     a = rng.integers(-128, 128, (m, k * steps)).astype(np.int8)
