@@ -39,10 +39,17 @@ inline typename Vectors<Lanes>::Wide loadWidened(const uint8_t *c) {
   return __builtin_convertvector(narrow, typename Vectors<Lanes>::Wide);
 }
 
-/// Stores the lanes of `v`, each an f32 value, as f32 at `c`.
+/// The DPE's NaN: which operand's NaN an addition passes on depends on the
+/// order the host's instructions take them in, so every NaN result is this
+/// one.
+constexpr float kDpeNaN = std::numeric_limits<float>::quiet_NaN();
+
+/// Stores the lanes of `v`, each an f32 value or NaN, as f32 at `c`.
 template <int Lanes>
 inline void storeNarrowed(uint8_t *c, typename Vectors<Lanes>::Wide v) {
-  auto narrow = __builtin_convertvector(v, typename Vectors<Lanes>::Narrow);
+  using Narrow = typename Vectors<Lanes>::Narrow;
+  Narrow narrow = __builtin_convertvector(v, Narrow);
+  narrow = narrow != narrow ? Narrow{} + kDpeNaN : narrow;
   std::memcpy(c, &narrow, sizeof(narrow));
 }
 
@@ -71,7 +78,7 @@ inline void gemmElement(uint8_t *c, const double *a, const double *b,
     if ((p + 1) % depth == 0 || p + 1 == k)
       sum = static_cast<float>(sum);
   }
-  stored = static_cast<float>(sum);
+  stored = std::isnan(sum) ? kDpeNaN : static_cast<float>(sum);
   std::memcpy(elementOf(c, n, i, j), &stored, sizeof(float));
 }
 
@@ -114,8 +121,8 @@ gemmBlock(uint8_t *c, const double *a, const double *b, int64_t n, int64_t k,
 /// products of f32 values are exact there) and rounds the sum once to f32.
 /// Rows are taken `Rows` at a time (then one at a time) and columns `Columns`
 /// vectors of `Lanes` at a time (then one at a time). Every element takes
-/// the same operations whatever the blocking, so the result does not depend
-/// on the host's vector width.
+/// the same operations whatever the blocking, and NaNs are one NaN, so the
+/// result does not depend on the host's vector width.
 template <int Lanes, int Rows, int Columns>
 [[gnu::always_inline]] inline void
 gemmBlocked(uint8_t *c, const double *a, const double *b, int64_t m,
@@ -194,7 +201,8 @@ void mtia::dpeMatmul(DType inType, DType accType, uint8_t *c, const uint8_t *a,
                   reinterpret_cast<uint8_t *>(wideA.data()), m * k, true);
   convertElements(inType, DType::F64, b,
                   reinterpret_cast<uint8_t *>(wideB.data()), k * n, true);
-  if (__builtin_cpu_supports("avx512f"))
+  // The AVX-512 variant needs the whole x86-64-v4 level it is compiled for.
+  if (__builtin_cpu_supports("x86-64-v4"))
     return gemmDotProductsAvx512(c, wideA.data(), wideB.data(), m, n, k, depth);
   gemmDotProducts(c, wideA.data(), wideB.data(), m, n, k, depth);
 }

@@ -284,11 +284,12 @@ def test_dpe_f32_matmul_matches_an_f64_sum_in_k_order(rng: np.random.Generator) 
     np.testing.assert_array_equal(c, expected.astype(np.float32))
 
 
-def test_dpe_decodes_every_f16_value_as_the_table_does() -> None:
+def test_dpe_takes_every_f16_value_exactly() -> None:
     """Each of the 65536 f16 encodings times 1.0 is the f16's value in f32,
     whichever host-CPU variant widens the operands (the one with F16C
-    instructions included): NaNs become the quiet NaN of their sign, and
-    zeros added to the accumulator's +0 are +0."""
+    instructions included); zeros added to the accumulator's +0 are +0, and
+    every NaN result is the DPE's one quiet NaN, whatever its operand's sign
+    and payload."""
     encodings = np.arange(1 << 16, dtype=np.uint16)
     one = np.ones((1, 1), np.float16)
     columns = 4096  # The DPE instruction's largest n.
@@ -297,10 +298,30 @@ def test_dpe_decodes_every_f16_value_as_the_table_does() -> None:
         c = np.zeros((1, columns), np.float32)
         Simulator().run(mma_kernel(1, columns, 1, "f16", "f32", 1), [one, b, c])
         expected = b.astype(np.float32).view(np.uint32)
-        nan = np.isnan(b)
-        expected[nan] = (expected[nan] & 0x80000000) | 0x7FC00000
+        expected[np.isnan(b)] = 0x7FC00000
         expected[b == 0] = 0
         np.testing.assert_array_equal(c.view(np.uint32), expected)
+
+
+def test_dpe_nan_results_are_one_nan(rng: np.random.Generator) -> None:
+    """NaN operands and products of infinities by zeros give the quiet NaN
+    0x7FC00000 in every element they reach, in the vector kernel's blocks and
+    in the columns it takes one at a time."""
+    m, n, k = 9, 24, 40
+    a = rng.standard_normal((m, k)).astype(np.float32)
+    b = rng.standard_normal((k, n)).astype(np.float32)
+    a[1, 3] = -np.float32(np.nan)
+    a[2, 5] = np.frombuffer(np.uint32(0xFFA00001).tobytes(), np.float32)[0]
+    a[4, 0], b[0, 20] = np.inf, 0.0
+    b[7, 2] = np.frombuffer(np.uint32(0x7F800123).tobytes(), np.float32)[0]
+    c = np.zeros((m, n), np.float32)
+    Simulator().run(mma_kernel(m, n, k, "f32", "f32", 1), [a, b, c])
+    with np.errstate(invalid="ignore"):
+        wide = a.astype(np.float64) @ b.astype(np.float64)
+    nan = np.isnan(wide)
+    assert nan[1].all() and nan[2].all() and nan[:, 2].all() and nan[4, 20]
+    np.testing.assert_array_equal(c.view(np.uint32)[nan], 0x7FC00000)
+    np.testing.assert_allclose(c[~nan], wide[~nan], rtol=1e-6, atol=1e-6)
 
 
 def test_dpe_int8_matmul_exact(rng: np.random.Generator) -> None:
