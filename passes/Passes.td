@@ -330,7 +330,12 @@ def ReserveWhereProduced : Pass<"mtia-reserve-where-produced", "::mlir::ModuleOp
   let description = [{
     Moves the `cb.reserve_back` of a buffer that takes one tile from its
     `cb.write_back` up to the tile op computing that tile, when the tile has
-    no other use, so that the unit computes it straight into the page.
+    no other use, so that the unit computes it straight into the page. When
+    the tile has other uses and the SIMD engine computes it in one
+    elementwise pass (which costs it what the copy would), the op is cloned
+    to compute the tile straight into the page, which is pushed before the
+    op computes the tile again for the other uses: the buffer's consumer
+    gets it a pass earlier.
   }];
 }
 

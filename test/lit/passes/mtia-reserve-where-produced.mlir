@@ -89,3 +89,61 @@ tt.func @two_transposes(%a: !tile.tile<64x64xf32>, %b: !tile.tile<64x64xf32>) ->
   %7 = tile.binary addf %5, %6 : !tile.tile<64x64xf32>
   tt.return %7 : !tile.tile<64x64xf32>
 }
+
+// -----
+
+// The scaled scores go to the reduction engine and stay with the SIMD
+// engine: the multiply is computed once more, straight into the page, which
+// is pushed before the SIMD engine computes the tile again for itself (a
+// pass like the copy it replaces). The exponential, a pass of the special
+// function unit that costs more than a copy, is copied.
+
+// CHECK-LABEL: tt.func @shared_with_the_reduction_engine
+// CHECK: %[[SCORES:.*]] = cb.alloc "forward0"
+// CHECK-NEXT: %[[EXP:.*]] = cb.alloc "forward1"
+// CHECK: cb.reserve_back %[[SCORES]], 1
+// CHECK-NEXT: %[[INTO_PAGE:.*]] = tile.binary mulf %arg0, %arg1
+// CHECK-NEXT: cb.write_back %[[INTO_PAGE]], %[[SCORES]][0]
+// CHECK-NEXT: cb.push_back %[[SCORES]], 1
+// CHECK-NEXT: %[[OWN:.*]] = tile.binary mulf %arg0, %arg1
+// CHECK: %[[P:.*]] = tile.sfu exp2 %[[OWN]]
+// CHECK-NEXT: cb.reserve_back %[[EXP]], 1
+// CHECK-NEXT: cb.write_back %[[P]], %[[EXP]][0]
+// CHECK-NEXT: cb.push_back %[[EXP]], 1
+// CHECK-NEXT: tile.binary addf %[[P]], %[[OWN]]
+tt.func @shared_with_the_reduction_engine(%arg0: !tile.tile<64x128xf32>, %arg1: !tile.tile<64x128xf32>) -> !tile.tile<64x128xf32> {
+  %scores = cb.alloc "forward0", simd -> reduce : !cb.cb<64x128xf32, pages = 2>
+  %exp = cb.alloc "forward1", simd -> reduce : !cb.cb<64x128xf32, pages = 2>
+  %0 = tile.binary mulf %arg0, %arg1 : !tile.tile<64x128xf32>
+  cb.reserve_back %scores, 1 : !cb.cb<64x128xf32, pages = 2>
+  cb.write_back %0, %scores[0] : !cb.cb<64x128xf32, pages = 2>
+  cb.push_back %scores, 1 : !cb.cb<64x128xf32, pages = 2>
+  %1 = tile.sfu exp2 %0 : !tile.tile<64x128xf32>
+  cb.reserve_back %exp, 1 : !cb.cb<64x128xf32, pages = 2>
+  cb.write_back %1, %exp[0] : !cb.cb<64x128xf32, pages = 2>
+  cb.push_back %exp, 1 : !cb.cb<64x128xf32, pages = 2>
+  %2 = tile.binary addf %1, %0 : !tile.tile<64x128xf32>
+  tt.return %2 : !tile.tile<64x128xf32>
+}
+
+// -----
+
+// An earlier run of the pass moved the reserve up to the multiply, and CSE
+// merged the two computations again: the multiply is computed into the page
+// once more.
+
+// CHECK-LABEL: tt.func @reserved_before_the_producer
+// CHECK: cb.reserve_back %[[SCORES:.*]], 1
+// CHECK-NEXT: %[[INTO_PAGE:.*]] = tile.binary mulf %arg0, %arg1
+// CHECK-NEXT: cb.write_back %[[INTO_PAGE]], %[[SCORES]][0]
+// CHECK-NEXT: cb.push_back %[[SCORES]], 1
+// CHECK-NEXT: %[[OWN:.*]] = tile.binary mulf %arg0, %arg1
+// CHECK-NEXT: tt.return %[[OWN]]
+tt.func @reserved_before_the_producer(%arg0: !tile.tile<64x128xf32>, %arg1: !tile.tile<64x128xf32>) -> !tile.tile<64x128xf32> {
+  %scores = cb.alloc "forward0", simd -> reduce : !cb.cb<64x128xf32, pages = 2>
+  cb.reserve_back %scores, 1 : !cb.cb<64x128xf32, pages = 2>
+  %0 = tile.binary mulf %arg0, %arg1 : !tile.tile<64x128xf32>
+  cb.write_back %0, %scores[0] : !cb.cb<64x128xf32, pages = 2>
+  cb.push_back %scores, 1 : !cb.cb<64x128xf32, pages = 2>
+  tt.return %0 : !tile.tile<64x128xf32>
+}
