@@ -7,6 +7,7 @@
 #include <cstring>
 #include <immintrin.h>
 #include <limits>
+#include <vector>
 
 using namespace mtia;
 
@@ -196,6 +197,39 @@ const DecodeTable<65536> &f16Table() {
   static const DecodeTable<65536> table(kF16Format);
   return table;
 }
+
+/// The encodings in every float type of the 256 values of each fp8 type, as
+/// the element-by-element conversion gives them: an fp8 source has so few
+/// values that a lookup per element beats decoding and encoding it.
+class Fp8ConversionTables {
+public:
+  Fp8ConversionTables() {
+    for (unsigned from = 0; from < kNumDTypes; ++from)
+      for (unsigned to = 0; to < kNumDTypes; ++to) {
+        const DType source = static_cast<DType>(from);
+        const DType target = static_cast<DType>(to);
+        if (!isFp8(source) || !isFloat(target))
+          continue;
+        std::vector<uint8_t> &table = tables[from * kNumDTypes + to];
+        table.resize(256 * dtypeSize(target));
+        for (unsigned bits = 0; bits < 256; ++bits) {
+          const uint8_t encoding = static_cast<uint8_t>(bits);
+          storeFloat(target, table.data() + bits * dtypeSize(target),
+                     loadFloat(source, &encoding));
+        }
+      }
+  }
+
+  /// The table of `from` (an fp8 type) to `to` (a float type).
+  const uint8_t *of(DType from, DType to) const {
+    return tables[static_cast<unsigned>(from) * kNumDTypes +
+                  static_cast<unsigned>(to)]
+        .data();
+  }
+
+private:
+  std::array<std::vector<uint8_t>, kNumDTypes * kNumDTypes> tables;
+};
 
 /// `wide` with its NaNs made the quiet NaN of their sign.
 __attribute__((target("avx2"))) inline __m256d canonicalNaNs(__m256d wide) {
@@ -513,6 +547,13 @@ void mtia::convertElements(DType from, DType to, const uint8_t *src,
   if (from == DType::F32 && to == DType::F64)
     return convertEach<float, double>(src, dst, count,
                                       [](float value) { return value; });
+  if (isFp8(from) && isFloat(to)) {
+    static const Fp8ConversionTables conversions;
+    const uint8_t *table = conversions.of(from, to);
+    for (int64_t i = 0; i < count; ++i)
+      std::memcpy(dst + toSize * i, table + toSize * src[i], toSize);
+    return;
+  }
   if (isFloat(from) && isFloat(to)) {
     for (int64_t i = 0; i < count; ++i)
       storeFloat(to, dst + toSize * i, loadFloat(from, src + fromSize * i));
