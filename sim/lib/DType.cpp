@@ -534,7 +534,10 @@ void mtia::convertElements(DType from, DType to, const uint8_t *src,
   }
   if (from == DType::F32 && to == DType::F16)
     return convertEach<float, uint16_t>(src, dst, count, floatToF16);
-  // The widenings to f64 of the DPE's operands.
+  // The widenings of the DPE's operands: i8 to i32, the floats to f64.
+  if (from == DType::I8 && to == DType::I32 && isSigned)
+    return convertEach<int8_t, int32_t>(src, dst, count,
+                                        [](int8_t value) { return value; });
   if (from == DType::F16 && to == DType::F64) {
     if (__builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx2"))
       return widenF16WithF16C(src, dst, count);

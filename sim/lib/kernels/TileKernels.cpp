@@ -25,151 +25,207 @@ using namespace mtia;
 
 namespace {
 
-/// `Lanes` doubles, and the `Lanes` floats they round to and widen from.
-template <int Lanes> struct Vectors {
-  typedef double Wide __attribute__((vector_size(sizeof(double) * Lanes)));
-  typedef float Narrow __attribute__((vector_size(sizeof(float) * Lanes)));
+/// `Lanes` elements of type T.
+template <typename T, int Lanes> struct VectorOf {
+  typedef T type __attribute__((vector_size(sizeof(T) * Lanes)));
 };
 
-/// The f32 values at `c` (which may be unaligned), widened to f64.
-template <int Lanes>
-inline typename Vectors<Lanes>::Wide loadWidened(const uint8_t *c) {
-  typename Vectors<Lanes>::Narrow narrow;
-  std::memcpy(&narrow, c, sizeof(narrow));
-  return __builtin_convertvector(narrow, typename Vectors<Lanes>::Wide);
-}
+/// How the DPE accumulates f32 outputs from operands widened to f64, in
+/// vectors of `Lanes`: each output element adds the products of `depth`
+/// consecutive k at a time to itself in f64 (the products of f32 values are
+/// exact there) and rounds the sum once to f32.
+template <int Lanes> struct F32Accumulation {
+  using Operand = double;
+  using Wide = typename VectorOf<double, Lanes>::type;
+  using Narrow = typename VectorOf<float, Lanes>::type;
+  static constexpr int lanes = Lanes;
+  static constexpr size_t elementBytes = sizeof(float);
+  static constexpr bool roundsPerDepth = true;
 
-/// The DPE's NaN: which operand's NaN an addition passes on depends on the
-/// order the host's instructions take them in, so every NaN result is this
-/// one.
-constexpr float kDpeNaN = std::numeric_limits<float>::quiet_NaN();
+  /// The DPE's NaN: which operand's NaN an addition passes on depends on
+  /// the order the host's instructions take them in, so every NaN result is
+  /// this one.
+  static constexpr float nan = std::numeric_limits<float>::quiet_NaN();
 
-/// Stores the lanes of `v`, each an f32 value or NaN, as f32 at `c`.
-template <int Lanes>
-inline void storeNarrowed(uint8_t *c, typename Vectors<Lanes>::Wide v) {
-  using Narrow = typename Vectors<Lanes>::Narrow;
-  Narrow narrow = __builtin_convertvector(v, Narrow);
-  narrow = narrow != narrow ? Narrow{} + kDpeNaN : narrow;
-  std::memcpy(c, &narrow, sizeof(narrow));
-}
+  /// The f32 values at `c` (which may be unaligned), widened to f64.
+  static Wide load(const uint8_t *c) {
+    Narrow narrow;
+    std::memcpy(&narrow, c, sizeof(narrow));
+    return __builtin_convertvector(narrow, Wide);
+  }
+  /// Stores the lanes of `v`, each an f32 value or NaN, as f32 at `c`.
+  static void store(uint8_t *c, Wide v) {
+    Narrow narrow = __builtin_convertvector(v, Narrow);
+    narrow = narrow != narrow ? Narrow{} + nan : narrow;
+    std::memcpy(c, &narrow, sizeof(narrow));
+  }
+  /// The f32 nearest to each lane of `v`, widened back to f64.
+  static Wide round(Wide v) {
+    return __builtin_convertvector(__builtin_convertvector(v, Narrow), Wide);
+  }
+  static Wide multiply(Wide row, Operand scalar) { return row * scalar; }
 
-/// The f32 nearest to each lane of `v`, widened back to f64.
-template <int Lanes>
-inline typename Vectors<Lanes>::Wide roundToF32(typename Vectors<Lanes>::Wide v) {
-  return __builtin_convertvector(
-      __builtin_convertvector(v, typename Vectors<Lanes>::Narrow),
-      typename Vectors<Lanes>::Wide);
-}
+  // The same, one element at a time.
+  static double loadElement(const uint8_t *c) {
+    float stored;
+    std::memcpy(&stored, c, sizeof(float));
+    return stored;
+  }
+  static void storeElement(uint8_t *c, double sum) {
+    const float stored = std::isnan(sum) ? nan : static_cast<float>(sum);
+    std::memcpy(c, &stored, sizeof(float));
+  }
+  static double roundElement(double sum) { return static_cast<float>(sum); }
+  static double multiplyElement(Operand x, Operand y) { return x * y; }
+};
 
-/// The address of element (i, j) of the f32 tile `c` with `n` columns.
-inline uint8_t *elementOf(uint8_t *c, int64_t n, int64_t i, int64_t j) {
-  return c + (i * n + j) * sizeof(float);
-}
+/// How the DPE accumulates i32 outputs from i8 operands widened to i32, in
+/// vectors of `Lanes`: every product is exact, and the sums wrap (in any
+/// order, the same bits).
+template <int Lanes> struct I32Accumulation {
+  using Operand = int32_t;
+  using Wide = typename VectorOf<uint32_t, Lanes>::type;
+  using Signed = typename VectorOf<int32_t, Lanes>::type;
+  static constexpr int lanes = Lanes;
+  static constexpr size_t elementBytes = sizeof(int32_t);
+  static constexpr bool roundsPerDepth = false;
+
+  static Wide load(const uint8_t *c) {
+    Wide v;
+    std::memcpy(&v, c, sizeof(v));
+    return v;
+  }
+  static void store(uint8_t *c, Wide v) { std::memcpy(c, &v, sizeof(v)); }
+  static Wide round(Wide v) { return v; }
+  /// The products of i8 values fit in i32.
+  static Wide multiply(Signed row, Operand scalar) {
+    return reinterpret_cast<Wide>(row * scalar);
+  }
+
+  // The same, one element at a time.
+  static uint32_t loadElement(const uint8_t *c) {
+    uint32_t stored;
+    std::memcpy(&stored, c, sizeof(stored));
+    return stored;
+  }
+  static void storeElement(uint8_t *c, uint32_t sum) {
+    std::memcpy(c, &sum, sizeof(sum));
+  }
+  static uint32_t roundElement(uint32_t sum) { return sum; }
+  static uint32_t multiplyElement(Operand x, Operand y) {
+    return static_cast<uint32_t>(x * y);
+  }
+};
 
 /// C[i, j] += A[i, :] * B[:, j] (see gemmBlocked), one element at a time.
-inline void gemmElement(uint8_t *c, const double *a, const double *b,
-                        int64_t n, int64_t k, int64_t depth, int64_t i,
-                        int64_t j) {
-  float stored;
-  std::memcpy(&stored, elementOf(c, n, i, j), sizeof(float));
-  double sum = stored;
+template <typename Accumulation>
+inline void gemmElement(uint8_t *c, const typename Accumulation::Operand *a,
+                        const typename Accumulation::Operand *b, int64_t n,
+                        int64_t k, int64_t depth, int64_t i, int64_t j) {
+  uint8_t *element = c + (i * n + j) * Accumulation::elementBytes;
+  auto sum = Accumulation::loadElement(element);
   for (int64_t p = 0; p < k; ++p) {
-    sum += a[i * k + p] * b[p * n + j];
-    if ((p + 1) % depth == 0 || p + 1 == k)
-      sum = static_cast<float>(sum);
+    sum += Accumulation::multiplyElement(a[i * k + p], b[p * n + j]);
+    if (Accumulation::roundsPerDepth && ((p + 1) % depth == 0 || p + 1 == k))
+      sum = Accumulation::roundElement(sum);
   }
-  stored = std::isnan(sum) ? kDpeNaN : static_cast<float>(sum);
-  std::memcpy(elementOf(c, n, i, j), &stored, sizeof(float));
+  Accumulation::storeElement(element, sum);
 }
 
-/// C[i : i + Rows, j : j + Lanes * Columns] += A * B (see gemmBlocked), with
+/// C[i : i + Rows, j : j + lanes * Columns] += A * B (see gemmBlocked), with
 /// the block's accumulators in registers.
-template <int Lanes, int Rows, int Columns>
+template <typename Accumulation, int Rows, int Columns>
 [[gnu::always_inline]] inline void
-gemmBlock(uint8_t *c, const double *a, const double *b, int64_t n, int64_t k,
+gemmBlock(uint8_t *c, const typename Accumulation::Operand *a,
+          const typename Accumulation::Operand *b, int64_t n, int64_t k,
           int64_t depth, int64_t i, int64_t j) {
-  using Wide = typename Vectors<Lanes>::Wide;
-  Wide acc[Rows][Columns];
+  using Operand = typename Accumulation::Operand;
+  constexpr int lanes = Accumulation::lanes;
+  using Row = typename VectorOf<Operand, lanes>::type;
+  auto element = [&](int64_t row, int64_t column) {
+    return c + (row * n + column) * Accumulation::elementBytes;
+  };
+  typename Accumulation::Wide acc[Rows][Columns];
   for (int r = 0; r < Rows; ++r)
     for (int v = 0; v < Columns; ++v)
-      acc[r][v] = loadWidened<Lanes>(elementOf(c, n, i + r, j + v * Lanes));
-  for (int64_t blockBegin = 0; blockBegin < k; blockBegin += depth) {
-    const int64_t blockEnd = std::min(k, blockBegin + depth);
+      acc[r][v] = Accumulation::load(element(i + r, j + v * lanes));
+  const int64_t step = Accumulation::roundsPerDepth ? depth : k;
+  for (int64_t blockBegin = 0; blockBegin < k; blockBegin += step) {
+    const int64_t blockEnd = std::min(k, blockBegin + step);
     for (int64_t p = blockBegin; p < blockEnd; ++p) {
-      Wide row[Columns];
+      Row row[Columns];
       for (int v = 0; v < Columns; ++v)
-        std::memcpy(&row[v], b + p * n + j + v * Lanes, sizeof(Wide));
+        std::memcpy(&row[v], b + p * n + j + v * lanes, sizeof(Row));
       for (int r = 0; r < Rows; ++r) {
-        const double scalar = a[(i + r) * k + p];
+        const Operand scalar = a[(i + r) * k + p];
         for (int v = 0; v < Columns; ++v)
-          acc[r][v] += row[v] * scalar;
+          acc[r][v] += Accumulation::multiply(row[v], scalar);
       }
     }
-    for (int r = 0; r < Rows; ++r)
-      for (int v = 0; v < Columns; ++v)
-        acc[r][v] = roundToF32<Lanes>(acc[r][v]);
+    if (Accumulation::roundsPerDepth)
+      for (int r = 0; r < Rows; ++r)
+        for (int v = 0; v < Columns; ++v)
+          acc[r][v] = Accumulation::round(acc[r][v]);
   }
   for (int r = 0; r < Rows; ++r)
     for (int v = 0; v < Columns; ++v)
-      storeNarrowed<Lanes>(elementOf(c, n, i + r, j + v * Lanes), acc[r][v]);
+      Accumulation::store(element(i + r, j + v * lanes), acc[r][v]);
 }
 
-/// C += A * B on the f32 tile C (m x n, row-major, possibly unaligned) from
-/// the f64 tiles A (m x k) and B (k x n), as a dot-product engine of depth
-/// `depth` computes it: every element of C takes the products of `depth`
-/// consecutive k at a time, adds them to itself in f64 (in increasing k; the
-/// products of f32 values are exact there) and rounds the sum once to f32.
-/// Rows are taken `Rows` at a time (then one at a time) and columns `Columns`
-/// vectors of `Lanes` at a time (then one at a time). Every element takes
-/// the same operations whatever the blocking, and NaNs are one NaN, so the
-/// result does not depend on the host's vector width.
-template <int Lanes, int Rows, int Columns>
+/// C += A * B on the tile C (m x n, row-major, possibly unaligned) from the
+/// widened tiles A (m x k) and B (k x n), as a dot-product engine of depth
+/// `depth` computes it (see the Accumulation). Rows are taken `Rows` at a
+/// time (then one at a time) and columns `Columns` vectors at a time (then
+/// one at a time). Every element takes the same operations whatever the
+/// blocking, and NaNs are one NaN, so the result does not depend on the
+/// host's vector width.
+template <typename Accumulation, int Rows, int Columns>
 [[gnu::always_inline]] inline void
-gemmBlocked(uint8_t *c, const double *a, const double *b, int64_t m,
-            int64_t n, int64_t k, int64_t depth) {
-  constexpr int64_t blockWidth = int64_t(Lanes) * Columns;
+gemmBlocked(uint8_t *c, const typename Accumulation::Operand *a,
+            const typename Accumulation::Operand *b, int64_t m, int64_t n,
+            int64_t k, int64_t depth) {
+  constexpr int64_t blockWidth = int64_t(Accumulation::lanes) * Columns;
   const int64_t vectorColumns = n - n % blockWidth;
   int64_t i = 0;
   for (; i + Rows <= m; i += Rows)
     for (int64_t j = 0; j < vectorColumns; j += blockWidth)
-      gemmBlock<Lanes, Rows, Columns>(c, a, b, n, k, depth, i, j);
+      gemmBlock<Accumulation, Rows, Columns>(c, a, b, n, k, depth, i, j);
   for (; i < m; ++i)
     for (int64_t j = 0; j < vectorColumns; j += blockWidth)
-      gemmBlock<Lanes, 1, Columns>(c, a, b, n, k, depth, i, j);
+      gemmBlock<Accumulation, 1, Columns>(c, a, b, n, k, depth, i, j);
   for (i = 0; i < m; ++i)
     for (int64_t j = vectorColumns; j < n; ++j)
-      gemmElement(c, a, b, n, k, depth, i, j);
+      gemmElement<Accumulation>(c, a, b, n, k, depth, i, j);
 }
 
-// The DPE's kernel for processors of each vector width. Since every product
+// The DPE's kernels for processors of each vector width. Since every product
 // of f32 values is exact in f64, a fused multiply-add rounds the same sum as
 // a multiply and an add, so the clones for processors with FMA may contract
 // them (the simulator is otherwise built with -ffp-contract=off).
 
 __attribute__((target("arch=x86-64-v4"), optimize("fp-contract=fast"))) void
-gemmDotProductsAvx512(uint8_t *c, const double *a, const double *b, int64_t m,
-                      int64_t n, int64_t k, int64_t depth) {
-  gemmBlocked<8, 8, 2>(c, a, b, m, n, k, depth);
+gemmF32Avx512(uint8_t *c, const double *a, const double *b, int64_t m,
+              int64_t n, int64_t k, int64_t depth) {
+  gemmBlocked<F32Accumulation<8>, 8, 2>(c, a, b, m, n, k, depth);
 }
 
 __attribute__((target_clones("arch=x86-64-v3", "avx2", "default"),
                optimize("fp-contract=fast"))) void
-gemmDotProducts(uint8_t *c, const double *a, const double *b, int64_t m,
-                int64_t n, int64_t k, int64_t depth) {
-  gemmBlocked<4, 4, 2>(c, a, b, m, n, k, depth);
+gemmF32(uint8_t *c, const double *a, const double *b, int64_t m, int64_t n,
+        int64_t k, int64_t depth) {
+  gemmBlocked<F32Accumulation<4>, 4, 2>(c, a, b, m, n, k, depth);
+}
+
+__attribute__((target("arch=x86-64-v4"))) void
+gemmI32Avx512(uint8_t *c, const int32_t *a, const int32_t *b, int64_t m,
+              int64_t n, int64_t k) {
+  gemmBlocked<I32Accumulation<16>, 8, 2>(c, a, b, m, n, k, k);
 }
 
 __attribute__((target_clones("avx2", "default"))) void
-gemmI8(int32_t *c, const int8_t *a, const int8_t *b, int64_t m, int64_t n,
-       int64_t k) {
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t p = 0; p < k; ++p) {
-      int32_t scalar = a[i * k + p];
-      for (int64_t j = 0; j < n; ++j)
-        c[i * n + j] = static_cast<int32_t>(
-            static_cast<uint32_t>(c[i * n + j]) +
-            static_cast<uint32_t>(scalar * static_cast<int32_t>(b[p * n + j])));
-    }
+gemmI32(uint8_t *c, const int32_t *a, const int32_t *b, int64_t m, int64_t n,
+        int64_t k) {
+  gemmBlocked<I32Accumulation<8>, 4, 2>(c, a, b, m, n, k, k);
 }
 
 } // namespace
@@ -184,13 +240,22 @@ void mtia::dpeMatmul(DType inType, DType accType, uint8_t *c, const uint8_t *a,
   } else {
     std::memset(c, 0, outBytes);
   }
+  // The AVX-512 variants need the whole x86-64-v4 level they are compiled
+  // for.
+  const bool avx512 = __builtin_cpu_supports("x86-64-v4");
   if (accType == DType::I32) {
-    std::vector<int32_t> out(m * n);
-    std::memcpy(out.data(), c, outBytes);
-    gemmI8(out.data(), reinterpret_cast<const int8_t *>(a),
-           reinterpret_cast<const int8_t *>(b), m, n, k);
-    std::memcpy(c, out.data(), outBytes);
-    return;
+    // The i8 operands are widened to i32; the kernel reads and writes the
+    // i32 accumulator in place.
+    thread_local std::vector<int32_t> wideA, wideB;
+    wideA.resize(m * k);
+    wideB.resize(k * n);
+    convertElements(DType::I8, DType::I32, a,
+                    reinterpret_cast<uint8_t *>(wideA.data()), m * k, true);
+    convertElements(DType::I8, DType::I32, b,
+                    reinterpret_cast<uint8_t *>(wideB.data()), k * n, true);
+    if (avx512)
+      return gemmI32Avx512(c, wideA.data(), wideB.data(), m, n, k);
+    return gemmI32(c, wideA.data(), wideB.data(), m, n, k);
   }
   // The operands are widened to f64; the kernel reads and writes the f32
   // accumulator in place.
@@ -201,10 +266,9 @@ void mtia::dpeMatmul(DType inType, DType accType, uint8_t *c, const uint8_t *a,
                   reinterpret_cast<uint8_t *>(wideA.data()), m * k, true);
   convertElements(inType, DType::F64, b,
                   reinterpret_cast<uint8_t *>(wideB.data()), k * n, true);
-  // The AVX-512 variant needs the whole x86-64-v4 level it is compiled for.
-  if (__builtin_cpu_supports("x86-64-v4"))
-    return gemmDotProductsAvx512(c, wideA.data(), wideB.data(), m, n, k, depth);
-  gemmDotProducts(c, wideA.data(), wideB.data(), m, n, k, depth);
+  if (avx512)
+    return gemmF32Avx512(c, wideA.data(), wideB.data(), m, n, k, depth);
+  gemmF32(c, wideA.data(), wideB.data(), m, n, k, depth);
 }
 
 //===----------------------------------------------------------------------===//

@@ -324,8 +324,11 @@ def test_dpe_nan_results_are_one_nan(rng: np.random.Generator) -> None:
     np.testing.assert_allclose(c[~nan], wide[~nan], rtol=1e-6, atol=1e-6)
 
 
-def test_dpe_int8_matmul_exact(rng: np.random.Generator) -> None:
-    m, n, k, steps = 32, 64, 64, 2
+@pytest.mark.parametrize("m, n", [(32, 64), (9, 96)])
+def test_dpe_int8_matmul_exact(m: int, n: int, rng: np.random.Generator) -> None:
+    """i8 products accumulate exactly in i32, in the kernel's register blocks
+    and in the rows left over (9 = 8 + 1)."""
+    k, steps = 64, 2
     a = rng.integers(-128, 128, (m, k * steps)).astype(np.int8)
     b = rng.integers(-128, 128, (k * steps, n)).astype(np.int8)
     c = np.zeros((m, n), np.int32)
