@@ -42,7 +42,7 @@ void simdFma(DType type, uint8_t *d, const uint8_t *a, const uint8_t *b,
 /// `depth` consecutive k at a time, in increasing k, and adds them to itself
 /// with one rounding to f32 (the sum is formed in f64, where the products
 /// are exact). i32 accumulation wraps. Independent of the host's vector
-/// width.
+/// width. C may overlap A or B: they are read before C is written.
 void dpeMatmul(DType inType, DType accType, uint8_t *c, const uint8_t *a,
                const uint8_t *b, const uint8_t *acc, int64_t m, int64_t n,
                int64_t k, int64_t depth);

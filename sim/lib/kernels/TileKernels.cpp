@@ -233,13 +233,15 @@ gemmI32(uint8_t *c, const int32_t *a, const int32_t *b, int64_t m, int64_t n,
 void mtia::dpeMatmul(DType inType, DType accType, uint8_t *c, const uint8_t *a,
                      const uint8_t *b, const uint8_t *acc, int64_t m, int64_t n,
                      int64_t k, int64_t depth) {
-  const int64_t outBytes = m * n * 4;
-  if (acc) {
-    if (acc != c)
+  // The operands are widened before the accumulator is written, so that a
+  // result page that overlaps an operand reads the operand as it was.
+  auto initialiseAccumulator = [&] {
+    const int64_t outBytes = m * n * 4;
+    if (!acc)
+      std::memset(c, 0, outBytes);
+    else if (acc != c)
       std::memmove(c, acc, outBytes);
-  } else {
-    std::memset(c, 0, outBytes);
-  }
+  };
   // The AVX-512 variants need the whole x86-64-v4 level they are compiled
   // for.
   const bool avx512 = __builtin_cpu_supports("x86-64-v4");
@@ -253,6 +255,7 @@ void mtia::dpeMatmul(DType inType, DType accType, uint8_t *c, const uint8_t *a,
                     reinterpret_cast<uint8_t *>(wideA.data()), m * k, true);
     convertElements(DType::I8, DType::I32, b,
                     reinterpret_cast<uint8_t *>(wideB.data()), k * n, true);
+    initialiseAccumulator();
     if (avx512)
       return gemmI32Avx512(c, wideA.data(), wideB.data(), m, n, k);
     return gemmI32(c, wideA.data(), wideB.data(), m, n, k);
@@ -266,6 +269,7 @@ void mtia::dpeMatmul(DType inType, DType accType, uint8_t *c, const uint8_t *a,
                   reinterpret_cast<uint8_t *>(wideA.data()), m * k, true);
   convertElements(inType, DType::F64, b,
                   reinterpret_cast<uint8_t *>(wideB.data()), k * n, true);
+  initialiseAccumulator();
   if (avx512)
     return gemmF32Avx512(c, wideA.data(), wideB.data(), m, n, k, depth);
   gemmF32(c, wideA.data(), wideB.data(), m, n, k, depth);
