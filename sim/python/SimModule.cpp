@@ -82,10 +82,13 @@ nb::dict errorToDict(const SimError &error) {
 /// (pointer; a read-only one may only be read), an int or a float. The
 /// launch stops at the budget of `max_steps`, `max_cycles` and
 /// `max_seconds` (0: no limit), and when a signal handler raises (Ctrl-C's
-/// KeyboardInterrupt), which is raised again here.
+/// KeyboardInterrupt), which is raised again here. `kernel_thread` lets the
+/// DPE's kernels and the zeroing of local memory run on a second host
+/// thread.
 nb::dict run(const TargetDesc &target, const Program &program,
              const nb::list &args, std::array<int64_t, 3> grid, bool trace,
-             uint64_t maxSteps, uint64_t maxCycles, double maxSeconds) {
+             uint64_t maxSteps, uint64_t maxCycles, double maxSeconds,
+             bool kernelThread) {
   std::vector<LaunchArg> launch;
   for (size_t i = 0; i < args.size(); ++i) {
     nb::handle item = args[i];
@@ -122,6 +125,7 @@ nb::dict run(const TargetDesc &target, const Program &program,
   config.maxSteps = maxSteps;
   config.maxCycles = maxCycles;
   config.maxSeconds = maxSeconds;
+  config.kernelThread = kernelThread;
   // The simulator runs without the GIL; at intervals it takes it back to
   // run the signal handlers, and keeps the exception one raises.
   std::optional<nb::python_error> signal;
@@ -300,6 +304,6 @@ NB_MODULE(_sim, m) {
   m.def("run", &run, nb::arg("target"), nb::arg("program"), nb::arg("args"),
         nb::arg("grid"), nb::arg("trace") = false,
         nb::arg("max_steps") = uint64_t(1) << 34, nb::arg("max_cycles") = 0,
-        nb::arg("max_seconds") = 0.0,
+        nb::arg("max_seconds") = 0.0, nb::arg("kernel_thread") = true,
         "Simulates one launch; returns a result dictionary.");
 }

@@ -109,8 +109,11 @@ def _host_arg(value: HostArg, name: str) -> Any:
                           f"parameter '{name}' got an unsupported {type(value).__name__}")
 
 
-def parse_program(program: bytes | ProgramBuilder) -> Any:
-    """Parses and validates program bytes (or a builder) into a native Program."""
+def parse_program(program: bytes | ProgramBuilder | _sim.Program) -> _sim.Program:
+    """Parses and validates program bytes (or a builder) into a native
+    Program; returns a native Program as it is."""
+    if isinstance(program, _sim.Program):
+        return program
     data = program.build() if isinstance(program, ProgramBuilder) else bytes(program)
     try:
         return _sim.Program.parse(data)
@@ -124,18 +127,23 @@ class Simulator:
     def __init__(self, target: str | Path | Any = DEFAULT_TARGET) -> None:
         self.target = target if isinstance(target, _sim.Target) else load_target(target)
 
-    def run(self, program: bytes | ProgramBuilder,
+    def run(self, program: bytes | ProgramBuilder | _sim.Program,
             args: Sequence[HostArg] | Mapping[str, HostArg],
             grid: int | Sequence[int] = (1, 1, 1), *, trace: bool = False,
             echo: bool = False, max_steps: int = DEFAULT_MAX_STEPS,
-            max_cycles: int = 0, max_seconds: float = 0.0) -> Result:
+            max_cycles: int = 0, max_seconds: float = 0.0,
+            kernel_thread: bool = True) -> Result:
         """Simulates one launch of ``program`` over ``grid`` (1 to 3 dims).
 
         ``args`` binds the kernel parameters in order, or by name. With
         ``echo`` the text of print instructions goes to stdout as well as
         into ``Result.output``. The launch aborts with a ``timeout`` after
         ``max_steps`` control steps (summed over the PEs), ``max_cycles``
-        simulated cycles or ``max_seconds`` of host time (0: no limit)."""
+        simulated cycles or ``max_seconds`` of host time (0: no limit).
+        With ``kernel_thread`` the DPE's numeric kernels and the zeroing of
+        local memory run on a second host thread when the host has more
+        than one hardware thread; the results and their timing are the same
+        either way."""
         parsed = parse_program(program)
         names: list[str] = parsed.param_names
         if isinstance(args, Mapping):
@@ -160,7 +168,8 @@ class Simulator:
                 not max_seconds >= 0:
             raise ValueError(f"max_seconds must be a number >= 0, got {max_seconds!r}")
         raw: dict[str, Any] = _sim.run(self.target, parsed, native, dims, trace,
-                                       int(max_steps), int(max_cycles), float(max_seconds))
+                                       int(max_steps), int(max_cycles), float(max_seconds),
+                                       bool(kernel_thread))
         if echo and raw["output"]:
             sys.stdout.write(raw["output"])
         if not raw["ok"]:
@@ -197,11 +206,12 @@ def grid_dims(grid: int | Sequence[int]) -> tuple[int, int, int]:
     return dims[0], dims[1], dims[2]
 
 
-def run(program: bytes | ProgramBuilder, args: Sequence[HostArg] | Mapping[str, HostArg],
+def run(program: bytes | ProgramBuilder | _sim.Program,
+        args: Sequence[HostArg] | Mapping[str, HostArg],
         grid: Sequence[int] = (1, 1, 1), *, target: str | Path | Any = DEFAULT_TARGET,
         trace: bool = False, echo: bool = False, max_steps: int = DEFAULT_MAX_STEPS,
-        max_cycles: int = 0, max_seconds: float = 0.0) -> Result:
+        max_cycles: int = 0, max_seconds: float = 0.0, kernel_thread: bool = True) -> Result:
     """Simulates one launch on ``target`` (see :meth:`Simulator.run`)."""
     return Simulator(target).run(program, args, grid, trace=trace, echo=echo,
                                  max_steps=max_steps, max_cycles=max_cycles,
-                                 max_seconds=max_seconds)
+                                 max_seconds=max_seconds, kernel_thread=kernel_thread)

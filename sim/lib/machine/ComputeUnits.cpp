@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 
 using namespace mtia;
 
@@ -71,11 +72,42 @@ uint64_t ComputeUnits::run(PEState &pe, Unit unit, const Command &cmd) {
   switch (inst.op) {
   case Op::DpeMma: {
     int64_t m = inst.shape[0], n = inst.shape[1], k = inst.shape[2];
-    const uint8_t *a = local.resolve(pe, unit, inst.slots[0], cmd);
-    const uint8_t *b = local.resolve(pe, unit, inst.slots[1], cmd);
-    uint8_t *c = local.resolve(pe, unit, inst.slots[2], cmd);
-    const uint8_t *acc = local.resolve(pe, unit, inst.slots[3], cmd);
-    dpeMatmul(inst.type, inst.type2, c, a, b, acc, m, n, k, target.dpeTileK);
+    // The product is computed by the KernelQueue; its timing does not
+    // depend on it. When the queue defers it, it reads a copy, taken now,
+    // of each operand page that is not ordered for it.
+    using KernelUse = LocalMemory::KernelUse;
+    const SlotRef &aRef = inst.slots[0], &bRef = inst.slots[1],
+                  &cRef = inst.slots[2], &accRef = inst.slots[3];
+    const uint8_t *a = local.resolve(pe, unit, aRef, cmd, KernelUse::Reads);
+    const uint8_t *b = local.resolve(pe, unit, bRef, cmd, KernelUse::Reads);
+    const uint8_t *acc = local.resolve(pe, unit, accRef, cmd, KernelUse::Reads);
+    uint8_t *c = local.resolve(pe, unit, cRef, cmd, KernelUse::Writes);
+    const DType in = inst.type, out = inst.type2;
+    const int64_t depth = target.dpeTileK;
+    std::shared_ptr<std::vector<uint8_t>> copies;
+    if (kernels.defers()) {
+      copies = std::make_shared<std::vector<uint8_t>>();
+      const size_t aBytes = m * k * dtypeSize(in);
+      const size_t bBytes = k * n * dtypeSize(in);
+      const size_t accBytes = m * n * dtypeSize(out);
+      // Reserved at once, so that the copies do not move.
+      copies->reserve(aBytes + bBytes + accBytes);
+      auto keep = [&](const SlotRef &ref, const uint8_t *&page, size_t bytes) {
+        if (!page || local.orderedForKernel(pe, ref))
+          return;
+        const uint8_t *copy = copies->data() + copies->size();
+        copies->insert(copies->end(), page, page + bytes);
+        page = copy;
+      };
+      keep(aRef, a, aBytes);
+      keep(bRef, b, bBytes);
+      keep(accRef, acc, accBytes);
+    }
+    kernels.submit([=] {
+      // The kernel owns the copies it reads.
+      (void)copies;
+      dpeMatmul(in, out, c, a, b, acc, m, n, k, depth);
+    });
     auto roundUp = [](int64_t value, int64_t step) {
       return (value + step - 1) / step * step;
     };

@@ -13,6 +13,7 @@
 #define MTIA_SIM_COMPUTEUNITS_H
 
 #include "Diagnostics.h"
+#include "KernelQueue.h"
 #include "LocalMemory.h"
 #include "PEState.h"
 
@@ -26,8 +27,9 @@ namespace mtia {
 class ComputeUnits {
 public:
   ComputeUnits(const TargetDesc &target, Diagnostics &diagnostics,
-               LocalMemory &local)
-      : target(target), diagnostics(diagnostics), local(local) {}
+               LocalMemory &local, KernelQueue &kernels)
+      : target(target), diagnostics(diagnostics), local(local),
+        kernels(kernels) {}
 
   /// Executes a compute instruction of `unit` that starts at `start` and
   /// retires it.
@@ -42,6 +44,7 @@ private:
   const TargetDesc &target;
   Diagnostics &diagnostics;
   LocalMemory &local;
+  KernelQueue &kernels;
   /// Where the MLU gathers and copies before it writes its destination.
   std::vector<uint8_t> scratch;
 };

@@ -376,6 +376,10 @@ bool ControlCore::step(PEState &pe) {
       progressed = true;
       continue;
     }
+    if (local.waitsForVisitKernels(pe, inst, pe.ctlBlockedOn)) {
+      --controlSteps;
+      break;
+    }
     switch (inst.op) {
     case Op::End:
       pe.inProgram = false;

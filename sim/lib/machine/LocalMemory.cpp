@@ -45,29 +45,36 @@ void LocalMemory::plan() {
 }
 
 void LocalMemory::attach(std::vector<PEState> &pes) {
-  // Local memories are carved from one zeroed pool that is kept between
-  // launches: fresh pages per launch would cost more than the simulation.
+  // Local memories are carved from one pool that is kept between launches:
+  // fresh pages per launch would cost more than the simulation.
   thread_local HugePageArray pool;
-  const size_t poolBytes = pes.size() * bytesPerPE;
-  pool.reserve(poolBytes);
-  // A program without circular buffers needs no local memory, and the pool
-  // may then have no storage to clear.
-  if (poolBytes != 0)
-    std::memset(pool.data(), 0, poolBytes);
+  pool.reserve(pes.size() * bytesPerPE);
   for (PEState &pe : pes) {
     pe.local = pool.data() + pe.index * bytesPerPE;
+    // The KernelQueue zeroes the local memory of a PE that runs programs,
+    // as a kernel that writes every page, while the machine steps the PEs
+    // before it.
+    uint64_t zeroing = 0;
+    if (!pe.programs.empty() && bytesPerPE != 0) {
+      zeroing = kernels.nextNumber();
+      kernels.submit([local = pe.local, bytes = bytesPerPE] {
+        std::memset(local, 0, bytes);
+      });
+    }
     pe.cbs.resize(program.cbs.size());
     for (size_t c = 0; c < program.cbs.size(); ++c) {
       pe.cbs[c].base = cbBases[c];
       pe.cbs[c].pushTime.assign(program.cbs[c].pages, 0);
       pe.cbs[c].popTime.assign(program.cbs[c].pages, 0);
       pe.cbs[c].aliases.assign(program.cbs[c].pages, HostAlias());
+      pe.cbs[c].lastKernel.assign(program.cbs[c].pages, zeroing);
     }
   }
 }
 
 uint8_t *LocalMemory::locate(PEState &pe, Unit unit, const SlotRef &ref,
-                             const Command &cmd, HostAlias *&alias) {
+                             const Command &cmd, HostAlias *&alias,
+                             KernelUse use) {
   const CBDesc &desc = program.cbs[ref.cb];
   CBState &cb = pe.cbs[ref.cb];
   int owner = ref.back ? cb.producer : cb.consumer;
@@ -85,25 +92,69 @@ uint8_t *LocalMemory::locate(PEState &pe, Unit unit, const SlotRef &ref,
   int64_t first = ref.back ? cb.pushed : cb.popped;
   int64_t physical = (first + ref.page) % desc.pages;
   alias = &cb.aliases[physical];
+  // A kernel runs after every kernel submitted before it, so one that
+  // writes the page, or reads it while a kernel may still write it, is
+  // ordered after them by its number; anything else waits for them.
+  uint64_t &last = cb.lastKernel[physical];
+  if (use == KernelUse::Writes || (use == KernelUse::Reads && last != 0)) {
+    last = kernels.nextNumber();
+  } else if (use == KernelUse::None) {
+    kernels.waitFor(last);
+    last = 0;
+  }
   return pe.local + cb.base + physical * desc.pageBytes + ref.offset;
 }
 
+bool LocalMemory::orderedForKernel(const PEState &pe,
+                                   const SlotRef &ref) const {
+  if (!ref.present())
+    return false;
+  const CBState &cb = pe.cbs[ref.cb];
+  const int64_t held = ref.back ? cb.pushed : cb.popped;
+  const int64_t physical = (held + ref.page) % program.cbs[ref.cb].pages;
+  return cb.lastKernel[physical] == kernels.nextNumber();
+}
+
 uint8_t *LocalMemory::resolve(PEState &pe, Unit unit, const SlotRef &ref,
-                              const Command &cmd) {
+                              const Command &cmd, KernelUse use) {
   if (!ref.present())
     return nullptr;
   HostAlias *alias;
-  uint8_t *address = locate(pe, unit, ref, cmd, alias);
+  uint8_t *address = locate(pe, unit, ref, cmd, alias, use);
   if (alias->host)
     memory.materialise(*alias);
   return address;
+}
+
+bool LocalMemory::waitsForVisitKernels(const PEState &pe, const Inst &inst,
+                                       std::string &blockedOn) const {
+  if (inst.op == Op::DpeMma)
+    return false;
+  auto touched = [&](const SlotRef &ref) {
+    if (!ref.present())
+      return false;
+    const CBState &cb = pe.cbs[ref.cb];
+    const int64_t held = ref.back ? cb.pushed : cb.popped;
+    const int64_t physical = (held + ref.page) % program.cbs[ref.cb].pages;
+    return cb.lastKernel[physical] >= pe.visitKernels;
+  };
+  const bool waits =
+      std::any_of(inst.slots.begin(), inst.slots.end(), touched) ||
+      std::any_of(inst.inputs.begin(), inst.inputs.end(),
+                  [&](const SimdInput &input) {
+                    return input.isTile && touched(input.slot);
+                  });
+  if (waits)
+    blockedOn = "waits for the PE's next visit: a DPE kernel of this visit "
+                "uses a page it names";
+  return waits;
 }
 
 const uint8_t *LocalMemory::resolveRead(PEState &pe, Unit unit,
                                         const SlotRef &ref, const Command &cmd,
                                         uint64_t bytes) {
   HostAlias *alias;
-  uint8_t *address = locate(pe, unit, ref, cmd, alias);
+  uint8_t *address = locate(pe, unit, ref, cmd, alias, KernelUse::None);
   if (!alias->host)
     return address;
   if (address >= alias->local &&
@@ -116,7 +167,7 @@ const uint8_t *LocalMemory::resolveRead(PEState &pe, Unit unit,
 uint8_t *LocalMemory::resolveLoad(PEState &pe, Unit unit, const SlotRef &ref,
                                   const Command &cmd, uint64_t bytes,
                                   HostAlias *&alias) {
-  uint8_t *address = locate(pe, unit, ref, cmd, alias);
+  uint8_t *address = locate(pe, unit, ref, cmd, alias, KernelUse::None);
   if (!alias->host)
     return address;
   // Bytes the load overwrites need no copy.

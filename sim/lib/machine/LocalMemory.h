@@ -12,6 +12,7 @@
 #define MTIA_SIM_LOCALMEMORY_H
 
 #include "Diagnostics.h"
+#include "KernelQueue.h"
 #include "MemorySystem.h"
 #include "PEState.h"
 
@@ -27,9 +28,10 @@ namespace mtia {
 class LocalMemory {
 public:
   LocalMemory(const TargetDesc &target, const Program &program,
-              const Diagnostics &diagnostics, MemorySystem &memory)
+              const Diagnostics &diagnostics, MemorySystem &memory,
+              KernelQueue &kernels)
       : target(target), program(program), diagnostics(diagnostics),
-        memory(memory) {}
+        memory(memory), kernels(kernels) {}
 
   /// Places the program's circular buffers in local memory, each aligned
   /// to local_memory.cb_alignment_bytes; aborts with cb_misuse or
@@ -38,10 +40,30 @@ public:
   /// Gives every PE its zeroed local memory and its CBs' initial state.
   void attach(std::vector<PEState> &pes);
 
+  /// How the next kernel submitted to the KernelQueue uses a page.
+  enum class KernelUse {
+    /// Not at all: the page is accessed now.
+    None,
+    /// It reads the page.
+    Reads,
+    /// It writes the page (and may read it).
+    Writes,
+  };
+
   /// The address of the page `ref` names, which `unit` must hold; null
-  /// when `ref` is absent. The page holds its bytes in local memory.
+  /// when `ref` is absent. The page holds its bytes in local memory. With
+  /// KernelUse::None every kernel of the KernelQueue that writes the page
+  /// has run; otherwise the page is for the next kernel submitted, which
+  /// a later access of the page waits for when the page is ordered for it
+  /// (see orderedForKernel).
   uint8_t *resolve(PEState &pe, Unit unit, const SlotRef &ref,
-                   const Command &cmd);
+                   const Command &cmd, KernelUse use = KernelUse::None);
+  /// Whether the page `ref` names is ordered for the next kernel: always
+  /// when the kernel writes it, and when it reads it while an earlier
+  /// kernel may still write it. A kernel that reads a page not ordered
+  /// for it must read a copy taken at submission, since the page's next
+  /// writer does not wait for it.
+  bool orderedForKernel(const PEState &pe, const SlotRef &ref) const;
   /// Where the `bytes` of the page `ref` names (see resolve) can be read
   /// until the next write to any page or buffer: in a host buffer while
   /// the page aliases them there.
@@ -60,6 +82,15 @@ public:
   const uint8_t *resolveInput(PEState &pe, Unit unit, const SimdInput &input,
                               const Command &cmd, DType type, int64_t count,
                               int scratchIndex, bool inPlace = false);
+  /// Whether `inst`, not a DPE instruction, names a page ordered for a
+  /// kernel submitted during the PE's current visit of the stepping loop
+  /// (see orderedForKernel); it then waits for the PE's next visit, as
+  /// `blockedOn` says, so that the kernel runs on the KernelQueue's worker
+  /// while the other PEs are stepped. The rule depends on the stepping
+  /// alone, not on when the worker finishes, so the results and their
+  /// timing do not depend on the host's threads.
+  bool waitsForVisitKernels(const PEState &pe, const Inst &inst,
+                            std::string &blockedOn) const;
   /// Executes a CB operation of `unit` (a unit or the control core) whose
   /// clock is `clock` and whose started work completes at `readyTime`;
   /// returns false, saying why in `blockedOn`, while it must wait.
@@ -74,12 +105,13 @@ private:
   /// The address of the page `ref` names (present), which `unit` must hold,
   /// and the page's alias record.
   uint8_t *locate(PEState &pe, Unit unit, const SlotRef &ref,
-                  const Command &cmd, HostAlias *&alias);
+                  const Command &cmd, HostAlias *&alias, KernelUse use);
 
   const TargetDesc &target;
   const Program &program;
   const Diagnostics &diagnostics;
   MemorySystem &memory;
+  KernelQueue &kernels;
   std::vector<int64_t> cbBases;
   int64_t bytesPerPE = 0;
   uint64_t traffic = 0;

@@ -64,6 +64,9 @@ struct CBState {
   std::vector<uint64_t> pushTime, popTime;
   /// Per physical page.
   std::vector<HostAlias> aliases;
+  /// Per physical page, the number of the last kernel handed to the
+  /// KernelQueue that writes it (0: none).
+  std::vector<uint64_t> lastKernel;
   int producer = -1, consumer = -1;
 };
 
@@ -110,6 +113,9 @@ struct PEState {
   uint8_t *local = nullptr;
   /// The local-memory port shared by the PE's two DMA queues.
   BandwidthCalendar dmaLocalPort;
+  /// The number of the first KernelQueue kernel submitted during the PE's
+  /// current visit of the stepping loop.
+  uint64_t visitKernels = 0;
 
   UnitState &unit(Unit which) { return units[static_cast<int>(which)]; }
 

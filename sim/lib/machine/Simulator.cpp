@@ -22,6 +22,7 @@
 #include "ControlCore.h"
 #include "Diagnostics.h"
 #include "DmaEngine.h"
+#include "KernelQueue.h"
 #include "LocalMemory.h"
 #include "MemorySystem.h"
 #include "PEState.h"
@@ -38,13 +39,15 @@ public:
   Machine(const TargetDesc &target, const Program &program,
           const LaunchConfig &config)
       : target(target), program(program), config(config),
+        kernels(config.kernelThread),
         diagnostics(target, program, config.trace), budget(config, diagnostics),
-        memory(target, diagnostics), local(target, program, diagnostics, memory),
+        memory(target, diagnostics),
+        local(target, program, diagnostics, memory, kernels),
         network(target, program, config, diagnostics, local),
         core(target, program, config, diagnostics, budget, memory, local,
              network, paramValues, args),
         dma(target, diagnostics, memory, local),
-        compute(target, diagnostics, local) {}
+        compute(target, diagnostics, local, kernels) {}
 
   /// Binds the launch's arguments and plans the local memories; aborts
   /// with invalid_launch, cb_misuse or local_memory_overflow.
@@ -68,6 +71,9 @@ private:
   std::vector<LaunchArg> args;
   std::vector<uint64_t> paramValues;
   std::vector<PEState> pes;
+  /// Declared before the components that submit kernels, so that it waits
+  /// for them after those are gone.
+  KernelQueue kernels;
   Diagnostics diagnostics;
   Budget budget;
   MemorySystem memory;
@@ -114,8 +120,11 @@ bool Machine::stepUnit(PEState &pe, Unit unit) {
   bool progressed = false;
   state.blockedOn.clear();
   while (!state.queue.empty()) {
+    const Command &cmd = state.queue.front();
+    if (local.waitsForVisitKernels(pe, *cmd.inst, state.blockedOn))
+      break;
     const bool contributedBefore = state.contributed;
-    if (!executeCommand(pe, unit, state, state.queue.front())) {
+    if (!executeCommand(pe, unit, state, cmd)) {
       // Sending a tile into a cross-PE reduction is progress even though
       // the instruction waits for the other members.
       progressed |= state.contributed && !contributedBefore;
@@ -166,6 +175,7 @@ void Machine::run() {
   while (true) {
     bool progressed = false, allDone = true;
     for (PEState &pe : pes) {
+      pe.visitKernels = kernels.nextNumber();
       // A few rounds per visit keep the PE's local memory in the host's
       // cache; PEs interact only through global memory, whose bandwidth
       // calendar does not depend on the visiting order, and collectives
