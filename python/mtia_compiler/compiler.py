@@ -25,13 +25,21 @@ from mlir.passmanager import PassManager
 
 from mtia_compiler import _mtia, ir
 from mtia_compiler import transforms as _transforms  # noqa: F401 (registers passes)
+from mtia_compiler._sim import Program
 from mtia_compiler.codegen import emit_program
 from mtia_compiler.codegen.storage import PROGRAM_STAGE_BUFFERS
 from mtia_compiler.dialects.tt import PointerType, TensorDescType
 from mtia_compiler.errors import CompilationError, LocalMemoryError, PlanLimitError
 from mtia_compiler.passes import add_pipeline
 from mtia_compiler.program import decode
-from mtia_compiler.sim import DEFAULT_MAX_STEPS, Result, Simulator, grid_dims, load_target
+from mtia_compiler.sim import (
+    DEFAULT_MAX_STEPS,
+    Result,
+    Simulator,
+    grid_dims,
+    load_target,
+    parse_program,
+)
 from mtia_compiler.source import compiler_context, decode_diagnostics
 
 
@@ -113,6 +121,8 @@ class CompiledKernel:
     asm: dict[str, Any]
     parameters: list[Parameter]
     _simulator: Simulator | None = field(default=None, repr=False)
+    #: The program parsed and validated by the first launch.
+    _program: Program | None = field(default=None, repr=False)
 
     @property
     def local_memory_bytes(self) -> int:
@@ -149,7 +159,9 @@ class CompiledKernel:
         dims = grid_dims(grid)
         if self._simulator is None:
             self._simulator = Simulator(self.target)
-        return self._simulator.run(self.asm["bin"], bound, dims, trace=trace, echo=echo,
+        if self._program is None:
+            self._program = parse_program(self.asm["bin"])
+        return self._simulator.run(self._program, bound, dims, trace=trace, echo=echo,
                                    max_steps=max_steps, max_cycles=max_cycles,
                                    max_seconds=max_seconds)
 

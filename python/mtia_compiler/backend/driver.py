@@ -180,14 +180,16 @@ class MTIAUtils:
         self.target = target
 
     def load_binary(self, name: str, kernel: bytes, shared: int,
-                    device: int) -> tuple[None, bytes, int, int, int]:
+                    device: int) -> tuple[bytes, bytes, int, int, int]:
         """Returns (module, function, registers, spills, threads): the program
-        bytes are the `function` the launcher receives."""
+        bytes are both the module and the `function` the launcher receives.
+        (Triton loads a kernel again, with a new launcher, at every launch
+        while its module is None.)"""
         from mtia_compiler.program import decode
 
         body = decode(kernel)
         registers = int(body.get("iregs", 0)) + int(body.get("fregs", 0))
-        return None, kernel, registers, 0, MAX_THREADS
+        return kernel, kernel, registers, 0, MAX_THREADS
 
     def get_device_properties(self, device: int) -> dict[str, Any]:
         from mtia_compiler.sim import load_target

@@ -285,9 +285,9 @@ class HostTargetUtils(MTIAUtils):
     """`MTIAUtils` that also "loads" the marker program of a host fallback."""
 
     def load_binary(self, name: str, kernel: bytes, shared: int,
-                    device: int) -> tuple[None, bytes, int, int, int]:
+                    device: int) -> tuple[bytes, bytes, int, int, int]:
         if kernel == FALLBACK_PROGRAM:
-            return None, kernel, 0, 0, MAX_THREADS
+            return kernel, kernel, 0, 0, MAX_THREADS
         return super().load_binary(name, kernel, shared, device)
 
 

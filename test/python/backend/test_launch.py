@@ -59,6 +59,29 @@ def test_vector_add_specialised_sizes(n: int) -> None:
     assert compiled.metadata.shared > 0 and compiled.n_regs > 0
 
 
+def test_a_kernel_is_loaded_once_and_its_program_parsed_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Triton loads a kernel (and makes a new launcher) at every launch while
+    its module is None: `load_binary` returns the program as the module."""
+    utils = triton.runtime.driver.active.utils
+    loads = []
+    original = utils.load_binary
+
+    def counting_load_binary(*args: Any) -> Any:
+        loads.append(args[0])
+        return original(*args)
+
+    monkeypatch.setattr(utils, "load_binary", counting_load_binary)
+    x, y = torch.randn(300), torch.randn(300)
+    for _ in range(3):
+        out = torch.zeros(300)
+        compiled = kernels.add_kernel[(2,)](x, y, out, 300, BLOCK=256)
+        torch.testing.assert_close(out, x + y, rtol=0, atol=0)
+    # The kernel may be loaded already by an earlier test of the session.
+    assert len(loads) <= 1
+    assert compiled.run.kernel._program is not None
+
+
 def test_constexpr_defaults_strided_views_and_float_arguments() -> None:
     base = torch.randn(40, 6)
     view = base[3:, 2]  # an offset, strided view of another tensor's storage
