@@ -89,8 +89,7 @@ uint8_t *LocalMemory::locate(PEState &pe, Unit unit, const SlotRef &ref,
             " such pages (" + (ref.back ? "reserve" : "wait") +
             " before accessing)",
         pe, cmd);
-  int64_t first = ref.back ? cb.pushed : cb.popped;
-  int64_t physical = (first + ref.page) % desc.pages;
+  const int64_t physical = physicalPage(pe, ref);
   alias = &cb.aliases[physical];
   // A kernel runs after every kernel submitted before it, so one that
   // writes the page, or reads it while a kernel may still write it, is
@@ -105,14 +104,16 @@ uint8_t *LocalMemory::locate(PEState &pe, Unit unit, const SlotRef &ref,
   return pe.local + cb.base + physical * desc.pageBytes + ref.offset;
 }
 
+int64_t LocalMemory::physicalPage(const PEState &pe, const SlotRef &ref) const {
+  const CBState &cb = pe.cbs[ref.cb];
+  const int64_t first = ref.back ? cb.pushed : cb.popped;
+  return (first + ref.page) % program.cbs[ref.cb].pages;
+}
+
 bool LocalMemory::orderedForKernel(const PEState &pe,
                                    const SlotRef &ref) const {
-  if (!ref.present())
-    return false;
-  const CBState &cb = pe.cbs[ref.cb];
-  const int64_t held = ref.back ? cb.pushed : cb.popped;
-  const int64_t physical = (held + ref.page) % program.cbs[ref.cb].pages;
-  return cb.lastKernel[physical] == kernels.nextNumber();
+  return ref.present() && pe.cbs[ref.cb].lastKernel[physicalPage(pe, ref)] ==
+                              kernels.nextNumber();
 }
 
 uint8_t *LocalMemory::resolve(PEState &pe, Unit unit, const SlotRef &ref,
@@ -131,12 +132,8 @@ bool LocalMemory::waitsForVisitKernels(const PEState &pe, const Inst &inst,
   if (inst.op == Op::DpeMma)
     return false;
   auto touched = [&](const SlotRef &ref) {
-    if (!ref.present())
-      return false;
-    const CBState &cb = pe.cbs[ref.cb];
-    const int64_t held = ref.back ? cb.pushed : cb.popped;
-    const int64_t physical = (held + ref.page) % program.cbs[ref.cb].pages;
-    return cb.lastKernel[physical] >= pe.visitKernels;
+    return ref.present() &&
+           pe.cbs[ref.cb].lastKernel[physicalPage(pe, ref)] >= pe.visitKernels;
   };
   const bool waits =
       std::any_of(inst.slots.begin(), inst.slots.end(), touched) ||

@@ -106,6 +106,8 @@ private:
   /// and the page's alias record.
   uint8_t *locate(PEState &pe, Unit unit, const SlotRef &ref,
                   const Command &cmd, HostAlias *&alias, KernelUse use);
+  /// The physical page of its CB that `ref` (present) names.
+  int64_t physicalPage(const PEState &pe, const SlotRef &ref) const;
 
   const TargetDesc &target;
   const Program &program;
