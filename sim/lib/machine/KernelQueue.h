@@ -51,8 +51,6 @@ public:
     if (number > completed.load(std::memory_order_acquire))
       block(number);
   }
-  /// Returns once every submitted kernel has run (see waitFor).
-  void drain() { waitFor(submitted); }
 
 private:
   void block(uint64_t number);

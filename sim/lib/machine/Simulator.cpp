@@ -71,8 +71,9 @@ private:
   std::vector<LaunchArg> args;
   std::vector<uint64_t> paramValues;
   std::vector<PEState> pes;
-  /// Declared before the components that submit kernels, so that it waits
-  /// for them after those are gone.
+  /// Declared before the components that hold it: they are built after it
+  /// and destroyed before it, whose destructor runs the kernels still
+  /// queued.
   KernelQueue kernels;
   Diagnostics diagnostics;
   Budget budget;
