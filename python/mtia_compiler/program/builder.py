@@ -112,7 +112,8 @@ class FReg:
 class Slot:
     """A tile in local memory: page ``page`` of the pages the accessing unit
     holds in a CB (``back``: reserved by the producer, ``front``: waited for by
-    the consumer), ``offset`` bytes in (a multiple of 8)."""
+    the consumer, ``pushed``: pushed by the producer and not reserved again,
+    counted back from the last), ``offset`` bytes in (a multiple of 8)."""
 
     cb: int
     side: str
@@ -137,6 +138,9 @@ class CB:
 
     def back(self, page: int = 0, offset: int = 0) -> Slot:
         return Slot(self.index, "back", page, offset)
+
+    def pushed(self, page: int = 0, offset: int = 0) -> Slot:
+        return Slot(self.index, "pushed", page, offset)
 
 
 @dataclass

@@ -185,11 +185,16 @@ struct ScalarOperand {
   double floatImm = 0;
 };
 
-/// A place in local memory: page `page` of the pages a unit has reserved
-/// (back side) or waited for (front side) in a CB, plus a byte offset.
+/// The pages of a CB a slot counts in: those its unit has waited for as
+/// the consumer (front), reserved as the producer (back), or pushed as the
+/// producer and not reserved again (pushed, counted back from the last).
+enum class SlotSide : uint8_t { Front, Back, Pushed };
+
+/// A place in local memory: page `page` of the pages of `side` in a CB,
+/// plus a byte offset.
 struct SlotRef {
   int32_t cb = -1;
-  bool back = false;
+  SlotSide side = SlotSide::Front;
   int32_t page = 0;
   int64_t offset = 0;
   bool present() const { return cb >= 0; }

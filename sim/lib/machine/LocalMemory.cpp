@@ -77,17 +77,36 @@ uint8_t *LocalMemory::locate(PEState &pe, Unit unit, const SlotRef &ref,
                              KernelUse use) {
   const CBDesc &desc = program.cbs[ref.cb];
   CBState &cb = pe.cbs[ref.cb];
-  int owner = ref.back ? cb.producer : cb.consumer;
-  int64_t held = ref.back ? cb.reserved : cb.waited;
-  const char *side = ref.back ? "reserved" : "waited-for";
+  int owner = ref.side == SlotSide::Front ? cb.consumer : cb.producer;
+  int64_t held = 0;
+  const char *side = "", *remedy = "";
+  switch (ref.side) {
+  case SlotSide::Front:
+    held = cb.waited;
+    side = "waited-for";
+    remedy = "wait before accessing";
+    break;
+  case SlotSide::Back:
+    held = cb.reserved;
+    side = "reserved";
+    remedy = "reserve before accessing";
+    break;
+  case SlotSide::Pushed:
+    // A pushed page keeps its tile until the producer reserves it again.
+    held = std::min<int64_t>(cb.pushed, desc.pages - cb.reserved);
+    side = "pushed";
+    remedy = "read a pushed page before reserving it again";
+    break;
+  }
+  if (ref.side == SlotSide::Pushed && owner != static_cast<int>(unit))
+    remedy = "only the CB's producer reads its pushed pages";
   if (owner != static_cast<int>(unit) || ref.page >= held)
     diagnostics.abortAt(
         "cb_misuse",
         std::string(unitName(unit)) + " accesses " + side + " page " +
             std::to_string(ref.page) + " of CB '" + desc.name + "' but holds " +
             std::to_string(owner == static_cast<int>(unit) ? held : 0) +
-            " such pages (" + (ref.back ? "reserve" : "wait") +
-            " before accessing)",
+            " such pages (" + remedy + ")",
         pe, cmd);
   const int64_t physical = physicalPage(pe, ref);
   alias = &cb.aliases[physical];
@@ -106,8 +125,18 @@ uint8_t *LocalMemory::locate(PEState &pe, Unit unit, const SlotRef &ref,
 
 int64_t LocalMemory::physicalPage(const PEState &pe, const SlotRef &ref) const {
   const CBState &cb = pe.cbs[ref.cb];
-  const int64_t first = ref.back ? cb.pushed : cb.popped;
-  return (first + ref.page) % program.cbs[ref.cb].pages;
+  const int64_t pages = program.cbs[ref.cb].pages;
+  switch (ref.side) {
+  case SlotSide::Front:
+    return (cb.popped + ref.page) % pages;
+  case SlotSide::Back:
+    return (cb.pushed + ref.page) % pages;
+  case SlotSide::Pushed:
+    // Non-negative even before `locate` has checked that the page was
+    // pushed: the stepping asks for the pages an instruction names first.
+    return ((cb.pushed - 1 - ref.page) % pages + pages) % pages;
+  }
+  return 0;
 }
 
 bool LocalMemory::orderedForKernel(const PEState &pe,

@@ -176,7 +176,7 @@ void ProgramParser::parseCtl(Inst &inst, const Object &object) {
     inst.type = dtype(object, "t");
     inst.dst = isFloat(inst.type) ? floatReg(object, "d") : intReg(object, "d");
     inst.slots.push_back(slot(object, "src"));
-    if (inst.slots[0].back)
+    if (inst.slots[0].side != SlotSide::Front)
       fail("field 'src' must be a front slot: the control core reads only "
            "pages it waited for");
     IntOperand index;

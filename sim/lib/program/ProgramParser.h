@@ -259,9 +259,13 @@ private:
     ref.cb = static_cast<int32_t>(
         integer(*object, "cb", 0, int64_t(program.cbs.size()) - 1));
     std::string side = string(*object, "side");
-    if (side != "front" && side != "back")
-      fail(std::string("field '") + key + ".side' must be 'front' or 'back'");
-    ref.back = side == "back";
+    if (side == "back")
+      ref.side = SlotSide::Back;
+    else if (side == "pushed")
+      ref.side = SlotSide::Pushed;
+    else if (side != "front")
+      fail(std::string("field '") + key +
+           ".side' must be 'front', 'back' or 'pushed'");
     const CBDesc &cb = program.cbs[ref.cb];
     ref.page = static_cast<int32_t>(
         optionalInteger(*object, "page", 0, cb.pages - 1, 0));
