@@ -65,6 +65,10 @@ int32_t mtiaTileValueGetHolder(MlirValue value) {
   if (auto read = unwrap(value).getDefiningOp<cb::ReadFrontOp>())
     return static_cast<int32_t>(
         read.getCb().getDefiningOp<cb::AllocOp>().getConsumer());
+  // A tile read from a pushed page is held by the buffer's producer.
+  if (auto read = unwrap(value).getDefiningOp<cb::ReadPushedOp>())
+    return static_cast<int32_t>(
+        read.getCb().getDefiningOp<cb::AllocOp>().getProducer());
   tile::Unit owner = UnitAssignment().getOwner(unwrap(value));
   if (owner == tile::Unit::DMA)
     return -1;

@@ -57,6 +57,19 @@ LogicalResult mtia::cb::verifyPageIndex(Operation *op,
          << cbType.getNumPages() << " pages";
 }
 
+/// Returns the agents of the operations that read `tile` (for a DMA
+/// transfer its queue), ordered by the Endpoint enum and without repetitions.
+static SmallVector<Endpoint> getReadingEndpoints(Value tile) {
+  SmallVector<Endpoint> endpoints;
+  for (Operation *user : tile.getUsers()) {
+    std::optional<Endpoint> endpoint = getEndpointOf(user);
+    if (endpoint && !llvm::is_contained(endpoints, *endpoint))
+      endpoints.push_back(*endpoint);
+  }
+  llvm::sort(endpoints);
+  return endpoints;
+}
+
 /// Checks that a pointer operation moves at most all pages of `cb`.
 static LogicalResult verifyPageCount(Operation *op, Value cb, int64_t pages) {
   auto cbType = cast<CircularBufferType>(cb.getType());
@@ -75,13 +88,16 @@ static LogicalResult verifyPageCount(Operation *op, Value cb, int64_t pages) {
 /// that follows the allocation in its block, where each side's page counts
 /// are known exactly: the producer holds the pages it reserved and has not
 /// pushed, the consumer those it waited for and has not popped (repeated
-/// reserves and waits are cumulative, not additive). Pushing, popping or
-/// accessing more pages than are held is an error. The counts become unknown
-/// at the first operation whose regions use the buffer.
+/// reserves and waits are cumulative, not additive), and its pushed pages
+/// are those it has not reserved again. Pushing, popping or accessing more
+/// pages than are held is an error. The counts become unknown at the first
+/// operation whose regions use the buffer.
 static LogicalResult verifyStraightLineProtocol(AllocOp alloc) {
   Value buffer = alloc.getResult();
+  const int64_t pages = alloc.getType().getNumPages();
   int64_t reserved = 0;
   int64_t waited = 0;
+  int64_t pushed = 0;
   Block *block = alloc->getBlock();
   for (Operation &op :
        llvm::make_range(std::next(alloc->getIterator()), block->end())) {
@@ -109,6 +125,18 @@ static LogicalResult verifyStraightLineProtocol(AllocOp alloc) {
                << "\" but the producer holds " << reserved
                << " reserved pages";
       reserved -= push.getPages();
+      pushed += push.getPages();
+      continue;
+    }
+    if (auto read = dyn_cast<ReadPushedOp>(op)) {
+      if (read.getCb() != buffer)
+        continue;
+      int64_t held = std::min(pushed, pages - reserved);
+      if (static_cast<int64_t>(read.getPage()) >= held)
+        return read.emitOpError("reads pushed page ")
+               << read.getPage() << " of \"" << alloc.getName()
+               << "\" but the producer holds " << held
+               << " pushed pages it has not reserved again";
       continue;
     }
     if (auto pop = dyn_cast<PopFrontOp>(op)) {
@@ -153,6 +181,21 @@ LogicalResult AllocOp::verify() {
            << getName() << "\" needs distinct producer and consumer units, "
            << "got " << stringifyEndpoint(getProducer()) << " for both";
   for (Operation *user : getResult().getUsers()) {
+    auto readPushed = dyn_cast<ReadPushedOp>(user);
+    if (!readPushed || readPushed.getCb() != getResult())
+      continue;
+    SmallVector<Endpoint> readers = getReadingEndpoints(readPushed.getResult());
+    if (readers.empty() || readers.front() == getProducer())
+      continue;
+    return emitOpError("circular buffer \"")
+               .append(getName(), "\" has producer ",
+                       stringifyEndpoint(getProducer()),
+                       " but a pushed page is read by ",
+                       stringifyEndpoint(readers.front()))
+               .attachNote(user->getLoc())
+           << "by this operation";
+  }
+  for (Operation *user : getResult().getUsers()) {
     auto endpoint = dyn_cast<EndpointOpInterface>(user);
     if (!endpoint || endpoint.getCircularBuffer() != getResult())
       continue;
@@ -196,19 +239,6 @@ LogicalResult PopFrontOp::verify() {
 // Page access
 //===----------------------------------------------------------------------===//
 
-/// Returns the agents of the operations that read `tile` (for a DMA
-/// transfer its queue), ordered by the Endpoint enum and without repetitions.
-static SmallVector<Endpoint> getReadingEndpoints(Value tile) {
-  SmallVector<Endpoint> endpoints;
-  for (Operation *user : tile.getUsers()) {
-    std::optional<Endpoint> endpoint = getEndpointOf(user);
-    if (endpoint && !llvm::is_contained(endpoints, *endpoint))
-      endpoints.push_back(*endpoint);
-  }
-  llvm::sort(endpoints);
-  return endpoints;
-}
-
 LogicalResult ReadFrontOp::verify() {
   if (failed(verifyPageIndex(*this, getCb().getType(), getPage())) ||
       failed(verifyPageView(*this, getCb().getType(), getResult().getType())))
@@ -235,6 +265,19 @@ std::optional<Endpoint> ReadFrontOp::getEndpoint() {
   if (endpoints.empty())
     return std::nullopt;
   return endpoints.front();
+}
+
+LogicalResult ReadPushedOp::verify() {
+  if (failed(verifyPageIndex(*this, getCb().getType(), getPage())) ||
+      failed(verifyPageView(*this, getCb().getType(), getResult().getType())))
+    return failure();
+  SmallVector<Endpoint> endpoints = getReadingEndpoints(getResult());
+  if (endpoints.size() > 1)
+    return emitOpError("page is read by units ")
+           << stringifyEndpoint(endpoints[0]) << " and "
+           << stringifyEndpoint(endpoints[1])
+           << ", but only the buffer's producer reads a pushed page";
+  return success();
 }
 
 LogicalResult WriteBackOp::verify() {

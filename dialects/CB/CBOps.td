@@ -126,6 +126,26 @@ def CB_ReadFrontOp : CB_Op<"read_front", [
   let hasVerifier = 1;
 }
 
+def CB_ReadPushedOp : CB_Op<"read_pushed"> {
+  let summary = "the tile of a page its producer has pushed";
+  let description = [{
+    `%t = cb.read_pushed %cb[0] : !cb.cb<1024xf32, pages = 2>` is the tile in
+    the page `page` places before the write pointer: page 0 is the last page
+    pushed. Only the buffer's producer reads it: a unit that computed a tile
+    into a page and pushed it to the consumer goes on reading it there,
+    instead of keeping a copy. Nobody writes a pushed page until its
+    producer reserves it again, so the tile must not be used after a
+    `cb.reserve_back` that may reserve that page (one of `pages - page` or
+    more pages) or a `cb.push_back` that moves the pointer it counts from.
+  }];
+  let arguments = (ins CB_AnyCircularBuffer:$cb, CB_PageIndex:$page);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = [{
+    $cb `[` $page `]` attr-dict `:` custom<PageView>(type($cb), type($result))
+  }];
+  let hasVerifier = 1;
+}
+
 def CB_WriteBackOp : CB_Op<"write_back", [
     DeclareOpInterfaceMethods<CB_EndpointOpInterface>]> {
   let summary = "fill a reserved page with a tile";

@@ -80,6 +80,8 @@ tile::Unit UnitAssignment::computeOwner(Value value) {
     return unitOp.getUnit();
   if (auto read = dyn_cast<cb::ReadFrontOp>(op))
     return read.getCb().getDefiningOp<cb::AllocOp>().getConsumerUnit();
+  if (auto read = dyn_cast<cb::ReadPushedOp>(op))
+    return read.getCb().getDefiningOp<cb::AllocOp>().getProducerUnit();
   unsigned index = cast<OpResult>(value).getResultNumber();
   if (auto loop = dyn_cast<scf::ForOp>(op))
     return getOwner(loop.getYieldedValues()[index]);

@@ -1,8 +1,9 @@
 """Where every tile of a kernel lives in local memory.
 
-A tile read with `cb.read_front` lives in that buffer's front page; a tile
-whose only use is a `cb.write_back` is produced directly into the back page
-when the page is already reserved where the tile is computed. Every other
+A tile read with `cb.read_front` lives in that buffer's front page, and one
+read with `cb.read_pushed` in the page its producer pushed; a tile whose only
+use is a `cb.write_back` is produced directly into the back page when the
+page is already reserved where the tile is computed. Every other
 tile takes a range of the scratch buffer of the unit that holds it. Ranges
 are assigned by liveness over the kernel's operations in program order:
 
@@ -56,7 +57,8 @@ ELEMENTWISE_SIMD_OPS = op_names(tile.BinaryOp, tile.UnaryOp, tile.FmaOp, tile.SF
 SCALAR_OPERAND_OPS = op_names(tile.BinaryOp, tile.FmaOp, tile.SelectOp, tile.CmpIOp,
                               tile.CmpFOp)
 #: The operations that yield tiles without being tile operations.
-_TILE_FORWARDING_OPS = op_names(cb.ReadFrontOp, scf.ForOp, scf.WhileOp, scf.IfOp)
+_TILE_FORWARDING_OPS = op_names(cb.ReadFrontOp, cb.ReadPushedOp, scf.ForOp, scf.WhileOp,
+                                scf.IfOp)
 _FUNC = tt.FuncOp.OPERATION_NAME
 _FOLDABLE_READS = op_names(tile.SplatElementOp, tile.BroadcastOp)
 _FOLDABLE = op_names(tile.SplatOp, tile.SplatElementOp, tile.BroadcastOp)
@@ -70,7 +72,8 @@ _IN_PLACE_WRITERS = ELEMENTWISE_SIMD_OPS | _MATMULS | {tile.CastOp.OPERATION_NAM
 @dataclass(frozen=True)
 class PageStorage:
     """A page of a circular buffer: `front` pages are waited for by the
-    buffer's consumer, `back` pages reserved by its producer."""
+    buffer's consumer, `back` pages reserved by its producer, and `pushed`
+    pages pushed by it (counted back from the last)."""
 
     buffer: ir.Value
     side: str
@@ -291,10 +294,11 @@ class StoragePlanner:
 
     def plan(self) -> StoragePlan:
         ops = self.ops
+        sides = {cb.ReadFrontOp.OPERATION_NAME: "front", cb.ReadPushedOp.OPERATION_NAME: "pushed"}
         for op in ops:
-            if op.name == cb.ReadFrontOp.OPERATION_NAME:
-                self.storage[op.results[0]] = PageStorage(op.operands[0], "front",
-                                                          _page(op))
+            side = sides.get(op.name)
+            if side is not None:
+                self.storage[op.results[0]] = PageStorage(op.operands[0], side, _page(op))
         self._place_write_backs(ops)
         self._form_groups(ops)
         self._compute_in_place(ops)
@@ -704,7 +708,8 @@ def tile_homes(ops: list[ir.Operation]) -> dict[ir.Value, Unit]:
     """The unit holding every tile value of a kernel's operations `ops`, as
     the data-movement stage's `UnitAssignment` analysis decides it (through
     the C API): the unit of its defining op, the consumer of the buffer a
-    `cb.read_front` reads, or for loop-carried values, branch results and
+    `cb.read_front` reads, the producer of the buffer a `cb.read_pushed`
+    reads, or for loop-carried values, branch results and
     block arguments the unit of what flows in."""
     homes: dict[ir.Value, Unit] = {}
     for op in ops:

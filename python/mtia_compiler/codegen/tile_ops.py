@@ -196,6 +196,7 @@ class TileOpEmitter:
         return {
             cb.AllocOp: lambda op: None,
             cb.ReadFrontOp: lambda op: None,
+            cb.ReadPushedOp: lambda op: None,
             cb.ReserveBackOp: lambda op: self.b.reserve(
                 self.values.buffer(op.operands[0]).producer, self.values.buffer(op.operands[0]).cb,
                 _int_attr(op, "pages")),

@@ -189,3 +189,50 @@ tt.func @load_unreserved_page(%p: !tt.ptr<f32>, %o: index, %s: index) {
   %t = dma.load %p[%o] strides [%s] into %cb[0] : !tt.ptr<f32>, !cb.cb<8xf32, pages = 2>
   tt.return
 }
+
+// -----
+
+tt.func @pushed_page_read_by_the_consumer(%t: !tile.tile<8xf32>) {
+  // expected-error @+1 {{circular buffer "x" has producer simd but a pushed page is read by reduce}}
+  %cb = cb.alloc "x", simd -> reduce : !cb.cb<8xf32, pages = 2>
+  cb.reserve_back %cb, 1 : !cb.cb<8xf32, pages = 2>
+  %y = tile.unary negf %t : !tile.tile<8xf32>
+  cb.write_back %y, %cb[0] : !cb.cb<8xf32, pages = 2>
+  cb.push_back %cb, 1 : !cb.cb<8xf32, pages = 2>
+  // expected-note @+1 {{by this operation}}
+  %x = cb.read_pushed %cb[0] : !cb.cb<8xf32, pages = 2>
+  %s = tile.reduce addf %x axis = 0 : !tile.tile<8xf32> -> !tile.tile<f32>
+  tt.return
+}
+
+// -----
+
+tt.func @pushed_page_read_by_two_units(%cb: !cb.cb<8xf32, pages = 2>) {
+  // expected-error @+1 {{page is read by units simd and reduce, but only the buffer's producer reads a pushed page}}
+  %x = cb.read_pushed %cb[0] : !cb.cb<8xf32, pages = 2>
+  %y = tile.unary negf %x : !tile.tile<8xf32>
+  %s = tile.reduce addf %x axis = 0 : !tile.tile<8xf32> -> !tile.tile<f32>
+  tt.return
+}
+
+// -----
+
+tt.func @pushed_page_never_pushed() {
+  %cb = cb.alloc "x", simd -> reduce : !cb.cb<8xf32, pages = 2>
+  // expected-error @+1 {{reads pushed page 0 of "x" but the producer holds 0 pushed pages it has not reserved again}}
+  %x = cb.read_pushed %cb[0] : !cb.cb<8xf32, pages = 2>
+  tt.return
+}
+
+// -----
+
+tt.func @pushed_page_reserved_again(%t: !tile.tile<8xf32>) {
+  %cb = cb.alloc "x", simd -> reduce : !cb.cb<8xf32, pages = 1>
+  cb.reserve_back %cb, 1 : !cb.cb<8xf32, pages = 1>
+  cb.write_back %t, %cb[0] : !cb.cb<8xf32, pages = 1>
+  cb.push_back %cb, 1 : !cb.cb<8xf32, pages = 1>
+  cb.reserve_back %cb, 1 : !cb.cb<8xf32, pages = 1>
+  // expected-error @+1 {{reads pushed page 0 of "x" but the producer holds 0 pushed pages it has not reserved again}}
+  %x = cb.read_pushed %cb[0] : !cb.cb<8xf32, pages = 1>
+  tt.return
+}

@@ -29,6 +29,9 @@ tt.func @pipeline() {
   cb.write_back %y, %out[1] : !cb.cb<1024xf32, pages = 2>
   // CHECK: cb.push_back %[[OUT]], 2 : !cb.cb<1024xf32, pages = 2>
   cb.push_back %out, 2 : !cb.cb<1024xf32, pages = 2>
+  // CHECK: %[[Y:.*]] = cb.read_pushed %[[OUT]][0] : !cb.cb<1024xf32, pages = 2>
+  %y_page = cb.read_pushed %out[0] : !cb.cb<1024xf32, pages = 2>
+  %z = tile.binary addf %y_page, %x : !tile.tile<1024xf32>
   // CHECK: cb.pop_front %[[IN]], 1 : !cb.cb<1024xf32, pages = 2>
   cb.pop_front %in, 1 : !cb.cb<1024xf32, pages = 2>
   tt.return
