@@ -2,8 +2,10 @@
 //
 // Moves the reserve of a circular buffer that takes one tile up to the
 // operation that computes the tile, so that the unit computes it straight
-// into the page. A tile the SIMD engine also keeps using is computed once
-// more, straight into the page, when that costs what the copy would.
+// into the page. A unit that also keeps using the tile reads it in the page
+// after pushing it (`cb.read_pushed`) while the page cannot be reserved
+// again; otherwise the SIMD engine computes it once more, straight into the
+// page, when that costs what the copy would.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,6 +41,24 @@ bool usesBufferBetween(Value buffer, Operation *first, Operation *last) {
   return false;
 }
 
+/// Whether an operation from `first` up to `last` (excluded), or nested in
+/// one, reads a tile through a `cb.read_pushed` of `buffer`: a reserve of
+/// the buffer must not move above it, since it may reserve that page.
+bool readsPushedPageFrom(Value buffer, Operation *first, Operation *last) {
+  for (Operation *op = first; op != last; op = op->getNextNode()) {
+    WalkResult result = op->walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands())
+        if (auto read = operand.getDefiningOp<cb::ReadPushedOp>();
+            read && read.getCb() == buffer)
+          return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      return true;
+  }
+  return false;
+}
+
 /// Whether the SIMD engine computes `op` in one elementwise pass over its
 /// tiles, which costs it about what a copy of the result does: as much
 /// arithmetic, and a third more local-memory traffic for the third operand
@@ -59,6 +79,80 @@ cb::PushBackOp getNextPush(Value buffer, Operation *op) {
   return nullptr;
 }
 
+/// Whether `op` is, or contains, a reserve or a push of `buffer`: after it,
+/// a page that was pushed before may be reserved again, or counts from
+/// another write pointer.
+bool movesBack(Operation *op, Value buffer) {
+  WalkResult result = op->walk([&](Operation *nested) {
+    if (isa<cb::ReserveBackOp, cb::PushBackOp>(nested) &&
+        nested->getOperand(0) == buffer)
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
+
+/// The uses of `tile` other than `writeBack`, when each of them can read
+/// the tile in the page that `push` pushes: it lies after the producer of
+/// the tile and before the next reserve or push of the buffer after `push`
+/// in the block (so the page cannot be reserved again before it runs), it
+/// is not the block's terminator (which would carry the page into an
+/// iteration or branch that reserves it), and its unit, if it names one, is
+/// the buffer's producer. Nothing otherwise.
+std::optional<SmallVector<OpOperand *>>
+getPushedPageReads(Value tile, cb::WriteBackOp writeBack,
+                   cb::PushBackOp push) {
+  auto alloc = writeBack.getCb().getDefiningOp<cb::AllocOp>();
+  if (!alloc)
+    return std::nullopt;
+  cb::Endpoint producer = alloc.getProducer();
+  Block *block = push->getBlock();
+  Operation *nextMove = nullptr;
+  for (Operation *op = push->getNextNode(); op && !nextMove;
+       op = op->getNextNode())
+    if (movesBack(op, writeBack.getCb()))
+      nextMove = op;
+  SmallVector<OpOperand *> reads;
+  for (OpOperand &use : tile.getUses()) {
+    if (use.getOwner() == writeBack)
+      continue;
+    std::optional<cb::Endpoint> reader = cb::getEndpointOf(use.getOwner());
+    Operation *user = block->findAncestorOpInBlock(*use.getOwner());
+    if ((reader && *reader != producer) || !user ||
+        user == block->getTerminator() ||
+        (nextMove && !user->isBeforeInBlock(nextMove)))
+      return std::nullopt;
+    reads.push_back(&use);
+  }
+  return reads;
+}
+
+/// Whether every element of `op`'s tile is one scalar: its other uses read
+/// that scalar, not the tile, so they need neither a copy nor the page.
+bool isSplat(Operation *op) {
+  if (isa<tile::SplatOp>(op))
+    return true;
+  auto constant = dyn_cast<tile::ConstantOp>(op);
+  auto elements =
+      constant ? dyn_cast<DenseElementsAttr>(constant.getValue()) : nullptr;
+  return elements && elements.isSplat();
+}
+
+/// Makes `reads` read the tile that `writeBack` writes through a
+/// `cb.read_pushed` of its page right after `push`, which they all follow.
+void readPushedPage(ArrayRef<OpOperand *> reads, cb::WriteBackOp writeBack,
+                    cb::PushBackOp push) {
+  // The write's page, counted back from the write pointer after the push.
+  int64_t page = push.getPages() - 1 - writeBack.getPage();
+  OpBuilder builder(push->getContext());
+  builder.setInsertionPointAfter(push);
+  auto read = cb::ReadPushedOp::create(builder, writeBack.getLoc(),
+                                       writeBack.getTile().getType(),
+                                       writeBack.getCb(), page);
+  for (OpOperand *use : reads)
+    use->set(read.getResult());
+}
+
 /// Moves the reserve of a buffer that takes one tile from its write_back
 /// up to the operation computing that tile, when the tile has no other
 /// use: the unit can then compute it straight into the page rather than
@@ -66,13 +160,16 @@ cb::PushBackOp getNextPush(Value buffer, Operation *op) {
 /// buffer lies between the two places, so the reserve moved still waits
 /// only for the pops earlier in program order that it waited for before.
 ///
-/// When the tile has other uses and the SIMD engine computes it in one
-/// elementwise pass, the engine computes it twice instead of computing it
-/// once and copying it: first straight into the page, which it then
-/// pushes, then into its own storage. That costs it what the copy did, and
-/// the buffer's consumer gets the tile one pass earlier: attention's
-/// reduction engine takes the row maximum of the scaled scores while the
-/// SIMD engine scales them for itself.
+/// When the tile has other uses, the write and its push move up to the
+/// producer, which computes the tile straight into the page. The other uses
+/// then read the pushed page when they can (`readPushedPage`): attention's
+/// SIMD engine casts the probabilities it pushed to the reduction engine for
+/// their row sum. Otherwise, when the SIMD engine computes the tile in one
+/// elementwise pass, it computes it a second time into its own storage:
+/// that costs it what a copy would, and the buffer's consumer gets the tile
+/// one pass earlier (attention's reduction engine takes the row maximum of
+/// the next scaled scores while the SIMD engine scales them for the next
+/// iteration).
 void reserveWhereProduced(tt::FuncOp function) {
   DenseMap<Value, SmallVector<cb::ReserveBackOp>> reserves;
   function.walk([&](cb::ReserveBackOp reserve) {
@@ -87,9 +184,7 @@ void reserveWhereProduced(tt::FuncOp function) {
     if (!producer || !isa<tile::TileDialect>(producer->getDialect()) ||
         found == reserves.end())
       continue;
-    bool computeAgain = !writeBack.getTile().hasOneUse();
-    if (computeAgain && !isElementwisePass(producer))
-      continue;
+    bool otherUses = !writeBack.getTile().hasOneUse();
     // The reserve of this write: the last one before it in its block.
     Block *block = writeBack->getBlock();
     cb::ReserveBackOp reserve;
@@ -100,9 +195,10 @@ void reserveWhereProduced(tt::FuncOp function) {
         reserve = candidate;
     if (!reserve || producer->getBlock() != block)
       continue;
-    if (!computeAgain) {
+    if (!otherUses) {
       if (!producer->isBeforeInBlock(reserve) ||
-          usesBufferBetween(writeBack.getCb(), producer, reserve))
+          usesBufferBetween(writeBack.getCb(), producer, reserve) ||
+          readsPushedPageFrom(writeBack.getCb(), producer, reserve))
         continue;
       reserve->moveBefore(producer);
       continue;
@@ -116,12 +212,25 @@ void reserveWhereProduced(tt::FuncOp function) {
     bool reservedAfter = producer->isBeforeInBlock(reserve);
     if (!push ||
         (reservedAfter &&
-         usesBufferBetween(writeBack.getCb(), producer, reserve)) ||
+         (usesBufferBetween(writeBack.getCb(), producer, reserve) ||
+          readsPushedPageFrom(writeBack.getCb(), producer, reserve))) ||
         usesBufferBetween(writeBack.getCb(), reserve, writeBack) ||
         usesBufferBetween(writeBack.getCb(), writeBack, push))
       continue;
+    std::optional<SmallVector<OpOperand *>> pushedPageReads;
+    if (!isSplat(producer))
+      pushedPageReads =
+          getPushedPageReads(writeBack.getTile(), writeBack, push);
+    if (!pushedPageReads && !isElementwisePass(producer))
+      continue;
     if (reservedAfter)
       reserve->moveBefore(producer);
+    if (pushedPageReads) {
+      writeBack->moveAfter(producer);
+      push->moveAfter(writeBack);
+      readPushedPage(*pushedPageReads, writeBack, push);
+      continue;
+    }
     OpBuilder builder(producer);
     Operation *intoPage = builder.clone(*producer);
     writeBack.getTileMutable().assign(intoPage->getResult(0));

@@ -93,24 +93,24 @@ tt.func @two_transposes(%a: !tile.tile<64x64xf32>, %b: !tile.tile<64x64xf32>) ->
 // -----
 
 // The scaled scores go to the reduction engine and stay with the SIMD
-// engine: the multiply is computed once more, straight into the page, which
-// is pushed before the SIMD engine computes the tile again for itself (a
-// pass like the copy it replaces). The exponential, a pass of the special
-// function unit that costs more than a copy, is copied.
+// engine, and so does their exponential: each is computed straight into its
+// page, pushed, and read there by the SIMD engine's later ops
+// (`cb.read_pushed`), since neither buffer is reserved again before them.
 
 // CHECK-LABEL: tt.func @shared_with_the_reduction_engine
 // CHECK: %[[SCORES:.*]] = cb.alloc "forward0"
 // CHECK-NEXT: %[[EXP:.*]] = cb.alloc "forward1"
-// CHECK: cb.reserve_back %[[SCORES]], 1
-// CHECK-NEXT: %[[INTO_PAGE:.*]] = tile.binary mulf %arg0, %arg1
-// CHECK-NEXT: cb.write_back %[[INTO_PAGE]], %[[SCORES]][0]
+// CHECK-NEXT: cb.reserve_back %[[SCORES]], 1
+// CHECK-NEXT: %[[S:.*]] = tile.binary mulf %arg0, %arg1
+// CHECK-NEXT: cb.write_back %[[S]], %[[SCORES]][0]
 // CHECK-NEXT: cb.push_back %[[SCORES]], 1
-// CHECK-NEXT: %[[OWN:.*]] = tile.binary mulf %arg0, %arg1
-// CHECK: %[[P:.*]] = tile.sfu exp2 %[[OWN]]
+// CHECK-NEXT: %[[S_PAGE:.*]] = cb.read_pushed %[[SCORES]][0]
 // CHECK-NEXT: cb.reserve_back %[[EXP]], 1
+// CHECK-NEXT: %[[P:.*]] = tile.sfu exp2 %[[S_PAGE]]
 // CHECK-NEXT: cb.write_back %[[P]], %[[EXP]][0]
 // CHECK-NEXT: cb.push_back %[[EXP]], 1
-// CHECK-NEXT: tile.binary addf %[[P]], %[[OWN]]
+// CHECK-NEXT: %[[P_PAGE:.*]] = cb.read_pushed %[[EXP]][0]
+// CHECK-NEXT: tile.binary addf %[[P_PAGE]], %[[S_PAGE]]
 tt.func @shared_with_the_reduction_engine(%arg0: !tile.tile<64x128xf32>, %arg1: !tile.tile<64x128xf32>) -> !tile.tile<64x128xf32> {
   %scores = cb.alloc "forward0", simd -> reduce : !cb.cb<64x128xf32, pages = 2>
   %exp = cb.alloc "forward1", simd -> reduce : !cb.cb<64x128xf32, pages = 2>
@@ -124,6 +124,41 @@ tt.func @shared_with_the_reduction_engine(%arg0: !tile.tile<64x128xf32>, %arg1: 
   cb.push_back %exp, 1 : !cb.cb<64x128xf32, pages = 2>
   %2 = tile.binary addf %1, %0 : !tile.tile<64x128xf32>
   tt.return %2 : !tile.tile<64x128xf32>
+}
+
+// -----
+
+// A use after the next reserve of the buffer could find the page written
+// again: the multiply is computed twice, and the exponential, which costs
+// more than a copy, stays where it is and is copied into its page.
+
+// CHECK-LABEL: tt.func @used_after_the_next_reserve
+// CHECK: %[[BUF:.*]] = cb.alloc "forward0"
+// CHECK-NEXT: cb.reserve_back %[[BUF]], 1
+// CHECK-NEXT: %[[INTO_PAGE:.*]] = tile.binary mulf %arg0, %arg1
+// CHECK-NEXT: cb.write_back %[[INTO_PAGE]], %[[BUF]][0]
+// CHECK-NEXT: cb.push_back %[[BUF]], 1
+// CHECK-NEXT: %[[OWN:.*]] = tile.binary mulf %arg0, %arg1
+// CHECK-NEXT: %[[P:.*]] = tile.sfu exp2 %[[OWN]]
+// CHECK-NEXT: cb.reserve_back %[[BUF]], 1
+// CHECK-NEXT: cb.write_back %[[P]], %[[BUF]][0]
+// CHECK-NEXT: cb.push_back %[[BUF]], 1
+// CHECK-NEXT: cb.reserve_back %[[BUF]], 1
+// CHECK-NEXT: tile.binary addf %[[P]], %[[OWN]]
+// CHECK-NOT: cb.read_pushed
+tt.func @used_after_the_next_reserve(%arg0: !tile.tile<64xf32>, %arg1: !tile.tile<64xf32>) -> !tile.tile<64xf32> {
+  %buf = cb.alloc "forward0", simd -> reduce : !cb.cb<64xf32, pages = 2>
+  %0 = tile.binary mulf %arg0, %arg1 : !tile.tile<64xf32>
+  cb.reserve_back %buf, 1 : !cb.cb<64xf32, pages = 2>
+  cb.write_back %0, %buf[0] : !cb.cb<64xf32, pages = 2>
+  cb.push_back %buf, 1 : !cb.cb<64xf32, pages = 2>
+  %1 = tile.sfu exp2 %0 : !tile.tile<64xf32>
+  cb.reserve_back %buf, 1 : !cb.cb<64xf32, pages = 2>
+  cb.write_back %1, %buf[0] : !cb.cb<64xf32, pages = 2>
+  cb.push_back %buf, 1 : !cb.cb<64xf32, pages = 2>
+  cb.reserve_back %buf, 1 : !cb.cb<64xf32, pages = 2>
+  %2 = tile.binary addf %1, %0 : !tile.tile<64xf32>
+  tt.return %2 : !tile.tile<64xf32>
 }
 
 // -----
@@ -146,4 +181,28 @@ tt.func @reserved_before_the_producer(%arg0: !tile.tile<64x128xf32>, %arg1: !til
   cb.write_back %0, %scores[0] : !cb.cb<64x128xf32, pages = 2>
   cb.push_back %scores, 1 : !cb.cb<64x128xf32, pages = 2>
   tt.return %0 : !tile.tile<64x128xf32>
+}
+
+// -----
+
+// The next tile of the buffer is computed from the tile read in the pushed
+// page: the reserve of its page stays after that read, which it may
+// otherwise reserve again (the buffer has one page).
+
+// CHECK-LABEL: tt.func @computed_from_the_pushed_page
+// CHECK: %[[PAGE:.*]] = cb.read_pushed %[[BUF:.*]][0]
+// CHECK: %[[NEXT:.*]] = tile.binary addf %[[PAGE]], %[[PAGE]]
+// CHECK-NEXT: cb.reserve_back %[[BUF]], 1
+// CHECK-NEXT: cb.write_back %[[NEXT]], %[[BUF]][0]
+tt.func @computed_from_the_pushed_page(%arg0: !tile.tile<64xf32>, %arg1: !tile.tile<64xf32>) {
+  %buf = cb.alloc "forward0", simd -> reduce : !cb.cb<64xf32, pages = 1>
+  %0 = tile.binary mulf %arg0, %arg1 : !tile.tile<64xf32>
+  cb.reserve_back %buf, 1 : !cb.cb<64xf32, pages = 1>
+  cb.write_back %0, %buf[0] : !cb.cb<64xf32, pages = 1>
+  cb.push_back %buf, 1 : !cb.cb<64xf32, pages = 1>
+  %1 = tile.binary addf %0, %0 : !tile.tile<64xf32>
+  cb.reserve_back %buf, 1 : !cb.cb<64xf32, pages = 1>
+  cb.write_back %1, %buf[0] : !cb.cb<64xf32, pages = 1>
+  cb.push_back %buf, 1 : !cb.cb<64xf32, pages = 1>
+  tt.return
 }
