@@ -239,17 +239,27 @@ LogicalResult PopFrontOp::verify() {
 // Page access
 //===----------------------------------------------------------------------===//
 
-LogicalResult ReadFrontOp::verify() {
-  if (failed(verifyPageIndex(*this, getCb().getType(), getPage())) ||
-      failed(verifyPageView(*this, getCb().getType(), getResult().getType())))
+/// Checks a read of page `page` of `cb` as the tile `result`: the page
+/// exists, the tile fits in it, and one unit reads it (`reader` says which
+/// one may).
+static LogicalResult verifyPageRead(Operation *op, Value cb, int64_t page,
+                                    Value result, StringRef reader) {
+  auto cbType = cast<CircularBufferType>(cb.getType());
+  if (failed(verifyPageIndex(op, cbType, page)) ||
+      failed(verifyPageView(op, cbType,
+                            cast<mtia::tile::TileType>(result.getType()))))
     return failure();
-  SmallVector<Endpoint> endpoints = getReadingEndpoints(getResult());
+  SmallVector<Endpoint> endpoints = getReadingEndpoints(result);
   if (endpoints.size() > 1)
-    return emitOpError("page is read by units ")
+    return op->emitOpError("page is read by units ")
            << stringifyEndpoint(endpoints[0]) << " and "
-           << stringifyEndpoint(endpoints[1])
-           << ", but a circular buffer has one consumer";
+           << stringifyEndpoint(endpoints[1]) << ", but " << reader;
   return success();
+}
+
+LogicalResult ReadFrontOp::verify() {
+  return verifyPageRead(*this, getCb(), getPage(), getResult(),
+                        "a circular buffer has one consumer");
 }
 
 int64_t ReadFrontOp::getPageIndex() { return getPage(); }
@@ -268,16 +278,8 @@ std::optional<Endpoint> ReadFrontOp::getEndpoint() {
 }
 
 LogicalResult ReadPushedOp::verify() {
-  if (failed(verifyPageIndex(*this, getCb().getType(), getPage())) ||
-      failed(verifyPageView(*this, getCb().getType(), getResult().getType())))
-    return failure();
-  SmallVector<Endpoint> endpoints = getReadingEndpoints(getResult());
-  if (endpoints.size() > 1)
-    return emitOpError("page is read by units ")
-           << stringifyEndpoint(endpoints[0]) << " and "
-           << stringifyEndpoint(endpoints[1])
-           << ", but only the buffer's producer reads a pushed page";
-  return success();
+  return verifyPageRead(*this, getCb(), getPage(), getResult(),
+                        "only the buffer's producer reads a pushed page");
 }
 
 LogicalResult WriteBackOp::verify() {

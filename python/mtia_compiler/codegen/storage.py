@@ -59,6 +59,9 @@ SCALAR_OPERAND_OPS = op_names(tile.BinaryOp, tile.FmaOp, tile.SelectOp, tile.Cmp
 #: The operations that yield tiles without being tile operations.
 _TILE_FORWARDING_OPS = op_names(cb.ReadFrontOp, cb.ReadPushedOp, scf.ForOp, scf.WhileOp,
                                 scf.IfOp)
+#: The side of the page that each page read's tile lives in.
+_PAGE_READ_SIDES = {cb.ReadFrontOp.OPERATION_NAME: "front",
+                    cb.ReadPushedOp.OPERATION_NAME: "pushed"}
 _FUNC = tt.FuncOp.OPERATION_NAME
 _FOLDABLE_READS = op_names(tile.SplatElementOp, tile.BroadcastOp)
 _FOLDABLE = op_names(tile.SplatOp, tile.SplatElementOp, tile.BroadcastOp)
@@ -294,9 +297,8 @@ class StoragePlanner:
 
     def plan(self) -> StoragePlan:
         ops = self.ops
-        sides = {cb.ReadFrontOp.OPERATION_NAME: "front", cb.ReadPushedOp.OPERATION_NAME: "pushed"}
         for op in ops:
-            side = sides.get(op.name)
+            side = _PAGE_READ_SIDES.get(op.name)
             if side is not None:
                 self.storage[op.results[0]] = PageStorage(op.operands[0], side, _page(op))
         self._place_write_backs(ops)
