@@ -331,11 +331,14 @@ def ReserveWhereProduced : Pass<"mtia-reserve-where-produced", "::mlir::ModuleOp
     Moves the `cb.reserve_back` of a buffer that takes one tile from its
     `cb.write_back` up to the tile op computing that tile, when the tile has
     no other use, so that the unit computes it straight into the page. When
-    the tile has other uses and the SIMD engine computes it in one
-    elementwise pass (which costs it what the copy would), the op is cloned
-    to compute the tile straight into the page, which is pushed before the
-    op computes the tile again for the other uses: the buffer's consumer
-    gets it a pass earlier.
+    the tile has other uses, all on the producing unit and before the
+    buffer's next reserve or push, the tile is computed into the page and
+    pushed at once, and those uses read it there (`cb.read_pushed`).
+    Otherwise, when the SIMD engine computes it in one elementwise pass
+    (which costs it what the copy would), the op is cloned to compute the
+    tile straight into the page, which is pushed before the op computes the
+    tile again for the other uses: the buffer's consumer gets it a pass
+    earlier. No reserve moves above a read of its buffer's pushed page.
   }];
 }
 
