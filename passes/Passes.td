@@ -325,6 +325,24 @@ def ShareBuffers : Pass<"mtia-share-buffers", "::mlir::ModuleOp"> {
   ];
 }
 
+def CarryInBuffers : Pass<"mtia-carry-in-buffers", "::mlir::ModuleOp"> {
+  let summary = "Keep tiles a loop carries to another unit in their buffers";
+  let description = [{
+    A tile that a loop carries from one unit to another is written into a
+    page of the buffer between them at the start of each iteration, from
+    storage of the producing unit. When that write is the only use of the
+    iteration argument, its page is pushed instead where the body computes
+    the tile for the next iteration (and before the loop for the first), so
+    that the producer computes the tile straight into the page rather than
+    copying it later, behind the rest of its queue. This is done when the
+    buffer's pages keep their order and, in program order, a page is free
+    there. After the loop, the consumer pops the page of the iteration that
+    did not run, and the producer reads the loop's result in it
+    (`cb.read_pushed`); the loop no longer carries the tile.
+  }];
+  let dependentDialects = ["::mtia::cb::CBDialect"];
+}
+
 def ReserveWhereProduced : Pass<"mtia-reserve-where-produced", "::mlir::ModuleOp"> {
   let summary = "Reserve a one-tile buffer's page where its tile is computed";
   let description = [{

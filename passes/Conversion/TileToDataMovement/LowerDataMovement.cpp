@@ -40,6 +40,7 @@ struct LowerDataMovementPass
     sharing.reservedBuffers = reservedBuffers;
     pipeline.addPass(createLowerMemoryAccesses(lowering));
     pipeline.addPass(createShareBuffers(sharing));
+    pipeline.addPass(createCarryInBuffers());
     pipeline.addPass(createReserveWhereProduced());
     pipeline.addPass(createOrderMemoryAccesses());
     pipeline.addPass(createReleaseLoopCarriedPointers());

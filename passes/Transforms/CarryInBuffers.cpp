@@ -1,0 +1,260 @@
+//===- CarryInBuffers.cpp - Loop-carried tiles kept in their buffers ------===//
+//
+// A tile that a loop carries from one unit to another (attention's row
+// maximum, which the reduction engine computes for the next iteration and
+// the SIMD engine reads) is lowered as a value the producing unit keeps in
+// storage of its own, which it copies into a page of the buffer to the
+// consumer at the start of each iteration. That copy waits in the
+// producer's queue behind everything the producer was given before it, and
+// for a product of the DPE it costs a pass of the DPE.
+//
+// This pass pushes the page where the tile is computed instead: in the
+// iteration before, right after the operation that computes it (so that
+// `mtia-reserve-where-produced` lets the unit compute it straight into the
+// page), and before the loop for the first iteration. The consumer still
+// waits for the page at the start of the iteration and pops it as before.
+// After the loop, the consumer pops the page pushed for the iteration that
+// did not run, and the loop's result is read by the producer in that pushed
+// page (`cb.read_pushed`). The loop no longer carries the tile.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Passes.h"
+
+#include "dialects/CB/CBDialect.h"
+#include "dialects/TT/TTDialect.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mtia {
+#define GEN_PASS_DEF_CARRYINBUFFERS
+#include "passes/Passes.h.inc"
+} // namespace mtia
+
+using namespace mlir;
+using namespace mtia;
+
+namespace {
+
+/// Whether `op`, or an operation nested in it, moves the write pointer of
+/// `buffer` or writes one of its pages.
+bool producesInto(Operation *op, Value buffer) {
+  WalkResult result = op->walk([&](Operation *nested) {
+    if (isa<cb::ReserveBackOp, cb::PushBackOp, cb::WriteBackOp>(nested) &&
+        llvm::is_contained(nested->getOperands(), buffer))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
+
+/// Whether `op` has regions in which `buffer` is used.
+bool usesInRegions(Operation *op, Value buffer) {
+  return op->getNumRegions() != 0 &&
+         llvm::any_of(buffer.getUsers(), [&](Operation *user) {
+           return user != op && op->isAncestor(user);
+         });
+}
+
+/// A loop-carried tile that the loop's body writes into a buffer at its
+/// start: the reserve, write and push of one page, and the operation of the
+/// body that computes the tile for the next iteration.
+struct CarriedTile {
+  unsigned index;
+  cb::ReserveBackOp reserve;
+  cb::WriteBackOp write;
+  cb::PushBackOp push;
+  Operation *producer;
+};
+
+/// The carried tile of iteration argument `index` of `loop`, when its only
+/// use is the write of one page at the start of the body, and pushing that
+/// page right after the tile's producer in the iteration before keeps the
+/// order of the buffer's pages and fits in the buffer (see `fitsEarlier`).
+std::optional<CarriedTile> findCarriedTile(scf::ForOp loop, unsigned index) {
+  Block *body = loop.getBody();
+  BlockArgument argument = loop.getRegionIterArg(index);
+  if (!argument.hasOneUse())
+    return std::nullopt;
+  auto write = dyn_cast<cb::WriteBackOp>(*argument.getUsers().begin());
+  if (!write || write->getBlock() != body || write.getPage() != 0)
+    return std::nullopt;
+  Value buffer = write.getCb();
+  auto alloc = buffer.getDefiningOp<cb::AllocOp>();
+  if (!alloc)
+    return std::nullopt;
+  // The write's reserve and push: the buffer's first producer operations in
+  // the body, of one page each.
+  auto first = llvm::find_if(*body, [&](Operation &op) {
+    return producesInto(&op, buffer);
+  });
+  auto reserve =
+      first == body->end() ? nullptr : dyn_cast<cb::ReserveBackOp>(*first);
+  if (!reserve || reserve.getPages() != 1 ||
+      reserve->getNextNode() != write.getOperation())
+    return std::nullopt;
+  auto push = dyn_cast_or_null<cb::PushBackOp>(write->getNextNode());
+  if (!push || push.getCb() != buffer || push.getPages() != 1)
+    return std::nullopt;
+  // The tile of the next iteration: computed in the body, after which the
+  // body neither writes nor moves the buffer's write pointer.
+  Value next = body->getTerminator()->getOperand(index);
+  Operation *producer = next.getDefiningOp();
+  if (!producer || producer->getBlock() != body)
+    return std::nullopt;
+  for (Operation *op = producer->getNextNode(); op; op = op->getNextNode())
+    if (producesInto(op, buffer))
+      return std::nullopt;
+  return CarriedTile{index, reserve, write, push, producer};
+}
+
+/// Whether the buffer has a free page, in program order, right after the
+/// tile's producer: the page carried into the iteration is held from its
+/// start until the consumer pops it, and so is every page pushed since, so
+/// that pushing there cannot wait for a pop that program order puts later.
+bool fitsEarlier(CarriedTile carried) {
+  Value buffer = carried.write.getCb();
+  int64_t pages =
+      cast<cb::CircularBufferType>(buffer.getType()).getNumPages();
+  // Pages pushed and not popped, in program order, from the start of the
+  // body: the carried page first. The body must pop as many pages as it
+  // pushes, so that every iteration starts the same way.
+  int64_t held = 1;
+  std::optional<int64_t> heldAtProducer;
+  for (Operation &op : *carried.producer->getBlock()) {
+    if (usesInRegions(&op, buffer))
+      return false;
+    if (auto push = dyn_cast<cb::PushBackOp>(op);
+        push && push.getCb() == buffer && push != carried.push)
+      held += push.getPages();
+    if (auto pop = dyn_cast<cb::PopFrontOp>(op); pop && pop.getCb() == buffer)
+      held -= pop.getPages();
+    if (&op == carried.producer)
+      heldAtProducer = held;
+  }
+  return held == 0 && heldAtProducer && *heldAtProducer + 1 <= pages;
+}
+
+/// Whether every use of the loop's result `result` lies in the loop's block
+/// before the buffer's next producer operation there, so that a read of the
+/// pushed page after the loop can stand for it: the block's terminator may
+/// not use it, and a user that names a unit must be the buffer's producer.
+bool resultReadable(scf::ForOp loop, Value result, Value buffer) {
+  cb::Endpoint producer = buffer.getDefiningOp<cb::AllocOp>().getProducer();
+  Block *block = loop->getBlock();
+  Operation *nextProducer = nullptr;
+  for (Operation *op = loop->getNextNode(); op && !nextProducer;
+       op = op->getNextNode())
+    if (producesInto(op, buffer))
+      nextProducer = op;
+  return llvm::all_of(result.getUsers(), [&](Operation *user) {
+    std::optional<cb::Endpoint> reader = cb::getEndpointOf(user);
+    if (reader && *reader != producer)
+      return false;
+    Operation *inBlock = block->findAncestorOpInBlock(*user);
+    return inBlock && inBlock != block->getTerminator() &&
+           (!nextProducer || inBlock->isBeforeInBlock(nextProducer));
+  });
+}
+
+/// Keeps `carried` in its buffer across the iterations of `loop` (see the
+/// file comment); the loop still carries the tile, unused, for the caller
+/// to drop.
+void carryInBuffer(RewriterBase &rewriter, scf::ForOp loop,
+                   CarriedTile carried) {
+  Value buffer = carried.write.getCb();
+  Location loc = carried.write.getLoc();
+  // The first iteration's page, before the loop.
+  rewriter.setInsertionPoint(loop);
+  cb::ReserveBackOp::create(rewriter, loc, buffer, 1);
+  cb::WriteBackOp::create(rewriter, loc, loop.getInitArgs()[carried.index],
+                          buffer, 0);
+  cb::PushBackOp::create(rewriter, loc, buffer, 1);
+  // The next iteration's page, where its tile is computed.
+  carried.push->moveAfter(carried.producer);
+  carried.write->moveAfter(carried.producer);
+  carried.reserve->moveAfter(carried.producer);
+  carried.write.getTileMutable().assign(
+      loop.getBody()->getTerminator()->getOperand(carried.index));
+  // After the loop, the consumer drops the page of the iteration that did
+  // not run, which the producer reads for the loop's result.
+  rewriter.setInsertionPointAfter(loop);
+  cb::WaitFrontOp::create(rewriter, loc, buffer, 1);
+  cb::PopFrontOp::create(rewriter, loc, buffer, 1);
+  Value result = loop.getResult(carried.index);
+  if (!result.use_empty()) {
+    auto read = cb::ReadPushedOp::create(rewriter, loc, result.getType(),
+                                         buffer, 0);
+    rewriter.replaceAllUsesWith(result, read.getResult());
+  }
+}
+
+/// `loop` without the iteration arguments at `dropped`, which nothing uses
+/// any more, nor their results.
+scf::ForOp dropIterArgs(RewriterBase &rewriter, scf::ForOp loop,
+                        const llvm::SmallBitVector &dropped) {
+  SmallVector<Value> inits;
+  for (auto [index, init] : llvm::enumerate(loop.getInitArgs()))
+    if (!dropped.test(index))
+      inits.push_back(init);
+  rewriter.setInsertionPoint(loop);
+  auto newLoop = scf::ForOp::create(
+      rewriter, loop.getLoc(), loop.getLowerBound(), loop.getUpperBound(),
+      loop.getStep(), inits, /*bodyBuilder=*/nullptr, loop.getUnsignedCmp());
+  newLoop->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
+  Block *oldBody = loop.getBody();
+  Block *newBody = newLoop.getBody();
+  // The old body's arguments: the induction variable, then the iteration
+  // arguments kept, in order; the dropped ones are unused.
+  SmallVector<Value> replacements = {newLoop.getInductionVar()};
+  unsigned kept = 0;
+  for (unsigned index = 0; index < loop.getNumRegionIterArgs(); ++index)
+    replacements.push_back(dropped.test(index)
+                               ? Value()
+                               : newLoop.getRegionIterArg(kept++));
+  if (!newBody->empty())
+    rewriter.eraseOp(newBody->getTerminator());
+  rewriter.mergeBlocks(oldBody, newBody, replacements);
+  auto yield = cast<scf::YieldOp>(newBody->getTerminator());
+  SmallVector<Value> yielded;
+  for (auto [index, value] : llvm::enumerate(yield.getOperands()))
+    if (!dropped.test(index))
+      yielded.push_back(value);
+  rewriter.setInsertionPoint(yield);
+  rewriter.replaceOpWithNewOp<scf::YieldOp>(yield, yielded);
+  kept = 0;
+  for (unsigned index = 0; index < loop.getNumResults(); ++index)
+    if (!dropped.test(index))
+      rewriter.replaceAllUsesWith(loop.getResult(index),
+                                  newLoop.getResult(kept++));
+  rewriter.eraseOp(loop);
+  return newLoop;
+}
+
+void carryInBuffers(scf::ForOp loop) {
+  IRRewriter rewriter(loop);
+  llvm::SmallBitVector dropped(loop.getNumRegionIterArgs());
+  for (unsigned index = 0; index < loop.getNumRegionIterArgs(); ++index) {
+    std::optional<CarriedTile> carried = findCarriedTile(loop, index);
+    if (!carried || !fitsEarlier(*carried) ||
+        !resultReadable(loop, loop.getResult(index), carried->write.getCb()))
+      continue;
+    carryInBuffer(rewriter, loop, *carried);
+    dropped.set(index);
+  }
+  if (dropped.any())
+    dropIterArgs(rewriter, loop, dropped);
+}
+
+struct CarryInBuffersPass
+    : public mtia::impl::CarryInBuffersBase<CarryInBuffersPass> {
+  void runOnOperation() override {
+    SmallVector<scf::ForOp> loops;
+    getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    for (scf::ForOp loop : loops)
+      carryInBuffers(loop);
+  }
+};
+
+} // namespace

@@ -1,0 +1,112 @@
+// RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-carry-in-buffers)' | FileCheck %s
+
+// The loop carries a row maximum from the reduction engine to the SIMD
+// engine, which the body writes into the buffer at its start. The page is
+// pushed where the maximum is computed instead, and before the loop for
+// the first iteration; after the loop the SIMD engine pops the page of the
+// iteration that did not run, in which the reduction engine reads the
+// loop's result. The loop no longer carries the maximum.
+
+// CHECK-LABEL: tt.func @carried_maximum
+// CHECK: %[[MAX:.*]] = cb.alloc "max"
+// CHECK: cb.reserve_back %[[MAX]], 1
+// CHECK-NEXT: cb.write_back %arg1, %[[MAX]][0]
+// CHECK-NEXT: cb.push_back %[[MAX]], 1
+// CHECK-NEXT: %[[SUM:.*]] = scf.for %{{.*}} iter_args(%[[ACC:.*]] = %arg0) -> (!tile.tile<64xf32>)
+// CHECK-NEXT: cb.wait_front %[[MAX]], 1
+// CHECK-NEXT: %[[THIS:.*]] = cb.read_front %[[MAX]][0]
+// CHECK-NEXT: %[[ADDED:.*]] = tile.binary addf %[[ACC]], %[[THIS]]
+// CHECK-NEXT: cb.pop_front %[[MAX]], 1
+// CHECK-NEXT: %[[NEXT:.*]] = tile.reduce maxnumf %arg2
+// CHECK-NEXT: cb.reserve_back %[[MAX]], 1
+// CHECK-NEXT: cb.write_back %[[NEXT]], %[[MAX]][0]
+// CHECK-NEXT: cb.push_back %[[MAX]], 1
+// CHECK-NEXT: scf.yield %[[ADDED]] : !tile.tile<64xf32>
+// CHECK: cb.wait_front %[[MAX]], 1
+// CHECK-NEXT: cb.pop_front %[[MAX]], 1
+// CHECK-NEXT: %[[LAST:.*]] = cb.read_pushed %[[MAX]][0]
+// CHECK-NEXT: cb.reserve_back
+// CHECK-NEXT: cb.write_back %[[LAST]]
+tt.func @carried_maximum(%sum: !tile.tile<64xf32>, %first: !tile.tile<64xf32>, %scores: !tile.tile<64x64xf32>, %n: index) -> !tile.tile<64xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %max = cb.alloc "max", reduce -> simd : !cb.cb<64xf32, pages = 2>
+  %out = cb.alloc "out", reduce -> simd : !cb.cb<64xf32, pages = 1>
+  %0:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %sum, %carried = %first) -> (!tile.tile<64xf32>, !tile.tile<64xf32>) {
+    cb.reserve_back %max, 1 : !cb.cb<64xf32, pages = 2>
+    cb.write_back %carried, %max[0] : !cb.cb<64xf32, pages = 2>
+    cb.push_back %max, 1 : !cb.cb<64xf32, pages = 2>
+    cb.wait_front %max, 1 : !cb.cb<64xf32, pages = 2>
+    %this = cb.read_front %max[0] : !cb.cb<64xf32, pages = 2>
+    %added = tile.binary addf %acc, %this : !tile.tile<64xf32>
+    cb.pop_front %max, 1 : !cb.cb<64xf32, pages = 2>
+    %next = tile.reduce maxnumf %scores axis = 1 : !tile.tile<64x64xf32> -> !tile.tile<64xf32>
+    scf.yield %added, %next : !tile.tile<64xf32>, !tile.tile<64xf32>
+  }
+  cb.reserve_back %out, 1 : !cb.cb<64xf32, pages = 1>
+  cb.write_back %0#1, %out[0] : !cb.cb<64xf32, pages = 1>
+  cb.push_back %out, 1 : !cb.cb<64xf32, pages = 1>
+  tt.return %0#0 : !tile.tile<64xf32>
+}
+
+// -----
+
+// The SIMD engine pops the carried page only after the next maximum is
+// computed, and the buffer has one page: pushing the next page there would
+// wait for a pop that program order puts later. The loop is left alone.
+
+// CHECK-LABEL: tt.func @no_free_page
+// CHECK: scf.for {{.*}} iter_args(%[[CARRIED:.*]] = %arg0)
+// CHECK-NEXT: cb.reserve_back
+// CHECK-NEXT: cb.write_back %[[CARRIED]]
+// CHECK-NOT: cb.read_pushed
+tt.func @no_free_page(%first: !tile.tile<64xf32>, %scores: !tile.tile<64x64xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %max = cb.alloc "max", reduce -> simd : !cb.cb<64xf32, pages = 1>
+  %0 = scf.for %i = %c0 to %n step %c1 iter_args(%carried = %first) -> (!tile.tile<64xf32>) {
+    cb.reserve_back %max, 1 : !cb.cb<64xf32, pages = 1>
+    cb.write_back %carried, %max[0] : !cb.cb<64xf32, pages = 1>
+    cb.push_back %max, 1 : !cb.cb<64xf32, pages = 1>
+    cb.wait_front %max, 1 : !cb.cb<64xf32, pages = 1>
+    %next = tile.reduce maxnumf %scores axis = 1 : !tile.tile<64x64xf32> -> !tile.tile<64xf32>
+    %this = cb.read_front %max[0] : !cb.cb<64xf32, pages = 1>
+    %doubled = tile.binary addf %this, %this : !tile.tile<64xf32>
+    cb.pop_front %max, 1 : !cb.cb<64xf32, pages = 1>
+    scf.yield %next : !tile.tile<64xf32>
+  }
+  tt.return
+}
+
+// -----
+
+// The buffer also takes the row sum, which the body pushes after the next
+// maximum is computed: pushing the maximum there would put it before the sum
+// the consumer reads first. The loop is left alone.
+
+// CHECK-LABEL: tt.func @pushed_after_the_producer
+// CHECK: scf.for {{.*}} iter_args(%[[CARRIED:.*]] = %arg0)
+// CHECK-NEXT: cb.reserve_back
+// CHECK-NEXT: cb.write_back %[[CARRIED]]
+tt.func @pushed_after_the_producer(%first: !tile.tile<64xf32>, %scores: !tile.tile<64x64xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %rows = cb.alloc "rows", reduce -> simd : !cb.cb<64xf32, pages = 3>
+  %0 = scf.for %i = %c0 to %n step %c1 iter_args(%carried = %first) -> (!tile.tile<64xf32>) {
+    cb.reserve_back %rows, 1 : !cb.cb<64xf32, pages = 3>
+    cb.write_back %carried, %rows[0] : !cb.cb<64xf32, pages = 3>
+    cb.push_back %rows, 1 : !cb.cb<64xf32, pages = 3>
+    %next = tile.reduce maxnumf %scores axis = 1 : !tile.tile<64x64xf32> -> !tile.tile<64xf32>
+    cb.reserve_back %rows, 1 : !cb.cb<64xf32, pages = 3>
+    %sum = tile.reduce addf %scores axis = 1 : !tile.tile<64x64xf32> -> !tile.tile<64xf32>
+    cb.write_back %sum, %rows[0] : !cb.cb<64xf32, pages = 3>
+    cb.push_back %rows, 1 : !cb.cb<64xf32, pages = 3>
+    cb.wait_front %rows, 2 : !cb.cb<64xf32, pages = 3>
+    %this = cb.read_front %rows[0] : !cb.cb<64xf32, pages = 3>
+    %row_sum = cb.read_front %rows[1] : !cb.cb<64xf32, pages = 3>
+    %both = tile.binary addf %this, %row_sum : !tile.tile<64xf32>
+    cb.pop_front %rows, 2 : !cb.cb<64xf32, pages = 3>
+    scf.yield %next : !tile.tile<64xf32>
+  }
+  tt.return
+}
