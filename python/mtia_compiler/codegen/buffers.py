@@ -13,7 +13,8 @@ kernel, in this order:
    producer and consumer whose uses lie in different top-level operations
    of the kernel (say, two loops one after the other) become one buffer;
    the second's first reserve waits for the first's last pop, which comes
-   earlier in program order;
+   earlier in program order (a buffer is in use until the last use of a
+   tile read in a page its producer pushed);
 3. buffers whose every reserve is freed before the next one (loads outside
    loops, stores) keep the pages one reserve takes; their second page only
    lets a transfer overlap the previous use of the buffer (the previous
@@ -130,13 +131,16 @@ def _disjoint_partner(buffer: BufferDeclaration, buffers: list[BufferDeclaration
 def _buffer_spans(kernel: ir.Operation,
                   ops: list[ir.Operation]) -> dict[ir.Value, tuple[int, int]] | None:
     """The first and last top-level operation of the kernel that uses each
-    buffer (an operation whose regions use it counts as a use), by position
-    in the kernel's block; None when the kernel has several blocks, whose
-    order is not their execution order."""
+    buffer (an operation whose regions use it counts as a use, and so does
+    a use of a tile read in a page the buffer's producer pushed, which the
+    page holds until then), by position in the kernel's block; None when the
+    kernel has several blocks, whose order is not their execution order."""
     blocks = list(kernel.regions[0].blocks)
     if len(blocks) != 1:
         return None
     buffers = {op.results[0] for op in ops if isinstance(op.opview, cb.AllocOp)}
+    pushed_reads = {op.results[0]: op.operands[0] for op in ops
+                    if isinstance(op.opview, cb.ReadPushedOp)}
     spans: dict[ir.Value, tuple[int, int]] = {}
     for position, child in enumerate(blocks[0].operations):
         top = child.operation
@@ -144,6 +148,7 @@ def _buffer_spans(kernel: ir.Operation,
 
         def collect(op: ir.Operation, used: set[ir.Value] = used) -> ir.WalkResult:
             used.update(value for value in op.operands if value in buffers)
+            used.update(pushed_reads[value] for value in op.operands if value in pushed_reads)
             return ir.WalkResult.ADVANCE
 
         top.walk(collect, ir.WalkOrder.PRE_ORDER)
