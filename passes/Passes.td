@@ -336,9 +336,11 @@ def CarryInBuffers : Pass<"mtia-carry-in-buffers", "::mlir::ModuleOp"> {
     that the producer computes the tile straight into the page rather than
     copying it later, behind the rest of its queue. This is done when the
     buffer's pages keep their order and, in program order, a page is free
-    there. After the loop, the consumer pops the page of the iteration that
-    did not run, and the producer reads the loop's result in it
-    (`cb.read_pushed`); the loop no longer carries the tile.
+    there; pages the buffer had for running ahead that this needs become
+    pages the program stage keeps. After the loop, the consumer pops the
+    page of the iteration that did not run, and the producer reads the
+    loop's result in it (`cb.read_pushed`); the loop no longer carries the
+    tile.
   }];
   let dependentDialects = ["::mtia::cb::CBDialect"];
 }

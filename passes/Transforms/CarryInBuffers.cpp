@@ -71,7 +71,7 @@ struct CarriedTile {
 /// The carried tile of iteration argument `index` of `loop`, when its only
 /// use is the write of one page at the start of the body, and pushing that
 /// page right after the tile's producer in the iteration before keeps the
-/// order of the buffer's pages and fits in the buffer (see `fitsEarlier`).
+/// order of the buffer's pages.
 std::optional<CarriedTile> findCarriedTile(scf::ForOp loop, unsigned index) {
   Block *body = loop.getBody();
   BlockArgument argument = loop.getRegionIterArg(index);
@@ -109,22 +109,19 @@ std::optional<CarriedTile> findCarriedTile(scf::ForOp loop, unsigned index) {
   return CarriedTile{index, reserve, write, push, producer};
 }
 
-/// Whether the buffer has a free page, in program order, right after the
-/// tile's producer: the page carried into the iteration is held from its
-/// start until the consumer pops it, and so is every page pushed since, so
-/// that pushing there cannot wait for a pop that program order puts later.
-bool fitsEarlier(CarriedTile carried) {
+/// The pages the buffer needs, in program order, right after the tile's
+/// producer for a push there not to wait for a pop that program order puts
+/// later: the page carried into the iteration, held from its start until the
+/// consumer pops it, every page pushed since and not popped, and one more.
+/// Nothing when that is more than the buffer has, or the body does not pop
+/// as many pages as it pushes (every iteration must start the same way).
+std::optional<int64_t> getPagesNeeded(CarriedTile carried) {
   Value buffer = carried.write.getCb();
-  int64_t pages =
-      cast<cb::CircularBufferType>(buffer.getType()).getNumPages();
-  // Pages pushed and not popped, in program order, from the start of the
-  // body: the carried page first. The body must pop as many pages as it
-  // pushes, so that every iteration starts the same way.
   int64_t held = 1;
   std::optional<int64_t> heldAtProducer;
   for (Operation &op : *carried.producer->getBlock()) {
     if (usesInRegions(&op, buffer))
-      return false;
+      return std::nullopt;
     if (auto push = dyn_cast<cb::PushBackOp>(op);
         push && push.getCb() == buffer && push != carried.push)
       held += push.getPages();
@@ -133,7 +130,10 @@ bool fitsEarlier(CarriedTile carried) {
     if (&op == carried.producer)
       heldAtProducer = held;
   }
-  return held == 0 && heldAtProducer && *heldAtProducer + 1 <= pages;
+  int64_t pages = cast<cb::CircularBufferType>(buffer.getType()).getNumPages();
+  if (held != 0 || !heldAtProducer || *heldAtProducer + 1 > pages)
+    return std::nullopt;
+  return *heldAtProducer + 1;
 }
 
 /// Whether every use of the loop's result `result` lies in the loop's block
@@ -159,12 +159,18 @@ bool resultReadable(scf::ForOp loop, Value result, Value buffer) {
 }
 
 /// Keeps `carried` in its buffer across the iterations of `loop` (see the
-/// file comment); the loop still carries the tile, unused, for the caller
-/// to drop.
+/// file comment), which needs `pages` of the buffer's pages: those the
+/// buffer had for running ahead become pages the program stage keeps. The
+/// loop still carries the tile, unused, for the caller to drop.
 void carryInBuffer(RewriterBase &rewriter, scf::ForOp loop,
-                   CarriedTile carried) {
+                   CarriedTile carried, int64_t pages) {
   Value buffer = carried.write.getCb();
   Location loc = carried.write.getLoc();
+  auto alloc = buffer.getDefiningOp<cb::AllocOp>();
+  int64_t kept = alloc.getType().getNumPages() -
+                 static_cast<int64_t>(alloc.getRunAheadPages());
+  if (kept < pages)
+    alloc.setRunAheadPages(alloc.getType().getNumPages() - pages);
   // The first iteration's page, before the loop.
   rewriter.setInsertionPoint(loop);
   cb::ReserveBackOp::create(rewriter, loc, buffer, 1);
@@ -237,10 +243,13 @@ void carryInBuffers(scf::ForOp loop) {
   llvm::SmallBitVector dropped(loop.getNumRegionIterArgs());
   for (unsigned index = 0; index < loop.getNumRegionIterArgs(); ++index) {
     std::optional<CarriedTile> carried = findCarriedTile(loop, index);
-    if (!carried || !fitsEarlier(*carried) ||
+    if (!carried)
+      continue;
+    std::optional<int64_t> pages = getPagesNeeded(*carried);
+    if (!pages ||
         !resultReadable(loop, loop.getResult(index), carried->write.getCb()))
       continue;
-    carryInBuffer(rewriter, loop, *carried);
+    carryInBuffer(rewriter, loop, *carried, *pages);
     dropped.set(index);
   }
   if (dropped.any())

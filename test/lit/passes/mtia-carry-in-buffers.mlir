@@ -110,3 +110,35 @@ tt.func @pushed_after_the_producer(%first: !tile.tile<64xf32>, %scores: !tile.ti
   }
   tt.return
 }
+
+// -----
+
+// The SIMD engine pops the carried page after the next maximum is computed:
+// pushing the next page there needs both pages, so the page the buffer had
+// for running ahead becomes one the program stage keeps.
+
+// CHECK-LABEL: tt.func @needs_the_run_ahead_page
+// CHECK: cb.alloc "max", reduce -> simd : !cb.cb<64xf32, pages = 2>
+// CHECK-NOT: run_ahead_pages
+// CHECK: cb.read_pushed
+tt.func @needs_the_run_ahead_page(%first: !tile.tile<64xf32>, %scores: !tile.tile<64x64xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %max = cb.alloc "max", reduce -> simd {run_ahead_pages = 1 : i64} : !cb.cb<64xf32, pages = 2>
+  %out = cb.alloc "out", reduce -> simd : !cb.cb<64xf32, pages = 1>
+  %0 = scf.for %i = %c0 to %n step %c1 iter_args(%carried = %first) -> (!tile.tile<64xf32>) {
+    cb.reserve_back %max, 1 : !cb.cb<64xf32, pages = 2>
+    cb.write_back %carried, %max[0] : !cb.cb<64xf32, pages = 2>
+    cb.push_back %max, 1 : !cb.cb<64xf32, pages = 2>
+    cb.wait_front %max, 1 : !cb.cb<64xf32, pages = 2>
+    %next = tile.reduce maxnumf %scores axis = 1 : !tile.tile<64x64xf32> -> !tile.tile<64xf32>
+    %this = cb.read_front %max[0] : !cb.cb<64xf32, pages = 2>
+    %doubled = tile.binary addf %this, %this : !tile.tile<64xf32>
+    cb.pop_front %max, 1 : !cb.cb<64xf32, pages = 2>
+    scf.yield %next : !tile.tile<64xf32>
+  }
+  cb.reserve_back %out, 1 : !cb.cb<64xf32, pages = 1>
+  cb.write_back %0, %out[0] : !cb.cb<64xf32, pages = 1>
+  cb.push_back %out, 1 : !cb.cb<64xf32, pages = 1>
+  tt.return
+}
