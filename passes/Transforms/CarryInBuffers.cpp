@@ -196,9 +196,9 @@ void carryInBuffer(RewriterBase &rewriter, scf::ForOp loop,
   }
 }
 
-/// `loop` without the iteration arguments at `dropped`, which nothing uses
-/// any more, nor their results.
-scf::ForOp dropIterArgs(RewriterBase &rewriter, scf::ForOp loop,
+/// Replaces `loop` by a loop without the iteration arguments at `dropped`,
+/// which nothing uses any more, nor their results.
+void dropIterArgs(RewriterBase &rewriter, scf::ForOp loop,
                         const llvm::SmallBitVector &dropped) {
   SmallVector<Value> inits;
   for (auto [index, init] : llvm::enumerate(loop.getInitArgs()))
@@ -235,7 +235,6 @@ scf::ForOp dropIterArgs(RewriterBase &rewriter, scf::ForOp loop,
       rewriter.replaceAllUsesWith(loop.getResult(index),
                                   newLoop.getResult(kept++));
   rewriter.eraseOp(loop);
-  return newLoop;
 }
 
 void carryInBuffers(scf::ForOp loop) {
