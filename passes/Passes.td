@@ -123,7 +123,22 @@ def PipelineDots : Pass<"mtia-pipeline-dots", "::mlir::ModuleOp"> {
     iteration's other work. Loops that would carry a product itself are left
     alone (passing it to another unit would copy it out of the DPE every
     iteration).
+
+    With `ahead=2`, the dots of a pipelined loop are pipelined once more, in
+    the loop the first round made: the loop carries their products (which
+    `mtia-carry-in-buffers` keeps in the buffer to the unit that reads them),
+    the DPE multiplies the operands of the iteration after the next, and
+    what follows from the product carried for the next iteration moves up to
+    right after this iteration's last use of the values it replaces, so that
+    the reduction engine takes the next row maximum while the SIMD engine
+    works on this iteration. It pays when the SIMD engine, not the DPE,
+    bounds the loop (attention with 64-wide heads); it costs a DPE copy of
+    the product at the loop's entry and exit and a page of local memory.
   }];
+  let options = [
+    Option<"ahead", "ahead", "unsigned", /*default=*/"1",
+           "How many iterations ahead the dots are computed (1 or 2)">,
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }
 

@@ -1,4 +1,4 @@
-//===- PipelineDots.cpp - Dots of the next iteration, one iteration ahead -===//
+//===- PipelineDots.cpp - Dots of later iterations, computed ahead --------===//
 //
 // A PE's units run their instructions in program order, each from its own
 // queue. In a loop whose body is one dependent chain across the units
@@ -32,6 +32,19 @@
 // would carry a product itself: passing it to another unit would copy it out
 // of the DPE's storage every iteration, which costs the DPE what the overlap
 // gains.
+//
+// With the option `ahead=2`, the dots of a pipelined loop are pipelined once
+// more in the loop the first round made, which then carries their products:
+// `mtia-carry-in-buffers` keeps each in the buffer to the unit that reads
+// it, so the DPE does not copy it. The DPE then multiplies the operands of
+// the iteration after the next before this iteration's products, and what
+// follows from the product carried for the next iteration (attention's
+// scaling and row maximum) moves up to right after this iteration's last
+// use of the values it replaces: the reduction engine takes the next row
+// maximum while the SIMD engine works on this iteration, rather than the
+// SIMD engine waiting for it at the start of the next. That pays when the
+// SIMD engine bounds the loop and costs when the DPE does (a copy of the
+// product at the loop's entry and exit, a page more), so it is an option.
 //
 //===----------------------------------------------------------------------===//
 
@@ -99,7 +112,10 @@ bool canComputeAhead(Operation &op, Predicate isAvailable) {
   return !result.wasInterrupted();
 }
 
-PipelinedSlice findSlice(scf::ForOp loop) {
+/// The slice of `loop` computed ahead: with `feedingOnly`, only the feeding
+/// operations, which then carry the products themselves (each to another
+/// unit, which `mtia-carry-in-buffers` keeps in the buffer between them).
+PipelinedSlice findSlice(scf::ForOp loop, bool feedingOnly) {
   Block *body = loop.getBody();
   llvm::SmallPtrSet<Operation *, 16> ahead;
   auto isAvailable = [&](Value value) {
@@ -146,8 +162,12 @@ PipelinedSlice findSlice(scf::ForOp loop) {
         }))
       fromDots.insert(&op);
   llvm::SmallPtrSet<Operation *, 16> feeding = needs(dots);
-  llvm::SmallPtrSet<Operation *, 16> following =
-      needs(SmallVector<Operation *>(fromDots.begin(), fromDots.end()));
+  llvm::SmallPtrSet<Operation *, 16> following;
+  if (feedingOnly)
+    fromDots = llvm::SmallPtrSet<Operation *, 16>(dots.begin(), dots.end());
+  else
+    following =
+        needs(SmallVector<Operation *>(fromDots.begin(), fromDots.end()));
   // The first iteration's loads get a mask (see `pipeline`): every read must
   // be a load through pointers, not a block pointer.
   auto isMaskableRead = [](Operation *op) {
@@ -178,10 +198,13 @@ PipelinedSlice findSlice(scf::ForOp loop) {
         if (llvm::any_of(result.getUsers(),
                          [&](Operation *user) { return !inSlice(user); }))
           slice.carried.push_back(result);
-  // A carried product would be copied out of the DPE's storage every
-  // iteration, to pass it to another unit: that costs the DPE as much as the
-  // overlap gains it.
-  if (llvm::any_of(slice.carried, [](Value value) {
+  // Computing what follows from a product ahead as well keeps the product
+  // itself from being carried: the DPE would copy it out of its storage
+  // every iteration to pass it to another unit, which costs the DPE as much
+  // as the overlap gains it. Only a second pipelining carries products
+  // (`feedingOnly`), when what follows from them is already one iteration
+  // ahead.
+  if (!feedingOnly && llvm::any_of(slice.carried, [](Value value) {
         return isa_and_nonnull<tt::DotOp>(value.getDefiningOp());
       }))
     return PipelinedSlice();
@@ -284,8 +307,9 @@ scf::ForOp peelLastIteration(RewriterBase &rewriter, scf::ForOp loop,
   return splitLoopAt(rewriter, loop, last, mapping);
 }
 
-/// Pipelines `loop` (see the file comment).
-void pipeline(scf::ForOp loop, const PipelinedSlice &slice) {
+/// Pipelines `loop` (see the file comment); returns the pipelined loop, or
+/// null when it could not be built.
+scf::ForOp pipeline(scf::ForOp loop, const PipelinedSlice &slice) {
   Location loc = loop.getLoc();
   IRRewriter rewriter(loop);
   // The first iteration's values, before the loop, computed only when the
@@ -347,7 +371,7 @@ void pipeline(scf::ForOp loop, const PipelinedSlice &slice) {
                                        /*replaceInitOperandUsesInLoop=*/false,
                                        yieldNext);
   if (failed(pipelined))
-    return;
+    return nullptr;
   // The last iteration takes the values the pipelined loop computed ahead
   // for it (or, when the pipelined loop runs none, the first iteration's)
   // instead of computing them again.
@@ -358,22 +382,114 @@ void pipeline(scf::ForOp loop, const PipelinedSlice &slice) {
   eraseUnused(rewriter, slice, &lastMapping);
   // What only the next iteration's values needed is dead now.
   eraseUnused(rewriter, slice);
-  sinkCarriedUpdates(cast<scf::ForOp>(pipelined->getOperation()).getBody());
+  auto pipelinedLoop = cast<scf::ForOp>(pipelined->getOperation());
+  sinkCarriedUpdates(pipelinedLoop.getBody());
   sinkCarriedUpdates(lastIteration.getBody());
+  return pipelinedLoop;
+}
+
+/// Moves what the body of `loop` computes from the products it carries
+/// (the last `products` iteration arguments) up to right after the last use
+/// of the iteration arguments it computes the next values of: attention's
+/// scaling and row maximum of the next scores then run before this
+/// iteration's exponentials, so that the reduction engine takes the maximum
+/// while the SIMD engine works on this iteration, and the next scores take
+/// the place of this iteration's, whose last use they follow. Operations
+/// they need that the body computes later (a splat of the scale) move with
+/// them when they are pure; otherwise nothing moves.
+void hoistFollowing(scf::ForOp loop, unsigned products) {
+  Block *body = loop.getBody();
+  Operation *terminator = body->getTerminator();
+  llvm::SmallPtrSet<Operation *, 16> following;
+  for (BlockArgument product :
+       loop.getRegionIterArgs().take_back(products))
+    for (Operation *user : product.getUsers())
+      following.insert(body->findAncestorOpInBlock(*user));
+  for (Operation &op : body->without_terminator())
+    if (llvm::any_of(op.getOperands(), [&](Value operand) {
+          Operation *producer = operand.getDefiningOp();
+          return producer && following.contains(producer);
+        }))
+      following.insert(&op);
+  following.erase(terminator);
+  if (following.empty())
+    return;
+  // The last use of an iteration argument whose next value they compute.
+  Operation *lastUse = nullptr;
+  for (OpOperand &yielded : terminator->getOpOperands()) {
+    Operation *producer = yielded.get().getDefiningOp();
+    if (!producer || !following.contains(producer))
+      continue;
+    for (Operation *user :
+         loop.getRegionIterArg(yielded.getOperandNumber()).getUsers()) {
+      Operation *inBody = body->findAncestorOpInBlock(*user);
+      if (inBody != terminator &&
+          (!lastUse || lastUse->isBeforeInBlock(inBody)))
+        lastUse = inBody;
+    }
+  }
+  if (!lastUse)
+    return;
+  // The operations to move, in body order: those that follow from the
+  // products, and the pure operations after `lastUse` that they need.
+  llvm::SmallPtrSet<Operation *, 16> moved(following.begin(),
+                                           following.end());
+  SmallVector<Operation *> worklist(following.begin(), following.end());
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    if (op->isBeforeInBlock(lastUse) || op == lastUse)
+      return;
+    for (Value operand : op->getOperands()) {
+      Operation *producer = operand.getDefiningOp();
+      if (!producer || producer->getBlock() != body ||
+          producer->isBeforeInBlock(lastUse) || producer == lastUse ||
+          moved.contains(producer))
+        continue;
+      if (!isMemoryEffectFree(producer) || producer->getNumRegions() != 0)
+        return;
+      moved.insert(producer);
+      worklist.push_back(producer);
+    }
+  }
+  Operation *insertAfter = lastUse;
+  for (Operation &op : llvm::make_early_inc_range(body->without_terminator()))
+    if (moved.contains(&op)) {
+      op.moveAfter(insertAfter);
+      insertAfter = &op;
+    }
 }
 
 struct PipelineDotsPass
     : public mtia::impl::PipelineDotsBase<PipelineDotsPass> {
+  using PipelineDotsBase::PipelineDotsBase;
+
   void runOnOperation() override {
+    if (ahead != 1 && ahead != 2) {
+      getOperation().emitError("mtia-pipeline-dots computes dots 1 or 2 "
+                               "iterations ahead, not ")
+          << static_cast<unsigned>(ahead);
+      return signalPassFailure();
+    }
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
     for (scf::ForOp loop : loops) {
       if (!onlyReads(loop))
         continue;
-      PipelinedSlice slice = findSlice(loop);
+      PipelinedSlice slice = findSlice(loop, /*feedingOnly=*/false);
       if (slice.carried.empty())
         continue;
-      pipeline(loop, slice);
+      scf::ForOp pipelined = pipeline(loop, slice);
+      if (!pipelined || ahead == 1)
+        continue;
+      // The dots two iterations ahead, what follows from them one: the DPE
+      // multiplies the next operands before this iteration's products, and
+      // the other units compute from the next product while this
+      // iteration's chain runs.
+      PipelinedSlice dots = findSlice(pipelined, /*feedingOnly=*/true);
+      if (dots.carried.empty())
+        continue;
+      if (scf::ForOp twice = pipeline(pipelined, dots))
+        hoistFollowing(twice, dots.carried.size());
     }
   }
 };

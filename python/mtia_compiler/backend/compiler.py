@@ -56,7 +56,10 @@ class MTIAOptions:
     lets `mtia-split-masked-loops` run a loop's iterations whose select masks
     hold for whole blocks without them; the second loop it makes needs
     buffers of its own, which can cost the prefetch depth, so autotuning may
-    try both.
+    try both. `dots_ahead` (also MTIA's own, 1 or 2) is how many iterations
+    ahead `mtia-pipeline-dots` computes a loop's independent dots: 2 pays
+    when the SIMD engine bounds the loop (attention with 64-wide heads) and
+    costs when the DPE does, so autotuning may try both.
     """
 
     num_warps: int = 4
@@ -64,6 +67,7 @@ class MTIAOptions:
     num_stages: int = 3
     cb_multiplier: int = 1
     split_masked_loops: bool = True
+    dots_ahead: int = 1
     warp_size: int = WARP_SIZE
     debug: bool = False
     sanitize_overflow: bool = False
@@ -214,7 +218,8 @@ class MTIABackend(BaseBackend):
 
         kernel = compile_ttir(module.str(), target=f"mtia-{options.arch}",
                               cb_multiplier=options.cb_multiplier,
-                              split_masked_loops=options.split_masked_loops)
+                              split_masked_loops=options.split_masked_loops,
+                              dots_ahead=options.dots_ahead)
         metadata["name"] = kernel.name
         metadata["shared"] = kernel.local_memory_bytes
         metadata["mtia_parameters"] = [parameter.to_json() for parameter in kernel.parameters]

@@ -1,4 +1,8 @@
 // RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-pipeline-dots)' | FileCheck %s
+// RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-pipeline-dots{ahead=2})' | FileCheck %s --check-prefix=TWO
+// RUN: not mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-pipeline-dots{ahead=3})' 2>&1 | FileCheck %s --check-prefix=BAD
+
+// BAD: error: mtia-pipeline-dots computes dots 1 or 2 iterations ahead, not 3
 
 // The product of an operand loaded at the induction variable, and the
 // scaling and row maximum computed from it alone, are computed for the first
@@ -158,6 +162,108 @@ tt.func @accumulates(%q: tensor<16x16xf16>, %ptrs: tensor<16x16x!tt.ptr<f16>>, %
     %k = tt.load %p : tensor<16x16x!tt.ptr<f16>>
     %s = tt.dot %q, %k, %acc : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
     scf.yield %s : tensor<16x16xf32>
+  }
+  tt.return %r : tensor<16x16xf32>
+}
+
+// -----
+
+// With `ahead=2`, the product is computed two iterations ahead, and the
+// scaling and row maximum computed from it alone one iteration ahead. The
+// first round pipelines them as above; the second pipelines the dot alone
+// in the loop the first round made: its product for that loop's second
+// iteration is computed before it (when it runs one), the body multiplies
+// the operands of the iteration after the next and scales the product it
+// carries, and that loop's last iteration runs in a loop of its own, which
+// multiplies nothing.
+
+// TWO-LABEL: tt.func @two_ahead
+// TWO-SAME: (%[[Q:.*]]: tensor<16x16xf16>, %[[PTRS:.*]]: tensor<16x16x!tt.ptr<f16>>, %[[N:.*]]: i32)
+// TWO: %[[M0:.*]] = scf.if
+// TWO: tt.dot %[[Q]]
+// TWO: %[[LAST:.*]] = arith.select
+// TWO-NEXT: %[[RUNS1:.*]] = arith.cmpi slt, %[[C0:.*]], %[[LAST]] : i32
+// TWO-NEXT: %[[S1:.*]] = scf.if %[[RUNS1]] -> (tensor<16x16xf32>) {
+// TWO-NEXT: %[[SECOND:.*]] = arith.addi %[[C0]], %[[C16:.*]] : i32
+// TWO-NEXT: tt.splat %[[SECOND]]
+// TWO-NEXT: tt.addptr
+// TWO-NEXT: tt.load
+// TWO-NEXT: %[[S1_THEN:.*]] = tt.dot %[[Q]]
+// TWO-NEXT: scf.yield %[[S1_THEN]]
+// TWO: %[[LAST1:.*]] = arith.select
+// TWO-NEXT: %[[LOOP:.*]]:3 = scf.for %[[IV:.*]] = %[[C0]] to %[[LAST1]] step %[[C16]] iter_args(%[[ACC:.*]] = %{{.*}}, %[[M:.*]] = %[[M0]], %[[S:.*]] = %[[S1]])
+// TWO-NEXT: %[[NEXT:.*]] = arith.addi %[[IV]], %[[C16]] : i32
+// TWO-NEXT: %[[AFTER_NEXT:.*]] = arith.addi %[[NEXT]], %[[C16]] : i32
+// TWO-NEXT: tt.splat %[[AFTER_NEXT]]
+// TWO-NEXT: tt.addptr
+// TWO-NEXT: tt.load
+// TWO-NEXT: %[[S_AFTER_NEXT:.*]] = tt.dot %[[Q]]
+// TWO-NEXT: %[[SCALED:.*]] = arith.mulf %[[S]]
+// TWO-NEXT: %[[M_NEXT:.*]] = "tt.reduce"(%[[SCALED]])
+// TWO: %[[SUM:.*]] = arith.addf %[[ACC]], %[[M]]
+// TWO-NEXT: scf.yield %[[SUM]], %[[M_NEXT]], %[[S_AFTER_NEXT]]
+// TWO: %[[END1:.*]]:2 = scf.for %{{.*}} = %[[LAST1]] to %[[LAST]] step %[[C16]] iter_args(%{{.*}} = %[[LOOP]]#0, %{{.*}} = %[[LOOP]]#1)
+// TWO-NOT: tt.dot
+// TWO-NEXT: arith.mulf %[[LOOP]]#2
+// TWO: scf.yield
+// TWO: %[[END:.*]] = scf.for %{{.*}} = %[[LAST]] to %[[N]] step %[[C16]] iter_args(%[[ACC_LAST:.*]] = %[[END1]]#0)
+// TWO-NOT: tt.dot
+// TWO-NEXT: arith.addf %[[ACC_LAST]], %[[END1]]#1
+// TWO: tt.return %[[END]]
+tt.func @two_ahead(%q: tensor<16x16xf16>, %ptrs: tensor<16x16x!tt.ptr<f16>>, %n: i32) -> tensor<16xf32> {
+  %c0 = arith.constant 0 : i32
+  %c16 = arith.constant 16 : i32
+  %zero = arith.constant dense<0.000000e+00> : tensor<16x16xf32>
+  %scale = arith.constant dense<2.000000e+00> : tensor<16x16xf32>
+  %init = arith.constant dense<0.000000e+00> : tensor<16xf32>
+  %r = scf.for %iv = %c0 to %n step %c16 iter_args(%acc = %init) -> (tensor<16xf32>) : i32 {
+    %off = tt.splat %iv : i32 -> tensor<16x16xi32>
+    %p = tt.addptr %ptrs, %off : tensor<16x16x!tt.ptr<f16>>, tensor<16x16xi32>
+    %k = tt.load %p : tensor<16x16x!tt.ptr<f16>>
+    %s = tt.dot %q, %k, %zero : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
+    %scaled = arith.mulf %s, %scale : tensor<16x16xf32>
+    %m = "tt.reduce"(%scaled) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %x = arith.maxnumf %a, %b : f32
+      tt.reduce.return %x : f32
+    }) : (tensor<16x16xf32>) -> tensor<16xf32>
+    %next = arith.addf %acc, %m : tensor<16xf32>
+    scf.yield %next : tensor<16xf32>
+  }
+  tt.return %r : tensor<16xf32>
+}
+
+// -----
+
+// With `ahead=2`, what follows from the carried product (the scaling) moves
+// up to right after the last use of the scaled scores it replaces, before
+// this iteration's exponential: the units that compute it start on the next
+// block while this iteration's chain runs, and the next scaled scores take
+// the place of this iteration's.
+
+// TWO-LABEL: tt.func @scaling_hoisted
+// TWO: scf.for %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[SCALED:.*]] = %{{.*}}, %[[S:.*]] = %{{.*}})
+// TWO: %[[S_AFTER_NEXT:.*]] = tt.dot
+// TWO-NEXT: %[[SHIFTED:.*]] = arith.subf %[[SCALED]], %[[ACC]]
+// TWO-NEXT: %[[SCALED_NEXT:.*]] = arith.mulf %[[S]]
+// TWO-NEXT: %[[E:.*]] = math.exp2 %[[SHIFTED]]
+// TWO-NEXT: %[[SUM:.*]] = arith.addf %[[ACC]], %[[E]]
+// TWO-NEXT: scf.yield %[[SUM]], %[[SCALED_NEXT]], %[[S_AFTER_NEXT]]
+tt.func @scaling_hoisted(%q: tensor<16x16xf16>, %ptrs: tensor<16x16x!tt.ptr<f16>>, %n: i32) -> tensor<16x16xf32> {
+  %c0 = arith.constant 0 : i32
+  %c16 = arith.constant 16 : i32
+  %zero = arith.constant dense<0.000000e+00> : tensor<16x16xf32>
+  %scale = arith.constant dense<2.000000e+00> : tensor<16x16xf32>
+  %r = scf.for %iv = %c0 to %n step %c16 iter_args(%acc = %zero) -> (tensor<16x16xf32>) : i32 {
+    %off = tt.splat %iv : i32 -> tensor<16x16xi32>
+    %p = tt.addptr %ptrs, %off : tensor<16x16x!tt.ptr<f16>>, tensor<16x16xi32>
+    %k = tt.load %p : tensor<16x16x!tt.ptr<f16>>
+    %s = tt.dot %q, %k, %zero : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
+    %scaled = arith.mulf %s, %scale : tensor<16x16xf32>
+    %shifted = arith.subf %scaled, %acc : tensor<16x16xf32>
+    %e = math.exp2 %shifted : tensor<16x16xf32>
+    %next = arith.addf %acc, %e : tensor<16x16xf32>
+    scf.yield %next : tensor<16x16xf32>
   }
   tt.return %r : tensor<16x16xf32>
 }
