@@ -133,7 +133,7 @@ def PipelineDots : Pass<"mtia-pipeline-dots", "::mlir::ModuleOp"> {
     the reduction engine takes the next row maximum while the SIMD engine
     works on this iteration. It pays when the SIMD engine, not the DPE,
     bounds the loop (attention with 64-wide heads); it costs a DPE copy of
-    the product at the loop's entry and exit and a page of local memory.
+    the product at the loop's exit and a page of local memory.
   }];
   let options = [
     Option<"ahead", "ahead", "unsigned", /*default=*/"1",
@@ -347,7 +347,9 @@ def CarryInBuffers : Pass<"mtia-carry-in-buffers", "::mlir::ModuleOp"> {
     page of the buffer between them at the start of each iteration, from
     storage of the producing unit. When that write is the only use of the
     iteration argument, its page is pushed instead where the body computes
-    the tile for the next iteration (and before the loop for the first), so
+    the tile for the next iteration, and for the first iteration before the
+    loop, or in both branches of an `scf.if` right before it that yields
+    the tile (the first product of a pipelined loop), so
     that the producer computes the tile straight into the page rather than
     copying it later, behind the rest of its queue. This is done when the
     buffer's pages keep their order and, in program order, a page is free

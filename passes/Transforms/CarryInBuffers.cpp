@@ -11,7 +11,8 @@
 // This pass pushes the page where the tile is computed instead: in the
 // iteration before, right after the operation that computes it (so that
 // `mtia-reserve-where-produced` lets the unit compute it straight into the
-// page), and before the loop for the first iteration. The consumer still
+// page), and for the first iteration before the loop, or in the branches
+// of an `scf.if` right before it that computes the first tile. The consumer still
 // waits for the page at the start of the iteration and pops it as before.
 // After the loop, the consumer pops the page pushed for the iteration that
 // did not run, and the loop's result is read by the producer in that pushed
@@ -158,6 +159,22 @@ bool resultReadable(scf::ForOp loop, Value result, Value buffer) {
   });
 }
 
+/// Whether the page of a loop's initial tile that `branch` yields can be
+/// pushed in each of its branches instead of before `loop`: the branch
+/// comes right before the loop in its block, as far as `buffer` is
+/// concerned (nothing between them, or in the branch, fills it), and has
+/// both branches.
+bool pushableInBranches(scf::IfOp branch, scf::ForOp loop, Value buffer) {
+  if (branch->getBlock() != loop->getBlock() || !branch.elseBlock() ||
+      producesInto(branch, buffer))
+    return false;
+  for (Operation *op = branch->getNextNode(); op != loop;
+       op = op->getNextNode())
+    if (producesInto(op, buffer))
+      return false;
+  return true;
+}
+
 /// Keeps `carried` in its buffer across the iterations of `loop` (see the
 /// file comment), which needs `pages` of the buffer's pages: those the
 /// buffer had for running ahead become pages the program stage keeps. The
@@ -171,12 +188,27 @@ void carryInBuffer(RewriterBase &rewriter, scf::ForOp loop,
                  static_cast<int64_t>(alloc.getRunAheadPages());
   if (kept < pages)
     alloc.setRunAheadPages(alloc.getType().getNumPages() - pages);
-  // The first iteration's page, before the loop.
-  rewriter.setInsertionPoint(loop);
-  cb::ReserveBackOp::create(rewriter, loc, buffer, 1);
-  cb::WriteBackOp::create(rewriter, loc, loop.getInitArgs()[carried.index],
-                          buffer, 0);
-  cb::PushBackOp::create(rewriter, loc, buffer, 1);
+  // The first iteration's page: where the initial tile is computed when a
+  // branch right before the loop yields it (the first iteration's product,
+  // computed only when the loop runs), else before the loop.
+  auto pushPage = [&](Value tile) {
+    cb::ReserveBackOp::create(rewriter, loc, buffer, 1);
+    cb::WriteBackOp::create(rewriter, loc, tile, buffer, 0);
+    cb::PushBackOp::create(rewriter, loc, buffer, 1);
+  };
+  Value init = loop.getInitArgs()[carried.index];
+  if (auto branch = init.getDefiningOp<scf::IfOp>();
+      branch && pushableInBranches(branch, loop, buffer)) {
+    unsigned result = cast<OpResult>(init).getResultNumber();
+    for (Block *block : {branch.thenBlock(), branch.elseBlock()}) {
+      Operation *yield = block->getTerminator();
+      rewriter.setInsertionPoint(yield);
+      pushPage(yield->getOperand(result));
+    }
+  } else {
+    rewriter.setInsertionPoint(loop);
+    pushPage(init);
+  }
   // The next iteration's page, where its tile is computed.
   carried.push->moveAfter(carried.producer);
   carried.write->moveAfter(carried.producer);

@@ -44,7 +44,7 @@
 // maximum while the SIMD engine works on this iteration, rather than the
 // SIMD engine waiting for it at the start of the next. That pays when the
 // SIMD engine bounds the loop and costs when the DPE does (a copy of the
-// product at the loop's entry and exit, a page more), so it is an option.
+// product at the loop's exit, a page more), so it is an option.
 //
 //===----------------------------------------------------------------------===//
 

@@ -142,3 +142,50 @@ tt.func @needs_the_run_ahead_page(%first: !tile.tile<64xf32>, %scores: !tile.til
   cb.push_back %out, 1 : !cb.cb<64xf32, pages = 1>
   tt.return
 }
+
+// -----
+
+// The first iteration's product comes out of a branch right before the loop
+// (computed only when the loop runs, zeros otherwise): each branch pushes
+// its page, where the product is computed, rather than a copy before the
+// loop.
+
+// CHECK-LABEL: tt.func @first_page_in_the_branches
+// CHECK: %[[PRODUCTS:.*]] = cb.alloc "products"
+// CHECK: scf.if
+// CHECK: %[[FIRST:.*]] = tile.matmul
+// CHECK-NEXT: cb.reserve_back %[[PRODUCTS]], 1
+// CHECK-NEXT: cb.write_back %[[FIRST]], %[[PRODUCTS]][0]
+// CHECK-NEXT: cb.push_back %[[PRODUCTS]], 1
+// CHECK-NEXT: scf.yield %[[FIRST]]
+// CHECK-NEXT: } else {
+// CHECK-NEXT: cb.reserve_back %[[PRODUCTS]], 1
+// CHECK-NEXT: cb.write_back %[[ZEROS:.*]], %[[PRODUCTS]][0]
+// CHECK-NEXT: cb.push_back %[[PRODUCTS]], 1
+// CHECK-NEXT: scf.yield %[[ZEROS]]
+// CHECK-NEXT: }
+// CHECK-NEXT: scf.for
+tt.func @first_page_in_the_branches(%runs: i1, %a: !tile.tile<64x64xf16>, %b: !tile.tile<64x64xf16>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %products = cb.alloc "products", dpe -> simd : !cb.cb<64x64xf32, pages = 2>
+  %zeros = tile.zeros : !tile.tile<64x64xf32>
+  %first = scf.if %runs -> (!tile.tile<64x64xf32>) {
+    %p = tile.matmul %a, %b, %zeros : !tile.tile<64x64xf16>, !tile.tile<64x64xf16> -> !tile.tile<64x64xf32>
+    scf.yield %p : !tile.tile<64x64xf32>
+  } else {
+    scf.yield %zeros : !tile.tile<64x64xf32>
+  }
+  %0 = scf.for %i = %c0 to %n step %c1 iter_args(%carried = %first) -> (!tile.tile<64x64xf32>) {
+    cb.reserve_back %products, 1 : !cb.cb<64x64xf32, pages = 2>
+    cb.write_back %carried, %products[0] : !cb.cb<64x64xf32, pages = 2>
+    cb.push_back %products, 1 : !cb.cb<64x64xf32, pages = 2>
+    cb.wait_front %products, 1 : !cb.cb<64x64xf32, pages = 2>
+    %this = cb.read_front %products[0] : !cb.cb<64x64xf32, pages = 2>
+    %doubled = tile.binary addf %this, %this : !tile.tile<64x64xf32>
+    cb.pop_front %products, 1 : !cb.cb<64x64xf32, pages = 2>
+    %next = tile.matmul %a, %b, %zeros : !tile.tile<64x64xf16>, !tile.tile<64x64xf16> -> !tile.tile<64x64xf32>
+    scf.yield %next : !tile.tile<64x64xf32>
+  }
+  tt.return
+}
