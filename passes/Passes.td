@@ -132,8 +132,8 @@ def PipelineDots : Pass<"mtia-pipeline-dots", "::mlir::ModuleOp"> {
     right after this iteration's last use of the values it replaces, so that
     the reduction engine takes the next row maximum while the SIMD engine
     works on this iteration. It pays when the SIMD engine, not the DPE,
-    bounds the loop (attention with 64-wide heads); it costs a DPE copy of
-    the product at the loop's exit and a page of local memory.
+    bounds the loop (attention with 64-wide heads); otherwise it costs a
+    page of local memory and the longer fill of the pipeline.
   }];
   let options = [
     Option<"ahead", "ahead", "unsigned", /*default=*/"1",
@@ -354,9 +354,11 @@ def CarryInBuffers : Pass<"mtia-carry-in-buffers", "::mlir::ModuleOp"> {
     copying it later, behind the rest of its queue. This is done when the
     buffer's pages keep their order and, in program order, a page is free
     there; pages the buffer had for running ahead that this needs become
-    pages the program stage keeps. After the loop, the consumer pops the
-    page of the iteration that did not run, and the producer reads the
-    loop's result in it (`cb.read_pushed`); the loop no longer carries the
+    pages the program stage keeps. After the loop, the page of the iteration
+    that did not run holds the loop's result: when the producer only copies
+    the result into another buffer to the same consumer, the consumer reads
+    this page instead; otherwise the consumer pops it, and the producer reads
+    the result in it (`cb.read_pushed`). The loop no longer carries the
     tile.
   }];
   let dependentDialects = ["::mtia::cb::CBDialect"];

@@ -12,11 +12,14 @@
 // iteration before, right after the operation that computes it (so that
 // `mtia-reserve-where-produced` lets the unit compute it straight into the
 // page), and for the first iteration before the loop, or in the branches
-// of an `scf.if` right before it that computes the first tile. The consumer still
-// waits for the page at the start of the iteration and pops it as before.
-// After the loop, the consumer pops the page pushed for the iteration that
-// did not run, and the loop's result is read by the producer in that pushed
-// page (`cb.read_pushed`). The loop no longer carries the tile.
+// of an `scf.if` right before it that computes the first tile. The consumer
+// still waits for the page at the start of the iteration and pops it as
+// before.
+// After the loop, the page pushed for the iteration that did not run holds
+// the loop's result. When the producer only copies the result into another
+// buffer to the same consumer (the next loop's), the consumer reads this
+// page instead; otherwise it pops the page, and the producer reads the
+// result in it (`cb.read_pushed`). The loop no longer carries the tile.
 //
 //===----------------------------------------------------------------------===//
 
@@ -175,6 +178,91 @@ bool pushableInBranches(scf::IfOp branch, scf::ForOp loop, Value buffer) {
   return true;
 }
 
+/// A loop's result that the producer only copies into a page of another
+/// buffer between the same units, which the consumer then waits for, reads
+/// and pops in the loop's block (the buffer may carry other tiles before
+/// and after).
+struct ForwardedCopy {
+  cb::AllocOp alloc;
+  cb::ReserveBackOp reserve;
+  cb::WriteBackOp write;
+  cb::PushBackOp push;
+  cb::WaitFrontOp wait;
+  cb::ReadFrontOp read;
+  cb::PopFrontOp pop;
+};
+
+/// The copy of `result`, the loop's result that `buffer` will hold in its
+/// last pushed page, when the copy's buffer has the same units and page type
+/// as `buffer` and nothing uses `buffer` from the loop to the copy's pop:
+/// the consumer can read the result in `buffer`.
+std::optional<ForwardedCopy> findForwardedCopy(scf::ForOp loop, Value result,
+                                               Value buffer) {
+  if (!result.hasOneUse())
+    return std::nullopt;
+  auto write = dyn_cast<cb::WriteBackOp>(*result.getUsers().begin());
+  if (!write || write->getBlock() != loop->getBlock() || write.getPage() != 0)
+    return std::nullopt;
+  auto alloc = write.getCb().getDefiningOp<cb::AllocOp>();
+  auto carrying = buffer.getDefiningOp<cb::AllocOp>();
+  if (!alloc || alloc.getProducer() != carrying.getProducer() ||
+      alloc.getConsumer() != carrying.getConsumer() ||
+      alloc.getType().getPageType() != carrying.getType().getPageType())
+    return std::nullopt;
+  // The copy: a reserve, the write and a push of one page; then the
+  // consumer's next operations on the copy's buffer wait for it, read it
+  // and pop it, in the loop's block.
+  ForwardedCopy copy{alloc, {}, write, {}, {}, {}, {}};
+  Value copyBuffer = write.getCb();
+  copy.reserve = dyn_cast_or_null<cb::ReserveBackOp>(write->getPrevNode());
+  copy.push = dyn_cast_or_null<cb::PushBackOp>(write->getNextNode());
+  if (!copy.reserve || copy.reserve.getCb() != copyBuffer ||
+      copy.reserve.getPages() != 1 || !copy.push ||
+      copy.push.getCb() != copyBuffer || copy.push.getPages() != 1 ||
+      !loop->isBeforeInBlock(copy.reserve))
+    return std::nullopt;
+  SmallVector<Operation *> next;
+  for (Operation *op = copy.push->getNextNode(); op && next.size() < 3;
+       op = op->getNextNode()) {
+    if (usesInRegions(op, copyBuffer))
+      return std::nullopt;
+    if (llvm::is_contained(op->getOperands(), copyBuffer))
+      next.push_back(op);
+  }
+  if (next.size() != 3)
+    return std::nullopt;
+  copy.wait = dyn_cast<cb::WaitFrontOp>(next[0]);
+  copy.read = dyn_cast<cb::ReadFrontOp>(next[1]);
+  copy.pop = dyn_cast<cb::PopFrontOp>(next[2]);
+  if (!copy.wait || !copy.read || !copy.pop || copy.wait.getPages() != 1 ||
+      copy.read.getPage() != 0 || copy.pop.getPages() != 1)
+    return std::nullopt;
+  for (Operation *op = loop->getNextNode(); op != copy.pop.getOperation();
+       op = op->getNextNode())
+    if (llvm::is_contained(op->getOperands(), buffer) ||
+        usesInRegions(op, buffer))
+      return std::nullopt;
+  return copy;
+}
+
+/// Makes the consumer of `copy` read the page of `buffer` that holds the
+/// loop's result, and pop it where it popped the copy, which is erased.
+void forwardPage(RewriterBase &rewriter, ForwardedCopy copy, Value buffer) {
+  rewriter.setInsertionPoint(copy.wait);
+  cb::WaitFrontOp::create(rewriter, copy.wait.getLoc(), buffer, 1);
+  auto read = cb::ReadFrontOp::create(rewriter, copy.read.getLoc(),
+                                      copy.read.getType(), buffer, 0);
+  rewriter.replaceAllUsesWith(copy.read.getResult(), read.getResult());
+  rewriter.setInsertionPoint(copy.pop);
+  cb::PopFrontOp::create(rewriter, copy.pop.getLoc(), buffer, 1);
+  for (Operation *op : {copy.pop.getOperation(), copy.read.getOperation(),
+                        copy.wait.getOperation(), copy.push.getOperation(),
+                        copy.write.getOperation(), copy.reserve.getOperation()})
+    rewriter.eraseOp(op);
+  if (copy.alloc->use_empty())
+    rewriter.eraseOp(copy.alloc);
+}
+
 /// Keeps `carried` in its buffer across the iterations of `loop` (see the
 /// file comment), which needs `pages` of the buffer's pages: those the
 /// buffer had for running ahead become pages the program stage keeps. The
@@ -215,12 +303,19 @@ void carryInBuffer(RewriterBase &rewriter, scf::ForOp loop,
   carried.reserve->moveAfter(carried.producer);
   carried.write.getTileMutable().assign(
       loop.getBody()->getTerminator()->getOperand(carried.index));
-  // After the loop, the consumer drops the page of the iteration that did
-  // not run, which the producer reads for the loop's result.
+  // After the loop, the page of the iteration that did not run holds the
+  // loop's result. A copy of it into a buffer to the same consumer reads
+  // this page instead; otherwise the consumer drops the page, and the
+  // producer reads the result in it.
+  Value result = loop.getResult(carried.index);
+  if (std::optional<ForwardedCopy> copy =
+          findForwardedCopy(loop, result, buffer)) {
+    forwardPage(rewriter, *copy, buffer);
+    return;
+  }
   rewriter.setInsertionPointAfter(loop);
   cb::WaitFrontOp::create(rewriter, loc, buffer, 1);
   cb::PopFrontOp::create(rewriter, loc, buffer, 1);
-  Value result = loop.getResult(carried.index);
   if (!result.use_empty()) {
     auto read = cb::ReadPushedOp::create(rewriter, loc, result.getType(),
                                          buffer, 0);

@@ -43,8 +43,8 @@
 // use of the values it replaces: the reduction engine takes the next row
 // maximum while the SIMD engine works on this iteration, rather than the
 // SIMD engine waiting for it at the start of the next. That pays when the
-// SIMD engine bounds the loop and costs when the DPE does (a copy of the
-// product at the loop's exit, a page more), so it is an option.
+// SIMD engine bounds the loop and costs when the DPE does (a page more, a
+// longer fill), so it is an option.
 //
 //===----------------------------------------------------------------------===//
 

@@ -189,3 +189,47 @@ tt.func @first_page_in_the_branches(%runs: i1, %a: !tile.tile<64x64xf16>, %b: !t
   }
   tt.return
 }
+
+// -----
+
+// After the loop, the DPE copies its result into another buffer to the SIMD
+// engine, which reads it there for the next loop: the SIMD engine reads it
+// in the carrying buffer's last page instead, and pops that page where it
+// popped the copy. The copy and its buffer are gone.
+
+// CHECK-LABEL: tt.func @result_read_in_its_page
+// CHECK: %[[PRODUCTS:.*]] = cb.alloc "products"
+// CHECK-NOT: cb.alloc "copy"
+// CHECK: scf.for
+// CHECK: cb.push_back %[[PRODUCTS]], 1
+// CHECK-NEXT: }
+// CHECK-NEXT: cb.wait_front %[[PRODUCTS]], 1
+// CHECK-NEXT: %[[LAST:.*]] = cb.read_front %[[PRODUCTS]][0]
+// CHECK-NEXT: %[[SUM:.*]] = tile.binary addf %[[LAST]], %[[LAST]]
+// CHECK-NEXT: cb.pop_front %[[PRODUCTS]], 1
+// CHECK-NOT: cb.read_pushed
+tt.func @result_read_in_its_page(%first: !tile.tile<64x64xf32>, %a: !tile.tile<64x64xf16>, %b: !tile.tile<64x64xf16>, %zeros: !tile.tile<64x64xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %products = cb.alloc "products", dpe -> simd : !cb.cb<64x64xf32, pages = 2>
+  %copy = cb.alloc "copy", dpe -> simd : !cb.cb<64x64xf32, pages = 1>
+  %0 = scf.for %i = %c0 to %n step %c1 iter_args(%carried = %first) -> (!tile.tile<64x64xf32>) {
+    cb.reserve_back %products, 1 : !cb.cb<64x64xf32, pages = 2>
+    cb.write_back %carried, %products[0] : !cb.cb<64x64xf32, pages = 2>
+    cb.push_back %products, 1 : !cb.cb<64x64xf32, pages = 2>
+    cb.wait_front %products, 1 : !cb.cb<64x64xf32, pages = 2>
+    %this = cb.read_front %products[0] : !cb.cb<64x64xf32, pages = 2>
+    %doubled = tile.binary addf %this, %this : !tile.tile<64x64xf32>
+    cb.pop_front %products, 1 : !cb.cb<64x64xf32, pages = 2>
+    %next = tile.matmul %a, %b, %zeros : !tile.tile<64x64xf16>, !tile.tile<64x64xf16> -> !tile.tile<64x64xf32>
+    scf.yield %next : !tile.tile<64x64xf32>
+  }
+  cb.reserve_back %copy, 1 : !cb.cb<64x64xf32, pages = 1>
+  cb.write_back %0, %copy[0] : !cb.cb<64x64xf32, pages = 1>
+  cb.push_back %copy, 1 : !cb.cb<64x64xf32, pages = 1>
+  cb.wait_front %copy, 1 : !cb.cb<64x64xf32, pages = 1>
+  %last = cb.read_front %copy[0] : !cb.cb<64x64xf32, pages = 1>
+  %sum = tile.binary addf %last, %last : !tile.tile<64x64xf32>
+  cb.pop_front %copy, 1 : !cb.cb<64x64xf32, pages = 1>
+  tt.return
+}
