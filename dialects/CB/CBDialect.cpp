@@ -39,6 +39,23 @@ std::optional<Endpoint> mtia::cb::getEndpointOf(Operation *op) {
   return std::nullopt;
 }
 
+bool mtia::cb::fillsBuffer(Operation *op, Value buffer) {
+  WalkResult result = op->walk([&](Operation *nested) {
+    if (auto reserve = dyn_cast<ReserveBackOp>(nested))
+      return reserve.getCb() == buffer ? WalkResult::interrupt()
+                                       : WalkResult::advance();
+    if (auto push = dyn_cast<PushBackOp>(nested))
+      return push.getCb() == buffer ? WalkResult::interrupt()
+                                    : WalkResult::advance();
+    auto endpoint = dyn_cast<EndpointOpInterface>(nested);
+    if (endpoint && endpoint.fillsBack() &&
+        endpoint.getCircularBuffer() == buffer)
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
+
 void CBDialect::initialize() {
   addOperations<
 #define GET_OP_LIST

@@ -33,6 +33,11 @@ Endpoint getEndpoint(tile::Unit unit);
 /// operation: for a DMA transfer its queue. Nothing for other operations.
 std::optional<Endpoint> getEndpointOf(mlir::Operation *op);
 
+/// Returns whether `op`, or an operation nested in it, acts on `buffer` as
+/// its producer: reserves or pushes its pages, or fills one (a write_back, a
+/// DMA read from global memory).
+bool fillsBuffer(mlir::Operation *op, mlir::Value buffer);
+
 /// Checks that the page index `page` of an access lies within the pages of
 /// `cbType`.
 mlir::LogicalResult verifyPageIndex(mlir::Operation *op,

@@ -41,18 +41,6 @@ using namespace mtia;
 
 namespace {
 
-/// Whether `op`, or an operation nested in it, moves the write pointer of
-/// `buffer` or writes one of its pages.
-bool producesInto(Operation *op, Value buffer) {
-  WalkResult result = op->walk([&](Operation *nested) {
-    if (isa<cb::ReserveBackOp, cb::PushBackOp, cb::WriteBackOp>(nested) &&
-        llvm::is_contained(nested->getOperands(), buffer))
-      return WalkResult::interrupt();
-    return WalkResult::advance();
-  });
-  return result.wasInterrupted();
-}
-
 /// Whether `op` has regions in which `buffer` is used.
 bool usesInRegions(Operation *op, Value buffer) {
   return op->getNumRegions() != 0 &&
@@ -91,7 +79,7 @@ std::optional<CarriedTile> findCarriedTile(scf::ForOp loop, unsigned index) {
   // The write's reserve and push: the buffer's first producer operations in
   // the body, of one page each.
   auto first = llvm::find_if(*body, [&](Operation &op) {
-    return producesInto(&op, buffer);
+    return cb::fillsBuffer(&op, buffer);
   });
   auto reserve =
       first == body->end() ? nullptr : dyn_cast<cb::ReserveBackOp>(*first);
@@ -108,7 +96,7 @@ std::optional<CarriedTile> findCarriedTile(scf::ForOp loop, unsigned index) {
   if (!producer || producer->getBlock() != body)
     return std::nullopt;
   for (Operation *op = producer->getNextNode(); op; op = op->getNextNode())
-    if (producesInto(op, buffer))
+    if (cb::fillsBuffer(op, buffer))
       return std::nullopt;
   return CarriedTile{index, reserve, write, push, producer};
 }
@@ -150,7 +138,7 @@ bool resultReadable(scf::ForOp loop, Value result, Value buffer) {
   Operation *nextProducer = nullptr;
   for (Operation *op = loop->getNextNode(); op && !nextProducer;
        op = op->getNextNode())
-    if (producesInto(op, buffer))
+    if (cb::fillsBuffer(op, buffer))
       nextProducer = op;
   return llvm::all_of(result.getUsers(), [&](Operation *user) {
     std::optional<cb::Endpoint> reader = cb::getEndpointOf(user);
@@ -169,11 +157,11 @@ bool resultReadable(scf::ForOp loop, Value result, Value buffer) {
 /// both branches.
 bool pushableInBranches(scf::IfOp branch, scf::ForOp loop, Value buffer) {
   if (branch->getBlock() != loop->getBlock() || !branch.elseBlock() ||
-      producesInto(branch, buffer))
+      cb::fillsBuffer(branch, buffer))
     return false;
   for (Operation *op = branch->getNextNode(); op != loop;
        op = op->getNextNode())
-    if (producesInto(op, buffer))
+    if (cb::fillsBuffer(op, buffer))
       return false;
   return true;
 }

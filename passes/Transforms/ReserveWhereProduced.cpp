@@ -79,19 +79,6 @@ cb::PushBackOp getNextPush(Value buffer, Operation *op) {
   return nullptr;
 }
 
-/// Whether `op` is, or contains, a reserve or a push of `buffer`: after it,
-/// a page that was pushed before may be reserved again, or counts from
-/// another write pointer.
-bool movesBack(Operation *op, Value buffer) {
-  WalkResult result = op->walk([&](Operation *nested) {
-    if (isa<cb::ReserveBackOp, cb::PushBackOp>(nested) &&
-        nested->getOperand(0) == buffer)
-      return WalkResult::interrupt();
-    return WalkResult::advance();
-  });
-  return result.wasInterrupted();
-}
-
 /// The uses of `tile` other than `writeBack`, when each of them can read
 /// the tile in the page that `push` pushes: it lies after the producer of
 /// the tile and before the next reserve or push of the buffer after `push`
@@ -110,7 +97,7 @@ getPushedPageReads(Value tile, cb::WriteBackOp writeBack,
   Operation *nextMove = nullptr;
   for (Operation *op = push->getNextNode(); op && !nextMove;
        op = op->getNextNode())
-    if (movesBack(op, writeBack.getCb()))
+    if (cb::fillsBuffer(op, writeBack.getCb()))
       nextMove = op;
   SmallVector<OpOperand *> reads;
   for (OpOperand &use : tile.getUses()) {
