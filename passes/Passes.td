@@ -340,6 +340,26 @@ def ShareBuffers : Pass<"mtia-share-buffers", "::mlir::ModuleOp"> {
   ];
 }
 
+def CarryInPushedPages : Pass<"mtia-carry-in-pushed-pages", "::mlir::ModuleOp"> {
+  let summary = "Read a tile a loop carries for its producer in the page it pushed";
+  let description = [{
+    A tile that a loop carries for the unit that computes it, which that
+    unit also passes to another unit in the iteration that computes it
+    (attention's scaled scores, which the reduction engine takes the row
+    maximum of), is kept by the producer besides the page it pushes: a copy,
+    or a second computation, per iteration. When the body uses this
+    iteration's tile before it pushes the next, the loop's initial tile is
+    pushed last before the loop on every path (a path that computes it
+    without passing it on pushes it, and the consumer drops the page), and
+    the loop's result is used on the producer before a later loop of the
+    chain pushes again, the producer reads the tile in its last pushed page
+    (`cb.read_pushed`) instead, and the loop no longer carries it. The pages
+    of the chain get one buffer of their own, which nothing else pushes to;
+    the pass runs before buffers share.
+  }];
+  let dependentDialects = ["::mtia::cb::CBDialect"];
+}
+
 def CarryInBuffers : Pass<"mtia-carry-in-buffers", "::mlir::ModuleOp"> {
   let summary = "Keep tiles a loop carries to another unit in their buffers";
   let description = [{

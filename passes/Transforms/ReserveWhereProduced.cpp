@@ -154,9 +154,9 @@ void readPushedPage(ArrayRef<OpOperand *> reads, cb::WriteBackOp writeBack,
 /// their row sum. Otherwise, when the SIMD engine computes the tile in one
 /// elementwise pass, it computes it a second time into its own storage:
 /// that costs it what a copy would, and the buffer's consumer gets the tile
-/// one pass earlier (attention's reduction engine takes the row maximum of
-/// the next scaled scores while the SIMD engine scales them for the next
-/// iteration).
+/// one pass earlier. (A tile a loop carries for the SIMD engine, such as
+/// attention's next scaled scores, is read in its pushed page instead when
+/// `mtia-carry-in-pushed-pages` could keep it there.)
 void reserveWhereProduced(tt::FuncOp function) {
   DenseMap<Value, SmallVector<cb::ReserveBackOp>> reserves;
   function.walk([&](cb::ReserveBackOp reserve) {

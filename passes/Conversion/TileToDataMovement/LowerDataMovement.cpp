@@ -39,6 +39,7 @@ struct LowerDataMovementPass
     sharing.target = target;
     sharing.reservedBuffers = reservedBuffers;
     pipeline.addPass(createLowerMemoryAccesses(lowering));
+    pipeline.addPass(createCarryInPushedPages());
     pipeline.addPass(createShareBuffers(sharing));
     pipeline.addPass(createCarryInBuffers());
     pipeline.addPass(createReserveWhereProduced());
