@@ -167,6 +167,18 @@ void reserveWhereProduced(tt::FuncOp function) {
   function.walk([&](cb::WriteBackOp writeBack) { writes.push_back(writeBack); });
   for (cb::WriteBackOp writeBack : writes) {
     Operation *producer = writeBack.getTile().getDefiningOp();
+    // Zeros cost the DPE nothing to compute again: a write of zeros that are
+    // used elsewhere too (the accumulator a loop starts from, also the
+    // product a pipelined loop that runs no iteration carries) gets zeros of
+    // its own, which the DPE clears the page with, rather than a tile of
+    // zeros the DPE keeps in its scratch to copy from.
+    if (isa_and_nonnull<tile::ZerosOp>(producer) &&
+        (!writeBack.getTile().hasOneUse() ||
+         producer->getBlock() != writeBack->getBlock())) {
+      OpBuilder builder(writeBack);
+      producer = builder.clone(*producer);
+      writeBack.getTileMutable().assign(producer->getResult(0));
+    }
     auto found = reserves.find(writeBack.getCb());
     if (!producer || !isa<tile::TileDialect>(producer->getDialect()) ||
         found == reserves.end())

@@ -206,3 +206,33 @@ tt.func @computed_from_the_pushed_page(%arg0: !tile.tile<64xf32>, %arg1: !tile.t
   cb.push_back %buf, 1 : !cb.cb<64xf32, pages = 1>
   tt.return
 }
+
+// -----
+
+// The DPE's zeros are also the accumulator of a product, and the product a
+// branch pushes when the loop it starts runs no iteration: the branch's
+// write gets zeros of its own, which the DPE clears the page with, rather
+// than zeros it keeps in its scratch to copy from.
+
+// CHECK-LABEL: tt.func @zeros_used_elsewhere
+// CHECK: %[[ZEROS:.*]] = tile.zeros
+// CHECK: tile.matmul %arg0, %arg1, %[[ZEROS]]
+// CHECK: } else {
+// CHECK-NEXT: cb.reserve_back %[[PRODUCT:.*]], 1
+// CHECK-NEXT: %[[OWN:.*]] = tile.zeros
+// CHECK-NEXT: cb.write_back %[[OWN]], %[[PRODUCT]][0]
+tt.func @zeros_used_elsewhere(%arg0: !tile.tile<64x64xf16>, %arg1: !tile.tile<64x64xf16>, %runs: i1) {
+  %product = cb.alloc "carried0", dpe -> simd : !cb.cb<64x64xf32, pages = 2>
+  %zeros = tile.zeros : !tile.tile<64x64xf32>
+  scf.if %runs {
+    %0 = tile.matmul %arg0, %arg1, %zeros : !tile.tile<64x64xf16>, !tile.tile<64x64xf16> -> !tile.tile<64x64xf32>
+    cb.reserve_back %product, 1 : !cb.cb<64x64xf32, pages = 2>
+    cb.write_back %0, %product[0] : !cb.cb<64x64xf32, pages = 2>
+    cb.push_back %product, 1 : !cb.cb<64x64xf32, pages = 2>
+  } else {
+    cb.reserve_back %product, 1 : !cb.cb<64x64xf32, pages = 2>
+    cb.write_back %zeros, %product[0] : !cb.cb<64x64xf32, pages = 2>
+    cb.push_back %product, 1 : !cb.cb<64x64xf32, pages = 2>
+  }
+  tt.return
+}
