@@ -397,7 +397,11 @@ def ReserveWhereProduced : Pass<"mtia-reserve-where-produced", "::mlir::ModuleOp
     (which costs it what the copy would), the op is cloned to compute the
     tile straight into the page, which is pushed before the op computes the
     tile again for the other uses: the buffer's consumer gets it a pass
-    earlier. No reserve moves above a read of its buffer's pushed page.
+    earlier. No reserve moves above a read of its buffer's pushed page. A
+    write of DPE zeros or a SIMD splat that is used elsewhere too, or
+    computed in another block, gets a tile of its own right before it,
+    which the unit fills the page with instead of keeping the tile in its
+    scratch to copy from.
   }];
 }
 

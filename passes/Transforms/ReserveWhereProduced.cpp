@@ -167,12 +167,13 @@ void reserveWhereProduced(tt::FuncOp function) {
   function.walk([&](cb::WriteBackOp writeBack) { writes.push_back(writeBack); });
   for (cb::WriteBackOp writeBack : writes) {
     Operation *producer = writeBack.getTile().getDefiningOp();
-    // Zeros cost the DPE nothing to compute again: a write of zeros that are
-    // used elsewhere too (the accumulator a loop starts from, also the
-    // product a pipelined loop that runs no iteration carries) gets zeros of
-    // its own, which the DPE clears the page with, rather than a tile of
-    // zeros the DPE keeps in its scratch to copy from.
-    if (isa_and_nonnull<tile::ZerosOp>(producer) &&
+    // A tile of one value costs no more to compute again than to copy: a
+    // write of DPE zeros or a SIMD splat that is used elsewhere too (the
+    // accumulator a loop starts from; the product or the scores a pipelined
+    // loop that runs no iteration carries) gets a tile of its own, which the
+    // unit fills the page with, rather than a tile it keeps in its scratch
+    // to copy from.
+    if (producer && (isa<tile::ZerosOp>(producer) || isSplat(producer)) &&
         (!writeBack.getTile().hasOneUse() ||
          producer->getBlock() != writeBack->getBlock())) {
       OpBuilder builder(writeBack);

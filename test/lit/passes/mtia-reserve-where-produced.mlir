@@ -236,3 +236,33 @@ tt.func @zeros_used_elsewhere(%arg0: !tile.tile<64x64xf16>, %arg1: !tile.tile<64
   }
   tt.return
 }
+
+// -----
+
+// The same for a SIMD splat: the scores a branch pushes when the loop it
+// starts runs no iteration are a constant the function also returns. The
+// branch's write gets a constant of its own, which the SIMD engine fills
+// the page with.
+
+// CHECK-LABEL: tt.func @splat_used_elsewhere
+// CHECK: %[[ZEROS:.*]] = tile.constant
+// CHECK: } else {
+// CHECK-NEXT: cb.reserve_back %[[SCORES:.*]], 1
+// CHECK-NEXT: %[[OWN:.*]] = tile.constant
+// CHECK-NEXT: cb.write_back %[[OWN]], %[[SCORES]][0]
+// CHECK: tt.return %[[ZEROS]]
+tt.func @splat_used_elsewhere(%arg0: !tile.tile<64x64xf32>, %runs: i1) -> !tile.tile<64x64xf32> {
+  %scores = cb.alloc "forward0", simd -> reduce : !cb.cb<64x64xf32, pages = 2>
+  %zeros = tile.constant dense<0.0> : tensor<64x64xf32> : !tile.tile<64x64xf32>
+  scf.if %runs {
+    %0 = tile.binary mulf %arg0, %arg0 : !tile.tile<64x64xf32>
+    cb.reserve_back %scores, 1 : !cb.cb<64x64xf32, pages = 2>
+    cb.write_back %0, %scores[0] : !cb.cb<64x64xf32, pages = 2>
+    cb.push_back %scores, 1 : !cb.cb<64x64xf32, pages = 2>
+  } else {
+    cb.reserve_back %scores, 1 : !cb.cb<64x64xf32, pages = 2>
+    cb.write_back %zeros, %scores[0] : !cb.cb<64x64xf32, pages = 2>
+    cb.push_back %scores, 1 : !cb.cb<64x64xf32, pages = 2>
+  }
+  tt.return %zeros : !tile.tile<64x64xf32>
+}
