@@ -56,6 +56,21 @@ bool mtia::cb::fillsBuffer(Operation *op, Value buffer) {
   return result.wasInterrupted();
 }
 
+bool mtia::cb::usesBufferBetween(Value buffer, Operation *first,
+                                 Operation *last) {
+  for (Operation *op = first->getNextNode(); op != last;
+       op = op->getNextNode()) {
+    WalkResult result = op->walk([&](Operation *nested) {
+      return llvm::is_contained(nested->getOperands(), buffer)
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      return true;
+  }
+  return false;
+}
+
 void CBDialect::initialize() {
   addOperations<
 #define GET_OP_LIST

@@ -38,6 +38,11 @@ std::optional<Endpoint> getEndpointOf(mlir::Operation *op);
 /// DMA read from global memory).
 bool fillsBuffer(mlir::Operation *op, mlir::Value buffer);
 
+/// Returns whether an operation strictly between `first` and `last` (of one
+/// block), or nested in one, uses `buffer`.
+bool usesBufferBetween(mlir::Value buffer, mlir::Operation *first,
+                       mlir::Operation *last);
+
 /// Checks that the page index `page` of an access lies within the pages of
 /// `cbType`.
 mlir::LogicalResult verifyPageIndex(mlir::Operation *op,

@@ -94,22 +94,6 @@ std::optional<Forwarded> findForwarded(Value tile, Block *block) {
   return std::nullopt;
 }
 
-/// Whether an operation strictly between `first` and `last` (of one block),
-/// or nested in one, uses `buffer`.
-bool usedBetween(Value buffer, Operation *first, Operation *last) {
-  for (Operation *op = first->getNextNode(); op != last;
-       op = op->getNextNode()) {
-    WalkResult result = op->walk([&](Operation *nested) {
-      return llvm::is_contained(nested->getOperands(), buffer)
-                 ? WalkResult::interrupt()
-                 : WalkResult::advance();
-    });
-    if (result.wasInterrupted())
-      return true;
-  }
-  return false;
-}
-
 /// Where the page holding a loop's initial tile is pushed before the loop.
 struct InitialPages {
   /// A read of the chain's buffer's last pushed page that holds the tile
@@ -154,7 +138,7 @@ std::optional<InitialPages> findInitialPages(scf::ForOp loop, Value init,
   };
   if (auto read = init.getDefiningOp<cb::ReadPushedOp>();
       read && read->getBlock() == block && read.getPage() == 0 &&
-      !usedBetween(read.getCb(), read, loop)) {
+      !cb::usesBufferBetween(read.getCb(), read, loop)) {
     pages.pushed = read;
     return pages;
   }

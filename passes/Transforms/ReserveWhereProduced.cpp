@@ -25,22 +25,6 @@ using namespace mtia;
 
 namespace {
 
-/// Whether an operation strictly between `first` and `last` (of one block),
-/// or nested in one, uses `buffer`.
-bool usesBufferBetween(Value buffer, Operation *first, Operation *last) {
-  for (Operation *op = first->getNextNode(); op != last;
-       op = op->getNextNode()) {
-    WalkResult result = op->walk([&](Operation *nested) {
-      return llvm::is_contained(nested->getOperands(), buffer)
-                 ? WalkResult::interrupt()
-                 : WalkResult::advance();
-    });
-    if (result.wasInterrupted())
-      return true;
-  }
-  return false;
-}
-
 /// Whether an operation from `first` up to `last` (excluded), or nested in
 /// one, reads a tile through a `cb.read_pushed` of `buffer`: a reserve of
 /// the buffer must not move above it, since it may reserve that page.
@@ -197,7 +181,7 @@ void reserveWhereProduced(tt::FuncOp function) {
       continue;
     if (!otherUses) {
       if (!producer->isBeforeInBlock(reserve) ||
-          usesBufferBetween(writeBack.getCb(), producer, reserve) ||
+          cb::usesBufferBetween(writeBack.getCb(), producer, reserve) ||
           readsPushedPageFrom(writeBack.getCb(), producer, reserve))
         continue;
       reserve->moveBefore(producer);
@@ -212,10 +196,10 @@ void reserveWhereProduced(tt::FuncOp function) {
     bool reservedAfter = producer->isBeforeInBlock(reserve);
     if (!push ||
         (reservedAfter &&
-         (usesBufferBetween(writeBack.getCb(), producer, reserve) ||
+         (cb::usesBufferBetween(writeBack.getCb(), producer, reserve) ||
           readsPushedPageFrom(writeBack.getCb(), producer, reserve))) ||
-        usesBufferBetween(writeBack.getCb(), reserve, writeBack) ||
-        usesBufferBetween(writeBack.getCb(), writeBack, push))
+        cb::usesBufferBetween(writeBack.getCb(), reserve, writeBack) ||
+        cb::usesBufferBetween(writeBack.getCb(), writeBack, push))
       continue;
     std::optional<SmallVector<OpOperand *>> pushedPageReads;
     if (!isSplat(producer))
