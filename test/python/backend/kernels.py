@@ -227,3 +227,19 @@ def causal_block_sums_kernel(x_ptr, out_ptr, n, BLOCK_M: tl.constexpr, BLOCK_N: 
         x = tl.load(x_ptr + rows[:, None] * n + keys[None, :], mask=inside, other=0.0)
         acc += tl.where(inside & (keys[None, :] <= rows[:, None]), x, 0.0)
     tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < n)
+
+
+@triton.jit(do_not_specialize=["steps"])
+def decaying_row_maxima_kernel(x_ptr, maxima_ptr, last_ptr, steps, decay,
+                               ROWS: tl.constexpr, COLS: tl.constexpr):
+    # A tile the loop carries for the SIMD engine, which also passes each
+    # iteration's to the reduction engine: `y` decays towards 1 every step,
+    # and the row maxima of every step add up.
+    offsets = tl.arange(0, ROWS)[:, None] * COLS + tl.arange(0, COLS)[None, :]
+    y = tl.load(x_ptr + offsets) * 2.0
+    total = tl.zeros([ROWS], tl.float32)
+    for _ in range(steps):
+        y = y * decay + 1.0
+        total += tl.max(y, axis=1)
+    tl.store(maxima_ptr + tl.arange(0, ROWS), total)
+    tl.store(last_ptr + offsets, y)
