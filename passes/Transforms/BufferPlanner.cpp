@@ -25,6 +25,10 @@ namespace {
 
 class BufferPlanner {
 public:
+  /// The last allowance of extra bytes a join may cost (see run).
+  static constexpr int64_t kUnlimitedAllowance =
+      std::numeric_limits<int64_t>::max() / 4;
+
   BufferPlanner(FunctionOpInterface function, int64_t maxBuffers)
       : function(function), maxBuffers(maxBuffers) {}
 
@@ -127,32 +131,27 @@ public:
     return plan;
   }
 
-  /// Lets buffers of one producer and consumer (endpoints, so a queue of the
-  /// DMA engine shares only with itself) carry their transfers one after
-  /// another, which keeps the plan within the command processor's
-  /// buffer count. Every operation of a buffer must lie in one block.
-  ///
-  /// A buffer between two compute units (or from one to the DMA engine)
-  /// joins a first-in first-out group when its tile is pushed after, and
-  /// read after, every tile of the group (see planFifo): the buffer gets as
-  /// many pages as are ever held at a reserve, plus one (and in a loop one
-  /// more, which the local-memory plan may take back), and each page
-  /// access views the largest page of the group as its own tile. Program
-  /// order stays a valid schedule, so the units cannot deadlock. A span
-  /// joins a group only if that costs no more local memory than a buffer of
-  /// its own, unless the buffers would then exceed `maxBuffers`: then it
-  /// may cost more, up to a growing allowance.
-  ///
-  /// Buffers the DMA engine fills or drains share only with buffers of
-  /// their page type (the transfer's shape is the page's), when the first
-  /// transfer ends before the next begins.
-  void run() {
+  /// The spans of the function's buffers used in one block, in order,
+  /// leaving out those in `own`; counts those and the buffers used in
+  /// several blocks, which do not share, in `unshared` if given.
+  SmallVector<Span> collectSpans(const DenseSet<Operation *> &own,
+                                 int64_t *unshared = nullptr) {
     SmallVector<Span> spans;
+    auto countUnshared = [&] {
+      if (unshared)
+        ++*unshared;
+    };
     function->walk([&](cb::AllocOp alloc) {
       Span span{alloc, nullptr, nullptr, nullptr};
+      if (own.contains(alloc)) {
+        countUnshared();
+        return;
+      }
       for (Operation *user : alloc->getUsers()) {
-        if (span.block && user->getBlock() != span.block)
+        if (span.block && user->getBlock() != span.block) {
+          countUnshared();
           return;
+        }
         span.block = user->getBlock();
         if (!span.first || user->isBeforeInBlock(span.first))
           span.first = user;
@@ -194,19 +193,67 @@ public:
       if (!blockPositions.count(&span.block->front()))
         for (auto [index, op] : llvm::enumerate(*span.block))
           blockPositions[&op] = index;
-    // Growing allowances of extra bytes a join may cost, until the buffers
-    // fit the command processor.
+    return spans;
+  }
+
+  /// Lets buffers of one producer and consumer (endpoints, so a queue of the
+  /// DMA engine shares only with itself) carry their transfers one after
+  /// another, which keeps the plan within the command processor's
+  /// buffer count. Every operation of a buffer must lie in one block.
+  ///
+  /// A buffer between two compute units (or from one to the DMA engine)
+  /// joins a first-in first-out group when its tile is pushed after, and
+  /// read after, every tile of the group (see planFifo): the buffer gets as
+  /// many pages as are ever held at a reserve, plus one (and in a loop one
+  /// more, which the local-memory plan may take back), and each page
+  /// access views the largest page of the group as its own tile. Program
+  /// order stays a valid schedule, so the units cannot deadlock. A span
+  /// joins a group only if that costs no more local memory than a buffer of
+  /// its own, unless the buffers would then exceed `maxBuffers` (counting
+  /// the buffers used in several blocks, which do not share): then it may
+  /// cost more, up to a growing allowance.
+  ///
+  /// Buffers the DMA engine fills or drains share only with buffers of
+  /// their page type (the transfer's shape is the page's), when the first
+  /// transfer ends before the next begins.
+  void run() {
+    int64_t unshared = 0;
+    SmallVector<Span> spans = collectSpans({}, &unshared);
+    // Growing allowances of extra bytes a join may cost, until the buffers,
+    // with those used in several blocks, fit the command processor.
     const int64_t allowances[] = {0, 16 * 1024, 64 * 1024,
-                                  std::numeric_limits<int64_t>::max() / 4};
+                                  kUnlimitedAllowance};
     SmallVector<SmallVector<Span>> groups;
     for (int64_t allowance : allowances) {
       groups = groupSpans(spans, allowance);
-      if (static_cast<int64_t>(groups.size()) <= maxBuffers)
+      if (static_cast<int64_t>(groups.size()) + unshared <= maxBuffers)
         break;
     }
     for (SmallVector<Span> &group : groups)
       mergeGroup(group);
     shareAcrossBlocks(groups);
+  }
+
+  /// The fewest buffers the function keeps when its buffers of one producer
+  /// and consumer share at any cost of local memory (see run), the buffers
+  /// in `own` left out of the sharing.
+  int64_t countLeastBuffers(const DenseSet<Operation *> &own) {
+    int64_t unshared = 0;
+    SmallVector<Span> spans = collectSpans(own, &unshared);
+    SmallVector<SmallVector<Span>> groups =
+        groupSpans(spans, kUnlimitedAllowance);
+    // A group's buffer gets the largest page of its spans.
+    SmallVector<GroupKey> keys = llvm::map_to_vector(
+        groups, [](SmallVector<Span> &group) {
+          cb::CircularBufferType type = group.front().buffer.getType();
+          for (Span &span : group)
+            type = getLargerPages(type, span.buffer.getType());
+          return GroupKey{group.front().buffer, group.front().block,
+                          type.getPageType()};
+        });
+    SmallVector<unsigned> chainOf = assignChains(keys);
+    int64_t chains = chainOf.empty() ? 0 : *llvm::max_element(chainOf) + 1;
+    return unshared + chains;
   }
 
   /// Whether every operation of block `a` runs before every operation of
@@ -232,50 +279,93 @@ public:
   /// one block's operations on it after the other's. The buffer gets the
   /// most pages any block needs and the most run-ahead pages of any.
   void shareAcrossBlocks(ArrayRef<SmallVector<Span>> groups) {
-    struct Chain {
-      cb::AllocOp buffer;
-      SmallVector<Block *> blocks;
-      int64_t neededPages, runAheadPages;
-    };
-    // In the order of the buffers' allocations, so that the first of a
-    // chain is the one that stays.
-    DenseMap<Operation *, int64_t> order;
-    int64_t next = 0;
-    function->walk([&](cb::AllocOp alloc) { order[alloc] = next++; });
-    SmallVector<std::pair<cb::AllocOp, Block *>> buffers = llvm::map_to_vector(
+    SmallVector<cb::AllocOp> buffers = llvm::map_to_vector(
         groups, [](const SmallVector<Span> &group) {
-          return std::make_pair(group.front().buffer, group.front().block);
+          return group.front().buffer;
         });
-    llvm::sort(buffers, [&](const auto &a, const auto &b) {
-      return order.lookup(a.first) < order.lookup(b.first);
-    });
-    SmallVector<Chain> chains;
-    for (auto [buffer, block] : buffers) {
+    SmallVector<GroupKey> keys =
+        llvm::map_to_vector(groups, [](const SmallVector<Span> &group) {
+          cb::AllocOp buffer = group.front().buffer;
+          return GroupKey{buffer, group.front().block,
+                          buffer.getType().getPageType()};
+        });
+    // The first buffer of each chain stays, with the most pages any of its
+    // blocks needs and the most run-ahead pages of any.
+    SmallVector<unsigned> chainOf = assignChains(keys);
+    DenseMap<unsigned, cb::AllocOp> kept;
+    DenseMap<unsigned, std::pair<int64_t, int64_t>> pages;
+    for (unsigned index : orderOfAllocation(keys)) {
+      cb::AllocOp buffer = buffers[index];
       cb::CircularBufferType type = buffer.getType();
       int64_t runAhead = static_cast<int64_t>(buffer.getRunAheadPages());
       int64_t needed = type.getNumPages() - runAhead;
-      auto chain = llvm::find_if(chains, [&](Chain &candidate) {
-        return candidate.buffer.getProducer() == buffer.getProducer() &&
-               candidate.buffer.getConsumer() == buffer.getConsumer() &&
-               candidate.buffer.getType().getPageType() ==
-                   type.getPageType() &&
-               llvm::all_of(candidate.blocks, [&](Block *other) {
-                 return runsBefore(other, block) || runsBefore(block, other);
+      auto [chainPages, inserted] =
+          pages.try_emplace(chainOf[index], needed, runAhead);
+      if (inserted) {
+        kept[chainOf[index]] = buffer;
+        continue;
+      }
+      auto &[neededPages, runAheadPages] = chainPages->second;
+      neededPages = std::max(neededPages, needed);
+      runAheadPages = std::max(runAheadPages, runAhead);
+      cb::AllocOp chain = kept[chainOf[index]];
+      buffer.getResult().replaceAllUsesWith(chain.getResult());
+      buffer.erase();
+      chain.getResult().setType(cb::CircularBufferType::get(
+          type.getPageType(), neededPages + runAheadPages));
+      chain.setRunAheadPages(runAheadPages);
+    }
+  }
+
+  /// What decides whether groups of buffers share across blocks: the first
+  /// buffer, the block and the page type of a group.
+  struct GroupKey {
+    cb::AllocOp buffer;
+    Block *block;
+    Type pageType;
+  };
+
+  /// The indices of `keys` in the order of their buffers' allocations, so
+  /// that the first buffer of a chain is the one that stays.
+  SmallVector<unsigned> orderOfAllocation(ArrayRef<GroupKey> keys) {
+    DenseMap<Operation *, int64_t> order;
+    int64_t next = 0;
+    function->walk([&](cb::AllocOp alloc) { order[alloc] = next++; });
+    SmallVector<unsigned> indices =
+        llvm::to_vector(llvm::seq<unsigned>(0, keys.size()));
+    llvm::sort(indices, [&](unsigned a, unsigned b) {
+      return order.lookup(keys[a].buffer) < order.lookup(keys[b].buffer);
+    });
+    return indices;
+  }
+
+  /// The chain of buffers each group joins (see shareAcrossBlocks), taken
+  /// in the order of their allocations: a chain holds groups of one
+  /// producer, consumer and page type whose blocks run one after the other.
+  SmallVector<unsigned> assignChains(ArrayRef<GroupKey> keys) {
+    SmallVector<unsigned> chainOf(keys.size());
+    SmallVector<SmallVector<unsigned>> chains;
+    for (unsigned index : orderOfAllocation(keys)) {
+      GroupKey key = keys[index];
+      auto chain = llvm::find_if(chains, [&](ArrayRef<unsigned> members) {
+        GroupKey first = keys[members.front()];
+        return first.buffer.getProducer() == key.buffer.getProducer() &&
+               first.buffer.getConsumer() == key.buffer.getConsumer() &&
+               first.pageType == key.pageType &&
+               llvm::all_of(members, [&](unsigned other) {
+                 return runsBefore(keys[other].block, key.block) ||
+                        runsBefore(key.block, keys[other].block);
                });
       });
       if (chain == chains.end()) {
-        chains.push_back({buffer, {block}, needed, runAhead});
+        chainOf[index] = chains.size();
+        chains.push_back({index});
         continue;
       }
-      chain->blocks.push_back(block);
-      chain->neededPages = std::max(chain->neededPages, needed);
-      chain->runAheadPages = std::max(chain->runAheadPages, runAhead);
-      buffer.getResult().replaceAllUsesWith(chain->buffer.getResult());
-      buffer.erase();
-      chain->buffer.getResult().setType(cb::CircularBufferType::get(
-          type.getPageType(), chain->neededPages + chain->runAheadPages));
-      chain->buffer.setRunAheadPages(chain->runAheadPages);
+      chainOf[index] = chain - chains.begin();
+      chain->push_back(index);
     }
+    return chainOf;
   }
 
   /// Groups `spans` (see shareBuffers), each join costing at most
@@ -374,4 +464,9 @@ private:
 
 void mtia::shareBuffers(FunctionOpInterface function, int64_t maxBuffers) {
   BufferPlanner(function, maxBuffers).run();
+}
+
+int64_t mtia::countLeastBuffers(FunctionOpInterface function,
+                                const DenseSet<Operation *> &own) {
+  return BufferPlanner(function, 0).countLeastBuffers(own);
 }

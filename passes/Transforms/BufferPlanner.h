@@ -10,6 +10,8 @@
 
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
+#include "llvm/ADT/DenseSet.h"
+
 #include <cstdint>
 
 namespace mtia {
@@ -18,6 +20,11 @@ namespace mtia {
 /// transfers one after another, within `maxBuffers` buffers where local
 /// memory allows (see BufferPlanner.cpp).
 void shareBuffers(mlir::FunctionOpInterface function, int64_t maxBuffers);
+
+/// The fewest buffers `function` keeps once its buffers share (at any cost
+/// of local memory), with the buffers in `own` kept out of the sharing.
+int64_t countLeastBuffers(mlir::FunctionOpInterface function,
+                          const llvm::DenseSet<mlir::Operation *> &own);
 
 } // namespace mtia
 
