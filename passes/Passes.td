@@ -355,8 +355,18 @@ def CarryInPushedPages : Pass<"mtia-carry-in-pushed-pages", "::mlir::ModuleOp"> 
     chain pushes again, the producer reads the tile in its last pushed page
     (`cb.read_pushed`) instead, and the loop no longer carries it. The pages
     of the chain get one buffer of their own, which nothing else pushes to;
-    the pass runs before buffers share.
+    the pass runs before buffers share. A chain is made only while the
+    buffers, shared as far as `mtia-share-buffers` can at any cost of local
+    memory, still fit the target's command processor less
+    `reserved-buffers`.
   }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"mtia-2i\"",
+           "target description: a name from targets/ or a path to a .json file">,
+    Option<"reservedBuffers", "reserved-buffers", "int64_t", /*default=*/"0",
+           "circular buffers of the target's command processor that later "
+           "stages add, which the data-movement stage leaves free">,
+  ];
   let dependentDialects = ["::mtia::cb::CBDialect"];
 }
 

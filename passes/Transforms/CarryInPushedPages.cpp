@@ -32,7 +32,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Analysis/TargetDescription.h"
 #include "passes/Passes.h"
+#include "passes/Transforms/BufferPlanner.h"
 #include "passes/Transforms/IterArgs.h"
 
 #include "dialects/CB/CBDialect.h"
@@ -303,7 +305,36 @@ void carryInPushedPages(RewriterBase &rewriter, scf::ForOp loop,
   rewriter.replaceAllUsesWith(result, last.getResult());
 }
 
-void carryInPushedPages(scf::ForOp loop) {
+/// The chains of one function, and the buffers they may keep.
+class ChainBudget {
+public:
+  ChainBudget(tt::FuncOp function, int64_t maxBuffers)
+      : function(function), maxBuffers(maxBuffers) {}
+
+  /// Whether the function's buffers still fit `maxBuffers` with the
+  /// buffers of `carry` merged into `chain`, which keeps a buffer of its
+  /// own, as do the chains made before.
+  bool admits(PushedCarry &carry, cb::AllocOp chain) {
+    DenseSet<Operation *> own(chains.begin(), chains.end());
+    own.insert(chain);
+    for (cb::AllocOp merged : carry.initial.forwarded)
+      own.insert(merged);
+    own.insert(carry.next.alloc);
+    int64_t merges = static_cast<int64_t>(own.size()) -
+                     static_cast<int64_t>(chains.size()) -
+                     (chains.contains(chain) ? 0 : 1);
+    return countLeastBuffers(function, own) - merges <= maxBuffers;
+  }
+
+  void add(cb::AllocOp chain) { chains.insert(chain); }
+
+private:
+  tt::FuncOp function;
+  int64_t maxBuffers;
+  DenseSet<Operation *> chains;
+};
+
+void carryInPushedPages(scf::ForOp loop, ChainBudget &budget) {
   IRRewriter rewriter(loop);
   llvm::SmallBitVector dropped(loop.getNumRegionIterArgs());
   for (unsigned index = 0; index < loop.getNumRegionIterArgs(); ++index) {
@@ -311,9 +342,10 @@ void carryInPushedPages(scf::ForOp loop) {
     if (!carry)
       continue;
     std::optional<cb::AllocOp> chain = getChainBuffer(*carry);
-    if (!chain)
+    if (!chain || !budget.admits(*carry, *chain))
       continue;
     carryInPushedPages(rewriter, loop, *carry, *chain);
+    budget.add(*chain);
     dropped.set(index);
   }
   if (dropped.any())
@@ -322,14 +354,24 @@ void carryInPushedPages(scf::ForOp loop) {
 
 struct CarryInPushedPagesPass
     : public mtia::impl::CarryInPushedPagesBase<CarryInPushedPagesPass> {
+  using CarryInPushedPagesBase::CarryInPushedPagesBase;
+
   void runOnOperation() override {
-    // Outer and earlier loops first: a loop that starts from another's
-    // result finds its initial tile read in the chain's buffer.
-    SmallVector<scf::ForOp> loops;
-    getOperation().walk<WalkOrder::PreOrder>(
-        [&](scf::ForOp loop) { loops.push_back(loop); });
-    for (scf::ForOp loop : loops)
-      carryInPushedPages(loop);
+    FailureOr<TargetDesc> desc = loadTargetDescription(getOperation(), target);
+    if (failed(desc))
+      return signalPassFailure();
+    int64_t maxBuffers =
+        static_cast<int64_t>(desc->numCircularBuffers) - reservedBuffers;
+    getOperation().walk([&](tt::FuncOp function) {
+      // Outer and earlier loops first: a loop that starts from another's
+      // result finds its initial tile read in the chain's buffer.
+      SmallVector<scf::ForOp> loops;
+      function.walk<WalkOrder::PreOrder>(
+          [&](scf::ForOp loop) { loops.push_back(loop); });
+      ChainBudget budget(function, maxBuffers);
+      for (scf::ForOp loop : loops)
+        carryInPushedPages(loop, budget);
+    });
   }
 };
 

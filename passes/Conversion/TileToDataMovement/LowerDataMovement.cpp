@@ -39,7 +39,10 @@ struct LowerDataMovementPass
     sharing.target = target;
     sharing.reservedBuffers = reservedBuffers;
     pipeline.addPass(createLowerMemoryAccesses(lowering));
-    pipeline.addPass(createCarryInPushedPages());
+    CarryInPushedPagesOptions carrying;
+    carrying.target = target;
+    carrying.reservedBuffers = reservedBuffers;
+    pipeline.addPass(createCarryInPushedPages(carrying));
     pipeline.addPass(createShareBuffers(sharing));
     pipeline.addPass(createCarryInBuffers());
     pipeline.addPass(createReserveWhereProduced());

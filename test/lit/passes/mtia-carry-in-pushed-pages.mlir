@@ -1,4 +1,5 @@
 // RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-carry-in-pushed-pages)' | FileCheck %s
+// RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-carry-in-pushed-pages{target=mtia-2i reserved-buffers=31})' | FileCheck %s --check-prefix=BUDGET
 
 // The loop carries scaled scores for the SIMD engine, which pushes each
 // iteration's next scores to the reduction engine for their row maximum:
@@ -217,4 +218,47 @@ tt.func @used_after_the_chained_loop(%acc0: !tile.tile<8x8xf32>, %s0: !tile.tile
   }
   %sum = tile.binary addf %1#0, %0#1 : !tile.tile<8x8xf32>
   tt.return %sum : !tile.tile<8x8xf32>
+}
+
+// -----
+
+// The body also passes its probabilities on to the reduction engine, after
+// the next scores, through one buffer with them once buffers share. The
+// scores' chain would keep a buffer of its own, a second: with all but one
+// of the command processor's buffers reserved for later stages (BUDGET),
+// that does not fit, and the loop is left alone.
+
+// CHECK-LABEL: tt.func @within_the_buffer_budget
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %arg0) -> (!tile.tile<8x8xf32>)
+// CHECK-NEXT: cb.read_pushed
+// BUDGET-LABEL: tt.func @within_the_buffer_budget
+// BUDGET: scf.for {{.*}} iter_args(%{{.*}} = %arg0, %{{.*}} = %{{.*}})
+// BUDGET-NOT: cb.read_pushed
+tt.func @within_the_buffer_budget(%acc0: !tile.tile<8x8xf32>, %s0: !tile.tile<8x8xf32>, %p: !tile.tile<8x8xf32>, %n: index) -> !tile.tile<8x8xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %next = cb.alloc "next", simd -> reduce : !cb.cb<8x8xf32, pages = 1>
+  %probs = cb.alloc "probs", simd -> reduce : !cb.cb<8x8xf32, pages = 1>
+  %init = tile.binary mulf %s0, %s0 : !tile.tile<8x8xf32>
+  %0:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0, %scores = %init) -> (!tile.tile<8x8xf32>, !tile.tile<8x8xf32>) {
+    %shifted = tile.binary subf %scores, %acc : !tile.tile<8x8xf32>
+    %s = tile.binary mulf %p, %shifted : !tile.tile<8x8xf32>
+    cb.reserve_back %next, 1 : !cb.cb<8x8xf32, pages = 1>
+    cb.write_back %s, %next[0] : !cb.cb<8x8xf32, pages = 1>
+    cb.push_back %next, 1 : !cb.cb<8x8xf32, pages = 1>
+    cb.wait_front %next, 1 : !cb.cb<8x8xf32, pages = 1>
+    %r = cb.read_front %next[0] : !cb.cb<8x8xf32, pages = 1>
+    %m = tile.reduce maxnumf %r axis = 1 : !tile.tile<8x8xf32> -> !tile.tile<8xf32>
+    cb.pop_front %next, 1 : !cb.cb<8x8xf32, pages = 1>
+    %e = tile.sfu exp2 %shifted : !tile.tile<8x8xf32>
+    cb.reserve_back %probs, 1 : !cb.cb<8x8xf32, pages = 1>
+    cb.write_back %e, %probs[0] : !cb.cb<8x8xf32, pages = 1>
+    cb.push_back %probs, 1 : !cb.cb<8x8xf32, pages = 1>
+    cb.wait_front %probs, 1 : !cb.cb<8x8xf32, pages = 1>
+    %q = cb.read_front %probs[0] : !cb.cb<8x8xf32, pages = 1>
+    %sum = tile.reduce addf %q axis = 1 : !tile.tile<8x8xf32> -> !tile.tile<8xf32>
+    cb.pop_front %probs, 1 : !cb.cb<8x8xf32, pages = 1>
+    scf.yield %shifted, %s : !tile.tile<8x8xf32>, !tile.tile<8x8xf32>
+  }
+  tt.return %0#0 : !tile.tile<8x8xf32>
 }

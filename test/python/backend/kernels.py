@@ -243,3 +243,24 @@ def decaying_row_maxima_kernel(x_ptr, maxima_ptr, last_ptr, steps, decay,
         total += tl.max(y, axis=1)
     tl.store(maxima_ptr + tl.arange(0, ROWS), total)
     tl.store(last_ptr + offsets, y)
+
+
+@triton.jit(do_not_specialize=["steps"])
+def four_decaying_row_maxima_kernel(x_ptr, maxima_ptr, steps, ROWS: tl.constexpr,
+                                    COLS: tl.constexpr):
+    # Four tiles like decaying_row_maxima_kernel's `y`, each of which the
+    # loop could carry in pages of its own.
+    offsets = tl.arange(0, ROWS)[:, None] * COLS + tl.arange(0, COLS)[None, :]
+    x = tl.load(x_ptr + offsets)
+    a = x * 1.5
+    b = x * 2.0
+    c = x * 2.5
+    d = x * 3.0
+    total = tl.zeros([ROWS], tl.float32)
+    for _ in range(steps):
+        a = a * 0.5 + 1.0
+        b = b * 0.5 + 1.0
+        c = c * 0.5 + 1.0
+        d = d * 0.5 + 1.0
+        total += tl.max(a, axis=1) + tl.max(b, axis=1) + tl.max(c, axis=1) + tl.max(d, axis=1)
+    tl.store(maxima_ptr + tl.arange(0, ROWS), total)
