@@ -323,8 +323,9 @@ def ShareBuffers : Pass<"mtia-share-buffers", "::mlir::ModuleOp"> {
     first-out buffer with as many pages as they need at once; buffers the
     DMA engine fills or drains share with buffers of their page type when
     one transfer ends before the next begins. Buffers share when that costs
-    no local memory; when the buffers would exceed the target's circular
-    buffers less `reserved-buffers` they share at a growing cost in memory.
+    no local memory; when the buffers (those used in several blocks, which
+    do not share, included) would exceed the target's circular buffers less
+    `reserved-buffers` they share at a growing cost in memory.
     Then the buffers of blocks that run one after the other (the two loops
     `mtia-split-masked-loops` makes of one) are one buffer when they have
     one producer, consumer and page type: a block pops every tile it
