@@ -41,3 +41,12 @@ FailureOr<TargetDesc> mtia::loadTargetDescription(Operation *anchor,
   return anchor->emitError("cannot load target '")
          << target << "' from " << path << ": " << error;
 }
+
+FailureOr<int64_t> mtia::getDataMovementBuffers(Operation *anchor,
+                                                StringRef target,
+                                                int64_t reserved) {
+  FailureOr<TargetDesc> desc = loadTargetDescription(anchor, target);
+  if (failed(desc))
+    return failure();
+  return static_cast<int64_t>(desc->numCircularBuffers) - reserved;
+}

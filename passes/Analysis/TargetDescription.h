@@ -23,6 +23,13 @@ namespace mtia {
 mlir::FailureOr<TargetDesc> loadTargetDescription(mlir::Operation *anchor,
                                                   llvm::StringRef target);
 
+/// The circular buffers of `target`'s command processor that the
+/// data-movement stage may use: all but `reserved`, which later stages add.
+/// Reports a failure to load the target as an error at `anchor`.
+mlir::FailureOr<int64_t> getDataMovementBuffers(mlir::Operation *anchor,
+                                                llvm::StringRef target,
+                                                int64_t reserved);
+
 } // namespace mtia
 
 #endif // MTIA_PASSES_ANALYSIS_TARGETDESCRIPTION_H

@@ -357,18 +357,17 @@ struct CarryInPushedPagesPass
   using CarryInPushedPagesBase::CarryInPushedPagesBase;
 
   void runOnOperation() override {
-    FailureOr<TargetDesc> desc = loadTargetDescription(getOperation(), target);
-    if (failed(desc))
+    FailureOr<int64_t> maxBuffers =
+        getDataMovementBuffers(getOperation(), target, reservedBuffers);
+    if (failed(maxBuffers))
       return signalPassFailure();
-    int64_t maxBuffers =
-        static_cast<int64_t>(desc->numCircularBuffers) - reservedBuffers;
     getOperation().walk([&](tt::FuncOp function) {
       // Outer and earlier loops first: a loop that starts from another's
       // result finds its initial tile read in the chain's buffer.
       SmallVector<scf::ForOp> loops;
       function.walk<WalkOrder::PreOrder>(
           [&](scf::ForOp loop) { loops.push_back(loop); });
-      ChainBudget budget(function, maxBuffers);
+      ChainBudget budget(function, *maxBuffers);
       for (scf::ForOp loop : loops)
         carryInPushedPages(loop, budget);
     });

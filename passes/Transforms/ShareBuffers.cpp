@@ -28,13 +28,12 @@ struct ShareBuffersPass
   using ShareBuffersBase::ShareBuffersBase;
 
   void runOnOperation() override {
-    FailureOr<TargetDesc> desc = loadTargetDescription(getOperation(), target);
-    if (failed(desc))
+    FailureOr<int64_t> maxBuffers =
+        getDataMovementBuffers(getOperation(), target, reservedBuffers);
+    if (failed(maxBuffers))
       return signalPassFailure();
-    int64_t maxBuffers =
-        static_cast<int64_t>(desc->numCircularBuffers) - reservedBuffers;
     getOperation().walk(
-        [&](tt::FuncOp function) { shareBuffers(function, maxBuffers); });
+        [&](tt::FuncOp function) { shareBuffers(function, *maxBuffers); });
   }
 };
 
