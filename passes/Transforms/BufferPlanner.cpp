@@ -251,9 +251,7 @@ public:
           return GroupKey{group.front().buffer, group.front().block,
                           type.getPageType()};
         });
-    SmallVector<unsigned> chainOf = assignChains(keys);
-    int64_t chains = chainOf.empty() ? 0 : *llvm::max_element(chainOf) + 1;
-    return unshared + chains;
+    return unshared + static_cast<int64_t>(assignChains(keys).size());
   }
 
   /// Whether every operation of block `a` runs before every operation of
@@ -272,51 +270,6 @@ public:
     return false;
   }
 
-  /// Lets the buffers of groups in blocks that run one after the other be
-  /// one buffer, when they have one producer and consumer and one page
-  /// type: every tile a group's block pushes it also pops, so each block
-  /// finds the buffer empty, as if it were its own, and each unit reaches
-  /// one block's operations on it after the other's. The buffer gets the
-  /// most pages any block needs and the most run-ahead pages of any.
-  void shareAcrossBlocks(ArrayRef<SmallVector<Span>> groups) {
-    SmallVector<cb::AllocOp> buffers = llvm::map_to_vector(
-        groups, [](const SmallVector<Span> &group) {
-          return group.front().buffer;
-        });
-    SmallVector<GroupKey> keys =
-        llvm::map_to_vector(groups, [](const SmallVector<Span> &group) {
-          cb::AllocOp buffer = group.front().buffer;
-          return GroupKey{buffer, group.front().block,
-                          buffer.getType().getPageType()};
-        });
-    // The first buffer of each chain stays, with the most pages any of its
-    // blocks needs and the most run-ahead pages of any.
-    SmallVector<unsigned> chainOf = assignChains(keys);
-    DenseMap<unsigned, cb::AllocOp> kept;
-    DenseMap<unsigned, std::pair<int64_t, int64_t>> pages;
-    for (unsigned index : orderOfAllocation(keys)) {
-      cb::AllocOp buffer = buffers[index];
-      cb::CircularBufferType type = buffer.getType();
-      int64_t runAhead = static_cast<int64_t>(buffer.getRunAheadPages());
-      int64_t needed = type.getNumPages() - runAhead;
-      auto [chainPages, inserted] =
-          pages.try_emplace(chainOf[index], needed, runAhead);
-      if (inserted) {
-        kept[chainOf[index]] = buffer;
-        continue;
-      }
-      auto &[neededPages, runAheadPages] = chainPages->second;
-      neededPages = std::max(neededPages, needed);
-      runAheadPages = std::max(runAheadPages, runAhead);
-      cb::AllocOp chain = kept[chainOf[index]];
-      buffer.getResult().replaceAllUsesWith(chain.getResult());
-      buffer.erase();
-      chain.getResult().setType(cb::CircularBufferType::get(
-          type.getPageType(), neededPages + runAheadPages));
-      chain.setRunAheadPages(runAheadPages);
-    }
-  }
-
   /// What decides whether groups of buffers share across blocks: the first
   /// buffer, the block and the page type of a group.
   struct GroupKey {
@@ -325,9 +278,44 @@ public:
     Type pageType;
   };
 
-  /// The indices of `keys` in the order of their buffers' allocations, so
-  /// that the first buffer of a chain is the one that stays.
-  SmallVector<unsigned> orderOfAllocation(ArrayRef<GroupKey> keys) {
+  /// Lets the buffers of groups in blocks that run one after the other be
+  /// one buffer, when they have one producer and consumer and one page
+  /// type: every tile a group's block pushes it also pops, so each block
+  /// finds the buffer empty, as if it were its own, and each unit reaches
+  /// one block's operations on it after the other's. The buffer gets the
+  /// most pages any block needs and the most run-ahead pages of any.
+  void shareAcrossBlocks(ArrayRef<SmallVector<Span>> groups) {
+    SmallVector<GroupKey> keys =
+        llvm::map_to_vector(groups, [](const SmallVector<Span> &group) {
+          cb::AllocOp buffer = group.front().buffer;
+          return GroupKey{buffer, group.front().block,
+                          buffer.getType().getPageType()};
+        });
+    for (ArrayRef<unsigned> chain : assignChains(keys)) {
+      cb::AllocOp kept = keys[chain.front()].buffer;
+      int64_t runAheadPages = static_cast<int64_t>(kept.getRunAheadPages());
+      int64_t neededPages = kept.getType().getNumPages() - runAheadPages;
+      for (unsigned index : chain.drop_front()) {
+        cb::AllocOp buffer = keys[index].buffer;
+        cb::CircularBufferType type = buffer.getType();
+        int64_t runAhead = static_cast<int64_t>(buffer.getRunAheadPages());
+        neededPages = std::max(neededPages, type.getNumPages() - runAhead);
+        runAheadPages = std::max(runAheadPages, runAhead);
+        buffer.getResult().replaceAllUsesWith(kept.getResult());
+        buffer.erase();
+        kept.getResult().setType(cb::CircularBufferType::get(
+            type.getPageType(), neededPages + runAheadPages));
+        kept.setRunAheadPages(runAheadPages);
+      }
+    }
+  }
+
+  /// The chains of groups that share one buffer across blocks (see
+  /// shareAcrossBlocks): groups of one producer, consumer and page type
+  /// whose blocks run one after the other, taken in the order of their
+  /// buffers' allocations, so that the first buffer of a chain is the one
+  /// that stays. Each chain lists indices of `keys`.
+  SmallVector<SmallVector<unsigned>> assignChains(ArrayRef<GroupKey> keys) {
     DenseMap<Operation *, int64_t> order;
     int64_t next = 0;
     function->walk([&](cb::AllocOp alloc) { order[alloc] = next++; });
@@ -336,16 +324,8 @@ public:
     llvm::sort(indices, [&](unsigned a, unsigned b) {
       return order.lookup(keys[a].buffer) < order.lookup(keys[b].buffer);
     });
-    return indices;
-  }
-
-  /// The chain of buffers each group joins (see shareAcrossBlocks), taken
-  /// in the order of their allocations: a chain holds groups of one
-  /// producer, consumer and page type whose blocks run one after the other.
-  SmallVector<unsigned> assignChains(ArrayRef<GroupKey> keys) {
-    SmallVector<unsigned> chainOf(keys.size());
     SmallVector<SmallVector<unsigned>> chains;
-    for (unsigned index : orderOfAllocation(keys)) {
+    for (unsigned index : indices) {
       GroupKey key = keys[index];
       auto chain = llvm::find_if(chains, [&](ArrayRef<unsigned> members) {
         GroupKey first = keys[members.front()];
@@ -357,15 +337,12 @@ public:
                         runsBefore(key.block, keys[other].block);
                });
       });
-      if (chain == chains.end()) {
-        chainOf[index] = chains.size();
+      if (chain == chains.end())
         chains.push_back({index});
-        continue;
-      }
-      chainOf[index] = chain - chains.begin();
-      chain->push_back(index);
+      else
+        chain->push_back(index);
     }
-    return chainOf;
+    return chains;
   }
 
   /// Groups `spans` (see shareBuffers), each join costing at most

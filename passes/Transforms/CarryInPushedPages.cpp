@@ -173,6 +173,14 @@ struct PushedCarry {
   /// The buffer through which the body passes the next iteration's tile on.
   Forwarded next;
   InitialPages initial;
+
+  /// The buffers of their own of the pages, which merge into the chain's:
+  /// the initial tile's, then the body's.
+  SmallVector<cb::AllocOp> getPageBuffers() const {
+    SmallVector<cb::AllocOp> buffers(initial.forwarded);
+    buffers.push_back(next.alloc);
+    return buffers;
+  }
 };
 
 /// The carry of iteration argument `index` of `loop` in pushed pages, when
@@ -239,8 +247,7 @@ std::optional<PushedCarry> findPushedCarry(scf::ForOp loop, unsigned index) {
 /// others. Nothing when their types or units differ, or they are allocated
 /// in different blocks.
 std::optional<cb::AllocOp> getChainBuffer(PushedCarry &carry) {
-  SmallVector<cb::AllocOp> merged(carry.initial.forwarded);
-  merged.push_back(carry.next.alloc);
+  SmallVector<cb::AllocOp> merged = carry.getPageBuffers();
   cb::AllocOp chain =
       carry.initial.pushed
           ? carry.initial.pushed.getCb().getDefiningOp<cb::AllocOp>()
@@ -265,9 +272,7 @@ std::optional<cb::AllocOp> getChainBuffer(PushedCarry &carry) {
 void carryInPushedPages(RewriterBase &rewriter, scf::ForOp loop,
                         PushedCarry &carry, cb::AllocOp chain) {
   Value buffer = chain.getResult();
-  SmallVector<cb::AllocOp> merged(carry.initial.forwarded);
-  merged.push_back(carry.next.alloc);
-  for (cb::AllocOp alloc : merged) {
+  for (cb::AllocOp alloc : carry.getPageBuffers()) {
     if (alloc == chain)
       continue;
     rewriter.replaceAllUsesWith(alloc.getResult(), buffer);
@@ -315,14 +320,13 @@ public:
   /// buffers of `carry` merged into `chain`, which keeps a buffer of its
   /// own, as do the chains made before.
   bool admits(PushedCarry &carry, cb::AllocOp chain) {
+    // The buffers to merge count as buffers of their own, less the merges.
     DenseSet<Operation *> own(chains.begin(), chains.end());
     own.insert(chain);
-    for (cb::AllocOp merged : carry.initial.forwarded)
-      own.insert(merged);
-    own.insert(carry.next.alloc);
-    int64_t merges = static_cast<int64_t>(own.size()) -
-                     static_cast<int64_t>(chains.size()) -
-                     (chains.contains(chain) ? 0 : 1);
+    int64_t merges = 0;
+    for (cb::AllocOp merged : carry.getPageBuffers())
+      if (merged != chain && own.insert(merged).second)
+        ++merges;
     return countLeastBuffers(function, own) - merges <= maxBuffers;
   }
 
