@@ -125,13 +125,14 @@ std::optional<InitialPages> findInitialPages(scf::ForOp loop, Value init,
                                              cb::Endpoint producer) {
   Block *block = loop->getBlock();
   InitialPages pages;
-  // Where `tile`, the last value `block` computes for the loop, goes: the
-  // block passes it on to the consumer, or the producer pushes it before
-  // `before`.
-  auto pushedIn = [&](Value tile, Block *block, Operation *before) {
-    if (std::optional<Forwarded> forwarded = findForwarded(tile, block)) {
+  // Where `tile`, the last value `where` computes for the loop, goes: the
+  // block passes it on to the consumer before `before` (the consumer pops
+  // it there, so that it finds the pages of the iterations at the front),
+  // or the producer pushes it right before `before`.
+  auto pushedIn = [&](Value tile, Block *where, Operation *before) {
+    if (std::optional<Forwarded> forwarded = findForwarded(tile, where)) {
       pages.forwarded.push_back(forwarded->alloc);
-      return true;
+      return forwarded->pop->isBeforeInBlock(before);
     }
     if (!producedBy(tile, producer))
       return false;
@@ -156,13 +157,6 @@ std::optional<InitialPages> findInitialPages(scf::ForOp loop, Value init,
   }
   if (!pushedIn(init, block, loop))
     return std::nullopt;
-  // A page pushed in the loop's block must be popped before the loop, so
-  // that the consumer finds the pages of the iterations at the front.
-  if (!pages.forwarded.empty()) {
-    std::optional<Forwarded> forwarded = findForwarded(init, block);
-    if (!forwarded->pop->isBeforeInBlock(loop))
-      return std::nullopt;
-  }
   return pages;
 }
 
