@@ -161,8 +161,11 @@ void reserveWhereProduced(tt::FuncOp function) {
         (!writeBack.getTile().hasOneUse() ||
          producer->getBlock() != writeBack->getBlock())) {
       OpBuilder builder(writeBack);
-      producer = builder.clone(*producer);
+      Operation *original = producer;
+      producer = builder.clone(*original);
       writeBack.getTileMutable().assign(producer->getResult(0));
+      if (original->use_empty())
+        original->erase();
     }
     auto found = reserves.find(writeBack.getCb());
     if (!producer || !isa<tile::TileDialect>(producer->getDialect()) ||
