@@ -95,6 +95,41 @@ def SplitMaskedLoops : Pass<"mtia-split-masked-loops", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def FactorReductionScales : Pass<"mtia-factor-reduction-scales", "::mlir::ModuleOp"> {
+  let summary = "A maximum or minimum of a product by a scalar reduces the other factor";
+  let description = [{
+    A `tt.reduce` whose combine region is one float extremum (`maxnumf`,
+    `maximumf`, `minnumf`, `minimumf`) of a product `x * s` that nothing
+    else uses, with `s` a scalar splat, becomes the extremum of `x` times
+    `s`: the same one when `s > 0`, the opposite one when `s < 0`, which is
+    exact for a finite `s` because rounding a product by a positive
+    (negative) scalar keeps (reverses) the order. A constant scale picks the
+    reduction at compile time; any other picks it at run time in an `scf.if`
+    whose other branch (a negative, zero, infinite or NaN scale) reduces the
+    product, as `-min(x * -s)`
+    so that the SIMD engine computes the result in both branches. The SIMD
+    engine then scales a row instead of the whole tile. A product with
+    other uses stays: its other factor would have to reach the reduction
+    engine as well, which costs the DPE a copy when it computed it.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
+def ContractMultiplyAdds : Pass<"mtia-contract-multiply-adds", "::mlir::ModuleOp"> {
+  let summary = "A float multiplication and the addition that uses it become one fma";
+  let description = [{
+    What Triton does with `enable_fp_fusion` (its default): an `arith.addf`
+    or `arith.subf` of an `arith.mulf` that has no other use becomes one
+    `math.fma`, rounded once, which the SIMD engine computes in one pass. A
+    subtraction negates its subtrahend, or for `c - x * y` a factor, only
+    when that costs less than a pass over the tile: a constant, a scalar, or
+    the smaller tensor that splats, broadcasts and dimension insertions
+    spread (`x * s - max[:, None]` negates the row maximum). The combine
+    regions of reductions and scans are left alone.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::math::MathDialect"];
+}
+
 def PipelineDots : Pass<"mtia-pipeline-dots", "::mlir::ModuleOp"> {
   let summary = "Loops compute the next iteration's independent dots one iteration ahead";
   let description = [{

@@ -45,8 +45,8 @@ from mtia_compiler.source import compiler_context, decode_diagnostics
 
 def pass_stages(target: str | Path, strip_budget_divisor: int = 0,
                 strip_joint_axes: bool = False, cb_multiplier: int = 1,
-                split_masked_loops: bool = True,
-                dots_ahead: int = 1) -> tuple[tuple[str, str], ...]:
+                split_masked_loops: bool = True, dots_ahead: int = 1,
+                fp_fusion: bool = True) -> tuple[tuple[str, str], ...]:
     """The pass pipelines of the stages that transform IR, in order, for
     `target` (a name from `targets/` or a path to a JSON description), which
     the passes read their machine constants from. With a
@@ -56,13 +56,17 @@ def pass_stages(target: str | Path, strip_budget_divisor: int = 0,
     pages of the buffers of loads and stores (`mtia-lower-data-movement`).
     `split_masked_loops` runs `mtia-split-masked-loops`, whose second loop
     needs buffers of its own. `dots_ahead` (1 or 2) is how many iterations
-    ahead `mtia-pipeline-dots` computes a loop's independent dots."""
+    ahead `mtia-pipeline-dots` computes a loop's independent dots.
+    `fp_fusion` (Triton's `enable_fp_fusion`) contracts multiplications and
+    the additions that use them into fused multiply-adds
+    (`mtia-contract-multiply-adds`)."""
     if dots_ahead not in (1, 2):
         raise ValueError(f"dots_ahead must be 1 or 2, got {dots_ahead}")
     strip_mining = (f"mtia-strip-mine-blocks{{target={target} "
                     f"budget-divisor={strip_budget_divisor} "
                     f"joint-axes={str(strip_joint_axes).lower()}}}")
     loop_splitting = "mtia-split-masked-loops, " if split_masked_loops else ""
+    contraction = "mtia-contract-multiply-adds, " if fp_fusion else ""
     # The inliner canonicalizes every callable before inlining it by
     # default; the stage canonicalizes the whole module right after.
     return (
@@ -70,6 +74,7 @@ def pass_stages(target: str | Path, strip_budget_divisor: int = 0,
                  "cse, symbol-dce)"),
         ("tile", "builtin.module(mtia-materialize-poison, mtia-order-programs, "
                  f"{strip_mining}, mtia-contiguous-accesses, {loop_splitting}"
+                 f"mtia-factor-reduction-scales, {contraction}"
                  f"mtia-pipeline-dots{{ahead={dots_ahead}}}, "
                  "mtia-convert-tt-to-tile, mtia-expand-combine-regions, canonicalize, cse)"),
         ("dma", f"builtin.module(mtia-lower-data-movement{{target={target} "
@@ -321,14 +326,16 @@ def _read_source(src: str | Path) -> tuple[bytes, str]:
 def compile(src: str | Path, target: str = "mtia-2i",  # noqa: A001 (Triton's name)
             stages: Sequence[tuple[str, str]] | None = None,
             cb_multiplier: int = 1, split_masked_loops: bool = True,
-            dots_ahead: int = 1) -> CompiledKernel:
+            dots_ahead: int = 1, fp_fusion: bool = True) -> CompiledKernel:
     """Compiles TTIR (a path to a `.ttir` file, or its text) for `target`,
     with `cb_multiplier` times the usual pages in the buffers of loads and
     stores (a deeper prefetch, when local memory allows; the program stage
     gives pages back when it does not), with loops split where their
     select masks hold for whole blocks (`mtia-split-masked-loops`) unless
     `split_masked_loops` is false, and with the independent dots of loops
-    computed `dots_ahead` (1 or 2) iterations ahead (`mtia-pipeline-dots`).
+    computed `dots_ahead` (1 or 2) iterations ahead (`mtia-pipeline-dots`),
+    and, with `fp_fusion` (Triton's `enable_fp_fusion`), multiplications
+    and the additions that use them contracted into fused multiply-adds.
 
     Raises `mtia_compiler.CompilationError` with `file:line:col` locations
     of the TTIR operations that cannot be compiled."""
@@ -337,7 +344,8 @@ def compile(src: str | Path, target: str = "mtia-2i",  # noqa: A001 (Triton's na
     # Each strip size first with the loops split where masks hold, then,
     # should the buffers of the second loops not fit, without.
     attempts = [(stages, False)] if stages is not None else [
-        (pass_stages(target, divisor, joint, cb_multiplier, split, dots_ahead), split)
+        (pass_stages(target, divisor, joint, cb_multiplier, split, dots_ahead, fp_fusion),
+         split)
         for joint, divisors in ((False, (0, *STRIP_BUDGET_DIVISORS)),
                                 (True, STRIP_BUDGET_DIVISORS))
         for divisor in divisors

@@ -219,7 +219,8 @@ class MTIABackend(BaseBackend):
         kernel = compile_ttir(module.str(), target=f"mtia-{options.arch}",
                               cb_multiplier=options.cb_multiplier,
                               split_masked_loops=options.split_masked_loops,
-                              dots_ahead=options.dots_ahead)
+                              dots_ahead=options.dots_ahead,
+                              fp_fusion=options.enable_fp_fusion)
         metadata["name"] = kernel.name
         metadata["shared"] = kernel.local_memory_bytes
         metadata["mtia_parameters"] = [parameter.to_json() for parameter in kernel.parameters]

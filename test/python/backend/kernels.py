@@ -264,3 +264,20 @@ def four_decaying_row_maxima_kernel(x_ptr, maxima_ptr, steps, ROWS: tl.constexpr
         d = d * 0.5 + 1.0
         total += tl.max(a, axis=1) + tl.max(b, axis=1) + tl.max(c, axis=1) + tl.max(d, axis=1)
     tl.store(maxima_ptr + tl.arange(0, ROWS), total)
+
+
+@triton.jit
+def scaled_row_max_kernel(x_ptr, out_ptr, scale, ROWS: tl.constexpr, COLS: tl.constexpr):
+    # The row maxima of a block scaled by an argument of either sign.
+    offsets = tl.arange(0, ROWS)[:, None] * COLS + tl.arange(0, COLS)[None, :]
+    x = tl.load(x_ptr + offsets)
+    tl.store(out_ptr + tl.arange(0, ROWS), tl.max(x * scale, axis=1))
+
+
+@triton.jit
+def multiply_add_kernel(x_ptr, y_ptr, z_ptr, out_ptr, BLOCK: tl.constexpr):
+    offsets = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offsets)
+    y = tl.load(y_ptr + offsets)
+    z = tl.load(z_ptr + offsets)
+    tl.store(out_ptr + offsets, x * y + z)

@@ -1,0 +1,230 @@
+//===- FactorReductionScales.cpp - max(x * s) as s * max(x) ---------------===//
+//
+// A kernel that scales a tensor by a scalar only to take the maximum or
+// minimum of the product along an axis (the absolute maximum of a scaled
+// block in quantization, a temperature before an argmax-like reduction)
+// need not compute the product: multiplying by a positive scalar keeps the
+// order of floats, rounding included, and a negative one reverses it, so
+//
+//   max(x * s) = max(x) * s   when s > 0,
+//   max(x * s) = min(x) * s   when s < 0,
+//
+// exactly, NaNs and signed zeros included, for a finite s (`inf * 0` is NaN,
+// which no order of x predicts). The SIMD engine then scales the reduced row
+// instead of the whole tile.
+//
+// A scalar whose sign the IR does not fix (a kernel argument) picks the
+// reduction at run time, in an `scf.if` on the control core; its other
+// branch (a negative, zero, infinite or NaN scale) reduces the product as
+// before.
+//
+// A product with other uses stays as it is: reducing its other factor would
+// pass that factor to the reduction engine as well, and when the factor
+// comes from the DPE (attention's scores), the DPE would copy it out of its
+// storage for the second unit, which costs it more than the SIMD engine
+// gains.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Passes.h"
+
+#include "dialects/TT/TTDialect.h"
+#include "dialects/Tile/TileDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+
+namespace mtia {
+#define GEN_PASS_DEF_FACTORREDUCTIONSCALES
+#include "passes/Passes.h.inc"
+} // namespace mtia
+
+using namespace mlir;
+using namespace mtia;
+
+namespace {
+
+/// A reduction `max(x * s)` or `min(x * s)` of one tensor by a combine
+/// region of one float extremum, with `s` a scalar splat over `x`: a value,
+/// or a constant (which canonicalization folds a splat of into a dense
+/// tensor).
+struct ScaledExtremum {
+  tt::ReduceOp reduce;
+  arith::MulFOp product;
+  Value unscaled;
+  Value scale;
+  std::optional<APFloat> constantScale;
+};
+
+/// The extremum of the opposite order (`min` for `max`), with the same
+/// treatment of NaNs.
+std::optional<tile::CombineKind> opposite(tile::CombineKind kind) {
+  switch (kind) {
+  case tile::CombineKind::MaxNumF:
+    return tile::CombineKind::MinNumF;
+  case tile::CombineKind::MinNumF:
+    return tile::CombineKind::MaxNumF;
+  case tile::CombineKind::MaximumF:
+    return tile::CombineKind::MinimumF;
+  case tile::CombineKind::MinimumF:
+    return tile::CombineKind::MaximumF;
+  default:
+    return std::nullopt;
+  }
+}
+
+/// Whether `factor` splats a scalar over a tensor; sets `scale` to the
+/// scalar, and `constantScale` when it is a constant.
+bool matchSplat(Value factor, Value &scale,
+                std::optional<APFloat> &constantScale) {
+  if (auto splat = factor.getDefiningOp<tt::SplatOp>()) {
+    scale = splat.getSrc();
+    if (FloatAttr scalar; matchPattern(scale, m_Constant(&scalar)))
+      constantScale = scalar.getValue();
+    return true;
+  }
+  DenseFPElementsAttr dense;
+  if (!matchPattern(factor, m_Constant(&dense)) || !dense.isSplat())
+    return false;
+  constantScale = dense.getSplatValue<APFloat>();
+  return true;
+}
+
+std::optional<ScaledExtremum> matchScaledExtremum(tt::ReduceOp reduce) {
+  if (reduce.getSrcs().size() != 1)
+    return std::nullopt;
+  std::optional<tile::CombineKind> kind =
+      tile::getSingleCombineKind(reduce.getCombineOp());
+  if (!kind || !opposite(*kind))
+    return std::nullopt;
+  auto product = reduce.getSrcs().front().getDefiningOp<arith::MulFOp>();
+  if (!product || !product->hasOneUse())
+    return std::nullopt;
+  for (unsigned scaleOperand : {1u, 0u}) {
+    ScaledExtremum match{reduce, product, product->getOperand(1 - scaleOperand),
+                         nullptr, std::nullopt};
+    if (matchSplat(product->getOperand(scaleOperand), match.scale,
+                   match.constantScale))
+      return match;
+  }
+  return std::nullopt;
+}
+
+/// Builds, at `builder`'s insertion point, a copy of `match`'s reduction
+/// that reduces `input` by the extremum `kind`; returns its result.
+Value cloneReduction(OpBuilder &builder, ScaledExtremum match,
+                     Value input, tile::CombineKind kind) {
+  IRMapping mapping;
+  mapping.map(match.product.getResult(), input);
+  auto reduce = cast<tt::ReduceOp>(builder.clone(*match.reduce, mapping));
+  Operation &combine = reduce.getCombineOp().front().front();
+  if (tile::getSingleCombineKind(reduce.getCombineOp()) != kind) {
+    OpBuilder inRegion(&combine);
+    OperationState state(combine.getLoc(),
+                         "arith." + tile::stringifyCombineKind(kind).str(),
+                         combine.getOperands(), combine.getResultTypes());
+    combine.replaceAllUsesWith(inRegion.create(state));
+    combine.erase();
+  }
+  return reduce.getResult().front();
+}
+
+/// Builds `scale` splatted to `type` when that is a tensor.
+Value splatTo(OpBuilder &builder, Location loc, Type type, Value scale) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return tt::SplatOp::create(builder, loc, tensor, scale);
+  return scale;
+}
+
+/// Builds, at `builder`'s insertion point, the reduction of `match.unscaled`
+/// by the extremum `kind`, times the scale.
+Value buildFactored(OpBuilder &builder, ScaledExtremum match,
+                    tile::CombineKind kind) {
+  Location loc = match.reduce.getLoc();
+  Value extremum = cloneReduction(builder, match, match.unscaled, kind);
+  Value scale = match.scale;
+  if (match.constantScale) {
+    auto type = cast<FloatType>(getElementTypeOrSelf(extremum.getType()));
+    scale = arith::ConstantOp::create(
+        builder, loc, builder.getFloatAttr(type, *match.constantScale));
+  }
+  return arith::MulFOp::create(builder, loc, extremum,
+                               splatTo(builder, loc, extremum.getType(), scale),
+                               match.product.getFastmath());
+}
+
+/// Builds, at `builder`'s insertion point, the reduction of `match` by the
+/// sign of its scale, which the IR does not fix: factored when the scale is
+/// positive and finite, of the product otherwise. Returns its result.
+Value buildBySign(OpBuilder &builder, ScaledExtremum match,
+                  tile::CombineKind kind) {
+  Location loc = match.reduce.getLoc();
+  auto type = cast<FloatType>(match.scale.getType());
+  Value zero =
+      arith::ConstantOp::create(builder, loc, builder.getZeroAttr(type));
+  Value infinity = arith::ConstantOp::create(
+      builder, loc,
+      builder.getFloatAttr(type, APFloat::getInf(type.getFloatSemantics())));
+  Value aboveZero = arith::CmpFOp::create(
+      builder, loc, arith::CmpFPredicate::OGT, match.scale, zero);
+  Value finite = arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::OLT,
+                                       match.scale, infinity);
+  Value positive = arith::AndIOp::create(builder, loc, aboveZero, finite);
+  auto branch = scf::IfOp::create(builder, loc,
+                                  match.reduce.getResult().front().getType(),
+                                  positive, /*withElseRegion=*/true);
+  builder.setInsertionPointToStart(branch.thenBlock());
+  scf::YieldOp::create(builder, loc, buildFactored(builder, match, kind));
+  // A negative, zero, infinite or NaN scale reduces the product (`0 * inf`
+  // is NaN, which a `maxnumf` skips, and `0 * max(x)` would not), as
+  // `-min(x * -s)`, which is `max(x * s)` exactly: the SIMD engine then
+  // computes the result in both branches. An `scf.if`'s result has one
+  // owner (UnitAssignment), and a page that another unit passes it cannot
+  // be freed inside the branch that yields it.
+  builder.setInsertionPointToStart(branch.elseBlock());
+  Value negatedScale = arith::NegFOp::create(builder, loc, match.scale);
+  Value product = arith::MulFOp::create(
+      builder, loc, match.unscaled,
+      splatTo(builder, loc, match.product.getType(), negatedScale),
+      match.product.getFastmath());
+  Value extremum =
+      cloneReduction(builder, match, product, *opposite(kind));
+  scf::YieldOp::create(builder, loc,
+                       arith::NegFOp::create(builder, loc, extremum).getResult());
+  return branch.getResult(0);
+}
+
+struct FactorReductionScalesPass
+    : public mtia::impl::FactorReductionScalesBase<FactorReductionScalesPass> {
+  void runOnOperation() override {
+    SmallVector<ScaledExtremum> matches;
+    getOperation().walk([&](tt::ReduceOp reduce) {
+      if (std::optional<ScaledExtremum> match = matchScaledExtremum(reduce))
+        matches.push_back(*match);
+    });
+    for (ScaledExtremum &match : matches) {
+      tile::CombineKind kind =
+          *tile::getSingleCombineKind(match.reduce.getCombineOp());
+      OpBuilder builder(match.reduce);
+      Value factored;
+      if (!match.constantScale) {
+        factored = buildBySign(builder, match, kind);
+      } else {
+        // A constant scale fixes the reduction; zero, infinity and NaN
+        // keep it.
+        const APFloat &scale = *match.constantScale;
+        if (!scale.isFiniteNonZero())
+          continue;
+        factored = buildFactored(builder, match,
+                                 scale.isNegative() ? *opposite(kind) : kind);
+      }
+      match.reduce.getResult().front().replaceAllUsesWith(factored);
+      match.reduce.erase();
+      match.product.erase();
+    }
+  }
+};
+
+} // namespace

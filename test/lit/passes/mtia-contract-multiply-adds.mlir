@@ -1,0 +1,90 @@
+// RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-contract-multiply-adds)' | FileCheck %s
+
+// a * b + c and c + a * b become one fma.
+
+// CHECK-LABEL: tt.func @additions
+// CHECK-SAME: (%[[A:.*]]: tensor<8xf32>, %[[B:.*]]: tensor<8xf32>, %[[C:.*]]: tensor<8xf32>)
+// CHECK: %[[FIRST:.*]] = math.fma %[[A]], %[[B]], %[[C]] : tensor<8xf32>
+// CHECK: %[[SECOND:.*]] = math.fma %[[B]], %[[C]], %[[FIRST]] : tensor<8xf32>
+// CHECK-NOT: arith.mulf
+// CHECK: tt.return %[[SECOND]]
+tt.func @additions(%a: tensor<8xf32>, %b: tensor<8xf32>, %c: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = arith.mulf %a, %b : tensor<8xf32>
+  %1 = arith.addf %0, %c : tensor<8xf32>
+  %2 = arith.mulf %b, %c : tensor<8xf32>
+  %3 = arith.addf %1, %2 : tensor<8xf32>
+  tt.return %3 : tensor<8xf32>
+}
+
+// -----
+
+// x * s - max[:, None] negates the column of row maxima before its
+// broadcast, not the tile after it.
+
+// CHECK-LABEL: tt.func @subtract_broadcast_row
+// CHECK-SAME: (%[[X:.*]]: tensor<4x8xf32>, %[[S:.*]]: f32, %[[MAX:.*]]: tensor<4xf32>)
+// CHECK: %[[SPLAT:.*]] = tt.splat %[[S]]
+// CHECK: %[[COLUMN:.*]] = tt.expand_dims %[[MAX]]
+// CHECK: %[[NEGATED:.*]] = arith.negf %[[COLUMN]] : tensor<4x1xf32>
+// CHECK: %[[ROWS:.*]] = tt.broadcast %[[NEGATED]] : tensor<4x1xf32> -> tensor<4x8xf32>
+// CHECK: %[[FUSED:.*]] = math.fma %[[X]], %[[SPLAT]], %[[ROWS]] : tensor<4x8xf32>
+// CHECK-NOT: arith.subf
+// CHECK: tt.return %[[FUSED]]
+tt.func @subtract_broadcast_row(%x: tensor<4x8xf32>, %s: f32, %max: tensor<4xf32>) -> tensor<4x8xf32> {
+  %splat = tt.splat %s : f32 -> tensor<4x8xf32>
+  %scores = arith.mulf %x, %splat : tensor<4x8xf32>
+  %column = tt.expand_dims %max {axis = 1 : i32} : tensor<4xf32> -> tensor<4x1xf32>
+  %rows = tt.broadcast %column : tensor<4x1xf32> -> tensor<4x8xf32>
+  %centered = arith.subf %scores, %rows : tensor<4x8xf32>
+  tt.return %centered : tensor<4x8xf32>
+}
+
+// -----
+
+// c - x * s negates the scalar factor; x * y - 1.5 negates the constant.
+
+// CHECK-LABEL: tt.func @subtract_cheap_operands
+// CHECK-SAME: (%[[X:.*]]: tensor<8xf32>, %[[Y:.*]]: tensor<8xf32>, %[[C:.*]]: tensor<8xf32>, %[[S:.*]]: f32)
+// CHECK: %[[NEGATED:.*]] = arith.negf %[[S]] : f32
+// CHECK: %[[SPLAT:.*]] = tt.splat %[[NEGATED]] : f32 -> tensor<8xf32>
+// CHECK: %[[FIRST:.*]] = math.fma %[[X]], %[[SPLAT]], %[[C]] : tensor<8xf32>
+// CHECK: %[[MINUS:.*]] = arith.constant dense<-1.500000e+00> : tensor<8xf32>
+// CHECK: %[[SECOND:.*]] = math.fma %[[X]], %[[Y]], %[[MINUS]] : tensor<8xf32>
+// CHECK: tt.return %[[FIRST]], %[[SECOND]]
+tt.func @subtract_cheap_operands(%x: tensor<8xf32>, %y: tensor<8xf32>, %c: tensor<8xf32>, %s: f32) -> (tensor<8xf32>, tensor<8xf32>) {
+  %splat = tt.splat %s : f32 -> tensor<8xf32>
+  %0 = arith.mulf %x, %splat : tensor<8xf32>
+  %1 = arith.subf %c, %0 : tensor<8xf32>
+  %cst = arith.constant dense<1.500000e+00> : tensor<8xf32>
+  %2 = arith.mulf %x, %y : tensor<8xf32>
+  %3 = arith.subf %2, %cst : tensor<8xf32>
+  tt.return %1, %3 : tensor<8xf32>, tensor<8xf32>
+}
+
+// -----
+
+// Left alone: a product with another use, a subtraction whose operands are
+// all as large as the tile, and the combine region of a reduction.
+
+// CHECK-LABEL: tt.func @left_alone
+// CHECK-NOT: math.fma
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK: arith.mulf
+// CHECK: arith.subf
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK-NOT: math.fma
+tt.func @left_alone(%x: tensor<8xf32>, %y: tensor<8xf32>, %c: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, f32) {
+  %0 = arith.mulf %x, %y : tensor<8xf32>
+  %1 = arith.addf %0, %c : tensor<8xf32>
+  %2 = arith.mulf %y, %c : tensor<8xf32>
+  %3 = arith.subf %2, %x : tensor<8xf32>
+  %4 = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+  ^bb0(%a: f32, %b: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %m, %a : f32
+    tt.reduce.return %s : f32
+  }) : (tensor<8xf32>) -> f32
+  tt.return %0, %1, %3, %4 : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, f32
+}
