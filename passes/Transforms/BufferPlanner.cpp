@@ -209,9 +209,10 @@ public:
   /// access views the largest page of the group as its own tile. Program
   /// order stays a valid schedule, so the units cannot deadlock. A span
   /// joins a group only if that costs no more local memory than a buffer of
-  /// its own, unless the buffers would then exceed `maxBuffers` (counting
-  /// the buffers used in several blocks, which do not share): then it may
-  /// cost more, up to a growing allowance.
+  /// its own, unless the buffers would then exceed `maxBuffers` (counted
+  /// after the groups of blocks that run one after the other share, see
+  /// shareAcrossBlocks, and with the buffers used in several blocks, which
+  /// do not share): then it may cost more, up to a growing allowance.
   ///
   /// Buffers the DMA engine fills or drains share only with buffers of
   /// their page type (the transfer's shape is the page's), when the first
@@ -226,7 +227,7 @@ public:
     SmallVector<SmallVector<Span>> groups;
     for (int64_t allowance : allowances) {
       groups = groupSpans(spans, allowance);
-      if (static_cast<int64_t>(groups.size()) + unshared <= maxBuffers)
+      if (unshared + countSharedAcrossBlocks(groups) <= maxBuffers)
         break;
     }
     for (SmallVector<Span> &group : groups)
@@ -242,6 +243,12 @@ public:
     SmallVector<Span> spans = collectSpans(own, &unshared);
     SmallVector<SmallVector<Span>> groups =
         groupSpans(spans, kUnlimitedAllowance);
+    return unshared + countSharedAcrossBlocks(groups);
+  }
+
+  /// The buffers `groups` keep once those of blocks that run one after the
+  /// other share (see shareAcrossBlocks).
+  int64_t countSharedAcrossBlocks(MutableArrayRef<SmallVector<Span>> groups) {
     // A group's buffer gets the largest page of its spans.
     SmallVector<GroupKey> keys = llvm::map_to_vector(
         groups, [](SmallVector<Span> &group) {
@@ -251,7 +258,7 @@ public:
           return GroupKey{group.front().buffer, group.front().block,
                           type.getPageType()};
         });
-    return unshared + static_cast<int64_t>(assignChains(keys).size());
+    return static_cast<int64_t>(assignChains(keys).size());
   }
 
   /// Whether every operation of block `a` runs before every operation of
