@@ -173,3 +173,58 @@ tt.func @chained_carried_accumulator(%m: index, %n: index) {
   %out = tile.binary addf %second, %second : !tile.tile<32x32xf32>
   tt.return
 }
+
+// -----
+
+// The branches of an scf.if compute its tile on different units: a row
+// maximum on the reduction engine, a scaled row sum on the SIMD engine. The
+// MLU holds the result: each branch passes its tile to the MLU, which
+// copies it, and frees the page before the yield.
+
+// CHECK-LABEL: tt.func @branches_on_different_units
+// CHECK-DAG: %[[RE_TO_MLU:.*]] = cb.alloc "{{.*}}", reduce -> mlu
+// CHECK-DAG: %[[SIMD_TO_MLU:.*]] = cb.alloc "{{.*}}", simd -> mlu
+// CHECK-DAG: %[[MLU_TO_STORE:.*]] = cb.alloc "{{.*}}", mlu -> dma_out
+// CHECK: scf.if
+// CHECK: tile.reduce maxnumf
+// CHECK: %[[MAX:.*]] = cb.read_front %[[RE_TO_MLU]][0]
+// CHECK-NEXT: %[[MAX_COPY:.*]] = tile.copy %[[MAX]]
+// CHECK-NEXT: cb.pop_front %[[RE_TO_MLU]], 1
+// CHECK-NEXT: scf.yield %[[MAX_COPY]]
+// CHECK: } else {
+// CHECK: tile.reduce addf
+// CHECK: tile.binary mulf
+// CHECK: %[[SUM:.*]] = cb.read_front %[[SIMD_TO_MLU]][0]
+// CHECK-NEXT: %[[SUM_COPY:.*]] = tile.copy %[[SUM]]
+// CHECK-NEXT: cb.pop_front %[[SIMD_TO_MLU]], 1
+// CHECK-NEXT: scf.yield %[[SUM_COPY]]
+// CHECK: cb.write_back %{{.*}}, %[[MLU_TO_STORE]][0]
+tt.func @branches_on_different_units(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %flag: i1) {
+  %cst = arith.constant dense<64> : tensor<8x1xi32>
+  %half = tile.constant dense<5.000000e-01> : tensor<8xf32> : !tile.tile<8xf32>
+  %rows = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+  %0 = tt.expand_dims %rows {axis = 1 : i32} : tensor<8xi32> -> tensor<8x1xi32>
+  %1 = arith.muli %0, %cst : tensor<8x1xi32>
+  %cols = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %2 = tt.expand_dims %cols {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %3 = tt.broadcast %1 : tensor<8x1xi32> -> tensor<8x64xi32>
+  %4 = tt.broadcast %2 : tensor<1x64xi32> -> tensor<8x64xi32>
+  %5 = arith.addi %3, %4 : tensor<8x64xi32>
+  %6 = tt.splat %arg0 : !tt.ptr<f32> -> tensor<8x64x!tt.ptr<f32>>
+  %7 = tt.addptr %6, %5 : tensor<8x64x!tt.ptr<f32>>, tensor<8x64xi32>
+  %8 = tt.load %7 : tensor<8x64x!tt.ptr<f32>>
+  %x = builtin.unrealized_conversion_cast %8 : tensor<8x64xf32> to !tile.tile<8x64xf32>
+  %result = scf.if %flag -> (!tile.tile<8xf32>) {
+    %max = tile.reduce maxnumf %x axis = 1 : !tile.tile<8x64xf32> -> !tile.tile<8xf32>
+    scf.yield %max : !tile.tile<8xf32>
+  } else {
+    %sum = tile.reduce addf %x axis = 1 : !tile.tile<8x64xf32> -> !tile.tile<8xf32>
+    %scaled = tile.binary mulf %sum, %half : !tile.tile<8xf32>
+    scf.yield %scaled : !tile.tile<8xf32>
+  }
+  %9 = builtin.unrealized_conversion_cast %result : !tile.tile<8xf32> to tensor<8xf32>
+  %10 = tt.splat %arg1 : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+  %11 = tt.addptr %10, %rows : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+  tt.store %11, %9 : tensor<8x!tt.ptr<f32>>
+  tt.return
+}

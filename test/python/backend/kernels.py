@@ -281,3 +281,16 @@ def multiply_add_kernel(x_ptr, y_ptr, z_ptr, out_ptr, BLOCK: tl.constexpr):
     y = tl.load(y_ptr + offsets)
     z = tl.load(z_ptr + offsets)
     tl.store(out_ptr + offsets, x * y + z)
+
+
+@triton.jit
+def branch_units_kernel(x_ptr, out_ptr, flag, ROWS: tl.constexpr, COLS: tl.constexpr):
+    # One branch computes the row result on the reduction engine, the other
+    # on the SIMD engine (a sum, then scaled).
+    offsets = tl.arange(0, ROWS)[:, None] * COLS + tl.arange(0, COLS)[None, :]
+    x = tl.load(x_ptr + offsets)
+    if flag > 0:
+        result = tl.max(x, axis=1)
+    else:
+        result = tl.sum(x, axis=1) * 0.5
+    tl.store(out_ptr + tl.arange(0, ROWS), result)
