@@ -46,9 +46,8 @@ bool readsPushedPageFrom(Value buffer, Operation *first, Operation *last) {
 /// Whether the SIMD engine computes `op` in one elementwise pass over its
 /// tiles, which costs it about what a copy of the result does: as much
 /// arithmetic, and a third more local-memory traffic for the third operand
-/// of a select or a fused multiply-add (which the earlier push repays in
-/// causal attention's masked loop: without them, the attention suite's
-/// causal kernels lose 0.1 to 1.3 points).
+/// of a select or a fused multiply-add, which the earlier push repays in
+/// causal attention's masked loop (benchmarks/suite.py measures it).
 bool isElementwisePass(Operation *op) {
   return isa<tile::BinaryOp, tile::UnaryOp, tile::FmaOp, tile::CmpIOp,
              tile::CmpFOp, tile::SelectOp, tile::CastOp>(op);
