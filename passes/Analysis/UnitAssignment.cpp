@@ -87,25 +87,7 @@ tile::Unit UnitAssignment::computeOwner(Value value) {
     return getOwner(loop.getYieldedValues()[index]);
   if (auto loop = dyn_cast<scf::WhileOp>(op))
     return getOwner(loop.getConditionOp().getArgs()[index]);
-  if (auto branch = dyn_cast<scf::IfOp>(op)) {
-    // The unit that computes the result in the branches that compute it; a
-    // tile a branch takes from before the scf.if reaches that unit before
-    // it. When branches compute it on different units, they yield copies of
-    // it that the MLU makes (see connectUnits).
-    std::optional<tile::Unit> computedBy;
-    for (Region &region : branch->getRegions()) {
-      if (region.empty())
-        continue;
-      Value yielded = region.front().getTerminator()->getOperand(index);
-      if (!region.isAncestor(yielded.getParentRegion()))
-        continue;
-      tile::Unit unit = getOwner(yielded);
-      if (computedBy && *computedBy != unit)
-        return tile::Unit::MLU;
-      computedBy = unit;
-    }
-    return computedBy ? *computedBy
-                      : getOwner(branch.thenYield().getOperand(index));
-  }
+  if (auto branch = dyn_cast<scf::IfOp>(op))
+    return getOwner(branch.thenYield().getOperand(index));
   return tile::Unit::SIMD;
 }

@@ -35,7 +35,6 @@ public:
   /// Inserts a circular buffer wherever a tile is used by a unit other than
   /// the one that holds it.
   void run() {
-    unifyBranchOwners();
     SmallVector<scf::ForOp> loops;
     function.walk([&](scf::ForOp loop) { loops.push_back(loop); });
     for (scf::ForOp loop : loops)
@@ -59,36 +58,6 @@ public:
   }
 
 private:
-  /// Makes the branches of an `scf.if` yield each tile result they compute
-  /// from the unit that holds the result. When they compute it on different
-  /// units (a row maximum on the reduction engine in one branch, a scaled
-  /// sum on the SIMD engine in the other), the MLU holds it
-  /// (UnitAssignment), and each such branch yields an MLU copy of its tile:
-  /// the owner could not free the page it read another unit's tile from
-  /// before the yield. (A tile from before the scf.if is read, and freed,
-  /// around the scf.if.)
-  void unifyBranchOwners() {
-    SmallVector<scf::IfOp> branches;
-    function.walk([&](scf::IfOp branch) { branches.push_back(branch); });
-    for (scf::IfOp branch : branches) {
-      for (OpResult result : branch.getResults()) {
-        if (!isa<tile::TileType>(result.getType()) ||
-            units.getOwner(result) != tile::Unit::MLU)
-          continue;
-        unsigned index = result.getResultNumber();
-        for (scf::YieldOp yield : {branch.thenYield(), branch.elseYield()}) {
-          Value tileValue = yield->getOperand(index);
-          if (units.getOwner(tileValue) == tile::Unit::MLU ||
-              !yield->getParentRegion()->isAncestor(tileValue.getParentRegion()))
-            continue;
-          OpBuilder builder(yield);
-          yield->setOperand(
-              index, tile::CopyOp::create(builder, tileValue.getLoc(), tileValue));
-        }
-      }
-    }
-  }
-
   /// Whether a `cb.pop_front` of the buffer of `read` follows it in its
   /// block.
   static bool hasPop(cb::ReadFrontOp read) {
@@ -210,12 +179,18 @@ private:
   }
 
   /// Frees the page of every `cb.read_front` after the last use of its tile.
+  /// A tile that a region yields leaves it: the program stage copies it
+  /// into the storage of the result at the yield, before the pops right
+  /// before the yield (docs/program-stage.md), so its page is freed there.
   void insertPops() {
     for (cb::ReadFrontOp read : reads) {
       Operation *last = findLastUse(read.getResult(), read->getBlock());
-      OpBuilder after(read.getContext());
-      after.setInsertionPointAfter(last ? last : read.getOperation());
-      cb::PopFrontOp::create(after, read.getLoc(), read.getCb(), 1);
+      OpBuilder builder(read.getContext());
+      if (isa_and_nonnull<scf::YieldOp>(last))
+        builder.setInsertionPoint(last);
+      else
+        builder.setInsertionPointAfter(last ? last : read.getOperation());
+      cb::PopFrontOp::create(builder, read.getLoc(), read.getCb(), 1);
     }
   }
 

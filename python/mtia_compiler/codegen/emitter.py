@@ -12,7 +12,7 @@ from mlir.dialects import arith, cf, math, scf
 
 from mtia_compiler import ir
 from mtia_compiler.dialects import tile, tt, ttg
-from mtia_compiler.dialects.cb import AllocOp, CircularBufferType
+from mtia_compiler.dialects.cb import AllocOp, CircularBufferType, PopFrontOp
 from mtia_compiler.dialects.tile import TileType
 from mtia_compiler.dialects.tt import PointerType, TensorDescType
 from mtia_compiler.errors import LocalMemoryError, PlanLimitError
@@ -356,11 +356,18 @@ class KernelEmitter:
 
     def _emit_body(self, block: ir.Block) -> None:
         """Emits a single-block region up to its terminator, which the caller
-        handles (scf.yield and scf.condition move values)."""
+        handles (scf.yield and scf.condition move values). The pops right
+        before an scf.yield free their pages after the yield's values are
+        moved: a tile the region yields may be the one such a page holds."""
         children = list(block.operations)
-        for child in children[:-1]:
-            self._emit_child(child)
+        body = children[:-1]
         terminator = children[-1].operation
+        trailing_pops: list[ir.OpView] = []
+        if isinstance(children[-1], scf.YieldOp):
+            while body and isinstance(body[-1], PopFrontOp):
+                trailing_pops.insert(0, body.pop())
+        for child in body:
+            self._emit_child(child)
         with self.b.location(file_location(terminator.location)):
             if isinstance(children[-1], scf.YieldOp):
                 parent = block.region.owner.operation
@@ -368,6 +375,8 @@ class KernelEmitter:
                                   self._yield_targets(parent, block))
             elif not isinstance(children[-1], scf.ConditionOp):
                 raise located_error(terminator, f"unexpected terminator '{op_name(terminator)}'")
+        for pop in trailing_pops:
+            self._emit_child(pop)
 
     @staticmethod
     def _yield_targets(parent: ir.Operation, block: ir.Block) -> list[ir.Value]:

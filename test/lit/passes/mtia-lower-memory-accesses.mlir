@@ -177,28 +177,24 @@ tt.func @chained_carried_accumulator(%m: index, %n: index) {
 // -----
 
 // The branches of an scf.if compute its tile on different units: a row
-// maximum on the reduction engine, a scaled row sum on the SIMD engine. The
-// MLU holds the result: each branch passes its tile to the MLU, which
-// copies it, and frees the page before the yield.
+// maximum on the reduction engine, which holds the result, and a scaled row
+// sum on the SIMD engine, which passes it to the reduction engine. That
+// branch yields the tile in the page it reads, and frees the page right
+// before the yield (the program stage copies the tile into the result's
+// storage first).
 
 // CHECK-LABEL: tt.func @branches_on_different_units
-// CHECK-DAG: %[[RE_TO_MLU:.*]] = cb.alloc "{{.*}}", reduce -> mlu
-// CHECK-DAG: %[[SIMD_TO_MLU:.*]] = cb.alloc "{{.*}}", simd -> mlu
-// CHECK-DAG: %[[MLU_TO_STORE:.*]] = cb.alloc "{{.*}}", mlu -> dma_out
-// CHECK: scf.if
-// CHECK: tile.reduce maxnumf
-// CHECK: %[[MAX:.*]] = cb.read_front %[[RE_TO_MLU]][0]
-// CHECK-NEXT: %[[MAX_COPY:.*]] = tile.copy %[[MAX]]
-// CHECK-NEXT: cb.pop_front %[[RE_TO_MLU]], 1
-// CHECK-NEXT: scf.yield %[[MAX_COPY]]
+// CHECK-DAG: %[[STORE:.*]] = cb.alloc "{{.*}}", reduce -> dma_out
+// CHECK-DAG: %[[TO_RE:.*]] = cb.alloc "{{.*}}", simd -> reduce
+// CHECK: %[[RESULT:.*]] = scf.if
+// CHECK: %[[MAX:.*]] = tile.reduce maxnumf
+// CHECK-NEXT: scf.yield %[[MAX]]
 // CHECK: } else {
-// CHECK: tile.reduce addf
 // CHECK: tile.binary mulf
-// CHECK: %[[SUM:.*]] = cb.read_front %[[SIMD_TO_MLU]][0]
-// CHECK-NEXT: %[[SUM_COPY:.*]] = tile.copy %[[SUM]]
-// CHECK-NEXT: cb.pop_front %[[SIMD_TO_MLU]], 1
-// CHECK-NEXT: scf.yield %[[SUM_COPY]]
-// CHECK: cb.write_back %{{.*}}, %[[MLU_TO_STORE]][0]
+// CHECK: %[[SCALED:.*]] = cb.read_front %[[TO_RE]][0]
+// CHECK-NEXT: cb.pop_front %[[TO_RE]], 1
+// CHECK-NEXT: scf.yield %[[SCALED]]
+// CHECK: cb.write_back %[[RESULT]], %[[STORE]][0]
 tt.func @branches_on_different_units(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %flag: i1) {
   %cst = arith.constant dense<64> : tensor<8x1xi32>
   %half = tile.constant dense<5.000000e-01> : tensor<8xf32> : !tile.tile<8xf32>

@@ -294,3 +294,14 @@ def branch_units_kernel(x_ptr, out_ptr, flag, ROWS: tl.constexpr, COLS: tl.const
     else:
         result = tl.sum(x, axis=1) * 0.5
     tl.store(out_ptr + tl.arange(0, ROWS), result)
+
+
+@triton.jit
+def load_or_scale_kernel(x_ptr, y_ptr, out_ptr, flag, BLOCK: tl.constexpr):
+    # One branch yields a loaded block as it is, the other a scaled one.
+    offsets = tl.arange(0, BLOCK)
+    if flag > 0:
+        value = tl.load(x_ptr + offsets)
+    else:
+        value = tl.load(y_ptr + offsets) * 3.0
+    tl.store(out_ptr + offsets, value)
