@@ -106,11 +106,9 @@ def FactorReductionScales : Pass<"mtia-factor-reduction-scales", "::mlir::Module
     (negative) scalar keeps (reverses) the order. A constant scale picks the
     reduction at compile time; any other picks it at run time in an `scf.if`
     whose other branch (a negative, zero, infinite or NaN scale) reduces the
-    product, as `-min(x * -s)`
-    so that the SIMD engine computes the result in both branches. The SIMD
-    engine then scales a row instead of the whole tile. A product with
-    other uses stays: its other factor would have to reach the reduction
-    engine as well, which costs the DPE a copy when it computed it.
+    product. The SIMD engine then scales a row instead of the whole tile. A
+    product with other uses stays: its other factor would have to reach the
+    reduction engine as well, which costs the DPE a copy when it computed it.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }

@@ -177,22 +177,13 @@ Value buildBySign(OpBuilder &builder, ScaledExtremum match,
                                   positive, /*withElseRegion=*/true);
   builder.setInsertionPointToStart(branch.thenBlock());
   scf::YieldOp::create(builder, loc, buildFactored(builder, match, kind));
-  // A negative, zero, infinite or NaN scale reduces the product (`0 * inf`
-  // is NaN, which a `maxnumf` skips, and `0 * max(x)` would not), as
-  // `-min(x * -s)`, which is `max(x * s)` exactly: the SIMD engine then
-  // computes the result in both branches. An `scf.if`'s result has one
-  // owner (UnitAssignment), and a page that another unit passes it cannot
-  // be freed inside the branch that yields it.
+  // A negative, zero, infinite or NaN scale reduces the product as before
+  // (`0 * inf` is NaN, which a `maxnumf` skips, and `0 * max(x)` would not).
   builder.setInsertionPointToStart(branch.elseBlock());
-  Value negatedScale = arith::NegFOp::create(builder, loc, match.scale);
-  Value product = arith::MulFOp::create(
-      builder, loc, match.unscaled,
-      splatTo(builder, loc, match.product.getType(), negatedScale),
-      match.product.getFastmath());
-  Value extremum =
-      cloneReduction(builder, match, product, *opposite(kind));
+  IRMapping mapping;
+  builder.clone(*match.product, mapping);
   scf::YieldOp::create(builder, loc,
-                       arith::NegFOp::create(builder, loc, extremum).getResult());
+                       builder.clone(*match.reduce, mapping)->getResult(0));
   return branch.getResult(0);
 }
 

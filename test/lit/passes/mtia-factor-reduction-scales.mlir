@@ -1,8 +1,8 @@
 // RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-factor-reduction-scales)' | FileCheck %s
 
 // The maximum of a block scaled by a kernel argument: the reduction reads
-// the block itself when the scale is positive and finite, and the product's
-// row maximum is taken as -min(x * -s) otherwise.
+// the block itself when the scale is positive and finite, and the product
+// otherwise.
 
 // CHECK-LABEL: tt.func @runtime_scale
 // CHECK-SAME: (%[[X:.*]]: tensor<4x8xf32>, %[[S:.*]]: f32)
@@ -18,13 +18,10 @@
 // CHECK:   %[[SCALED:.*]] = arith.mulf %[[ROW]], %[[SPLAT]] : tensor<4xf32>
 // CHECK:   scf.yield %[[SCALED]] : tensor<4xf32>
 // CHECK: } else {
-// CHECK:   %[[NEGATED:.*]] = arith.negf %[[S]] : f32
-// CHECK:   %[[NSPLAT:.*]] = tt.splat %[[NEGATED]] : f32 -> tensor<4x8xf32>
-// CHECK:   %[[PRODUCT:.*]] = arith.mulf %[[X]], %[[NSPLAT]] : tensor<4x8xf32>
-// CHECK:   %[[MIN:.*]] = "tt.reduce"(%[[PRODUCT]]) <{axis = 1 : i32}>
-// CHECK:     arith.minnumf
-// CHECK:   %[[RESULT:.*]] = arith.negf %[[MIN]] : tensor<4xf32>
-// CHECK:   scf.yield %[[RESULT]] : tensor<4xf32>
+// CHECK:   %[[PRODUCT:.*]] = arith.mulf %[[X]], %{{.*}} : tensor<4x8xf32>
+// CHECK:   %[[PRODUCT_MAX:.*]] = "tt.reduce"(%[[PRODUCT]]) <{axis = 1 : i32}>
+// CHECK:     arith.maxnumf
+// CHECK:   scf.yield %[[PRODUCT_MAX]] : tensor<4xf32>
 // CHECK: }
 // CHECK-NOT: arith.mulf
 // CHECK: tt.return %[[MAX]]
