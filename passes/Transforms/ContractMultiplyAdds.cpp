@@ -80,24 +80,21 @@ arith::MulFOp getContractibleProduct(Value operand) {
 /// contractible product.
 void contract(Operation *add) {
   bool subtracts = isa<arith::SubFOp>(add);
-  Value lhs = add->getOperand(0), rhs = add->getOperand(1);
   int64_t tileElements = getElementCount(add->getResult(0).getType());
   OpBuilder builder(add);
   Location loc = add->getLoc();
-  arith::MulFOp product = getContractibleProduct(lhs);
-  Value a, b, c;
-  if (product) {
-    // x * y + c, or x * y - c as x * y + (-c).
-    a = product.getLhs();
-    b = product.getRhs();
-    c = subtracts ? negateCheaply(builder, loc, rhs, tileElements) : rhs;
-  } else if ((product = getContractibleProduct(rhs))) {
-    // c + x * y, or c - x * y as x * (-y) + c, negating the factor that is
-    // cheaper to.
-    a = product.getLhs();
-    b = product.getRhs();
-    c = lhs;
-    if (subtracts) {
+  for (unsigned productOperand : {0u, 1u}) {
+    arith::MulFOp product =
+        getContractibleProduct(add->getOperand(productOperand));
+    if (!product)
+      continue;
+    Value a = product.getLhs(), b = product.getRhs();
+    Value c = add->getOperand(1 - productOperand);
+    if (subtracts && productOperand == 0) {
+      // x * y - c as x * y + (-c).
+      c = negateCheaply(builder, loc, c, tileElements);
+    } else if (subtracts) {
+      // c - x * y as x * (-y) + c, negating the factor that is cheaper to.
       if (Value negated = negateCheaply(builder, loc, b, tileElements))
         b = negated;
       else if ((negated = negateCheaply(builder, loc, a, tileElements)))
@@ -105,13 +102,14 @@ void contract(Operation *add) {
       else
         c = nullptr;
     }
-  }
-  if (!product || !c)
+    if (!c)
+      continue;
+    Value fused = math::FmaOp::create(builder, loc, a, b, c);
+    add->getResult(0).replaceAllUsesWith(fused);
+    add->erase();
+    product->erase();
     return;
-  Value fused = math::FmaOp::create(builder, loc, a, b, c);
-  add->getResult(0).replaceAllUsesWith(fused);
-  add->erase();
-  product->erase();
+  }
 }
 
 struct ContractMultiplyAddsPass

@@ -63,6 +63,26 @@ tt.func @subtract_cheap_operands(%x: tensor<8xf32>, %y: tensor<8xf32>, %c: tenso
 
 // -----
 
+// x * y - z * s: the first product cannot be negated cheaply, the second's
+// scalar factor can, so the second product is contracted.
+
+// CHECK-LABEL: tt.func @subtract_second_product
+// CHECK-SAME: (%[[X:.*]]: tensor<8xf32>, %[[Y:.*]]: tensor<8xf32>, %[[Z:.*]]: tensor<8xf32>, %[[S:.*]]: f32)
+// CHECK: %[[XY:.*]] = arith.mulf %[[X]], %[[Y]] : tensor<8xf32>
+// CHECK: %[[NEGATED:.*]] = arith.negf %[[S]] : f32
+// CHECK: %[[SPLAT:.*]] = tt.splat %[[NEGATED]] : f32 -> tensor<8xf32>
+// CHECK: %[[FUSED:.*]] = math.fma %[[Z]], %[[SPLAT]], %[[XY]] : tensor<8xf32>
+// CHECK: tt.return %[[FUSED]]
+tt.func @subtract_second_product(%x: tensor<8xf32>, %y: tensor<8xf32>, %z: tensor<8xf32>, %s: f32) -> tensor<8xf32> {
+  %splat = tt.splat %s : f32 -> tensor<8xf32>
+  %0 = arith.mulf %x, %y : tensor<8xf32>
+  %1 = arith.mulf %z, %splat : tensor<8xf32>
+  %2 = arith.subf %0, %1 : tensor<8xf32>
+  tt.return %2 : tensor<8xf32>
+}
+
+// -----
+
 // Left alone: a product with another use, a subtraction whose operands are
 // all as large as the tile, and the combine region of a reduction.
 
