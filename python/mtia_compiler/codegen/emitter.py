@@ -360,13 +360,12 @@ class KernelEmitter:
         before an scf.yield free their pages after the yield's values are
         moved: a tile the region yields may be the one such a page holds."""
         children = list(block.operations)
-        body = children[:-1]
         terminator = children[-1].operation
-        trailing_pops: list[ir.OpView] = []
+        split = len(children) - 1
         if isinstance(children[-1], scf.YieldOp):
-            while body and isinstance(body[-1], PopFrontOp):
-                trailing_pops.insert(0, body.pop())
-        for child in body:
+            while split and isinstance(children[split - 1], PopFrontOp):
+                split -= 1
+        for child in children[:split]:
             self._emit_child(child)
         with self.b.location(file_location(terminator.location)):
             if isinstance(children[-1], scf.YieldOp):
@@ -375,7 +374,7 @@ class KernelEmitter:
                                   self._yield_targets(parent, block))
             elif not isinstance(children[-1], scf.ConditionOp):
                 raise located_error(terminator, f"unexpected terminator '{op_name(terminator)}'")
-        for pop in trailing_pops:
+        for pop in children[split:-1]:
             self._emit_child(pop)
 
     @staticmethod
