@@ -471,6 +471,23 @@ def ReleaseLoopCarriedPointers : Pass<"mtia-release-loop-carried-pointers", "::m
   }];
 }
 
+def RecomputeReshapedTiles : Pass<"mtia-recompute-reshaped-tiles", "::mlir::ModuleOp"> {
+  let summary = "Compute reshaped index and mask tiles in their new shape";
+  let description = [{
+    `tt.expand_dims` and `tt.reshape` become `tile.reshape`, a copy on the
+    memory-layout unit, which for an index or mask tile (the key coordinates
+    `keys[None, :]` of an attention's bound mask) costs two trips through
+    circular buffers and waits behind the MLU's earlier work (the transpose of
+    the next key block). A reshape keeps the row-major order of the elements,
+    and what the SIMD engine computes from `tile.iota`, `tile.splat` and
+    `tile.constant` through elementwise operations does not depend on the
+    shape beyond it: such a tile is computed anew in the reshaped shape
+    instead (the originals stay for their other uses). Rank-0 reshapes, which
+    hand an element to the control core, stay.
+  }];
+  let dependentDialects = ["::mtia::tile::TileDialect"];
+}
+
 def RematerializeTiles : Pass<"mtia-rematerialize-tiles", "::mlir::ModuleOp"> {
   let summary = "Recompute index and mask tiles inside the loops that use them";
   let description = [{

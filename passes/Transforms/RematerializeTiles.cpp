@@ -12,11 +12,12 @@
 
 #include "passes/Passes.h"
 
+#include "passes/Transforms/RecomputableTiles.h"
+
 #include "dialects/Tile/TileDialect.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
-#include "llvm/ADT/SetVector.h"
 
 namespace mtia {
 #define GEN_PASS_DEF_REMATERIALIZETILES
@@ -27,25 +28,6 @@ using namespace mlir;
 using namespace mtia;
 
 namespace {
-
-/// Whether the SIMD engine computes `value` from iotas, splats and
-/// constants only, collecting the operations in definition order.
-bool collectRecomputable(Value value, SetVector<Operation *> &ops) {
-  Operation *def = value.getDefiningOp();
-  if (!def || !isa<tile::TileType>(value.getType()))
-    return false;
-  if (ops.contains(def))
-    return true;
-  if (!isa<tile::IotaOp, tile::SplatOp, tile::ConstantOp, tile::BinaryOp,
-           tile::CmpIOp, tile::CmpFOp, tile::SelectOp, tile::CastOp>(def))
-    return false;
-  for (Value operand : def->getOperands())
-    if (isa<tile::TileType>(operand.getType()) &&
-        !collectRecomputable(operand, ops))
-      return false;
-  ops.insert(def);
-  return true;
-}
 
 /// The outermost loop that contains `user` but not `def`, if any.
 Operation *getOutermostLoopBetween(Operation *def, Operation *user) {
