@@ -275,8 +275,11 @@ class ProgramBuilder:
         self._num_iregs = 0
         self._num_fregs = 0
         #: The order in which the PEs take the launch's programs, round by
-        #: round: "round_robin" or "serpentine" (docs/program-format.md).
+        #: round: "round_robin", "serpentine" or "staggered", and the grid
+        #: axis along which a staggered order's programs differ in work
+        #: (docs/program-format.md).
         self.program_order = "round_robin"
+        self.program_order_axis = 0
 
     # -- declarations ------------------------------------------------------
 
@@ -880,6 +883,8 @@ class ProgramBuilder:
         }
         if self.program_order != "round_robin":
             body["program_order"] = self.program_order
+        if self.program_order_axis:
+            body["program_order_axis"] = self.program_order_axis
         return body
 
     def build(self) -> bytes:

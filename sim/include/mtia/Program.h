@@ -289,12 +289,24 @@ struct CBDesc {
 /// program r*P+s to PE s in every round; serpentine does so in even rounds
 /// and gives it to PE P-1-s in odd ones, so that a PE whose program of one
 /// round is among the longest (a causal attention's last query block) gets
-/// one of the shortest in the next.
-enum class ProgramOrder { RoundRobin, Serpentine };
+/// one of the shortest in the next. Staggered gives the rounds out in groups
+/// of four: as round-robin; with every PE p taking the program of slot
+/// (p + d) mod P, d half the period along the order axis; as serpentine's
+/// odd rounds; and with PE p taking slot P-1-((p + d) mod P). Each PE's
+/// programs of the first and third rounds, and of the second and fourth,
+/// are complements, as in serpentine, but the PEs do not all end their
+/// second round together, and the longest programs of the four rounds start
+/// at different times. A last group of fewer than four rounds is given out
+/// serpentine.
+enum class ProgramOrder { RoundRobin, Serpentine, Staggered };
 
 struct Program {
   std::string kernel;
   ProgramOrder order = ProgramOrder::RoundRobin;
+  /// The grid axis along which a staggered order's programs differ in work:
+  /// its period in linear program indices is the product of the grid's
+  /// sizes up to and including it.
+  unsigned orderAxis = 0;
   std::vector<Param> params;
   std::vector<CBDesc> cbs;
   std::vector<std::string> locs;

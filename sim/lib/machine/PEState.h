@@ -136,13 +136,42 @@ inline std::array<int64_t, 3> pidOf(const std::array<int64_t, 3> &grid,
           linear / (grid[0] * grid[1])};
 }
 
-/// The PE that runs the program of linear index `linear` in a launch on
-/// `numPEs` PEs, taking programs in `order`.
-inline unsigned peOf(int64_t linear, unsigned numPEs, ProgramOrder order) {
-  auto slot = static_cast<unsigned>(linear % numPEs);
-  bool oddRound = (linear / numPEs) % 2 == 1;
-  return order == ProgramOrder::Serpentine && oddRound ? numPEs - 1 - slot
-                                                       : slot;
+/// The PE that runs the program of linear index `linear` in a launch over
+/// `grid` on `numPEs` PEs, taking programs in `program`'s order.
+inline unsigned peOf(int64_t linear, unsigned numPEs, const Program &program,
+                     const std::array<int64_t, 3> &grid) {
+  const int64_t pes = numPEs;
+  const int64_t slot = linear % pes, round = linear / pes;
+  const int64_t reversed = pes - 1 - slot;
+  const auto serpentine = [&] { return round % 2 == 1 ? reversed : slot; };
+  switch (program.order) {
+  case ProgramOrder::RoundRobin:
+    return static_cast<unsigned>(slot);
+  case ProgramOrder::Serpentine:
+    return static_cast<unsigned>(serpentine());
+  case ProgramOrder::Staggered:
+    break;
+  }
+  const int64_t total = grid[0] * grid[1] * grid[2];
+  const int64_t rounds = (total + pes - 1) / pes;
+  if (round / 4 * 4 + 4 > rounds)
+    return static_cast<unsigned>(serpentine());
+  int64_t period = 1;
+  for (unsigned axis = 0; axis <= program.orderAxis; ++axis)
+    period *= grid[axis];
+  const int64_t shift = period / 2 % pes;
+  // The PE p that takes `slot`: slot = p, (p + d) mod P, P-1-p and
+  // P-1-((p + d) mod P) in the four rounds of a group.
+  switch (round % 4) {
+  case 0:
+    return static_cast<unsigned>(slot);
+  case 1:
+    return static_cast<unsigned>((slot - shift + pes) % pes);
+  case 2:
+    return static_cast<unsigned>(reversed);
+  default:
+    return static_cast<unsigned>((reversed - shift + pes) % pes);
+  }
 }
 
 inline int64_t linearOf(const std::array<int64_t, 3> &grid,

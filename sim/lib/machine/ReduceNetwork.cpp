@@ -37,7 +37,8 @@ int64_t ReduceNetwork::groupSize(uint8_t axes) const {
 
 unsigned
 ReduceNetwork::peOfProgram(const std::array<int64_t, 3> &pid) const {
-  return peOf(linearOf(config.grid, pid), target.numPEs(), program.order);
+  return peOf(linearOf(config.grid, pid), target.numPEs(), program,
+              config.grid);
 }
 
 int64_t ReduceNetwork::groupOf(uint8_t axes,

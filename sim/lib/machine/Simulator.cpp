@@ -160,7 +160,7 @@ void Machine::run() {
   const int64_t total = config.grid[0] * config.grid[1] * config.grid[2];
   pes.resize(numPEs);
   for (int64_t id = 0; id < total; ++id)
-    pes[peOf(id, numPEs, program.order)].programs.push_back(id);
+    pes[peOf(id, numPEs, program, config.grid)].programs.push_back(id);
   for (unsigned p = 0; p < numPEs; ++p) {
     PEState &pe = pes[p];
     pe.index = static_cast<int>(p);

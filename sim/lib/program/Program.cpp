@@ -66,8 +66,12 @@ void ProgramParser::parse(const Object &root) {
   std::string order = optionalString(root, "program_order");
   if (order == "serpentine")
     program.order = ProgramOrder::Serpentine;
+  else if (order == "staggered")
+    program.order = ProgramOrder::Staggered;
   else if (!order.empty() && order != "round_robin")
     fail("unknown program_order '" + order + "'");
+  program.orderAxis =
+      static_cast<unsigned>(optionalInteger(root, "program_order_axis", 0, 2, 0));
 
   for (const Value &item : array(root, "params")) {
     const Object *object = item.getAsObject();

@@ -55,13 +55,34 @@ def linear_id(b: ProgramBuilder) -> Reg:
 # -- pe ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("programs", [64, 128, 200])
-@pytest.mark.parametrize("order", ["round_robin", "serpentine"])
+def pe_of(programs: int, num_pes: int, order: str) -> np.ndarray:
+    """The PE of each program of a 1-D launch in `order`
+    (docs/program-format.md, `program_order`)."""
+    slot, round_ = np.arange(programs) % num_pes, np.arange(programs) // num_pes
+    reversed_slot = num_pes - 1 - slot
+    serpentine = np.where(round_ % 2 == 1, reversed_slot, slot)
+    if order == "round_robin":
+        return slot
+    if order == "serpentine":
+        return serpentine
+    # Staggered: in a whole group of four rounds, PE p takes slot p,
+    # (p + d) mod P, P-1-p and P-1-((p + d) mod P), d half the grid's period.
+    rounds = -(-programs // num_pes)
+    shift = programs // 2 % num_pes
+    staggered = np.select(
+        [round_ % 4 == 0, round_ % 4 == 1, round_ % 4 == 2],
+        [slot, (slot - shift) % num_pes, reversed_slot], (reversed_slot - shift) % num_pes)
+    return np.where(round_ // 4 * 4 + 4 <= rounds, staggered, serpentine)
+
+
+@pytest.mark.parametrize("programs", [64, 128, 200, 520])
+@pytest.mark.parametrize("order", ["round_robin", "serpentine", "staggered"])
 def test_pe_reads_the_identity_of_the_pe_that_runs_the_program(programs: int,
                                                                 order: str) -> None:
     """Program ``l`` runs on PE ``l mod #PEs`` (in odd rounds of a
-    serpentine order, on PE ``#PEs - 1 - l mod #PEs``), whose row and column
-    are its index divided by and modulo the grid's column count."""
+    serpentine order, on PE ``#PEs - 1 - l mod #PEs``; in a staggered order,
+    see `pe_of`), whose row and column are its index divided by and modulo
+    the grid's column count."""
     b = ProgramBuilder("whoami")
     b.program_order = order
     out = b.param_ptr("out", "i64")
@@ -71,9 +92,11 @@ def test_pe_reads_the_identity_of_the_pe_that_runs_the_program(programs: int,
     got = np.full((programs, len(QUERIES)), -1, np.int64)
     result = Simulator().run(b.build(), [got], (programs,))
     t = target()
-    slot, round_ = np.arange(programs) % t["num_pes"], np.arange(programs) // t["num_pes"]
-    reversed_round = (round_ % 2 == 1) & (order == "serpentine")
-    pe = np.where(reversed_round, t["num_pes"] - 1 - slot, slot)
+    pe = pe_of(programs, t["num_pes"], order)
+    # Every whole round gives one program to each PE.
+    whole = programs // t["num_pes"] * t["num_pes"]
+    for round_pes in pe[:whole].reshape(-1, t["num_pes"]):
+        assert sorted(round_pes) == list(range(t["num_pes"]))
     expected = np.stack([pe // t["pe_cols"], pe % t["pe_cols"],
                          np.full(programs, t["pe_rows"]), np.full(programs, t["pe_cols"]), pe],
                         axis=1)
