@@ -41,18 +41,24 @@ def MaterializePoison : Pass<"mtia-materialize-poison", "::mlir::ModuleOp"> {
 }
 
 def OrderPrograms : Pass<"mtia-order-programs", "::mlir::ModuleOp"> {
-  let summary = "Kernels whose programs differ in work ask for a serpentine program order";
+  let summary = "Kernels whose programs differ in work ask for a staggered or serpentine program order";
   let description = [{
     The PEs of a launch take its programs round by round, one per PE in a
     round (`docs/program-format.md`, `program_order`). A kernel with an
     `scf.for` whose lower bound, upper bound or step is computed from
-    `tt.get_program_id` (a causal attention's loop over the key blocks up to
-    its query block) gets the attribute `mtia.program_order = "serpentine"`
-    on its `tt.func`: odd rounds are given out from the last PE to the
-    first, so that the PE that ran one of a round's longest programs runs
-    one of the next round's shortest, rather than the longest again. The
-    program stage writes the attribute into the program; other kernels keep
-    the round-robin order.
+    `tt.get_program_id` along one grid axis (a causal attention's loop over
+    the key blocks up to its query block) gets the attributes
+    `mtia.program_order = "staggered"` and `mtia.program_order_axis` (the
+    axis) on its `tt.func`: rounds go in groups of four, the second shifted
+    by half the axis's period, the third and fourth the reverses of the
+    first and second. Like the serpentine order, this pairs each PE's long
+    programs with short ones; it also keeps the PEs from all finishing a
+    round at the same time and spreads out when they start their longest
+    programs (which in an attention read a head's keys and values from DRAM
+    first). Bounds that depend on the ids along several axes get
+    `mtia.program_order = "serpentine"`: odd rounds go from the last PE to
+    the first. The program stage writes the attributes into the program;
+    other kernels keep the round-robin order.
   }];
 }
 

@@ -6,9 +6,17 @@
 // runs over the x + 1 key blocks up to it. Given out round-robin, program
 // r*P + s to PE s in every round, PE s gets query block s of every head, and
 // the PE with the last blocks does the most work every round. Such a kernel
-// asks for a serpentine order instead: odd rounds are given out from the last
-// PE to the first, so that a PE that had one of the longest programs of a
-// round gets one of the shortest of the next.
+// asks for an order that pairs long programs with short ones instead.
+//
+// When the bounds depend on the id along one axis, the kernel asks for the
+// staggered order with that axis: rounds go in groups of four, the second
+// shifted by half the axis's period against the first, the third and fourth
+// the reverses of the first and second. Besides the balance, this spreads
+// out when the PEs start their longest programs, which in an attention are
+// the ones that read the keys and values of a head first, from DRAM, and
+// keeps the PEs from all ending a round together and loading the next
+// round's blocks at once. Bounds that depend on several axes get the
+// serpentine order (odd rounds from the last PE to the first).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +26,8 @@
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include "llvm/ADT/SetVector.h"
 
 namespace mtia {
 #define GEN_PASS_DEF_ORDERPROGRAMS
@@ -29,33 +39,43 @@ using namespace mtia;
 
 namespace {
 
-/// Returns whether `value` is computed from a program id.
-bool dependsOnProgramId(Value value) {
+/// Adds to `axes` the grid axes of the program ids `value` is computed from.
+void collectProgramIdAxes(Value value, llvm::SmallSetVector<int32_t, 3> &axes) {
   SetVector<Operation *> slice;
   BackwardSliceOptions options;
   options.omitBlockArguments = true;
   if (failed(getBackwardSlice(value, &slice, options)))
-    return false;
-  if (isa_and_nonnull<tt::GetProgramIdOp>(value.getDefiningOp()))
-    return true;
-  return llvm::any_of(slice, [](Operation *op) {
-    return isa<tt::GetProgramIdOp>(op);
-  });
+    return;
+  if (Operation *def = value.getDefiningOp())
+    slice.insert(def);
+  for (Operation *op : slice)
+    if (auto programId = dyn_cast<tt::GetProgramIdOp>(op))
+      axes.insert(static_cast<int32_t>(programId.getAxis()));
 }
 
 struct OrderProgramsPass
     : public mtia::impl::OrderProgramsBase<OrderProgramsPass> {
   void runOnOperation() override {
     getOperation().walk([&](tt::FuncOp function) {
-      WalkResult varying = function.walk([&](scf::ForOp loop) {
-        bool bounds = dependsOnProgramId(loop.getLowerBound()) ||
-                      dependsOnProgramId(loop.getUpperBound()) ||
-                      dependsOnProgramId(loop.getStep());
-        return bounds ? WalkResult::interrupt() : WalkResult::advance();
+      llvm::SmallSetVector<int32_t, 3> axes;
+      function.walk([&](scf::ForOp loop) {
+        for (Value bound :
+             {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
+          collectProgramIdAxes(bound, axes);
       });
-      if (varying.wasInterrupted())
+      if (axes.empty())
+        return;
+      MLIRContext *context = &getContext();
+      if (axes.size() > 1) {
         function->setAttr("mtia.program_order",
-                          StringAttr::get(&getContext(), "serpentine"));
+                          StringAttr::get(context, "serpentine"));
+        return;
+      }
+      function->setAttr("mtia.program_order",
+                        StringAttr::get(context, "staggered"));
+      function->setAttr(
+          "mtia.program_order_axis",
+          IntegerAttr::get(IntegerType::get(context, 32), axes.front()));
     });
   }
 };

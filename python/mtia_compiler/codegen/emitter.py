@@ -93,6 +93,9 @@ class KernelEmitter:
         self.b = ProgramBuilder(name)
         if "mtia.program_order" in kernel.attributes:
             self.b.program_order = ir.StringAttr(kernel.attributes["mtia.program_order"]).value
+        if "mtia.program_order_axis" in kernel.attributes:
+            self.b.program_order_axis = ir.IntegerAttr(
+                kernel.attributes["mtia.program_order_axis"]).value
         self.kernel = kernel
         self.target = target
         description = target.to_dict()
