@@ -1,4 +1,9 @@
 //===- RecomputableTiles.cpp - Tiles the SIMD engine can compute anew -----===//
+//
+// The test that `mtia-rematerialize-tiles` and `mtia-recompute-reshaped-tiles`
+// share (RecomputableTiles.h).
+//
+//===----------------------------------------------------------------------===//
 
 #include "passes/Transforms/RecomputableTiles.h"
 
