@@ -59,7 +59,17 @@ def OrderPrograms : Pass<"mtia-order-programs", "::mlir::ModuleOp"> {
     `mtia.program_order = "serpentine"`: odd rounds go from the last PE to
     the first. The program stage writes the attributes into the program;
     other kernels keep the round-robin order.
+
+    Which of the two balances best depends on when the programs read their
+    data from DRAM, so `order=serpentine` asks for the serpentine order for
+    one axis too (the compile option `program_order`, which an autotuner may
+    try).
   }];
+  let options = [
+    Option<"order", "order", "std::string", /*default=*/"\"staggered\"",
+           "The order of a kernel whose loop bounds depend on the program id "
+           "along one axis: staggered or serpentine">,
+  ];
 }
 
 def ContiguousAccesses : Pass<"mtia-contiguous-accesses", "::mlir::ModuleOp"> {

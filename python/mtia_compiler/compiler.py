@@ -46,7 +46,8 @@ from mtia_compiler.source import compiler_context, decode_diagnostics
 def pass_stages(target: str | Path, strip_budget_divisor: int = 0,
                 strip_joint_axes: bool = False, cb_multiplier: int = 1,
                 split_masked_loops: bool = True, dots_ahead: int = 1,
-                fp_fusion: bool = True) -> tuple[tuple[str, str], ...]:
+                fp_fusion: bool = True,
+                program_order: str = "staggered") -> tuple[tuple[str, str], ...]:
     """The pass pipelines of the stages that transform IR, in order, for
     `target` (a name from `targets/` or a path to a JSON description), which
     the passes read their machine constants from. With a
@@ -59,7 +60,9 @@ def pass_stages(target: str | Path, strip_budget_divisor: int = 0,
     ahead `mtia-pipeline-dots` computes a loop's independent dots.
     `fp_fusion` (Triton's `enable_fp_fusion`) contracts multiplications and
     the additions that use them into fused multiply-adds
-    (`mtia-contract-multiply-adds`)."""
+    (`mtia-contract-multiply-adds`). `program_order` ("staggered" or
+    "serpentine") is the order a kernel whose loop bounds depend on the
+    program id along one axis asks for (`mtia-order-programs`)."""
     if dots_ahead not in (1, 2):
         raise ValueError(f"dots_ahead must be 1 or 2, got {dots_ahead}")
     strip_mining = (f"mtia-strip-mine-blocks{{target={target} "
@@ -72,7 +75,8 @@ def pass_stages(target: str | Path, strip_budget_divisor: int = 0,
     return (
         ("ttir", "builtin.module(mtia-drop-assumes, inline{default-pipeline=}, canonicalize, "
                  "cse, symbol-dce)"),
-        ("tile", "builtin.module(mtia-materialize-poison, mtia-order-programs, "
+        ("tile", "builtin.module(mtia-materialize-poison, "
+                 f"mtia-order-programs{{order={program_order}}}, "
                  f"{strip_mining}, mtia-contiguous-accesses, {loop_splitting}"
                  f"mtia-factor-reduction-scales, {contraction}"
                  f"mtia-pipeline-dots{{ahead={dots_ahead}}}, "
@@ -327,7 +331,8 @@ def _read_source(src: str | Path) -> tuple[bytes, str]:
 def compile(src: str | Path, target: str = "mtia-2i",  # noqa: A001 (Triton's name)
             stages: Sequence[tuple[str, str]] | None = None,
             cb_multiplier: int = 1, split_masked_loops: bool = True,
-            dots_ahead: int = 1, fp_fusion: bool = True) -> CompiledKernel:
+            dots_ahead: int = 1, fp_fusion: bool = True,
+            program_order: str = "staggered") -> CompiledKernel:
     """Compiles TTIR (a path to a `.ttir` file, or its text) for `target`,
     with `cb_multiplier` times the usual pages in the buffers of loads and
     stores (a deeper prefetch, when local memory allows; the program stage
@@ -336,7 +341,10 @@ def compile(src: str | Path, target: str = "mtia-2i",  # noqa: A001 (Triton's na
     `split_masked_loops` is false, and with the independent dots of loops
     computed `dots_ahead` (1 or 2) iterations ahead (`mtia-pipeline-dots`),
     and, with `fp_fusion` (Triton's `enable_fp_fusion`), multiplications
-    and the additions that use them contracted into fused multiply-adds.
+    and the additions that use them contracted into fused multiply-adds, and
+    a kernel whose loop bounds depend on the program id along one axis given
+    out to the PEs in the `program_order` ("staggered" or "serpentine",
+    `mtia-order-programs`).
 
     Raises `mtia_compiler.CompilationError` with `file:line:col` locations
     of the TTIR operations that cannot be compiled."""
@@ -345,7 +353,8 @@ def compile(src: str | Path, target: str = "mtia-2i",  # noqa: A001 (Triton's na
     # Each strip size first with the loops split where masks hold, then,
     # should the buffers of the second loops not fit, without.
     attempts = [(stages, False)] if stages is not None else [
-        (pass_stages(target, divisor, joint, cb_multiplier, split, dots_ahead, fp_fusion),
+        (pass_stages(target, divisor, joint, cb_multiplier, split, dots_ahead, fp_fusion,
+                     program_order),
          split)
         for joint, divisors in ((False, (0, *STRIP_BUDGET_DIVISORS)),
                                 (True, STRIP_BUDGET_DIVISORS))

@@ -59,7 +59,11 @@ class MTIAOptions:
     try both. `dots_ahead` (also MTIA's own, 1 or 2) is how many iterations
     ahead `mtia-pipeline-dots` computes a loop's independent dots: 2 pays
     when the SIMD engine bounds the loop (attention with 64-wide heads) and
-    costs when the DPE does, so autotuning may try both.
+    costs when the DPE does, so autotuning may try both. `program_order`
+    (also MTIA's own, "staggered" or "serpentine") is the order in which the
+    PEs take the programs of a kernel whose loop bounds depend on the program
+    id along one axis (`mtia-order-programs`): which balances the reads from
+    DRAM better depends on the kernel, so autotuning may try both.
     """
 
     num_warps: int = 4
@@ -68,6 +72,7 @@ class MTIAOptions:
     cb_multiplier: int = 1
     split_masked_loops: bool = True
     dots_ahead: int = 1
+    program_order: str = "staggered"
     warp_size: int = WARP_SIZE
     debug: bool = False
     sanitize_overflow: bool = False
@@ -220,7 +225,8 @@ class MTIABackend(BaseBackend):
                               cb_multiplier=options.cb_multiplier,
                               split_masked_loops=options.split_masked_loops,
                               dots_ahead=options.dots_ahead,
-                              fp_fusion=options.enable_fp_fusion)
+                              fp_fusion=options.enable_fp_fusion,
+                              program_order=options.program_order)
         metadata["name"] = kernel.name
         metadata["shared"] = kernel.local_memory_bytes
         metadata["mtia_parameters"] = [parameter.to_json() for parameter in kernel.parameters]
