@@ -55,9 +55,10 @@ def linear_id(b: ProgramBuilder) -> Reg:
 # -- pe ------------------------------------------------------------------------
 
 
-def pe_of(programs: int, num_pes: int, order: str) -> np.ndarray:
-    """The PE of each program of a 1-D launch in `order`
-    (docs/program-format.md, `program_order`)."""
+def pe_of(programs: int, num_pes: int, order: str, period: int = 0) -> np.ndarray:
+    """The PE of each program, by linear index, of a launch of `programs`
+    in `order` (docs/program-format.md, `program_order`); a staggered order
+    shifts by half of `period` (default: the whole launch, a 1-D grid)."""
     slot, round_ = np.arange(programs) % num_pes, np.arange(programs) // num_pes
     reversed_slot = num_pes - 1 - slot
     serpentine = np.where(round_ % 2 == 1, reversed_slot, slot)
@@ -68,7 +69,7 @@ def pe_of(programs: int, num_pes: int, order: str) -> np.ndarray:
     # Staggered: in a whole group of four rounds, PE p takes slot p,
     # (p + d) mod P, P-1-p and P-1-((p + d) mod P), d half the grid's period.
     rounds = -(-programs // num_pes)
-    shift = programs // 2 % num_pes
+    shift = (period or programs) // 2 % num_pes
     staggered = np.select(
         [round_ % 4 == 0, round_ % 4 == 1, round_ % 4 == 2],
         [slot, (slot - shift) % num_pes, reversed_slot], (reversed_slot - shift) % num_pes)
@@ -103,6 +104,24 @@ def test_pe_reads_the_identity_of_the_pe_that_runs_the_program(programs: int,
     np.testing.assert_array_equal(got, expected)
     # One control instruction each, like pid.
     assert result.units["ctl"]["instructions"] == programs * (4 + 3 * len(QUERIES))
+
+
+@pytest.mark.parametrize("axis", [0, 1])
+def test_a_staggered_order_shifts_by_half_the_period_of_its_axis(axis: int) -> None:
+    """In a launch over (16, 20), the staggered order of axis 0 shifts its
+    second rounds by 8 PEs (half of 16), that of axis 1 by 160 mod 64."""
+    grid = (16, 20)
+    b = ProgramBuilder("whereami")
+    b.program_order = "staggered"
+    b.program_order_axis = axis
+    out = b.param_ptr("out", "i64")
+    linear = b.add(b.program_id(0), b.mul(b.program_id(1), grid[0]))
+    b.store_scalar(b.add(b.param(out), b.mul(linear, 8)), b.pe("index"), "i64")
+    programs = grid[0] * grid[1]
+    got = np.full(programs, -1, np.int64)
+    Simulator().run(b.build(), [got], grid)
+    period = grid[0] if axis == 0 else programs
+    np.testing.assert_array_equal(got, pe_of(programs, target()["num_pes"], "staggered", period))
 
 
 # -- barrier -----------------------------------------------------------------
