@@ -163,6 +163,9 @@ std::string Diagnostics::traceJson(const std::vector<PEState> &pes) const {
           json.attributeObject("args", [&] {
             json.attribute("start_cycle", static_cast<int64_t>(event.start));
             json.attribute("cycles", static_cast<int64_t>(event.duration));
+            json.attribute("instruction", event.instruction);
+            if (const std::string *where = location(event.instruction))
+              json.attribute("location", *where);
           });
         });
     });

@@ -63,7 +63,7 @@ public:
   void span(const PEState &pe, Unit unit, const Command &cmd, uint64_t start,
             uint64_t duration) {
     if (tracing)
-      trace.push_back({pe.index, unit, cmd.inst->op, start, duration});
+      trace.push_back({pe.index, unit, cmd.inst->op, start, duration, cmd.index});
   }
 
   /// Moves the printed text and, when tracing, the trace into `result`.
@@ -75,6 +75,8 @@ private:
     Unit unit;
     Op op;
     uint64_t start, duration;
+    /// The instruction's index in the program's code.
+    int instruction;
   };
 
   std::string traceJson(const std::vector<PEState> &pes) const;

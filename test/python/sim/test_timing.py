@@ -7,7 +7,7 @@ import json
 import numpy as np
 from conftest import copy_program, run_copy
 
-from mtia_compiler.program import ProgramBuilder, Unit
+from mtia_compiler.program import ProgramBuilder, Unit, decode
 from mtia_compiler.sim import Simulator, load_target
 
 
@@ -111,6 +111,28 @@ def test_trace_has_a_track_per_unit() -> None:
     spans = [e for e in events if e["ph"] == "X"]
     assert {e["name"] for e in spans} == {"dma.load", "dma.store"}
     assert len(spans) == 16
+
+
+def test_trace_spans_name_their_instruction_and_location() -> None:
+    """Each span's `args` give the index of its instruction in the code
+    and, for an instruction with a source location, the location."""
+    b = ProgramBuilder("located")
+    cb = b.cb("x", 4096, 1)
+    b.reserve(Unit.SIMD, cb)
+    with b.location("kernel.py:7:12"):
+        b.simd_fill("f32", cb.back(), 1024, 1.0)
+    b.simd_fill("f32", cb.back(), 1024, 2.0)
+    b.push(Unit.SIMD, cb)
+    b.wait(Unit.DMA_OUT, cb)
+    b.pop(Unit.DMA_OUT, cb)
+    program = b.build()
+    code = decode(program)["code"]
+    result = Simulator().run(program, [], (1,), trace=True)
+    assert result.trace is not None
+    fills = [e["args"] for e in json.loads(result.trace)["traceEvents"]
+             if e["ph"] == "X" and e["name"] == "simd.fill"]
+    assert [code[f["instruction"]]["op"] for f in fills] == ["simd.fill", "simd.fill"]
+    assert [f.get("location") for f in fills] == ["kernel.py:7:12", None]
 
 
 def test_control_code_loops_and_print() -> None:
