@@ -43,9 +43,12 @@ int64_t getElementCount(Type type) {
 }
 
 /// Builds `-value` at `builder`'s insertion point from fewer elements than
-/// `value` has, through the splats, broadcasts and dimension insertions
-/// that make it: a negated constant, or a negation of the scalar or smaller
-/// tensor they spread. Returns null when `value` is as large as the tile.
+/// `value` has: a negated constant, or the negation of the scalar or tensor
+/// at the root of the splats, broadcasts and dimension insertions that
+/// spread it into `value`, which are then applied to the negation as they
+/// were to it (so that the tile stage still sees `m[:, None]` broadcast, a
+/// row's maximum spread over its row, and folds it). Returns null when
+/// `value` is as large as the tile.
 Value negateCheaply(OpBuilder &builder, Location loc, Value value,
                     int64_t tileElements) {
   if (DenseFPElementsAttr dense;
@@ -54,18 +57,19 @@ Value negateCheaply(OpBuilder &builder, Location loc, Value value,
     return arith::ConstantOp::create(
         builder, loc, DenseFPElementsAttr::get(dense.getType(), negated));
   }
+  Operation *spread = value.getDefiningOp();
+  if (isa_and_nonnull<tt::SplatOp, tt::BroadcastOp, tt::ExpandDimsOp>(
+          spread)) {
+    if (Value source = negateCheaply(builder, loc, spread->getOperand(0),
+                                     tileElements)) {
+      Operation *copy = builder.clone(*spread);
+      copy->setOperand(0, source);
+      return copy->getResult(0);
+    }
+  }
   if (getElementCount(value.getType()) < tileElements)
     return arith::NegFOp::create(builder, loc, value);
-  Operation *spread = value.getDefiningOp();
-  if (!isa_and_nonnull<tt::SplatOp, tt::BroadcastOp, tt::ExpandDimsOp>(spread))
-    return nullptr;
-  Value source = negateCheaply(builder, loc, spread->getOperand(0),
-                               tileElements);
-  if (!source)
-    return nullptr;
-  Operation *copy = builder.clone(*spread);
-  copy->setOperand(0, source);
-  return copy->getResult(0);
+  return nullptr;
 }
 
 /// The multiplication that `operand` is the only use of, or null.

@@ -18,15 +18,16 @@ tt.func @additions(%a: tensor<8xf32>, %b: tensor<8xf32>, %c: tensor<8xf32>) -> t
 
 // -----
 
-// x * s - max[:, None] negates the column of row maxima before its
-// broadcast, not the tile after it.
+// x * s - max[:, None] negates the row maxima before their expand_dims and
+// broadcast, which stay together (the tile stage folds them into one
+// broadcast of the row maxima), not the tile after them.
 
 // CHECK-LABEL: tt.func @subtract_broadcast_row
 // CHECK-SAME: (%[[X:.*]]: tensor<4x8xf32>, %[[S:.*]]: f32, %[[MAX:.*]]: tensor<4xf32>)
 // CHECK: %[[SPLAT:.*]] = tt.splat %[[S]]
-// CHECK: %[[COLUMN:.*]] = tt.expand_dims %[[MAX]]
-// CHECK: %[[NEGATED:.*]] = arith.negf %[[COLUMN]] : tensor<4x1xf32>
-// CHECK: %[[ROWS:.*]] = tt.broadcast %[[NEGATED]] : tensor<4x1xf32> -> tensor<4x8xf32>
+// CHECK: %[[NEGATED:.*]] = arith.negf %[[MAX]] : tensor<4xf32>
+// CHECK: %[[COLUMN:.*]] = tt.expand_dims %[[NEGATED]]
+// CHECK: %[[ROWS:.*]] = tt.broadcast %[[COLUMN]] : tensor<4x1xf32> -> tensor<4x8xf32>
 // CHECK: %[[FUSED:.*]] = math.fma %[[X]], %[[SPLAT]], %[[ROWS]] : tensor<4x8xf32>
 // CHECK-NOT: arith.subf
 // CHECK: tt.return %[[FUSED]]
