@@ -123,12 +123,30 @@ void readPushedPage(ArrayRef<OpOperand *> reads, cb::WriteBackOp writeBack,
     use->set(read.getResult());
 }
 
+/// Moves `writeBack` and the push that follows it up to right after
+/// `producer`, which computes the tile into the page reserved before it,
+/// when nothing between them uses the buffer: the consumer can then take the
+/// tile as soon as it is computed, rather than after whatever the producer
+/// does before the write in program order (the DPE's next product, computed
+/// ahead in a pipelined loop, waits for no later product of the iteration).
+void pushWhereProduced(cb::WriteBackOp writeBack, Operation *producer) {
+  Value buffer = writeBack.getCb();
+  cb::PushBackOp push = getNextPush(buffer, writeBack);
+  if (!push || cb::usesBufferBetween(buffer, producer, writeBack) ||
+      cb::usesBufferBetween(buffer, writeBack, push))
+    return;
+  writeBack->moveAfter(producer);
+  push->moveAfter(writeBack);
+}
+
 /// Moves the reserve of a buffer that takes one tile from its write_back
 /// up to the operation computing that tile, when the tile has no other
 /// use: the unit can then compute it straight into the page rather than
 /// into storage of its own that the write_back copies from. Nothing on the
 /// buffer lies between the two places, so the reserve moved still waits
 /// only for the pops earlier in program order that it waited for before.
+/// The write and its push follow the producer when nothing on the buffer
+/// lies between them either (`pushWhereProduced`).
 ///
 /// When the tile has other uses, the write and its push move up to the
 /// producer, which computes the tile straight into the page. The other uses
@@ -187,6 +205,7 @@ void reserveWhereProduced(tt::FuncOp function) {
           readsPushedPageFrom(writeBack.getCb(), producer, reserve))
         continue;
       reserve->moveBefore(producer);
+      pushWhereProduced(writeBack, producer);
       continue;
     }
     // The write and its push move up to the producer, and the reserve too

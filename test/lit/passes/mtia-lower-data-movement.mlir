@@ -12,12 +12,13 @@
 // CHECK: cb.push_back %[[X]], 1
 // CHECK: cb.wait_front %[[X]], 1
 // CHECK: %[[TILE:.*]] = cb.read_front %[[X]][0]
-// The output page is reserved before the sum, which is computed into it.
+// The output page is reserved before the sum, which is computed into it and
+// pushed right after it.
 // CHECK: cb.reserve_back %[[OUT]], 1
 // CHECK: %[[SUM:.*]] = tile.binary addf %[[TILE]], %[[TILE]]
-// CHECK: cb.pop_front %[[X]], 1
 // CHECK: cb.write_back %[[SUM]], %[[OUT]][0]
 // CHECK: cb.push_back %[[OUT]], 1
+// CHECK: cb.pop_front %[[X]], 1
 // CHECK: cb.wait_front %[[OUT]], 1
 // CHECK: dma.store %[[OUT]][0] to %arg1[%[[START]]] strides [%{{.*}}] bounds [%[[BOUND]]]
 // CHECK: cb.pop_front %[[OUT]], 1
@@ -227,10 +228,11 @@ tt.func @share_forward_buffers(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %y
 // CHECK-NEXT: cb.wait_front %[[TO_SIMD]], 2
 // CHECK-NEXT: %[[C:.*]] = cb.read_front %[[TO_SIMD]][1]
 // CHECK-NEXT: cb.reserve_back %[[TO_MLU]], 1
-// CHECK-NEXT: tile.binary addf %[[B]], %[[C]]
+// CHECK-NEXT: %[[SUM:.*]] = tile.binary addf %[[B]], %[[C]]
+// CHECK-NEXT: cb.write_back %[[SUM]], %[[TO_MLU]][0] : !cb.cb<64xf32, pages = 2> view !tile.tile<8x8xf32>
+// CHECK-NEXT: cb.push_back %[[TO_MLU]], 1
 // CHECK-NEXT: cb.pop_front %[[TO_SIMD]], 1
 // CHECK-NEXT: cb.pop_front %[[TO_SIMD]], 1
-// CHECK: cb.write_back %{{.*}}, %[[TO_MLU]][0] : !cb.cb<64xf32, pages = 2> view !tile.tile<8x8xf32>
 tt.func @fifo_forward_buffers(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %y: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
   %range = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
   %xs = tt.splat %x : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
@@ -356,6 +358,8 @@ tt.func @wrapped_rows(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %m: i32 {tt
 // CHECK: tile.concat %[[FIRST]], %[[SECOND]]
 // CHECK-NOT: cb.pop_front %[[TO_MLU]]
 // CHECK: tile.concat %[[SECOND]], %[[SECOND]]
+// CHECK-NEXT: cb.write_back
+// CHECK-NEXT: cb.push_back
 // CHECK-NEXT: cb.pop_front %[[TO_MLU]], 1
 // CHECK-NEXT: cb.pop_front %[[TO_MLU]], 1
 tt.func @pops_wait_for_tiles_behind(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %y: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {

@@ -2,7 +2,9 @@
 
 // The buffer of the store takes one tile, which has no other use: its
 // reserve moves from the write_back up to the tile op that computes the
-// tile, so that the SIMD engine computes the sum into the page.
+// tile, so that the SIMD engine computes the sum into the page, and the
+// write and the push follow the tile op, so that the store can start as soon
+// as the sum is computed.
 
 // CHECK-LABEL: tt.func @vector_add
 // CHECK: %[[X:.*]] = cb.alloc "load0"
@@ -10,9 +12,11 @@
 // CHECK: %[[TILE:.*]] = cb.read_front %[[X]][0]
 // CHECK-NEXT: cb.reserve_back %[[OUT]], 1
 // CHECK-NEXT: %[[SUM:.*]] = tile.binary addf %[[TILE]], %[[TILE]]
+// CHECK-NEXT: cb.write_back %[[SUM]], %[[OUT]][0]
+// CHECK-NEXT: cb.push_back %[[OUT]], 1
 // CHECK-NEXT: cb.pop_front %[[X]], 1
 // CHECK-NOT: cb.reserve_back
-// CHECK: cb.write_back %[[SUM]], %[[OUT]][0]
+// CHECK-NOT: cb.push_back %[[OUT]]
 tt.func @vector_add(%arg0: !tt.ptr<f32>, %arg1: !tt.ptr<f32>, %arg2: i32) {
   %c1 = arith.constant 1 : index
   %c0 = arith.constant 0 : index
