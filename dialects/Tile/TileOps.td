@@ -311,6 +311,22 @@ def Tile_ReduceOp : Tile_UnitOp<"reduce", "Reduce", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tile_ReduceCopyOp : Tile_UnitOp<"reduce_copy", "Reduce", [Pure, SameOperandsAndResultType]> {
+  let summary = "copy a tile on the reduction engine, to hand it to a second unit";
+  let description = [{
+    Each page of a circular buffer is read by one unit, its consumer. When the
+    reduction engine and another unit both read a tile the DPE computes
+    (attention's scores `qk`, whose row maximum the reduction engine takes and
+    which the SIMD engine exponentiates), the reduction engine copies the page
+    it reads for the other unit, rather than the DPE spending its cycles on a
+    second copy of its product (`mtia-relay-shared-products`):
+    `%r = tile.reduce_copy %qk : !tile.tile<64x64xf32>`.
+  }];
+  let arguments = (ins Tile_AnyTile:$source);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = "$source attr-dict `:` qualified(type($result))";
+}
+
 def Tile_ReduceRegionOp : Tile_UnitOp<"reduce_region", "Reduce", [Pure, SingleBlock]> {
   let summary = "reduce tiles along one axis with a combine region";
   let description = [{

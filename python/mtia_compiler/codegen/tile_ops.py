@@ -166,7 +166,7 @@ class TileOpEmitter:
         if unit == Unit.SIMD:
             self.b.simd_binary("or", bits, dst, src, 0, info.count)
         elif unit == Unit.RE:
-            self.b.reduce("or", bits, src, [info.count, 1], 1, d=dst)
+            self._reduce_engine_copy(src, dst, info)
         elif unit == Unit.MLU:
             self.b.mlu_copy(dst, src, info.element_bytes, [info.count], [1], [1])
         elif unit == Unit.DPE and self.fixed.dpe_zeros is not None:
@@ -181,6 +181,12 @@ class TileOpEmitter:
                            acc=src)
         else:
             raise located_error(where, f"a tile held by {unit.value} cannot be copied")
+
+    def _reduce_engine_copy(self, src: Slot, dst: Slot, info: TileInfo) -> None:
+        """The reduction engine copies a tile bit for bit: an `or` of each
+        element alone, the elements as integers of their width."""
+        self.b.reduce("or", integer_dtype_of_width(info.element_bytes), src, [info.count, 1], 1,
+                      d=dst)
 
     # -- dispatch -----------------------------------------------------------------
 
@@ -229,6 +235,8 @@ class TileOpEmitter:
             tile.SimdMatmulOp: self._matmul,
             tile.ZerosOp: self._zeros,
             tile.ReduceOp: self._reduce,
+            tile.ReduceCopyOp: lambda op: self._reduce_engine_copy(
+                self._inputs(op)[0], self._result(op), self._info(op)),
             tile.ArgReduceOp: self._arg_reduce,
             tile.ScanOp: self._scan,
             tile.CrossPEReduceOp: self._cross_pe_reduce,

@@ -111,6 +111,8 @@ tt.func @reductions(%x: !tile.tile<64x128xf32>, %i: !tile.tile<64x128xi32>, %v: 
   %1 = tile.reduce maxsi %i axis = 0 : !tile.tile<64x128xi32> -> !tile.tile<128xi32>
   // CHECK: tile.reduce maximumf %{{.*}} axis = 0 : !tile.tile<128xf32> -> !tile.tile<f32>
   %2 = tile.reduce maximumf %v axis = 0 : !tile.tile<128xf32> -> !tile.tile<f32>
+  // CHECK: tile.reduce_copy %{{.*}} : !tile.tile<64x128xf32>
+  %copy = tile.reduce_copy %x : !tile.tile<64x128xf32>
   // CHECK: tile.reduce_region %{{.*}}, %{{.*}} axis = 1 : (!tile.tile<64x128xf32>, !tile.tile<64x128xi32>) -> (!tile.tile<64xf32>, !tile.tile<64xi32>) {
   // CHECK: ^bb0(%{{.*}}: f32, %{{.*}}: i32, %{{.*}}: f32, %{{.*}}: i32):
   // CHECK: tile.yield %{{.*}}, %{{.*}} : f32, i32
