@@ -137,8 +137,10 @@ def ContractMultiplyAdds : Pass<"mtia-contract-multiply-adds", "::mlir::ModuleOp
     `math.fma`, rounded once, which the SIMD engine computes in one pass. A
     subtraction negates its subtrahend, or for `c - x * y` a factor, only
     when that costs less than a pass over the tile: a constant, a scalar, or
-    the smaller tensor that splats, broadcasts and dimension insertions
-    spread (`x * s - max[:, None]` negates the row maximum). The combine
+    the tensor at the root of the splats, broadcasts and dimension
+    insertions that spread it, which are applied to the negation as they
+    were (`x * s - max[:, None]` negates the row maximum, and the tile stage
+    still folds `(-max)[:, None]` into one broadcast). The combine
     regions of reductions and scans are left alone.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::math::MathDialect"];
@@ -449,7 +451,10 @@ def ReserveWhereProduced : Pass<"mtia-reserve-where-produced", "::mlir::ModuleOp
   let description = [{
     Moves the `cb.reserve_back` of a buffer that takes one tile from its
     `cb.write_back` up to the tile op computing that tile, when the tile has
-    no other use, so that the unit computes it straight into the page. When
+    no other use, so that the unit computes it straight into the page, and
+    the write and its push up to right after the op when nothing on the
+    buffer lies between, so that the consumer can take the tile as soon as
+    it is computed. When
     the tile has other uses, all on the producing unit and before the
     buffer's next reserve or push, the tile is computed into the page and
     pushed at once, and those uses read it there (`cb.read_pushed`).
@@ -500,6 +505,25 @@ def RecomputeReshapedTiles : Pass<"mtia-recompute-reshaped-tiles", "::mlir::Modu
     shape beyond it: such a tile is computed anew in the reshaped shape
     instead (the originals stay for their other uses). Rank-0 reshapes, which
     hand an element to the control core, stay.
+  }];
+  let dependentDialects = ["::mtia::tile::TileDialect"];
+}
+
+def RelaySharedProducts : Pass<"mtia-relay-shared-products", "::mlir::ModuleOp"> {
+  let summary = "Let the reduction engine copy a DPE product that another unit also reads";
+  let description = [{
+    Every page of a circular buffer has one consumer unit, so a product of the
+    DPE that the reduction engine and another unit both read would be written
+    twice by the DPE, the second time as a copy that takes a pass of the DPE
+    (attention written as Triton's tutorial writes it: the reduction engine
+    takes the row maximum of the scores `qk`, the SIMD engine computes
+    `exp2(qk * scale - m)`). The DPE is what such kernels are bound by, and
+    the reduction engine reads the product anyway: this pass makes it copy
+    the product (`tile.reduce_copy`, right before its first reduction-engine
+    reader in the product's block) for the readers of other units, also where
+    a loop or conditional carries the product to them (the scores
+    `mtia-pipeline-dots` computes an iteration ahead). Readers of the
+    reduction engine and the DPE keep the product.
   }];
   let dependentDialects = ["::mtia::tile::TileDialect"];
 }

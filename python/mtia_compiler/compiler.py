@@ -81,7 +81,8 @@ def pass_stages(target: str | Path, strip_budget_divisor: int = 0,
                  f"mtia-factor-reduction-scales, {contraction}"
                  f"mtia-pipeline-dots{{ahead={dots_ahead}}}, "
                  "mtia-convert-tt-to-tile, mtia-expand-combine-regions, "
-                 "mtia-recompute-reshaped-tiles, canonicalize, cse)"),
+                 "mtia-recompute-reshaped-tiles, canonicalize, cse, "
+                 "mtia-relay-shared-products)"),
         ("dma", f"builtin.module(mtia-lower-data-movement{{target={target} "
                 f"reserved-buffers={PROGRAM_STAGE_BUFFERS} cb-multiplier={cb_multiplier}}}, "
                 "canonicalize, cse, mtia-reserve-where-produced, mtia-rematerialize-tiles)"),
