@@ -78,6 +78,19 @@ private:
   /// removes it. One page serves: program order reads each tile before the
   /// next is written.
   ///
+  /// When the next tile does not depend on the current one (attention's
+  /// scores computed two iterations ahead, which the DPE passes to the
+  /// reduction engine), the buffer has a second page, which the program
+  /// stage may take back when memory is short: the producer computes the
+  /// next tile while the consumer still reads the current one.
+  ///
+  /// When the body computes the next tile before the consumer is done with
+  /// the current one (the copy of the next scores that the reduction engine
+  /// makes as soon as the DPE has them, `mtia-relay-shared-products`), the
+  /// producer computes it straight into a second page, reserved where it
+  /// computes it: the page of the current tile is the only other one not
+  /// yet freed then, so the reserve never waits for a later pop.
+  ///
   /// When the loop's result only starts another such loop that follows it
   /// (the two loops `mtia-split-masked-loops` makes of one), the chain of
   /// loops shares the buffer: the tile stays in its page from one loop to
@@ -105,23 +118,46 @@ private:
         break;
       std::tie(loop, argument) = *next;
     }
+    // The loop `mtia-pipeline-dots` makes of a pipelined loop's last
+    // iteration reads in its body what the pipelined loop carries out (the
+    // reduction engine's copy of the scores, `mtia-relay-shared-products`).
+    // A DPE product it carries stays out of the buffer: the DPE would copy
+    // into the page the first product, which the pipelined loop's prologue
+    // computes in a conditional, and it is the unit such kernels are bound
+    // by.
     OpResult result = loop.getTiedLoopResult(argument);
-    if (!usedOnlyBy(result, loop->getBlock(), owner, consumer))
+    if (!usedOnlyBy(result, loop->getBlock(), owner, consumer,
+                    /*nested=*/owner != tile::Unit::DPE))
       return;
     Location loc = argument.getLoc();
     auto pageType = cast<tile::TileType>(argument.getType());
-    cb::AllocOp buffer =
-        buffers.allocate("carried", pageType, cb::getEndpoint(owner),
-                         cb::getEndpoint(*consumer), loc, 1);
+    bool producesEarly = llvm::any_of(chain, [](auto link) {
+      return getEarlyProducer(link.first, link.second);
+    });
+    bool runsAhead = llvm::none_of(chain, [](auto link) {
+      return dependsOnArgument(link.first, link.second);
+    });
+    cb::AllocOp buffer = buffers.allocate(
+        "carried", pageType, cb::getEndpoint(owner),
+        cb::getEndpoint(*consumer), loc, producesEarly || runsAhead ? 2 : 1,
+        producesEarly || !runsAhead ? 0 : 1);
     OpBuilder beforeLoop(chain.front().first);
     if (clearsInit)
       init = tile::ZerosOp::create(beforeLoop, loc, pageType);
     BufferBuilder::produce(buffer, init, beforeLoop, loc);
     for (auto [chained, carried] : chain) {
-      OpBuilder endOfBody(chained.getBody()->getTerminator());
-      BufferBuilder::produce(
-          buffer, chained.getTiedLoopYieldedValue(carried)->get(), endOfBody,
-          loc);
+      Value next = chained.getTiedLoopYieldedValue(carried)->get();
+      if (Operation *producer = getEarlyProducer(chained, carried)) {
+        OpBuilder builder(producer);
+        cb::ReserveBackOp::create(builder, loc, buffer, 1);
+        builder.setInsertionPointAfter(producer);
+        cb::WriteBackOp::create(builder, loc, next, buffer,
+                                static_cast<uint64_t>(0));
+        cb::PushBackOp::create(builder, loc, buffer, 1);
+      } else {
+        OpBuilder endOfBody(chained.getBody()->getTerminator());
+        BufferBuilder::produce(buffer, next, endOfBody, loc);
+      }
       consumeCarried(buffer, carried, chained.getBody(), nullptr);
     }
     consumeCarried(buffer, result, loop->getBlock(), loop);
@@ -129,18 +165,61 @@ private:
 
   /// Whether every use of `value` in `block` (and none elsewhere) is by one
   /// compute unit other than `owner`, the same as `consumer` if that is
-  /// set; sets `consumer` to it.
+  /// set; sets `consumer` to it. With `nested`, uses in the regions of the
+  /// block's operations count as uses in the block.
   bool usedOnlyBy(Value value, Block *block, tile::Unit owner,
-                  std::optional<tile::Unit> &consumer) {
+                  std::optional<tile::Unit> &consumer, bool nested = false) {
     for (OpOperand &use : value.getUses()) {
       std::optional<tile::Unit> user = units.getUser(use);
-      if (!user || *user == owner || *user == tile::Unit::DMA ||
-          use.getOwner()->getBlock() != block ||
+      Operation *ancestor = nested
+                                ? block->findAncestorOpInBlock(*use.getOwner())
+                                : use.getOwner();
+      if (!user || *user == owner || *user == tile::Unit::DMA || !ancestor ||
+          ancestor->getBlock() != block ||
+
           (consumer && *consumer != *user))
         return false;
       consumer = *user;
     }
     return true;
+  }
+
+  /// The operation of `loop`'s body that computes the next value of the
+  /// carried `argument`, when it does so before a use of the argument in
+  /// the body.
+  static Operation *getEarlyProducer(scf::ForOp loop, BlockArgument argument) {
+    Operation *producer =
+        loop.getTiedLoopYieldedValue(argument)->get().getDefiningOp();
+    Block *body = loop.getBody();
+    if (!producer || producer->getBlock() != body)
+      return nullptr;
+    for (Operation *user : argument.getUsers())
+      if (producer->isBeforeInBlock(body->findAncestorOpInBlock(*user)))
+        return producer;
+    return nullptr;
+  }
+
+  /// Whether what `loop`'s body yields for the carried `argument` is
+  /// computed from the argument.
+  static bool dependsOnArgument(scf::ForOp loop, BlockArgument argument) {
+    Block *body = loop.getBody();
+    SmallVector<Value> worklist = {
+        loop.getTiedLoopYieldedValue(argument)->get()};
+    DenseSet<Operation *> visited;
+    while (!worklist.empty()) {
+      Value value = worklist.pop_back_val();
+      if (value == argument)
+        return true;
+      Operation *producer = value.getDefiningOp();
+      if (!producer || !body->findAncestorOpInBlock(*producer) ||
+          !visited.insert(producer).second)
+        continue;
+      // The operands of the operations nested in a producer count too.
+      producer->walk([&](Operation *nested) {
+        llvm::append_range(worklist, nested->getOperands());
+      });
+    }
+    return false;
   }
 
   /// The loop `result` starts, and its argument, when the result's one use

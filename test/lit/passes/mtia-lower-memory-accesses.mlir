@@ -224,3 +224,82 @@ tt.func @branches_on_different_units(%arg0: !tt.ptr<f32> {tt.divisibility = 16 :
   tt.store %11, %9 : tensor<8x!tt.ptr<f32>>
   tt.return
 }
+
+// -----
+
+// The next scores do not depend on the scores the loop carries (a product
+// computed one iteration ahead): the carried buffer gets a second page, which
+// the program stage may take back (`run_ahead_pages`), so that the DPE
+// computes the next scores while the SIMD engine still reads the current
+// ones.
+
+// CHECK-LABEL: tt.func @carried_scores_run_ahead
+// CHECK: %[[CARRIED:.*]] = cb.alloc "carried{{[0-9]+}}", dpe -> simd {run_ahead_pages = 1 : i64} : !cb.cb<32x32xf32, pages = 2>
+// CHECK: scf.for
+// CHECK-NEXT: cb.wait_front %[[CARRIED]], 1
+// CHECK: %[[NEXT:.*]] = tile.matmul
+// CHECK: cb.reserve_back %[[CARRIED]], 1
+// CHECK-NEXT: cb.write_back %[[NEXT]], %[[CARRIED]][0]
+// CHECK-NEXT: cb.push_back %[[CARRIED]], 1
+// CHECK-NEXT: scf.yield
+tt.func @carried_scores_run_ahead(%n: index) -> !tile.tile<32x32xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = tile.constant dense<1.000000e+00> : tensor<32x32xf16> : !tile.tile<32x32xf16>
+  %zero = tile.constant dense<0.000000e+00> : tensor<32x32xf32> : !tile.tile<32x32xf32>
+  %first = tile.matmul %a, %a, %zero : !tile.tile<32x32xf16>, !tile.tile<32x32xf16> -> !tile.tile<32x32xf32>
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%scores = %first, %sum = %zero) -> (!tile.tile<32x32xf32>, !tile.tile<32x32xf32>) {
+    %p = tile.sfu exp2 %scores : !tile.tile<32x32xf32>
+    %total = tile.binary addf %sum, %p : !tile.tile<32x32xf32>
+    %next = tile.matmul %a, %a, %zero : !tile.tile<32x32xf16>, !tile.tile<32x32xf16> -> !tile.tile<32x32xf32>
+    scf.yield %next, %total : !tile.tile<32x32xf32>, !tile.tile<32x32xf32>
+  }
+  tt.return %r#1 : !tile.tile<32x32xf32>
+}
+
+// -----
+
+// The reduction engine copies the next scores at the top of the body, before
+// the SIMD engine reads the current ones (`mtia-relay-shared-products`): it
+// reserves a page of the carried buffer before the copy (and before it reads
+// the product) and pushes it right after, so the buffer has two pages that the program stage must not
+// take back. The loop that follows (a pipelined loop's last iteration) reads
+// the last scores in its body, in the page the first loop left them in.
+
+// CHECK-LABEL: tt.func @scores_copied_before_the_current_ones_are_read
+// CHECK: %[[CARRIED:.*]] = cb.alloc "carried{{[0-9]+}}", reduce -> simd : !cb.cb<32x32xf32, pages = 2>
+// CHECK: scf.for
+// CHECK: cb.reserve_back %[[CARRIED]], 1
+// CHECK: %[[COPY:.*]] = tile.reduce_copy
+// CHECK-NOT: cb.push_back %[[CARRIED]]
+// CHECK: cb.write_back %[[COPY]], %[[CARRIED]][0]
+// CHECK-NEXT: cb.push_back %[[CARRIED]], 1
+// CHECK: cb.wait_front %[[CARRIED]], 1
+// CHECK-NEXT: %[[CURRENT:.*]] = cb.read_front %[[CARRIED]][0]
+// CHECK-NEXT: tile.sfu exp2 %[[CURRENT]]
+// CHECK: scf.yield
+// CHECK: cb.wait_front %[[CARRIED]], 1
+// CHECK-NEXT: %[[LAST:.*]] = cb.read_front %[[CARRIED]][0]
+// CHECK-NEXT: scf.for
+// CHECK: tile.sfu exp2 %[[LAST]]
+tt.func @scores_copied_before_the_current_ones_are_read(%m: index, %n: index) -> !tile.tile<32x32xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = tile.constant dense<1.000000e+00> : tensor<32x32xf16> : !tile.tile<32x32xf16>
+  %zero = tile.constant dense<0.000000e+00> : tensor<32x32xf32> : !tile.tile<32x32xf32>
+  %product = tile.matmul %a, %a, %zero : !tile.tile<32x32xf16>, !tile.tile<32x32xf16> -> !tile.tile<32x32xf32>
+  %first = tile.reduce_copy %product : !tile.tile<32x32xf32>
+  %r:2 = scf.for %i = %c0 to %m step %c1 iter_args(%scores = %first, %sum = %zero) -> (!tile.tile<32x32xf32>, !tile.tile<32x32xf32>) {
+    %next_product = tile.matmul %a, %a, %zero : !tile.tile<32x32xf16>, !tile.tile<32x32xf16> -> !tile.tile<32x32xf32>
+    %next = tile.reduce_copy %next_product : !tile.tile<32x32xf32>
+    %p = tile.sfu exp2 %scores : !tile.tile<32x32xf32>
+    %total = tile.binary addf %sum, %p : !tile.tile<32x32xf32>
+    scf.yield %next, %total : !tile.tile<32x32xf32>, !tile.tile<32x32xf32>
+  }
+  %last = scf.for %i = %m to %n step %c1 iter_args(%sum = %r#1) -> (!tile.tile<32x32xf32>) {
+    %p = tile.sfu exp2 %r#0 : !tile.tile<32x32xf32>
+    %total = tile.binary addf %sum, %p : !tile.tile<32x32xf32>
+    scf.yield %total : !tile.tile<32x32xf32>
+  }
+  tt.return %last : !tile.tile<32x32xf32>
+}
