@@ -305,3 +305,41 @@ def load_or_scale_kernel(x_ptr, y_ptr, out_ptr, flag, BLOCK: tl.constexpr):
     else:
         value = tl.load(y_ptr + offsets) * 3.0
     tl.store(out_ptr + offsets, value)
+
+
+@triton.jit
+def tutorial_attention_kernel(q_ptr, k_ptr, v_ptr, out_ptr, scale, seq_len,
+                              BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, DIM: tl.constexpr,
+                              CAUSAL: tl.constexpr):
+    # Attention forward as Triton's tutorial writes it: the row maximum is
+    # taken of the raw scores and scaled, and the scores are scaled and
+    # shifted in one expression. The reduction engine and the SIMD engine
+    # both read the DPE's product.
+    rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    dims = tl.arange(0, DIM)
+    q = tl.load(q_ptr + rows[:, None] * DIM + dims[None, :], mask=rows[:, None] < seq_len,
+                other=0.0)
+    m_i = tl.full((BLOCK_M,), -float("inf"), tl.float32)
+    l_i = tl.zeros((BLOCK_M,), tl.float32)
+    acc = tl.zeros((BLOCK_M, DIM), tl.float32)
+    qk_scale = scale * 1.44269504
+    end = tl.minimum((tl.program_id(0) + 1) * BLOCK_M, seq_len) if CAUSAL else seq_len
+    for start in range(0, end, BLOCK_N):
+        keys = start + tl.arange(0, BLOCK_N)
+        k = tl.load(k_ptr + keys[None, :] * DIM + dims[:, None], mask=keys[None, :] < seq_len,
+                    other=0.0)
+        qk = tl.dot(q, k)
+        valid = keys[None, :] < seq_len
+        if CAUSAL:
+            valid = valid & (keys[None, :] <= rows[:, None])
+        qk = tl.where(valid, qk, -float("inf"))
+        m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
+        p = tl.math.exp2(qk * qk_scale - m_ij[:, None])
+        alpha = tl.math.exp2(m_i - m_ij)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        v = tl.load(v_ptr + keys[:, None] * DIM + dims[None, :], mask=keys[:, None] < seq_len,
+                    other=0.0)
+        acc = acc * alpha[:, None] + tl.dot(p.to(tl.float16), v)
+        m_i = m_ij
+    tl.store(out_ptr + rows[:, None] * DIM + dims[None, :], (acc / l_i[:, None]).to(tl.float16),
+             mask=rows[:, None] < seq_len)
