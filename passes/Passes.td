@@ -171,9 +171,11 @@ def PipelineDots : Pass<"mtia-pipeline-dots", "::mlir::ModuleOp"> {
     iteration, elementwise updates of carried values that nothing else in
     the iteration uses (attention's running sum) move to the end, so that
     the unit running them does not wait for their operands ahead of this
-    iteration's other work. Loops that would carry a product itself are left
-    alone (passing it to another unit would copy it out of the DPE every
-    iteration).
+    iteration's other work. A loop may carry a product itself (the scores,
+    when the SIMD engine shifts them unscaled as Triton's tutorial writes
+    attention): the DPE computes the next one into a page of the buffer it
+    is carried in, or the reduction engine relays it
+    (`mtia-relay-shared-products`), so the DPE does not copy it.
 
     With `ahead=2`, the dots of a pipelined loop are pipelined once more, in
     the loop the first round made: the loop carries their products (which
@@ -182,7 +184,9 @@ def PipelineDots : Pass<"mtia-pipeline-dots", "::mlir::ModuleOp"> {
     what follows from the product carried for the next iteration moves up to
     right after this iteration's last use of the values it replaces, so that
     the reduction engine takes the next row maximum while the SIMD engine
-    works on this iteration. It pays when the SIMD engine, not the DPE,
+    works on this iteration; what uses that row maximum (its scaling, as the
+    tutorial writes it) stays after this iteration's work, where the SIMD
+    engine does not wait for the reduction engine. It pays when the SIMD engine, not the DPE,
     bounds the loop (attention with 64-wide heads); otherwise it costs a
     page of local memory and the longer fill of the pipeline.
   }];

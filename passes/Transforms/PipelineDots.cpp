@@ -28,10 +28,12 @@
 // last.
 //
 // Loops that write memory (stores, atomics, prints) are left alone: a load of
-// the next iteration must not pass a write of this one. So are loops that
-// would carry a product itself: passing it to another unit would copy it out
-// of the DPE's storage every iteration, which costs the DPE what the overlap
-// gains.
+// the next iteration must not pass a write of this one. A loop may carry a
+// product itself (attention's scores, when the SIMD engine reads them
+// unscaled, as Triton's tutorial writes it): the DPE computes the next one
+// straight into a page of the buffer the loop carries it in, which has a
+// second page for it, or the reduction engine relays it
+// (`mtia-relay-shared-products`), so the DPE never copies it.
 //
 // With the option `ahead=2`, the dots of a pipelined loop are pipelined once
 // more in the loop the first round made, which then carries their products:
@@ -198,16 +200,6 @@ PipelinedSlice findSlice(scf::ForOp loop, bool feedingOnly) {
         if (llvm::any_of(result.getUsers(),
                          [&](Operation *user) { return !inSlice(user); }))
           slice.carried.push_back(result);
-  // Computing what follows from a product ahead as well keeps the product
-  // itself from being carried: the DPE would copy it out of its storage
-  // every iteration to pass it to another unit, which costs the DPE as much
-  // as the overlap gains it. Only a second pipelining carries products
-  // (`feedingOnly`), when what follows from them is already one iteration
-  // ahead.
-  if (!feedingOnly && llvm::any_of(slice.carried, [](Value value) {
-        return isa_and_nonnull<tt::DotOp>(value.getDefiningOp());
-      }))
-    return PipelinedSlice();
   // A loop that runs no iteration carries zeros instead, which only integers
   // and floats have.
   if (llvm::any_of(slice.carried, [](Value value) {
@@ -396,7 +388,8 @@ scf::ForOp pipeline(scf::ForOp loop, const PipelinedSlice &slice) {
 /// while the SIMD engine works on this iteration, and the next scores take
 /// the place of this iteration's, whose last use they follow. Operations
 /// they need that the body computes later (a splat of the scale) move with
-/// them when they are pure; otherwise nothing moves.
+/// them when they are pure; otherwise nothing moves. What uses a reduction
+/// of the chain stays.
 void hoistFollowing(scf::ForOp loop, unsigned products) {
   Block *body = loop.getBody();
   Operation *terminator = body->getTerminator();
@@ -412,6 +405,22 @@ void hoistFollowing(scf::ForOp loop, unsigned products) {
         }))
       following.insert(&op);
   following.erase(terminator);
+  // What uses a row reduction of the next scores stays where it is (the
+  // scaling of the next row maximum `max(qk) * scale`, as Triton's tutorial
+  // writes attention): moved up, its unit would wait there for the
+  // reduction engine, with this iteration's work queued behind it.
+  llvm::SmallPtrSet<Operation *, 8> waiting;
+  for (Operation &op : body->without_terminator())
+    if (following.contains(&op) &&
+        llvm::any_of(op.getOperands(), [&](Value operand) {
+          Operation *producer = operand.getDefiningOp();
+          return producer && (isa<tt::ReduceOp>(producer) ||
+                              waiting.contains(producer)) &&
+                 following.contains(producer);
+        }))
+      waiting.insert(&op);
+  for (Operation *op : waiting)
+    following.erase(op);
   if (following.empty())
     return;
   // The last use of an iteration argument whose next value they compute.

@@ -109,36 +109,16 @@ tt.func @gather_at_products(%q: tensor<16x16xf16>, %ptrs: tensor<16x16x!tt.ptr<f
 
 // -----
 
-// Left alone: a loop whose product the rest of the body uses itself (it
-// would be copied out of the DPE's storage every iteration), a loop that
-// stores (the next iteration's load must not pass this iteration's store),
-// and a loop whose dot accumulates into a carried value (its operands depend
-// on the previous iteration).
+// Left alone: a loop that stores (the next iteration's load must not pass
+// this iteration's store), and a loop whose dot accumulates into a carried
+// value (its operands depend on the previous iteration).
 
-// CHECK-LABEL: tt.func @carried_product
-// CHECK-NOT: tt.dot
-// CHECK: scf.for
 // CHECK-LABEL: tt.func @stores
 // CHECK-NOT: tt.dot
 // CHECK: scf.for
 // CHECK-LABEL: tt.func @accumulates
 // CHECK-NOT: tt.dot
 // CHECK: scf.for
-tt.func @carried_product(%q: tensor<16x16xf16>, %ptrs: tensor<16x16x!tt.ptr<f16>>, %n: i32) -> tensor<16x16xf32> {
-  %c0 = arith.constant 0 : i32
-  %c16 = arith.constant 16 : i32
-  %zero = arith.constant dense<0.000000e+00> : tensor<16x16xf32>
-  %r = scf.for %iv = %c0 to %n step %c16 iter_args(%acc = %zero) -> (tensor<16x16xf32>) : i32 {
-    %off = tt.splat %iv : i32 -> tensor<16x16xi32>
-    %p = tt.addptr %ptrs, %off : tensor<16x16x!tt.ptr<f16>>, tensor<16x16xi32>
-    %k = tt.load %p : tensor<16x16x!tt.ptr<f16>>
-    %s = tt.dot %q, %k, %zero : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
-    %next = arith.addf %acc, %s : tensor<16x16xf32>
-    scf.yield %next : tensor<16x16xf32>
-  }
-  tt.return %r : tensor<16x16xf32>
-}
-
 tt.func @stores(%q: tensor<16x16xf16>, %ptrs: tensor<16x16x!tt.ptr<f16>>, %out: tensor<16x16x!tt.ptr<f32>>, %n: i32) {
   %c0 = arith.constant 0 : i32
   %c16 = arith.constant 16 : i32
@@ -266,4 +246,87 @@ tt.func @scaling_hoisted(%q: tensor<16x16xf16>, %ptrs: tensor<16x16x!tt.ptr<f16>
     scf.yield %next : tensor<16x16xf32>
   }
   tt.return %r : tensor<16x16xf32>
+}
+
+// -----
+
+// The loop reads the product itself outside what follows from it (the SIMD
+// engine shifts the unscaled scores by their scaled row maximum, as Triton's
+// tutorial writes attention): the loop carries the product, which the DPE
+// computes straight into the buffer the loop carries it in, or the reduction
+// engine relays.
+
+// CHECK-LABEL: tt.func @product_carried
+// CHECK: %[[FIRST:.*]]:2 = scf.if %{{.*}} -> (tensor<16x16xf32>, tensor<16xf32>) {
+// CHECK: scf.for %{{.*}} iter_args(%{{.*}} = %{{.*}}, %[[M:.*]] = %{{.*}}, %[[S:.*]] = %[[FIRST]]#0, %[[ROW_SCALED:.*]] = %[[FIRST]]#1)
+// CHECK: %[[S_NEXT:.*]] = tt.dot
+// CHECK: arith.maxnumf %[[M]], %[[ROW_SCALED]]
+// CHECK: arith.subf %[[S]]
+// CHECK: scf.yield {{.*}}, %[[S_NEXT]],
+tt.func @product_carried(%q: tensor<16x16xf16>, %ptrs: tensor<16x16x!tt.ptr<f16>>, %n: i32, %scale: tensor<16xf32>) -> tensor<16x16xf32> {
+  %c0 = arith.constant 0 : i32
+  %c16 = arith.constant 16 : i32
+  %zero = arith.constant dense<0.000000e+00> : tensor<16x16xf32>
+  %low = arith.constant dense<0xFF800000> : tensor<16xf32>
+  %r:2 = scf.for %iv = %c0 to %n step %c16 iter_args(%acc = %zero, %m = %low) -> (tensor<16x16xf32>, tensor<16xf32>) : i32 {
+    %off = tt.splat %iv : i32 -> tensor<16x16xi32>
+    %p = tt.addptr %ptrs, %off : tensor<16x16x!tt.ptr<f16>>, tensor<16x16xi32>
+    %k = tt.load %p : tensor<16x16x!tt.ptr<f16>>
+    %s = tt.dot %q, %k, %zero : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
+    %row = "tt.reduce"(%s) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %x = arith.maxnumf %a, %b : f32
+      tt.reduce.return %x : f32
+    }) : (tensor<16x16xf32>) -> tensor<16xf32>
+    %row_scaled = arith.mulf %row, %scale : tensor<16xf32>
+    %m_new = arith.maxnumf %m, %row_scaled : tensor<16xf32>
+    %column = tt.expand_dims %m_new {axis = 1 : i32} : tensor<16xf32> -> tensor<16x1xf32>
+    %rows = tt.broadcast %column : tensor<16x1xf32> -> tensor<16x16xf32>
+    %shifted = arith.subf %s, %rows : tensor<16x16xf32>
+    %next = arith.addf %acc, %shifted : tensor<16x16xf32>
+    scf.yield %next, %m_new : tensor<16x16xf32>, tensor<16xf32>
+  }
+  tt.return %r#0 : tensor<16x16xf32>
+}
+
+// -----
+
+// With `ahead=2`, the row maximum of the product carried for the next
+// iteration moves up, but its scaling stays where it was, after this
+// iteration's work: moved up, the SIMD engine would wait there for the
+// reduction engine's maximum with this iteration's work queued behind.
+
+// TWO-LABEL: tt.func @scaling_of_a_reduction_stays
+// TWO: scf.for %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[M:.*]] = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %[[AHEAD:.*]] = %{{.*}})
+// TWO: tt.dot
+// TWO-NEXT: %[[ROW:.*]] = "tt.reduce"(%[[AHEAD]])
+// TWO: arith.maxnumf %[[M]]
+// TWO: %[[SUB:.*]] = arith.subf
+// TWO-NEXT: arith.addf %[[ACC]], %[[SUB]]
+// TWO-NEXT: arith.mulf %[[ROW]]
+// TWO-NEXT: scf.yield
+tt.func @scaling_of_a_reduction_stays(%q: tensor<16x16xf16>, %ptrs: tensor<16x16x!tt.ptr<f16>>, %n: i32, %scale: tensor<16xf32>) -> tensor<16x16xf32> {
+  %c0 = arith.constant 0 : i32
+  %c16 = arith.constant 16 : i32
+  %zero = arith.constant dense<0.000000e+00> : tensor<16x16xf32>
+  %low = arith.constant dense<0xFF800000> : tensor<16xf32>
+  %r:2 = scf.for %iv = %c0 to %n step %c16 iter_args(%acc = %zero, %m = %low) -> (tensor<16x16xf32>, tensor<16xf32>) : i32 {
+    %off = tt.splat %iv : i32 -> tensor<16x16xi32>
+    %p = tt.addptr %ptrs, %off : tensor<16x16x!tt.ptr<f16>>, tensor<16x16xi32>
+    %k = tt.load %p : tensor<16x16x!tt.ptr<f16>>
+    %s = tt.dot %q, %k, %zero : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
+    %row = "tt.reduce"(%s) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %x = arith.maxnumf %a, %b : f32
+      tt.reduce.return %x : f32
+    }) : (tensor<16x16xf32>) -> tensor<16xf32>
+    %row_scaled = arith.mulf %row, %scale : tensor<16xf32>
+    %m_new = arith.maxnumf %m, %row_scaled : tensor<16xf32>
+    %column = tt.expand_dims %m_new {axis = 1 : i32} : tensor<16xf32> -> tensor<16x1xf32>
+    %rows = tt.broadcast %column : tensor<16x1xf32> -> tensor<16x16xf32>
+    %shifted = arith.subf %s, %rows : tensor<16x16xf32>
+    %next = arith.addf %acc, %shifted : tensor<16x16xf32>
+    scf.yield %next, %m_new : tensor<16x16xf32>, tensor<16xf32>
+  }
+  tt.return %r#0 : tensor<16x16xf32>
 }
