@@ -310,11 +310,13 @@ def load_or_scale_kernel(x_ptr, y_ptr, out_ptr, flag, BLOCK: tl.constexpr):
 @triton.jit
 def tutorial_attention_kernel(q_ptr, k_ptr, v_ptr, out_ptr, scale, seq_len,
                               BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, DIM: tl.constexpr,
-                              CAUSAL: tl.constexpr):
+                              CAUSAL: tl.constexpr, MASKED: tl.constexpr = True):
     # Attention forward as Triton's tutorial writes it: the row maximum is
     # taken of the raw scores and scaled, and the scores are scaled and
     # shifted in one expression. The reduction engine and the SIMD engine
-    # both read the DPE's product.
+    # both read the DPE's product. Without MASKED the scores are not masked
+    # (the tutorial's blocks off the diagonal; the sequence must be whole
+    # blocks), so the loop carries the product itself.
     rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
     dims = tl.arange(0, DIM)
     q = tl.load(q_ptr + rows[:, None] * DIM + dims[None, :], mask=rows[:, None] < seq_len,
@@ -332,7 +334,8 @@ def tutorial_attention_kernel(q_ptr, k_ptr, v_ptr, out_ptr, scale, seq_len,
         valid = keys[None, :] < seq_len
         if CAUSAL:
             valid = valid & (keys[None, :] <= rows[:, None])
-        qk = tl.where(valid, qk, -float("inf"))
+        if MASKED:
+            qk = tl.where(valid, qk, -float("inf"))
         m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
         p = tl.math.exp2(qk * qk_scale - m_ij[:, None])
         alpha = tl.math.exp2(m_i - m_ij)

@@ -20,9 +20,10 @@ BLOCK, DIM = 32, 32
 
 
 @pytest.mark.parametrize("dots_ahead", [1, 2])
-@pytest.mark.parametrize("causal", [False, True])
-@pytest.mark.parametrize("seq_len", [32, 100, 192])
-def test_tutorial_attention(dots_ahead: int, causal: bool, seq_len: int) -> None:
+@pytest.mark.parametrize(("causal", "masked", "seq_len"), [
+    (False, True, 32), (False, True, 100), (False, True, 192), (True, True, 32),
+    (True, True, 100), (True, True, 192), (False, False, 64), (False, False, 192)])
+def test_tutorial_attention(dots_ahead: int, causal: bool, masked: bool, seq_len: int) -> None:
     generator = torch.Generator().manual_seed(seq_len)
     q, k, v = (torch.randn(seq_len, DIM, generator=generator).half() for _ in range(3))
     out = torch.empty_like(q)
@@ -30,7 +31,7 @@ def test_tutorial_attention(dots_ahead: int, causal: bool, seq_len: int) -> None
     with launches() as records:
         compiled = kernels.tutorial_attention_kernel[(programs,)](
             q, k, v, out, 1 / math.sqrt(DIM), seq_len, BLOCK_M=BLOCK, BLOCK_N=BLOCK, DIM=DIM,
-            CAUSAL=causal, dots_ahead=dots_ahead)
+            CAUSAL=causal, MASKED=masked, dots_ahead=dots_ahead)
     expected = torch.nn.functional.scaled_dot_product_attention(
         q.float()[None], k.float()[None], v.float()[None], is_causal=causal)[0]
     torch.testing.assert_close(out.float(), expected, rtol=2e-3, atol=2e-3)
