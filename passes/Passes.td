@@ -49,9 +49,10 @@ def OrderPrograms : Pass<"mtia-order-programs", "::mlir::ModuleOp"> {
     `tt.get_program_id` along one grid axis (a causal attention's loop over
     the key blocks up to its query block) gets the attributes
     `mtia.program_order = "staggered"` and `mtia.program_order_axis` (the
-    axis) on its `tt.func`: rounds go in groups of four, the second shifted
-    by half the axis's period, the third and fourth the reverses of the
-    first and second. Like the serpentine order, this pairs each PE's long
+    axis) on its `tt.func`: rounds go in pairs of complements (a round and
+    its reverse), every other pair shifted by half the axis's period, each
+    pair's second round two rounds after its first. Like the serpentine
+    order, this pairs each PE's long
     programs with short ones; it also keeps the PEs from all finishing a
     round at the same time and spreads out when they start their longest
     programs (which in an attention read a head's keys and values from DRAM

@@ -9,9 +9,10 @@
 // asks for an order that pairs long programs with short ones instead.
 //
 // When the bounds depend on the id along one axis, the kernel asks for the
-// staggered order with that axis: rounds go in groups of four, the second
-// shifted by half the axis's period against the first, the third and fourth
-// the reverses of the first and second. Besides the balance, this spreads
+// staggered order with that axis: rounds go in pairs of complements (a
+// round and its reverse), every other pair shifted by half the axis's
+// period, each pair's second round two rounds after its first, so that no
+// round but the last completes every pair. Besides the balance, this spreads
 // out when the PEs start their longest programs, which in an attention are
 // the ones that read the keys and values of a head first, from DRAM, and
 // keeps the PEs from all ending a round together and loading the next

@@ -289,15 +289,16 @@ struct CBDesc {
 /// program r*P+s to PE s in every round; serpentine does so in even rounds
 /// and gives it to PE P-1-s in odd ones, so that a PE whose program of one
 /// round is among the longest (a causal attention's last query block) gets
-/// one of the shortest in the next. Staggered gives the rounds out in groups
-/// of four: as round-robin; with every PE p taking the program of slot
-/// (p + d) mod P, d half the period along the order axis; as serpentine's
-/// odd rounds; and with PE p taking slot P-1-((p + d) mod P). Each PE's
-/// programs of the first and third rounds, and of the second and fourth,
-/// are complements, as in serpentine, but the PEs do not all end their
-/// second round together, and the longest programs of the four rounds start
-/// at different times. A last group of fewer than four rounds is given out
-/// serpentine.
+/// one of the shortest in the next. Staggered gives the rounds out as pairs
+/// of complements, each pair's second round two rounds after its first:
+/// A0, A1, D0, A2, D1, ..., A(K-1), D(K-2), D(K-1). In Aj every PE p takes
+/// the program of slot (p + s) mod P, in Dj that of slot P-1-((p + s) mod P),
+/// where s is 0 for even j and half the period along the order axis for odd
+/// j. Each PE's programs of a pair are complements, as in serpentine, but no
+/// round before the last completes every open pair, so the PEs do not all
+/// end a round together, and the longest programs of the rounds start at
+/// different times. A last round without a partner is given out
+/// round-robin.
 enum class ProgramOrder { RoundRobin, Serpentine, Staggered };
 
 struct Program {

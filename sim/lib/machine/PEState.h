@@ -153,25 +153,32 @@ inline unsigned peOf(int64_t linear, unsigned numPEs, const Program &program,
     break;
   }
   const int64_t total = grid[0] * grid[1] * grid[2];
-  const int64_t rounds = (total + pes - 1) / pes;
-  if (round / 4 * 4 + 4 > rounds)
-    return static_cast<unsigned>(serpentine());
+  const int64_t pairs = (total + pes - 1) / pes / 2;
+  // A last round without a partner is given out round-robin.
+  if (round >= 2 * pairs)
+    return static_cast<unsigned>(slot);
   int64_t period = 1;
   for (unsigned axis = 0; axis <= program.orderAxis; ++axis)
     period *= grid[axis];
-  const int64_t shift = period / 2 % pes;
-  // The PE p that takes `slot`: slot = p, (p + d) mod P, P-1-p and
-  // P-1-((p + d) mod P) in the four rounds of a group.
-  switch (round % 4) {
-  case 0:
-    return static_cast<unsigned>(slot);
-  case 1:
-    return static_cast<unsigned>((slot - shift + pes) % pes);
-  case 2:
-    return static_cast<unsigned>(reversed);
-  default:
-    return static_cast<unsigned>((reversed - shift + pes) % pes);
+  // The rounds are pairs of complements, each pair's second round two
+  // rounds after its first: A0, A1, D0, A2, D1, ..., A(K-1), D(K-2), D(K-1).
+  // In Aj PE p takes slot (p + s) mod P, in Dj slot P-1-((p + s) mod P),
+  // where s is 0 for even j and d for odd j.
+  int64_t pair;
+  bool complement;
+  if (round == 0) {
+    pair = 0;
+    complement = false;
+  } else if (round == 2 * pairs - 1) {
+    pair = pairs - 1;
+    complement = true;
+  } else {
+    complement = round % 2 == 0;
+    pair = complement ? round / 2 - 1 : (round + 1) / 2;
   }
+  const int64_t shift = pair % 2 == 1 ? period / 2 % pes : 0;
+  const int64_t taken = complement ? reversed : slot;
+  return static_cast<unsigned>((taken - shift + pes) % pes);
 }
 
 inline int64_t linearOf(const std::array<int64_t, 3> &grid,

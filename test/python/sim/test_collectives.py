@@ -66,14 +66,21 @@ def pe_of(programs: int, num_pes: int, order: str, period: int = 0) -> np.ndarra
         return slot
     if order == "serpentine":
         return serpentine
-    # Staggered: in a whole group of four rounds, PE p takes slot p,
-    # (p + d) mod P, P-1-p and P-1-((p + d) mod P), d half the grid's period.
-    rounds = -(-programs // num_pes)
-    shift = (period or programs) // 2 % num_pes
-    staggered = np.select(
-        [round_ % 4 == 0, round_ % 4 == 1, round_ % 4 == 2],
-        [slot, (slot - shift) % num_pes, reversed_slot], (reversed_slot - shift) % num_pes)
-    return np.where(round_ // 4 * 4 + 4 <= rounds, staggered, serpentine)
+    # Staggered: pairs of complementary rounds, each pair's second round two
+    # rounds after its first (A0, A1, D0, A2, D1, ..., A(K-1), D(K-2),
+    # D(K-1)); in Aj PE p takes slot (p + s) mod P, in Dj P-1-((p + s) mod P),
+    # s = 0 for even j and half the grid's period for odd j; a last round
+    # without a partner goes round-robin.
+    pairs = -(-programs // num_pes) // 2
+    half = (period or programs) // 2 % num_pes
+    first, last = round_ == 0, round_ == 2 * pairs - 1
+    complement = ~first & (last | (round_ % 2 == 0))
+    pair = np.where(first, 0, np.where(last, pairs - 1,
+                                       np.where(round_ % 2 == 0, round_ // 2 - 1,
+                                                (round_ + 1) // 2)))
+    shift = np.where(pair % 2 == 1, half, 0)
+    staggered = (np.where(complement, reversed_slot, slot) - shift) % num_pes
+    return np.where(round_ < 2 * pairs, staggered, slot)
 
 
 @pytest.mark.parametrize("programs", [64, 128, 200, 520])
@@ -104,6 +111,21 @@ def test_pe_reads_the_identity_of_the_pe_that_runs_the_program(programs: int,
     np.testing.assert_array_equal(got, expected)
     # One control instruction each, like pid.
     assert result.units["ctl"]["instructions"] == programs * (4 + 3 * len(QUERIES))
+
+
+def test_a_staggered_order_balances_a_triangle_without_ending_rounds_together() -> None:
+    """Over 8 rounds of programs whose work grows with their slot (a causal
+    attention's query blocks), every PE does the same work; after 4 rounds
+    the PEs have done different amounts, so they do not all start round 4
+    together (in groups of four rounds they would)."""
+    num_pes = target()["num_pes"]
+    programs = 8 * num_pes
+    pe = pe_of(programs, num_pes, "staggered", num_pes)
+    work = np.arange(programs) % num_pes + 1
+    totals = np.bincount(pe, weights=work, minlength=num_pes)
+    assert np.all(totals == totals[0])
+    half = np.bincount(pe[:programs // 2], weights=work[:programs // 2], minlength=num_pes)
+    assert len(set(half)) >= num_pes // 2
 
 
 @pytest.mark.parametrize("axis", [0, 1])
