@@ -38,13 +38,15 @@ def attention_fwd_kernel(q_ptr, k_ptr, v_ptr, out_ptr, scale, seq_len, stride_he
         keys = start + tl.arange(0, BLOCK_N)
         k = tl.load(k_ptr + base + keys[None, :] * stride_row + dims[:, None],
                     mask=keys[None, :] < seq_len, other=0.0)
-        scores = tl.dot(q, k) * qk_scale
+        scores = tl.dot(q, k)
         valid = keys[None, :] < seq_len
         if CAUSAL:
             valid = valid & (keys[None, :] <= rows[:, None])
         scores = tl.where(valid, scores, -float("inf"))
-        new_max = tl.maximum(running_max, tl.max(scores, axis=1))
-        p = tl.math.exp2(scores - new_max[:, None])
+        # As Triton's tutorial: the row maximum of the raw scores, scaled,
+        # and the scores scaled and shifted in one fused multiply-add.
+        new_max = tl.maximum(running_max, tl.max(scores, axis=1) * qk_scale)
+        p = tl.math.exp2(scores * qk_scale - new_max[:, None])
         correction = tl.math.exp2(running_max - new_max)
         running_sum = running_sum * correction + tl.sum(p, axis=1)
         v = tl.load(v_ptr + base + keys[:, None] * stride_row + dims[None, :],
