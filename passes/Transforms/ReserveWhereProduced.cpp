@@ -125,15 +125,18 @@ void readPushedPage(ArrayRef<OpOperand *> reads, cb::WriteBackOp writeBack,
 
 /// Moves `writeBack` and the push that follows it up to right after
 /// `producer`, which computes the tile into the page reserved before it,
-/// when nothing between them uses the buffer: the consumer can then take the
-/// tile as soon as it is computed, rather than after whatever the producer
-/// does before the write in program order (the DPE's next product, computed
-/// ahead in a pipelined loop, waits for no later product of the iteration).
+/// when nothing between them uses the buffer or a tile read in a page it
+/// pushed before (which the push would move the count of pages from): the
+/// consumer can then take the tile as soon as it is computed, rather than
+/// after whatever the producer does before the write in program order (the
+/// DPE's next product, computed ahead in a pipelined loop, waits for no
+/// later product of the iteration).
 void pushWhereProduced(cb::WriteBackOp writeBack, Operation *producer) {
   Value buffer = writeBack.getCb();
   cb::PushBackOp push = getNextPush(buffer, writeBack);
   if (!push || cb::usesBufferBetween(buffer, producer, writeBack) ||
-      cb::usesBufferBetween(buffer, writeBack, push))
+      cb::usesBufferBetween(buffer, writeBack, push) ||
+      readsPushedPageFrom(buffer, producer->getNextNode(), push))
     return;
   writeBack->moveAfter(producer);
   push->moveAfter(writeBack);

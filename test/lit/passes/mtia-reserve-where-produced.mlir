@@ -270,3 +270,37 @@ tt.func @splat_used_elsewhere(%arg0: !tile.tile<64x64xf32>, %runs: i1) -> !tile.
   }
   tt.return %zeros : !tile.tile<64x64xf32>
 }
+
+// -----
+
+// The SIMD engine reads the tile it pushed first in its page (page 0, the
+// last pushed) after it computes the next tile: the next tile's write and
+// push stay after that read, or page 0 would be the next tile there. The
+// reserve still moves up to the op that computes the next tile.
+
+// CHECK-LABEL: tt.func @push_stays_after_a_read_of_the_pushed_page
+// CHECK: %[[FIRST:.*]] = cb.read_pushed %[[B:.*]][0]
+// CHECK-NEXT: cb.reserve_back %[[B]], 1
+// CHECK-NEXT: %[[NEXT:.*]] = tile.binary addf
+// CHECK-NEXT: tile.binary mulf %[[FIRST]], %[[FIRST]]
+// CHECK-NEXT: cb.write_back %[[NEXT]], %[[B]][0]
+// CHECK-NEXT: cb.push_back %[[B]], 1
+tt.func @push_stays_after_a_read_of_the_pushed_page(%t: !tile.tile<64xf32>) -> !tile.tile<64xf32> {
+  %b = cb.alloc "pushed", simd -> reduce : !cb.cb<64xf32, pages = 3>
+  cb.reserve_back %b, 1 : !cb.cb<64xf32, pages = 3>
+  cb.write_back %t, %b[0] : !cb.cb<64xf32, pages = 3>
+  cb.push_back %b, 1 : !cb.cb<64xf32, pages = 3>
+  %first = cb.read_pushed %b[0] : !cb.cb<64xf32, pages = 3>
+  %next = tile.binary addf %t, %t : !tile.tile<64xf32>
+  cb.reserve_back %b, 1 : !cb.cb<64xf32, pages = 3>
+  %use = tile.binary mulf %first, %first : !tile.tile<64xf32>
+  cb.write_back %next, %b[0] : !cb.cb<64xf32, pages = 3>
+  cb.push_back %b, 1 : !cb.cb<64xf32, pages = 3>
+  cb.wait_front %b, 2 : !cb.cb<64xf32, pages = 3>
+  %x = cb.read_front %b[0] : !cb.cb<64xf32, pages = 3>
+  %y = cb.read_front %b[1] : !cb.cb<64xf32, pages = 3>
+  %sum = tile.reduce addf %x axis = 0 : !tile.tile<64xf32> -> !tile.tile<f32>
+  %sum2 = tile.reduce addf %y axis = 0 : !tile.tile<64xf32> -> !tile.tile<f32>
+  cb.pop_front %b, 2 : !cb.cb<64xf32, pages = 3>
+  tt.return %use : !tile.tile<64xf32>
+}
