@@ -64,8 +64,7 @@ public:
         readers.known = false;
         return;
       }
-      collect(argument, readers);
-      collect(loop.getTiedLoopResult(argument), readers);
+      collectCarried(loop, argument, readers);
       return;
     }
     auto yield = dyn_cast<scf::YieldOp>(user);
@@ -76,8 +75,7 @@ public:
     Operation *parent = yield->getParentOp();
     unsigned index = use.getOperandNumber();
     if (auto loop = dyn_cast<scf::ForOp>(parent)) {
-      collect(loop.getRegionIterArgs()[index], readers);
-      collect(loop.getResult(index), readers);
+      collectCarried(loop, loop.getRegionIterArgs()[index], readers);
       return;
     }
     if (isa<scf::IfOp>(parent)) {
@@ -88,6 +86,14 @@ public:
   }
 
 private:
+  /// Adds the readers of what `loop` carries in `argument`: in the body
+  /// and after the loop.
+  void collectCarried(scf::ForOp loop, BlockArgument argument,
+                      Readers &readers) {
+    collect(argument, readers);
+    collect(loop.getTiedLoopResult(argument), readers);
+  }
+
   llvm::SmallPtrSet<Value, 8> visited;
 };
 

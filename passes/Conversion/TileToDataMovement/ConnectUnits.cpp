@@ -131,9 +131,12 @@ private:
       return;
     Location loc = argument.getLoc();
     auto pageType = cast<tile::TileType>(argument.getType());
-    bool producesEarly = llvm::any_of(chain, [](auto link) {
-      return getEarlyProducer(link.first, link.second);
-    });
+    SmallVector<Operation *> earlyProducers =
+        llvm::map_to_vector(chain, [](auto link) {
+          return getEarlyProducer(link.first, link.second);
+        });
+    bool producesEarly = llvm::any_of(
+        earlyProducers, [](Operation *producer) { return producer; });
     bool runsAhead = llvm::none_of(chain, [](auto link) {
       return dependsOnArgument(link.first, link.second);
     });
@@ -145,9 +148,10 @@ private:
     if (clearsInit)
       init = tile::ZerosOp::create(beforeLoop, loc, pageType);
     BufferBuilder::produce(buffer, init, beforeLoop, loc);
-    for (auto [chained, carried] : chain) {
+    for (auto [link, producer] : llvm::zip_equal(chain, earlyProducers)) {
+      auto [chained, carried] = link;
       Value next = chained.getTiedLoopYieldedValue(carried)->get();
-      if (Operation *producer = getEarlyProducer(chained, carried)) {
+      if (producer) {
         OpBuilder builder(producer);
         cb::ReserveBackOp::create(builder, loc, buffer, 1);
         builder.setInsertionPointAfter(producer);
@@ -176,7 +180,6 @@ private:
                                 : use.getOwner();
       if (!user || *user == owner || *user == tile::Unit::DMA || !ancestor ||
           ancestor->getBlock() != block ||
-
           (consumer && *consumer != *user))
         return false;
       consumer = *user;
