@@ -40,9 +40,10 @@
 // `mtia-carry-in-buffers` keeps each in the buffer to the unit that reads
 // it, so the DPE does not copy it. The DPE then multiplies the operands of
 // the iteration after the next before this iteration's products, and what
-// follows from the product carried for the next iteration (attention's
-// scaling and row maximum) moves up to right after this iteration's last
-// use of the values it replaces: the reduction engine takes the next row
+// follows from the product computed for the next iteration (attention's
+// scaling and row maximum), in that loop and in the loop of the first
+// round's last iteration, moves up to right after this iteration's last use
+// of the values it replaces: the reduction engine takes the next row
 // maximum while the SIMD engine works on this iteration, rather than the
 // SIMD engine waiting for it at the start of the next. That pays when the
 // SIMD engine bounds the loop and costs when the DPE does (a page more, a
@@ -299,9 +300,16 @@ scf::ForOp peelLastIteration(RewriterBase &rewriter, scf::ForOp loop,
   return splitLoopAt(rewriter, loop, last, mapping);
 }
 
-/// Pipelines `loop` (see the file comment); returns the pipelined loop, or
-/// null when it could not be built.
-scf::ForOp pipeline(scf::ForOp loop, const PipelinedSlice &slice) {
+/// A pipelined loop and the loop of its last iteration, which follows it.
+struct PipelinedLoop {
+  scf::ForOp loop;
+  scf::ForOp lastIteration;
+};
+
+/// Pipelines `loop` (see the file comment); returns the pipelined loop and
+/// its last iteration's, or nothing when they could not be built.
+std::optional<PipelinedLoop> pipeline(scf::ForOp loop,
+                                      const PipelinedSlice &slice) {
   Location loc = loop.getLoc();
   IRRewriter rewriter(loop);
   // The first iteration's values, before the loop, computed only when the
@@ -363,7 +371,7 @@ scf::ForOp pipeline(scf::ForOp loop, const PipelinedSlice &slice) {
                                        /*replaceInitOperandUsesInLoop=*/false,
                                        yieldNext);
   if (failed(pipelined))
-    return nullptr;
+    return std::nullopt;
   // The last iteration takes the values the pipelined loop computed ahead
   // for it (or, when the pipelined loop runs none, the first iteration's)
   // instead of computing them again.
@@ -377,27 +385,28 @@ scf::ForOp pipeline(scf::ForOp loop, const PipelinedSlice &slice) {
   auto pipelinedLoop = cast<scf::ForOp>(pipelined->getOperation());
   sinkCarriedUpdates(pipelinedLoop.getBody());
   sinkCarriedUpdates(lastIteration.getBody());
-  return pipelinedLoop;
+  return PipelinedLoop{pipelinedLoop, lastIteration};
 }
 
-/// Moves what the body of `loop` computes from the products it carries
-/// (the last `products` iteration arguments) up to right after the last use
-/// of the iteration arguments it computes the next values of: attention's
-/// scaling and row maximum of the next scores then run before this
-/// iteration's exponentials, so that the reduction engine takes the maximum
-/// while the SIMD engine works on this iteration, and the next scores take
-/// the place of this iteration's, whose last use they follow. Operations
-/// they need that the body computes later (a splat of the scale) move with
-/// them when they are pure; otherwise nothing moves. What uses a reduction
-/// of the chain stays.
-void hoistFollowing(scf::ForOp loop, unsigned products) {
+/// Moves what the body of `loop` computes from `products` (the products of
+/// the next iteration that it carries, or, in the loop of the last
+/// iteration, those the pipelined loop computed for it) up to right after
+/// the last use of the iteration arguments it computes the next values of:
+/// attention's scaling and row maximum of the next scores then run before
+/// this iteration's exponentials, so that the reduction engine takes the
+/// maximum while the SIMD engine works on this iteration, and the next
+/// scores take the place of this iteration's, whose last use they follow.
+/// Operations they need that the body computes later (a splat of the scale)
+/// move with them when they are pure; otherwise nothing moves. What uses a
+/// reduction of the chain stays.
+void hoistFollowing(scf::ForOp loop, ValueRange products) {
   Block *body = loop.getBody();
   Operation *terminator = body->getTerminator();
   llvm::SmallPtrSet<Operation *, 16> following;
-  for (BlockArgument product :
-       loop.getRegionIterArgs().take_back(products))
+  for (Value product : products)
     for (Operation *user : product.getUsers())
-      following.insert(body->findAncestorOpInBlock(*user));
+      if (Operation *inBody = body->findAncestorOpInBlock(*user))
+        following.insert(inBody);
   for (Operation &op : body->without_terminator())
     if (llvm::any_of(op.getOperands(), [&](Value operand) {
           Operation *producer = operand.getDefiningOp();
@@ -487,18 +496,26 @@ struct PipelineDotsPass
       PipelinedSlice slice = findSlice(loop, /*feedingOnly=*/false);
       if (slice.carried.empty())
         continue;
-      scf::ForOp pipelined = pipeline(loop, slice);
+      std::optional<PipelinedLoop> pipelined = pipeline(loop, slice);
       if (!pipelined || ahead == 1)
         continue;
       // The dots two iterations ahead, what follows from them one: the DPE
       // multiplies the next operands before this iteration's products, and
       // the other units compute from the next product while this
       // iteration's chain runs.
-      PipelinedSlice dots = findSlice(pipelined, /*feedingOnly=*/true);
+      PipelinedSlice dots = findSlice(pipelined->loop, /*feedingOnly=*/true);
       if (dots.carried.empty())
         continue;
-      if (scf::ForOp twice = pipeline(pipelined, dots))
-        hoistFollowing(twice, dots.carried.size());
+      std::optional<PipelinedLoop> twice = pipeline(pipelined->loop, dots);
+      if (!twice)
+        continue;
+      unsigned products = dots.carried.size();
+      hoistFollowing(twice->loop,
+                     twice->loop.getRegionIterArgs().take_back(products));
+      // The last iteration of the loop the first round made reads the
+      // products computed for it as the twice pipelined loop's results.
+      hoistFollowing(twice->lastIteration,
+                     twice->loop.getResults().take_back(products));
     }
   }
 };

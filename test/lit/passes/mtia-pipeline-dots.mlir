@@ -330,3 +330,55 @@ tt.func @scaling_of_a_reduction_stays(%q: tensor<16x16xf16>, %ptrs: tensor<16x16
   }
   tt.return %r#0 : tensor<16x16xf32>
 }
+
+// -----
+
+// With `ahead=2`, the loop of the last iteration of the loop the first round
+// pipelined also takes the row maximum of the scores computed ahead for the
+// next loop (and the masking they need) right after its last use of this
+// iteration's scores: the reduction engine then reduces them before this
+// iteration's row sum, which waits for the SIMD engine's exponentials.
+
+// TWO-LABEL: tt.func @last_iteration_reduces_first
+// TWO: scf.for
+// TWO: scf.for %{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %[[SCORES:.*]] = %{{.*}}, %{{.*}} = %{{.*}})
+// TWO: arith.subf %[[SCORES]]
+// TWO-NEXT: %[[NEXT:.*]] = arith.select
+// TWO-NEXT: "tt.reduce"(%[[NEXT]])
+// TWO: math.exp2
+// TWO-NEXT: "tt.reduce"
+// TWO: scf.yield
+tt.func @last_iteration_reduces_first(%q: tensor<16x16xf16>, %ptrs: tensor<16x16x!tt.ptr<f16>>, %n: i32, %mask: tensor<16x16xi1>) -> (tensor<16x16xf32>, tensor<16xf32>) {
+  %c0 = arith.constant 0 : i32
+  %c16 = arith.constant 16 : i32
+  %zero = arith.constant dense<0.000000e+00> : tensor<16x16xf32>
+  %none = arith.constant dense<0.000000e+00> : tensor<16xf32>
+  %low = arith.constant dense<0xFF800000> : tensor<16xf32>
+  %masked = arith.constant dense<0xFF800000> : tensor<16x16xf32>
+  %r:3 = scf.for %iv = %c0 to %n step %c16 iter_args(%acc = %zero, %m = %low, %l = %none) -> (tensor<16x16xf32>, tensor<16xf32>, tensor<16xf32>) : i32 {
+    %off = tt.splat %iv : i32 -> tensor<16x16xi32>
+    %p = tt.addptr %ptrs, %off : tensor<16x16x!tt.ptr<f16>>, tensor<16x16xi32>
+    %k = tt.load %p : tensor<16x16x!tt.ptr<f16>>
+    %s = tt.dot %q, %k, %zero : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
+    %valid = arith.select %mask, %s, %masked : tensor<16x16xi1>, tensor<16x16xf32>
+    %row = "tt.reduce"(%valid) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %x = arith.maxnumf %a, %b : f32
+      tt.reduce.return %x : f32
+    }) : (tensor<16x16xf32>) -> tensor<16xf32>
+    %m_new = arith.maxnumf %m, %row : tensor<16xf32>
+    %column = tt.expand_dims %m_new {axis = 1 : i32} : tensor<16xf32> -> tensor<16x1xf32>
+    %rows = tt.broadcast %column : tensor<16x1xf32> -> tensor<16x16xf32>
+    %shifted = arith.subf %valid, %rows : tensor<16x16xf32>
+    %e = math.exp2 %shifted : tensor<16x16xf32>
+    %sum = "tt.reduce"(%e) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %x = arith.addf %a, %b : f32
+      tt.reduce.return %x : f32
+    }) : (tensor<16x16xf32>) -> tensor<16xf32>
+    %l_new = arith.addf %l, %sum : tensor<16xf32>
+    %next = arith.addf %acc, %e : tensor<16x16xf32>
+    scf.yield %next, %m_new, %l_new : tensor<16x16xf32>, tensor<16xf32>, tensor<16xf32>
+  }
+  tt.return %r#0, %r#2 : tensor<16x16xf32>, tensor<16xf32>
+}
