@@ -179,9 +179,25 @@ void relay(Value product, ArrayRef<Operation *> hoistable,
       reader->moveBefore(next);
   }
   OpBuilder builder(next);
-  auto copy = tile::ReduceCopyOp::create(builder, product.getLoc(), product);
-  for (OpOperand *use : relayed)
+  tile::ReduceCopyOp copy;
+  for (OpOperand *use : relayed) {
+    // A loop that yields the product it did not compute (the last
+    // iteration of a pipelined loop passing on the scores computed ahead
+    // for the next loop) carries it in a page each iteration writes: the
+    // copy is made there, at the start of the body, straight into that
+    // page, rather than once before the loop and then copied again into
+    // the page at the yield.
+    auto yield = dyn_cast<scf::YieldOp>(use->getOwner());
+    auto loop = yield ? dyn_cast<scf::ForOp>(yield->getParentOp()) : nullptr;
+    if (loop && loop.isDefinedOutsideOfLoop(product)) {
+      OpBuilder inBody = OpBuilder::atBlockBegin(loop.getBody());
+      use->set(tile::ReduceCopyOp::create(inBody, product.getLoc(), product));
+      continue;
+    }
+    if (!copy)
+      copy = tile::ReduceCopyOp::create(builder, product.getLoc(), product);
     use->set(copy.getResult());
+  }
 }
 
 /// The tiles the DPE may hold: its products, and what loops and

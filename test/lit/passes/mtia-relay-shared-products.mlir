@@ -104,3 +104,35 @@ tt.func @scores_carried_two_iterations_ahead(%q: !tile.tile<64x64xf16>, %k: !til
   %last = tile.reduce maxnumf %r#0 axis = 1 : !tile.tile<64x64xf32> -> !tile.tile<64xf32>
   tt.return %last : !tile.tile<64xf32>
 }
+
+// -----
+
+// A loop that passes on scores it did not compute (the last iteration of a
+// pipelined loop, handing the scores computed ahead to the next loop), which
+// the SIMD engine reads: the reduction engine copies them at the start of
+// the body, where the loop writes the page that carries them, rather than
+// once before the loop and then again into that page at the yield.
+
+// CHECK-LABEL: tt.func @scores_passed_on_by_a_loop
+// CHECK: %[[AHEAD:.*]] = tile.matmul
+// CHECK-NEXT: scf.for {{.*}} iter_args(%[[CURRENT:.*]] = %{{.*}}, %{{.*}} = %{{.*}})
+// CHECK-NEXT: %[[COPY:.*]] = tile.reduce_copy %[[AHEAD]]
+// CHECK-NEXT: tile.sfu exp2 %[[CURRENT]]
+// CHECK: tile.reduce maxnumf %[[AHEAD]]
+// CHECK: scf.yield %[[COPY]],
+// CHECK-NOT: tile.reduce_copy
+tt.func @scores_passed_on_by_a_loop(%q: !tile.tile<64x64xf16>, %k: !tile.tile<64x64xf16>, %first: !tile.tile<64x64xf32>, %low: !tile.tile<64xf32>, %n: index) -> (!tile.tile<64x64xf32>, !tile.tile<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = tile.zeros : !tile.tile<64x64xf32>
+  %ahead = tile.matmul %q, %k, %zero : !tile.tile<64x64xf16>, !tile.tile<64x64xf16> -> !tile.tile<64x64xf32>
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%current = %first, %m = %low) -> (!tile.tile<64x64xf32>, !tile.tile<64xf32>) {
+    %p = tile.sfu exp2 %current : !tile.tile<64x64xf32>
+    %sum = tile.reduce addf %p axis = 1 : !tile.tile<64x64xf32> -> !tile.tile<64xf32>
+    %max = tile.reduce maxnumf %ahead axis = 1 : !tile.tile<64x64xf32> -> !tile.tile<64xf32>
+    %next = tile.binary addf %max, %sum : !tile.tile<64xf32>
+    scf.yield %ahead, %next : !tile.tile<64x64xf32>, !tile.tile<64xf32>
+  }
+  %e = tile.sfu exp2 %r#0 : !tile.tile<64x64xf32>
+  tt.return %e, %r#1 : !tile.tile<64x64xf32>, !tile.tile<64xf32>
+}
