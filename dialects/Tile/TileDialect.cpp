@@ -2,8 +2,11 @@
 
 #include "dialects/Tile/TileDialect.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -26,6 +29,43 @@ void TileDialect::initialize() {
 #define GET_TYPEDEF_LIST
 #include "dialects/Tile/TileTypes.cpp.inc"
       >();
+}
+
+namespace {
+
+/// `arith.select %c, %r, %z` where `%r` is a result of an `scf.if %c` whose
+/// else branch yields `%z` for it is `%r`. Canonicalization makes such a
+/// select of an `scf.if` whose branches yield values computed before it,
+/// which `mtia-pipeline-dots` builds when the values of a loop's first
+/// iteration are the products another guard computes (attention's scores,
+/// once a mask that holds everywhere is folded): the program stage has no
+/// select of whole tiles.
+struct FoldGuardedSelect : public OpRewritePattern<arith::SelectOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(arith::SelectOp select,
+                                PatternRewriter &rewriter) const override {
+    if (!isa<TileType>(select.getType()))
+      return failure();
+    auto guarded = dyn_cast<OpResult>(select.getTrueValue());
+    auto guard = guarded ? dyn_cast<scf::IfOp>(guarded.getOwner()) : nullptr;
+    if (!guard || guard.getCondition() != select.getCondition() ||
+        guard.getElseRegion().empty())
+      return failure();
+    Value otherwise =
+        guard.elseYield().getOperand(guarded.getResultNumber());
+    if (otherwise != select.getFalseValue())
+      return failure();
+    rewriter.replaceOp(select, guarded);
+    return success();
+  }
+};
+
+} // namespace
+
+void TileDialect::getCanonicalizationPatterns(
+    RewritePatternSet &results) const {
+  results.add<FoldGuardedSelect>(getContext());
 }
 
 //===----------------------------------------------------------------------===//

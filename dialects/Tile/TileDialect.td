@@ -27,6 +27,9 @@ def Tile_Dialect : Dialect {
     dialect).
   }];
   let useDefaultTypePrinterParser = 1;
+  // Folds the selects of tiles that guards of first iterations make
+  // redundant (`TileDialect::getCanonicalizationPatterns`).
+  let hasCanonicalizer = 1;
 }
 
 #endif // MTIA_DIALECT_TILE_TILEDIALECT_TD
