@@ -287,6 +287,24 @@ private:
     return first;
   }
 
+  /// The `scf.if` of the same condition as `branch`, after it in its block,
+  /// in whose first branch all of `uses` lie, if there is one.
+  static scf::IfOp getReaderOfSameCondition(scf::IfOp branch,
+                                            ArrayRef<OpOperand *> uses) {
+    Block *block = branch->getBlock();
+    scf::IfOp reader;
+    for (OpOperand *use : uses) {
+      Operation *ancestor = block->findAncestorOpInBlock(*use->getOwner());
+      auto guard = dyn_cast<scf::IfOp>(ancestor);
+      if (!guard || (reader && guard != reader) ||
+          guard.getCondition() != branch.getCondition() ||
+          !guard.getThenRegion().isAncestor(use->getOwner()->getParentRegion()))
+        return nullptr;
+      reader = guard;
+    }
+    return reader;
+  }
+
   /// Whether `tileValue` is a `tile.constant` of +0.0 (f32) or 0 (i32), an
   /// accumulator the DPE can clear itself.
   static bool isZeroAccumulator(Value tileValue) {
@@ -339,19 +357,45 @@ private:
         continue;
       }
       // In the value's block the producer passes it on as soon as it is
-      // computed; in another block (reached on some paths only) right
-      // before its use there, so that every push meets its pop.
-      OpBuilder producer(tileValue.getContext());
-      if (useBlock != block)
-        producer.setInsertionPoint(first);
-      else if (isa<BlockArgument>(tileValue))
-        producer.setInsertionPointToStart(block);
-      else
-        producer.setInsertionPointAfter(tileValue.getDefiningOp());
+      // computed: for the result of an `scf.if`, in each branch, where the
+      // producer computes it straight into the page rather than into
+      // storage of its own that it then copies; in another block (reached
+      // on some paths only) right before its use there, so that every push
+      // meets its pop.
       cb::AllocOp buffer =
           buffers.allocate("forward", pageType, cb::getEndpoint(owner),
                            endpoint, loc, kForwardPages);
-      BufferBuilder::produce(buffer, tileValue, producer, loc);
+      auto branch = useBlock == block
+                        ? dyn_cast_or_null<scf::IfOp>(tileValue.getDefiningOp())
+                        : nullptr;
+      if (branch && branch.elseBlock()) {
+        unsigned result = cast<OpResult>(tileValue).getResultNumber();
+        // When every use lies in the first branch of a later `scf.if` of
+        // the same condition (what `mtia-pipeline-dots` computes from the
+        // products of a loop's first iteration), only the first branches
+        // pass the tile on: when the condition does not hold, neither unit
+        // touches the buffer.
+        scf::IfOp reader = getReaderOfSameCondition(branch, uses);
+        for (Block *branchBlock : {branch.thenBlock(), branch.elseBlock()}) {
+          if (reader && branchBlock == branch.elseBlock())
+            continue;
+          Operation *yield = branchBlock->getTerminator();
+          OpBuilder producer(yield);
+          BufferBuilder::produce(buffer, yield->getOperand(result), producer,
+                                 loc);
+        }
+        if (reader)
+          first = getFirstUse(uses, reader.thenBlock());
+      } else {
+        OpBuilder producer(tileValue.getContext());
+        if (useBlock != block)
+          producer.setInsertionPoint(first);
+        else if (isa<BlockArgument>(tileValue))
+          producer.setInsertionPointToStart(block);
+        else
+          producer.setInsertionPointAfter(tileValue.getDefiningOp());
+        BufferBuilder::produce(buffer, tileValue, producer, loc);
+      }
       OpBuilder consumer(first);
       Value copy =
           BufferBuilder::consume(buffer, consumer, loc, [&](Value copy) {

@@ -693,3 +693,86 @@ tt.func @dot_operand_shared(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32},
   tt.store %cp, %sum : tensor<16x16x!tt.ptr<f32>>
   tt.return
 }
+
+// -----
+
+// The result of an `scf.if` that another unit reads is passed on in the
+// branches, where the DPE computes it straight into the page (and clears
+// the page in the other branch); when every use lies in the first branch of
+// a later `scf.if` of the same condition (the products of a pipelined
+// loop's first iteration and what `mtia-pipeline-dots` computes from them),
+// only the first branch passes it on, and that branch reads it: when the
+// condition does not hold, no unit touches the buffer.
+// CHECK-LABEL: tt.func @guard_products
+// CHECK: %[[FIRST:.*]] = cb.alloc "forward{{[0-9]+}}", dpe -> reduce : !cb.cb<16x16xf32, pages = 1>
+// CHECK: %[[SECOND:.*]] = cb.alloc "forward{{[0-9]+}}", dpe -> reduce : !cb.cb<16x16xf32, pages = 1>
+// CHECK: scf.if %[[RUNS:.*]] {
+// CHECK: %[[P1:.*]] = tile.matmul
+// CHECK: cb.write_back %[[P1]], %[[FIRST]][0]
+// CHECK: %[[P2:.*]] = tile.matmul
+// CHECK: cb.write_back %[[P2]], %[[SECOND]][0]
+// CHECK: } else {
+// CHECK-NEXT: cb.reserve_back %[[FIRST]], 1
+// CHECK-NEXT: cb.write_back %{{.*}}, %[[FIRST]][0]
+// CHECK-NEXT: cb.push_back %[[FIRST]], 1
+// CHECK-NEXT: }
+// CHECK-NEXT: cb.wait_front %[[FIRST]], 1
+// CHECK: scf.if %[[RUNS]] {
+// CHECK-NEXT: cb.wait_front %[[SECOND]], 1
+// CHECK-NEXT: %[[READ:.*]] = cb.read_front %[[SECOND]][0]
+// CHECK-NEXT: tile.reduce minnumf %[[READ]]
+// CHECK-NEXT: cb.pop_front %[[SECOND]], 1
+tt.func @guard_products(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32},
+                        %b: !tt.ptr<f16> {tt.divisibility = 16 : i32},
+                        %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %runs: i1) {
+  %zero = arith.constant dense<0.0> : tensor<16x16xf32>
+  %none = arith.constant dense<0.0> : tensor<16xf32>
+  %sixteen = arith.constant dense<16> : tensor<16x1xi32>
+  %range = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %rows = tt.expand_dims %range {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+  %rowOffsets = arith.muli %rows, %sixteen : tensor<16x1xi32>
+  %cols = tt.expand_dims %range {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
+  %r = tt.broadcast %rowOffsets : tensor<16x1xi32> -> tensor<16x16xi32>
+  %k = tt.broadcast %cols : tensor<1x16xi32> -> tensor<16x16xi32>
+  %offsets = arith.addi %r, %k : tensor<16x16xi32>
+  %as = tt.splat %a : !tt.ptr<f16> -> tensor<16x16x!tt.ptr<f16>>
+  %ap = tt.addptr %as, %offsets : tensor<16x16x!tt.ptr<f16>>, tensor<16x16xi32>
+  %bs = tt.splat %b : !tt.ptr<f16> -> tensor<16x16x!tt.ptr<f16>>
+  %bp = tt.addptr %bs, %offsets : tensor<16x16x!tt.ptr<f16>>, tensor<16x16xi32>
+  %first = scf.if %runs -> (tensor<16x16xf32>) {
+    %av = tt.load %ap : tensor<16x16x!tt.ptr<f16>>
+    %bv = tt.load %bp : tensor<16x16x!tt.ptr<f16>>
+    %d = tt.dot %av, %bv, %zero : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
+    scf.yield %d : tensor<16x16xf32>
+  } else {
+    scf.yield %zero : tensor<16x16xf32>
+  }
+  %cs = tt.splat %c : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>
+  %second = scf.if %runs -> (tensor<16x16xf32>) {
+    %av = tt.load %ap : tensor<16x16x!tt.ptr<f16>>
+    %bv = tt.load %bp : tensor<16x16x!tt.ptr<f16>>
+    %d = tt.dot %av, %bv, %zero : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
+    scf.yield %d : tensor<16x16xf32>
+  } else {
+    scf.yield %zero : tensor<16x16xf32>
+  }
+  %max = "tt.reduce"(%first) <{axis = 1 : i32}> ({
+  ^bb0(%x: f32, %y: f32):
+    %m = arith.maxnumf %x, %y : f32
+    tt.reduce.return %m : f32
+  }) : (tensor<16x16xf32>) -> tensor<16xf32>
+  %min = scf.if %runs -> (tensor<16xf32>) {
+    %m = "tt.reduce"(%second) <{axis = 1 : i32}> ({
+    ^bb0(%x: f32, %y: f32):
+      %n = arith.minnumf %x, %y : f32
+      tt.reduce.return %n : f32
+    }) : (tensor<16x16xf32>) -> tensor<16xf32>
+    scf.yield %m : tensor<16xf32>
+  } else {
+    scf.yield %none : tensor<16xf32>
+  }
+  %both = arith.addf %max, %min : tensor<16xf32>
+  %cp = tt.addptr %cs, %range : tensor<16x!tt.ptr<f32>>, tensor<16xi32>
+  tt.store %cp, %both : tensor<16x!tt.ptr<f32>>
+  tt.return
+}
