@@ -300,10 +300,44 @@ scf::ForOp peelLastIteration(RewriterBase &rewriter, scf::ForOp loop,
   return splitLoopAt(rewriter, loop, last, mapping);
 }
 
-/// A pipelined loop and the loop of its last iteration, which follows it.
+/// Whether a loop that runs no iteration can carry zeros instead of
+/// `values`, which only integers and floats have.
+bool haveZeros(ValueRange values) {
+  return llvm::all_of(values, [](Value value) {
+    return getElementTypeOrSelf(value.getType()).isIntOrFloat();
+  });
+}
+
+/// Creates `if (runs) { build() } else { zeros }` at `builder`'s insertion
+/// point, yielding values of `types`: what `build` returns, or zeros, unused,
+/// when the loop the values are for runs no iteration.
+scf::IfOp createGuard(OpBuilder &builder, Location loc, Value runs,
+                      TypeRange types,
+                      function_ref<SmallVector<Value>()> build) {
+  auto guard = scf::IfOp::create(builder, loc, types, runs,
+                                 /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard insertionGuard(builder);
+  builder.setInsertionPointToStart(guard.thenBlock());
+  scf::YieldOp::create(builder, loc, build());
+  builder.setInsertionPointToStart(guard.elseBlock());
+  SmallVector<Value> zeros = llvm::map_to_vector(types, [&](Type type) {
+    return arith::ConstantOp::create(builder, loc,
+                                     cast<TypedAttr>(builder.getZeroAttr(type)))
+        .getResult();
+  });
+  scf::YieldOp::create(builder, loc, zeros);
+  return guard;
+}
+
+/// A pipelined loop, the loop of its last iteration, which follows it, and
+/// the `scf.if`s before it that compute its first iteration's products
+/// (null when the other one computes them too) and its first iteration's
+/// values (the same `scf.if` when nothing follows from the products).
 struct PipelinedLoop {
   scf::ForOp loop;
   scf::ForOp lastIteration;
+  scf::IfOp firstProducts;
+  scf::IfOp firstValues;
 };
 
 /// Pipelines `loop` (see the file comment); returns the pipelined loop and
@@ -314,28 +348,73 @@ std::optional<PipelinedLoop> pipeline(scf::ForOp loop,
   IRRewriter rewriter(loop);
   // The first iteration's values, before the loop, computed only when the
   // loop runs an iteration (zeros, unused, otherwise): a loop that runs
-  // none neither reads nor multiplies anything ahead.
+  // none neither reads nor multiplies anything ahead. The feeding
+  // operations get a guard of their own, which `hoistFirstProducts` can
+  // move above the loops before this one, and what follows from their
+  // products another one, where the loop starts.
   rewriter.setInsertionPoint(loop);
   Value runs = isBefore(rewriter, loc, loop, loop.getLowerBound(),
                         loop.getUpperBound());
-  TypeRange carriedTypes = ValueRange(slice.carried).getTypes();
-  auto guard = scf::IfOp::create(rewriter, loc, carriedTypes, runs,
-                                 /*withElseRegion=*/true);
-  rewriter.setInsertionPointToStart(guard.thenBlock());
+  // The products: what the loop carries of the feeding operations' values,
+  // and the values of the dots and loads among them that what follows
+  // reads. The pure operations between those and what follows (index
+  // arithmetic, masks) are computed again with it.
+  llvm::SmallPtrSet<Operation *, 16> feeding(slice.feeding.begin(),
+                                             slice.feeding.end());
+  llvm::SetVector<Value> products;
+  for (Value value : slice.carried)
+    if (feeding.contains(value.getDefiningOp()))
+      products.insert(value);
+  llvm::SmallPtrSet<Operation *, 16> recomputed;
+  SmallVector<Value> worklist;
+  for (Operation *op : slice.following)
+    op->walk([&](Operation *nested) {
+      llvm::append_range(worklist, nested->getOperands());
+    });
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    Operation *producer = value.getDefiningOp();
+    if (!producer || !feeding.contains(producer))
+      continue;
+    if (isa<tt::DotOp>(producer) || producer->getNumRegions() != 0 ||
+        !isMemoryEffectFree(producer))
+      products.insert(value);
+    else if (recomputed.insert(producer).second)
+      llvm::append_range(worklist, producer->getOperands());
+  }
   IRMapping firstMapping;
   firstMapping.map(loop.getInductionVar(), loop.getLowerBound());
-  cloneAll(rewriter, slice.feeding, firstMapping);
-  cloneAll(rewriter, slice.following, firstMapping);
-  scf::YieldOp::create(rewriter, loc, lookupAll(firstMapping, slice.carried));
-  rewriter.setInsertionPointToStart(guard.elseBlock());
-  SmallVector<Value> zeros = llvm::map_to_vector(carriedTypes, [&](Type type) {
-    return arith::ConstantOp::create(rewriter, loc,
-                                     cast<TypedAttr>(rewriter.getZeroAttr(type)))
-        .getResult();
-  });
-  scf::YieldOp::create(rewriter, loc, zeros);
+  scf::IfOp firstProducts;
+  if (slice.following.empty() || haveZeros(products.getArrayRef())) {
+    IRMapping productMapping = firstMapping;
+    firstProducts = createGuard(
+        rewriter, loc, runs, ValueRange(products.getArrayRef()).getTypes(),
+        [&] {
+          cloneAll(rewriter, slice.feeding, productMapping);
+          return lookupAll(productMapping, products.getArrayRef());
+        });
+    for (auto [product, first] :
+         llvm::zip_equal(products, firstProducts.getResults()))
+      firstMapping.map(product, first);
+  }
+  // What the loop carries besides the products comes from the other guard.
+  SmallVector<Value> computed = llvm::filter_to_vector(
+      slice.carried, [&](Value value) { return !firstMapping.contains(value); });
+  scf::IfOp guard = firstProducts;
+  if (!computed.empty()) {
+    guard = createGuard(
+        rewriter, loc, runs, ValueRange(computed).getTypes(), [&] {
+          for (Operation *op : slice.feeding)
+            if (!firstProducts || recomputed.contains(op))
+              rewriter.clone(*op, firstMapping);
+          cloneAll(rewriter, slice.following, firstMapping);
+          return lookupAll(firstMapping, computed);
+        });
+    for (auto [value, first] : llvm::zip_equal(computed, guard.getResults()))
+      firstMapping.map(value, first);
+  }
   rewriter.setInsertionPoint(loop);
-  SmallVector<Value> first(guard.getResults());
+  SmallVector<Value> first = lookupAll(firstMapping, slice.carried);
 
   // The next iteration's values are built in the body before it moves to
   // the new loop, whose arguments carry this iteration's.
@@ -385,7 +464,7 @@ std::optional<PipelinedLoop> pipeline(scf::ForOp loop,
   auto pipelinedLoop = cast<scf::ForOp>(pipelined->getOperation());
   sinkCarriedUpdates(pipelinedLoop.getBody());
   sinkCarriedUpdates(lastIteration.getBody());
-  return PipelinedLoop{pipelinedLoop, lastIteration};
+  return PipelinedLoop{pipelinedLoop, lastIteration, firstProducts, guard};
 }
 
 /// Moves what the body of `loop` computes from `products` (the products of
@@ -477,6 +556,42 @@ void hoistFollowing(scf::ForOp loop, ValueRange products) {
     }
 }
 
+/// Moves `guard`, which computes the first products of a pipelined loop, up
+/// past the operations right before it that `passable` holds (the loops of
+/// the last iterations of loops pipelined before, and the guards of their
+/// first values), with the pure operations among them that it needs (its
+/// condition). The DPE then multiplies this loop's first operands while the
+/// last iterations of the loops before wait for the other units, which
+/// still take what follows from these products after those iterations.
+/// Everything it passes at most reads memory, as it does.
+void hoistFirstProducts(scf::IfOp guard,
+                        const llvm::SmallPtrSetImpl<Operation *> &passable) {
+  llvm::SmallPtrSet<Operation *, 8> needed;
+  auto isNeeded = [&](Operation *op) {
+    return llvm::any_of(op->getUsers(), [&](Operation *user) {
+      return guard->isAncestor(user) || needed.contains(user);
+    });
+  };
+  Operation *target = nullptr;
+  for (Operation *op = guard->getPrevNode(); op; op = op->getPrevNode()) {
+    if (passable.contains(op) && onlyReads(op) && !isNeeded(op)) {
+      target = op;
+      continue;
+    }
+    if (op->getNumRegions() != 0 || !isMemoryEffectFree(op))
+      break;
+    if (isNeeded(op))
+      needed.insert(op);
+  }
+  if (!target)
+    return;
+  for (Operation &op : llvm::make_early_inc_range(llvm::make_range(
+           target->getIterator(), guard->getIterator())))
+    if (needed.contains(&op))
+      op.moveBefore(target);
+  guard->moveBefore(target);
+}
+
 struct PipelineDotsPass
     : public mtia::impl::PipelineDotsBase<PipelineDotsPass> {
   using PipelineDotsBase::PipelineDotsBase;
@@ -490,6 +605,16 @@ struct PipelineDotsPass
     }
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    // What the first products of a later loop may move above.
+    llvm::SmallPtrSet<Operation *, 16> passable;
+    auto hoistAndPass = [&](const PipelinedLoop &round) {
+      if (round.firstProducts)
+        hoistFirstProducts(round.firstProducts, passable);
+      passable.insert(round.lastIteration);
+      // A guard that also computes the products is not passed.
+      if (round.firstProducts && round.firstValues != round.firstProducts)
+        passable.insert(round.firstValues);
+    };
     for (scf::ForOp loop : loops) {
       if (!onlyReads(loop))
         continue;
@@ -497,7 +622,10 @@ struct PipelineDotsPass
       if (slice.carried.empty())
         continue;
       std::optional<PipelinedLoop> pipelined = pipeline(loop, slice);
-      if (!pipelined || ahead == 1)
+      if (!pipelined)
+        continue;
+      hoistAndPass(*pipelined);
+      if (ahead == 1)
         continue;
       // The dots two iterations ahead, what follows from them one: the DPE
       // multiplies the next operands before this iteration's products, and
@@ -509,6 +637,7 @@ struct PipelineDotsPass
       std::optional<PipelinedLoop> twice = pipeline(pipelined->loop, dots);
       if (!twice)
         continue;
+      hoistAndPass(*twice);
       unsigned products = dots.carried.size();
       hoistFollowing(twice->loop,
                      twice->loop.getRegionIterArgs().take_back(products));

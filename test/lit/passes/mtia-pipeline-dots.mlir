@@ -11,17 +11,23 @@
 // loop stops before the last iteration, which runs in a loop of its own on
 // the values computed ahead for it, so nothing is loaded or multiplied past
 // the end; the first iteration's values are computed only when the loop runs
-// an iteration (zeros otherwise). The update of the carried sum, which
+// an iteration (zeros otherwise): its products in a guard of their own, then
+// what follows from them in another. The update of the carried sum, which
 // nothing else in the iteration needs, goes last.
 
 // CHECK-LABEL: tt.func @scores
 // CHECK-SAME: (%[[Q:.*]]: tensor<16x16xf16>, %[[PTRS:.*]]: tensor<16x16x!tt.ptr<f16>>, %[[N:.*]]: i32)
 // CHECK: %[[RUNS:.*]] = arith.cmpi slt, %[[C0:.*]], %[[N]] : i32
-// CHECK-NEXT: %[[M0:.*]] = scf.if %[[RUNS]] -> (tensor<16xf32>) {
+// CHECK-NEXT: %[[S0:.*]] = scf.if %[[RUNS]] -> (tensor<16x16xf32>) {
 // CHECK-NEXT: tt.splat %[[C0]] : i32
 // CHECK-NEXT: %[[P0:.*]] = tt.addptr
 // CHECK-NEXT: tt.load %[[P0]] :
-// CHECK-NEXT: %[[S0:.*]] = tt.dot %[[Q]]
+// CHECK-NEXT: %[[DOT0:.*]] = tt.dot %[[Q]]
+// CHECK-NEXT: scf.yield %[[DOT0]]
+// CHECK-NEXT: } else {
+// CHECK-NEXT: %[[ZERO_PRODUCT:.*]] = arith.constant dense<0.000000e+00> : tensor<16x16xf32>
+// CHECK-NEXT: scf.yield %[[ZERO_PRODUCT]]
+// CHECK: %[[M0:.*]] = scf.if %[[RUNS]] -> (tensor<16xf32>) {
 // CHECK-NEXT: %[[SCALED0:.*]] = arith.mulf %[[S0]]
 // CHECK-NEXT: %[[MAX0:.*]] = "tt.reduce"(%[[SCALED0]])
 // CHECK: scf.yield %[[MAX0]]
@@ -152,14 +158,15 @@ tt.func @accumulates(%q: tensor<16x16xf16>, %ptrs: tensor<16x16x!tt.ptr<f16>>, %
 // scaling and row maximum computed from it alone one iteration ahead. The
 // first round pipelines them as above; the second pipelines the dot alone
 // in the loop the first round made: its product for that loop's second
-// iteration is computed before it (when it runs one), the body multiplies
+// iteration is computed before it (when it runs one), right after the
+// first iteration's and before what follows from that, the body multiplies
 // the operands of the iteration after the next and scales the product it
 // carries, and that loop's last iteration runs in a loop of its own, which
 // multiplies nothing.
 
 // TWO-LABEL: tt.func @two_ahead
 // TWO-SAME: (%[[Q:.*]]: tensor<16x16xf16>, %[[PTRS:.*]]: tensor<16x16x!tt.ptr<f16>>, %[[N:.*]]: i32)
-// TWO: %[[M0:.*]] = scf.if
+// TWO: %[[S0:.*]] = scf.if
 // TWO: tt.dot %[[Q]]
 // TWO: %[[LAST:.*]] = arith.select
 // TWO-NEXT: %[[RUNS1:.*]] = arith.cmpi slt, %[[C0:.*]], %[[LAST]] : i32
@@ -170,6 +177,8 @@ tt.func @accumulates(%q: tensor<16x16xf16>, %ptrs: tensor<16x16x!tt.ptr<f16>>, %
 // TWO-NEXT: tt.load
 // TWO-NEXT: %[[S1_THEN:.*]] = tt.dot %[[Q]]
 // TWO-NEXT: scf.yield %[[S1_THEN]]
+// TWO: %[[M0:.*]] = scf.if
+// TWO-NEXT: arith.mulf %[[S0]]
 // TWO: %[[LAST1:.*]] = arith.select
 // TWO-NEXT: %[[LOOP:.*]]:3 = scf.for %[[IV:.*]] = %[[C0]] to %[[LAST1]] step %[[C16]] iter_args(%[[ACC:.*]] = %{{.*}}, %[[M:.*]] = %[[M0]], %[[S:.*]] = %[[S1]])
 // TWO-NEXT: %[[NEXT:.*]] = arith.addi %[[IV]], %[[C16]] : i32
@@ -257,8 +266,9 @@ tt.func @scaling_hoisted(%q: tensor<16x16xf16>, %ptrs: tensor<16x16x!tt.ptr<f16>
 // engine relays.
 
 // CHECK-LABEL: tt.func @product_carried
-// CHECK: %[[FIRST:.*]]:2 = scf.if %{{.*}} -> (tensor<16x16xf32>, tensor<16xf32>) {
-// CHECK: scf.for %{{.*}} iter_args(%{{.*}} = %{{.*}}, %[[M:.*]] = %{{.*}}, %[[S:.*]] = %[[FIRST]]#0, %[[ROW_SCALED:.*]] = %[[FIRST]]#1)
+// CHECK: %[[FIRST:.*]] = scf.if %{{.*}} -> (tensor<16x16xf32>) {
+// CHECK: %[[FIRST_ROW:.*]] = scf.if %{{.*}} -> (tensor<16xf32>) {
+// CHECK: scf.for %{{.*}} iter_args(%{{.*}} = %{{.*}}, %[[M:.*]] = %{{.*}}, %[[S:.*]] = %[[FIRST]], %[[ROW_SCALED:.*]] = %[[FIRST_ROW]])
 // CHECK: %[[S_NEXT:.*]] = tt.dot
 // CHECK: arith.maxnumf %[[M]], %[[ROW_SCALED]]
 // CHECK: arith.subf %[[S]]
@@ -381,4 +391,56 @@ tt.func @last_iteration_reduces_first(%q: tensor<16x16xf16>, %ptrs: tensor<16x16
     scf.yield %next, %m_new, %l_new : tensor<16x16xf32>, tensor<16xf32>, tensor<16xf32>
   }
   tt.return %r#0, %r#2 : tensor<16x16xf32>, tensor<16xf32>
+}
+
+// -----
+
+// The first products of a pipelined loop that follows another are computed
+// before that loop's last iteration (with the comparison that guards them),
+// where the other units work on the last scores while the DPE would idle;
+// what follows from them stays after it, in those units' program order.
+
+// CHECK-LABEL: tt.func @first_products_move_up
+// CHECK-SAME: (%[[Q:.*]]: tensor<16x16xf16>, %{{.*}}: tensor<16x16x!tt.ptr<f16>>, %[[SPLIT:.*]]: i32, %[[N:.*]]: i32)
+// CHECK: %[[FIRST:.*]]:2 = scf.for
+// CHECK: %[[RUNS:.*]] = arith.cmpi slt, %[[SPLIT]], %[[N]] : i32
+// CHECK-NEXT: %[[PRODUCT:.*]] = scf.if %[[RUNS]] -> (tensor<16x16xf32>) {
+// CHECK: tt.dot %[[Q]]
+// CHECK: %[[LAST:.*]] = scf.for %{{.*}} = %{{.*}} to %[[SPLIT]] step %{{.*}} iter_args(%{{.*}} = %[[FIRST]]#0)
+// CHECK-NOT: tt.dot
+// CHECK: %[[ROW:.*]] = scf.if %[[RUNS]] -> (tensor<16xf32>) {
+// CHECK-NEXT: "tt.reduce"(%[[PRODUCT]])
+// CHECK: scf.for %{{.*}} = %[[SPLIT]] to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %[[LAST]], %{{.*}} = %[[ROW]])
+tt.func @first_products_move_up(%q: tensor<16x16xf16>, %ptrs: tensor<16x16x!tt.ptr<f16>>, %split: i32, %n: i32) -> tensor<16xf32> {
+  %c0 = arith.constant 0 : i32
+  %c16 = arith.constant 16 : i32
+  %zero = arith.constant dense<0.000000e+00> : tensor<16x16xf32>
+  %none = arith.constant dense<0.000000e+00> : tensor<16xf32>
+  %first = scf.for %iv = %c0 to %split step %c16 iter_args(%acc = %none) -> (tensor<16xf32>) : i32 {
+    %off = tt.splat %iv : i32 -> tensor<16x16xi32>
+    %p = tt.addptr %ptrs, %off : tensor<16x16x!tt.ptr<f16>>, tensor<16x16xi32>
+    %k = tt.load %p : tensor<16x16x!tt.ptr<f16>>
+    %s = tt.dot %q, %k, %zero : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
+    %row = "tt.reduce"(%s) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %x = arith.maxnumf %a, %b : f32
+      tt.reduce.return %x : f32
+    }) : (tensor<16x16xf32>) -> tensor<16xf32>
+    %next = arith.addf %acc, %row : tensor<16xf32>
+    scf.yield %next : tensor<16xf32>
+  }
+  %second = scf.for %iv = %split to %n step %c16 iter_args(%acc = %first) -> (tensor<16xf32>) : i32 {
+    %off = tt.splat %iv : i32 -> tensor<16x16xi32>
+    %p = tt.addptr %ptrs, %off : tensor<16x16x!tt.ptr<f16>>, tensor<16x16xi32>
+    %k = tt.load %p : tensor<16x16x!tt.ptr<f16>>
+    %s = tt.dot %q, %k, %zero : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
+    %row = "tt.reduce"(%s) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %x = arith.minnumf %a, %b : f32
+      tt.reduce.return %x : f32
+    }) : (tensor<16x16xf32>) -> tensor<16xf32>
+    %next = arith.addf %acc, %row : tensor<16xf32>
+    scf.yield %next : tensor<16xf32>
+  }
+  tt.return %second : tensor<16xf32>
 }
