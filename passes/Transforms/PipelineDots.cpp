@@ -23,9 +23,14 @@
 // values, before the loop, are computed only when the loop runs an iteration
 // (an `scf.if` that yields zeros otherwise): a loop that runs none, such as
 // the part of a loop `mtia-split-masked-loops` splits off, neither reads nor
-// multiplies anything. In the pipelined body and the last iteration's,
-// updates of carried values that nothing else in the iteration needs go
-// last.
+// multiplies anything. The first products get an `scf.if` of their own, and
+// what follows from them another of the same condition. When the loop
+// follows another pipelined loop (the diagonal block of causal attention
+// after the blocks below it), the products' `scf.if` moves above that
+// loop's last iterations, which wait for the other units' softmax of the
+// last blocks: the DPE multiplies the next loop's first blocks meanwhile. In
+// the pipelined body and the last iteration's, updates of carried values
+// that nothing else in the iteration needs go last.
 //
 // Loops that write memory (stores, atomics, prints) are left alone: a load of
 // the next iteration must not pass a write of this one. A loop may carry a
