@@ -23,14 +23,18 @@
 // values, before the loop, are computed only when the loop runs an iteration
 // (an `scf.if` that yields zeros otherwise): a loop that runs none, such as
 // the part of a loop `mtia-split-masked-loops` splits off, neither reads nor
-// multiplies anything. The first products get an `scf.if` of their own, and
-// what follows from them another of the same condition. When the loop
+// multiplies anything. The first products get an `scf.if` of their own,
+// what follows from them without waiting for a reduction of them (a mask,
+// a select, a row maximum) another of the same condition, and what waits
+// for a reduction (the scaling of the row maximum) a third. When the loop
 // follows another pipelined loop (the diagonal block of causal attention
 // after the blocks below it), the products' `scf.if` moves above that
 // loop's last iterations, which wait for the other units' softmax of the
-// last blocks: the DPE multiplies the next loop's first blocks meanwhile. In
-// the pipelined body and the last iteration's, updates of carried values
-// that nothing else in the iteration needs go last.
+// last blocks: the DPE multiplies the next loop's first blocks meanwhile;
+// the second moves above the last iteration only, so that the other units
+// take it one iteration ahead, as in the pipelined body. In the pipelined
+// body and the last iteration's, updates of carried values that nothing
+// else in the iteration needs go last.
 //
 // Loops that write memory (stores, atomics, prints) are left alone: a load of
 // the next iteration must not pass a write of this one. A loop may carry a
@@ -305,6 +309,23 @@ scf::ForOp peelLastIteration(RewriterBase &rewriter, scf::ForOp loop,
   return splitLoopAt(rewriter, loop, last, mapping);
 }
 
+/// The operations of `ops` (in body order) that use a `tt.reduce` among
+/// them, directly or through others that do: their unit would wait for the
+/// reduction engine where they stand.
+llvm::SmallPtrSet<Operation *, 8>
+getWaitingForReductions(ArrayRef<Operation *> ops) {
+  llvm::SmallPtrSet<Operation *, 16> among(ops.begin(), ops.end());
+  llvm::SmallPtrSet<Operation *, 8> waiting;
+  for (Operation *op : ops)
+    if (llvm::any_of(op->getOperands(), [&](Value operand) {
+          Operation *producer = operand.getDefiningOp();
+          return producer && among.contains(producer) &&
+                 (isa<tt::ReduceOp>(producer) || waiting.contains(producer));
+        }))
+      waiting.insert(op);
+  return waiting;
+}
+
 /// Whether a loop that runs no iteration can carry zeros instead of
 /// `values`, which only integers and floats have.
 bool haveZeros(ValueRange values) {
@@ -336,13 +357,16 @@ scf::IfOp createGuard(OpBuilder &builder, Location loc, Value runs,
 
 /// A pipelined loop, the loop of its last iteration, which follows it, and
 /// the `scf.if`s before it that compute its first iteration's products
-/// (null when the other one computes them too) and its first iteration's
-/// values (the same `scf.if` when nothing follows from the products).
+/// (null when the other one computes them too), its first iteration's
+/// values (the same `scf.if` when nothing follows from the products) and
+/// among them those that wait for no reduction of the products, when they
+/// have an `scf.if` of their own.
 struct PipelinedLoop {
   scf::ForOp loop;
   scf::ForOp lastIteration;
   scf::IfOp firstProducts;
   scf::IfOp firstValues;
+  scf::IfOp firstReady;
 };
 
 /// Pipelines `loop` (see the file comment); returns the pipelined loop and
@@ -356,7 +380,7 @@ std::optional<PipelinedLoop> pipeline(scf::ForOp loop,
   // none neither reads nor multiplies anything ahead. The feeding
   // operations get a guard of their own, which `hoistFirstProducts` can
   // move above the loops before this one, and what follows from their
-  // products another one, where the loop starts.
+  // products others (see the file comment).
   rewriter.setInsertionPoint(loop);
   Value runs = isBefore(rewriter, loc, loop, loop.getLowerBound(),
                         loop.getUpperBound());
@@ -405,6 +429,42 @@ std::optional<PipelinedLoop> pipeline(scf::ForOp loop,
   // What the loop carries besides the products comes from the other guard.
   SmallVector<Value> computed = llvm::filter_to_vector(
       slice.carried, [&](Value value) { return !firstMapping.contains(value); });
+  // What follows from the products without waiting for a reduction of them
+  // (attention's mask, select and row maximum) gets a guard of its own,
+  // which moves up with the products'; what uses a reduction (the scaling
+  // of the row maximum) stays where the loop starts.
+  llvm::SmallPtrSet<Operation *, 8> waiting =
+      getWaitingForReductions(slice.following);
+  SmallVector<Value> ready;
+  for (Operation *op : slice.following)
+    if (!waiting.contains(op))
+      for (Value result : op->getResults())
+        if (llvm::is_contained(computed, result) ||
+            llvm::any_of(result.getUsers(), [&](Operation *user) {
+              return waiting.contains(
+                  loop.getBody()->findAncestorOpInBlock(*user));
+            }))
+          ready.push_back(result);
+  scf::IfOp firstReady;
+  if (firstProducts && !waiting.empty() &&
+      !ready.empty() && haveZeros(ready)) {
+    IRMapping readyMapping = firstMapping;
+    firstReady = createGuard(
+        rewriter, loc, runs, ValueRange(ready).getTypes(), [&] {
+          for (Operation *op : slice.feeding)
+            if (recomputed.contains(op))
+              rewriter.clone(*op, readyMapping);
+          for (Operation *op : slice.following)
+            if (!waiting.contains(op))
+              rewriter.clone(*op, readyMapping);
+          return lookupAll(readyMapping, ready);
+        });
+    for (auto [value, first] : llvm::zip_equal(ready, firstReady.getResults()))
+      firstMapping.map(value, first);
+    computed = llvm::filter_to_vector(computed, [&](Value value) {
+      return !firstMapping.contains(value);
+    });
+  }
   scf::IfOp guard = firstProducts;
   if (!computed.empty()) {
     guard = createGuard(
@@ -412,7 +472,9 @@ std::optional<PipelinedLoop> pipeline(scf::ForOp loop,
           for (Operation *op : slice.feeding)
             if (!firstProducts || recomputed.contains(op))
               rewriter.clone(*op, firstMapping);
-          cloneAll(rewriter, slice.following, firstMapping);
+          for (Operation *op : slice.following)
+            if (!firstReady || waiting.contains(op))
+              rewriter.clone(*op, firstMapping);
           return lookupAll(firstMapping, computed);
         });
     for (auto [value, first] : llvm::zip_equal(computed, guard.getResults()))
@@ -469,7 +531,8 @@ std::optional<PipelinedLoop> pipeline(scf::ForOp loop,
   auto pipelinedLoop = cast<scf::ForOp>(pipelined->getOperation());
   sinkCarriedUpdates(pipelinedLoop.getBody());
   sinkCarriedUpdates(lastIteration.getBody());
-  return PipelinedLoop{pipelinedLoop, lastIteration, firstProducts, guard};
+  return PipelinedLoop{pipelinedLoop, lastIteration, firstProducts, guard,
+                       firstReady};
 }
 
 /// Moves what the body of `loop` computes from `products` (the products of
@@ -502,17 +565,11 @@ void hoistFollowing(scf::ForOp loop, ValueRange products) {
   // scaling of the next row maximum `max(qk) * scale`, as Triton's tutorial
   // writes attention): moved up, its unit would wait there for the
   // reduction engine, with this iteration's work queued behind it.
-  llvm::SmallPtrSet<Operation *, 8> waiting;
+  SmallVector<Operation *> ordered;
   for (Operation &op : body->without_terminator())
-    if (following.contains(&op) &&
-        llvm::any_of(op.getOperands(), [&](Value operand) {
-          Operation *producer = operand.getDefiningOp();
-          return producer && (isa<tt::ReduceOp>(producer) ||
-                              waiting.contains(producer)) &&
-                 following.contains(producer);
-        }))
-      waiting.insert(&op);
-  for (Operation *op : waiting)
+    if (following.contains(&op))
+      ordered.push_back(&op);
+  for (Operation *op : getWaitingForReductions(ordered))
     following.erase(op);
   if (following.empty())
     return;
@@ -561,16 +618,17 @@ void hoistFollowing(scf::ForOp loop, ValueRange products) {
     }
 }
 
-/// Moves `guard`, which computes the first products of a pipelined loop, up
-/// past the operations right before it that `passable` holds (the loops of
-/// the last iterations of loops pipelined before, and the guards of their
-/// first values), with the pure operations among them that it needs (its
-/// condition). The DPE then multiplies this loop's first operands while the
-/// last iterations of the loops before wait for the other units, which
-/// still take what follows from these products after those iterations.
-/// Everything it passes at most reads memory, as it does.
+/// Moves `guard`, which computes the first products of a pipelined loop (or
+/// what follows from them), up past at most `limit` of the operations right
+/// before it that `passable` holds (the loops of the last iterations of
+/// loops pipelined before, and the guards of their first values), with the
+/// pure operations among them that it needs (its condition). The DPE then
+/// multiplies this loop's first operands while the last iterations of the
+/// loops before wait for the other units. Everything it passes at most
+/// reads memory, as it does.
 void hoistFirstProducts(scf::IfOp guard,
-                        const llvm::SmallPtrSetImpl<Operation *> &passable) {
+                        const llvm::SmallPtrSetImpl<Operation *> &passable,
+                        unsigned limit = ~0u) {
   llvm::SmallPtrSet<Operation *, 8> needed;
   auto isNeeded = [&](Operation *op) {
     return llvm::any_of(op->getUsers(), [&](Operation *user) {
@@ -579,8 +637,9 @@ void hoistFirstProducts(scf::IfOp guard,
   };
   Operation *target = nullptr;
   for (Operation *op = guard->getPrevNode(); op; op = op->getPrevNode()) {
-    if (passable.contains(op) && onlyReads(op) && !isNeeded(op)) {
+    if (limit && passable.contains(op) && onlyReads(op) && !isNeeded(op)) {
       target = op;
+      --limit;
       continue;
     }
     if (op->getNumRegions() != 0 || !isMemoryEffectFree(op))
@@ -615,6 +674,15 @@ struct PipelineDotsPass
     auto hoistAndPass = [&](const PipelinedLoop &round) {
       if (round.firstProducts)
         hoistFirstProducts(round.firstProducts, passable);
+      // What follows from them without waiting for a reduction moves above
+      // the last iteration of the loop before only: the other units take it
+      // one iteration ahead, as in a pipelined body, while the DPE waits
+      // for that iteration's softmax; further up, they would take it before
+      // work the DPE waits for.
+      if (round.firstReady) {
+        hoistFirstProducts(round.firstReady, passable, /*limit=*/1);
+        passable.insert(round.firstReady);
+      }
       passable.insert(round.lastIteration);
       // A guard that also computes the products is not passed.
       if (round.firstProducts && round.firstValues != round.firstProducts)

@@ -263,11 +263,16 @@ tt.func @scaling_hoisted(%q: tensor<16x16xf16>, %ptrs: tensor<16x16x!tt.ptr<f16>
 // engine shifts the unscaled scores by their scaled row maximum, as Triton's
 // tutorial writes attention): the loop carries the product, which the DPE
 // computes straight into the buffer the loop carries it in, or the reduction
-// engine relays.
+// engine relays. Before the loop, the row maximum of the first product, which
+// waits for nothing but the product, has a guard of its own, and its scaling,
+// which waits for the reduction, another.
 
 // CHECK-LABEL: tt.func @product_carried
 // CHECK: %[[FIRST:.*]] = scf.if %{{.*}} -> (tensor<16x16xf32>) {
+// CHECK: %[[FIRST_MAX:.*]] = scf.if %{{.*}} -> (tensor<16xf32>) {
+// CHECK-NEXT: "tt.reduce"(%[[FIRST]])
 // CHECK: %[[FIRST_ROW:.*]] = scf.if %{{.*}} -> (tensor<16xf32>) {
+// CHECK-NEXT: arith.mulf %[[FIRST_MAX]]
 // CHECK: scf.for %{{.*}} iter_args(%{{.*}} = %{{.*}}, %[[M:.*]] = %{{.*}}, %[[S:.*]] = %[[FIRST]], %[[ROW_SCALED:.*]] = %[[FIRST_ROW]])
 // CHECK: %[[S_NEXT:.*]] = tt.dot
 // CHECK: arith.maxnumf %[[M]], %[[ROW_SCALED]]
@@ -440,6 +445,59 @@ tt.func @first_products_move_up(%q: tensor<16x16xf16>, %ptrs: tensor<16x16x!tt.p
       tt.reduce.return %x : f32
     }) : (tensor<16x16xf32>) -> tensor<16xf32>
     %next = arith.addf %acc, %row : tensor<16xf32>
+    scf.yield %next : tensor<16xf32>
+  }
+  tt.return %second : tensor<16xf32>
+}
+
+// -----
+
+// What follows from those first products without waiting for a reduction of
+// them (here their row minimum) moves up too, but only above the last
+// iteration of the loop before: the other units take it one iteration ahead,
+// as in a pipelined body. What waits for the reduction (the scaling) stays
+// after that iteration.
+
+// CHECK-LABEL: tt.func @first_reductions_move_up_one_iteration
+// CHECK: %[[FIRST:.*]]:2 = scf.for
+// CHECK: %[[PRODUCT:.*]] = scf.if %[[RUNS:.*]] -> (tensor<16x16xf32>) {
+// CHECK: tt.dot
+// CHECK: %[[ROW:.*]] = scf.if %[[RUNS]] -> (tensor<16xf32>) {
+// CHECK-NEXT: "tt.reduce"(%[[PRODUCT]])
+// CHECK: %[[LAST:.*]] = scf.for %{{.*}} iter_args(%{{.*}} = %[[FIRST]]#0)
+// CHECK: %[[ROW_SCALED:.*]] = scf.if %[[RUNS]] -> (tensor<16xf32>) {
+// CHECK-NEXT: arith.mulf %[[ROW]]
+// CHECK: scf.for %{{.*}} iter_args(%{{.*}} = %[[LAST]], %{{.*}} = %[[ROW_SCALED]])
+tt.func @first_reductions_move_up_one_iteration(%q: tensor<16x16xf16>, %ptrs: tensor<16x16x!tt.ptr<f16>>, %split: i32, %n: i32, %scale: tensor<16xf32>) -> tensor<16xf32> {
+  %c0 = arith.constant 0 : i32
+  %c16 = arith.constant 16 : i32
+  %zero = arith.constant dense<0.000000e+00> : tensor<16x16xf32>
+  %none = arith.constant dense<0.000000e+00> : tensor<16xf32>
+  %first = scf.for %iv = %c0 to %split step %c16 iter_args(%acc = %none) -> (tensor<16xf32>) : i32 {
+    %off = tt.splat %iv : i32 -> tensor<16x16xi32>
+    %p = tt.addptr %ptrs, %off : tensor<16x16x!tt.ptr<f16>>, tensor<16x16xi32>
+    %k = tt.load %p : tensor<16x16x!tt.ptr<f16>>
+    %s = tt.dot %q, %k, %zero : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
+    %row = "tt.reduce"(%s) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %x = arith.maxnumf %a, %b : f32
+      tt.reduce.return %x : f32
+    }) : (tensor<16x16xf32>) -> tensor<16xf32>
+    %next = arith.addf %acc, %row : tensor<16xf32>
+    scf.yield %next : tensor<16xf32>
+  }
+  %second = scf.for %iv = %split to %n step %c16 iter_args(%acc = %first) -> (tensor<16xf32>) : i32 {
+    %off = tt.splat %iv : i32 -> tensor<16x16xi32>
+    %p = tt.addptr %ptrs, %off : tensor<16x16x!tt.ptr<f16>>, tensor<16x16xi32>
+    %k = tt.load %p : tensor<16x16x!tt.ptr<f16>>
+    %s = tt.dot %q, %k, %zero : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
+    %row = "tt.reduce"(%s) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %x = arith.minnumf %a, %b : f32
+      tt.reduce.return %x : f32
+    }) : (tensor<16x16xf32>) -> tensor<16xf32>
+    %row_scaled = arith.mulf %row, %scale : tensor<16xf32>
+    %next = arith.addf %acc, %row_scaled : tensor<16xf32>
     scf.yield %next : tensor<16xf32>
   }
   tt.return %second : tensor<16xf32>
