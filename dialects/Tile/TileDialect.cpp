@@ -52,8 +52,7 @@ struct FoldGuardedSelect : public OpRewritePattern<arith::SelectOp> {
     if (!guard || guard.getCondition() != select.getCondition() ||
         guard.getElseRegion().empty())
       return failure();
-    Value otherwise =
-        guard.elseYield().getOperand(guarded.getResultNumber());
+    Value otherwise = guard.elseYield().getOperand(guarded.getResultNumber());
     if (otherwise != select.getFalseValue())
       return failure();
     rewriter.replaceOp(select, guarded);

@@ -413,22 +413,36 @@ std::optional<PipelinedLoop> pipeline(scf::ForOp loop,
   }
   IRMapping firstMapping;
   firstMapping.map(loop.getInductionVar(), loop.getLowerBound());
-  scf::IfOp firstProducts;
-  if (slice.following.empty() || haveZeros(products.getArrayRef())) {
-    IRMapping productMapping = firstMapping;
-    firstProducts = createGuard(
-        rewriter, loc, runs, ValueRange(products.getArrayRef()).getTypes(),
-        [&] {
-          cloneAll(rewriter, slice.feeding, productMapping);
-          return lookupAll(productMapping, products.getArrayRef());
+  // A guard that computes `values` with the operations of the body that
+  // `clones` picks (in body order), from what earlier guards computed; the
+  // values are its results from then on.
+  auto createGuardOf = [&](ArrayRef<Value> values,
+                           function_ref<bool(Operation *)> clones) {
+    IRMapping mapping = firstMapping;
+    scf::IfOp created =
+        createGuard(rewriter, loc, runs, ValueRange(values).getTypes(), [&] {
+          for (Operation &op : loop.getBody()->without_terminator())
+            if (clones(&op))
+              rewriter.clone(op, mapping);
+          return lookupAll(mapping, values);
         });
-    for (auto [product, first] :
-         llvm::zip_equal(products, firstProducts.getResults()))
-      firstMapping.map(product, first);
-  }
-  // What the loop carries besides the products comes from the other guard.
-  SmallVector<Value> computed = llvm::filter_to_vector(
-      slice.carried, [&](Value value) { return !firstMapping.contains(value); });
+    for (auto [value, first] : llvm::zip_equal(values, created.getResults()))
+      firstMapping.map(value, first);
+    return created;
+  };
+  llvm::SmallPtrSet<Operation *, 16> following(slice.following.begin(),
+                                               slice.following.end());
+  scf::IfOp firstProducts;
+  if (following.empty() || haveZeros(products.getArrayRef()))
+    firstProducts = createGuardOf(products.getArrayRef(), [&](Operation *op) {
+      return feeding.contains(op);
+    });
+  // What the loop carries besides the products comes from the other guards.
+  auto notComputed = [&](ArrayRef<Value> values) {
+    return llvm::filter_to_vector(
+        values, [&](Value value) { return !firstMapping.contains(value); });
+  };
+  SmallVector<Value> computed = notComputed(slice.carried);
   // What follows from the products without waiting for a reduction of them
   // (attention's mask, select and row maximum) gets a guard of its own,
   // which moves up with the products'; what uses a reduction (the scaling
@@ -446,40 +460,20 @@ std::optional<PipelinedLoop> pipeline(scf::ForOp loop,
             }))
           ready.push_back(result);
   scf::IfOp firstReady;
-  if (firstProducts && !waiting.empty() &&
-      !ready.empty() && haveZeros(ready)) {
-    IRMapping readyMapping = firstMapping;
-    firstReady = createGuard(
-        rewriter, loc, runs, ValueRange(ready).getTypes(), [&] {
-          for (Operation *op : slice.feeding)
-            if (recomputed.contains(op))
-              rewriter.clone(*op, readyMapping);
-          for (Operation *op : slice.following)
-            if (!waiting.contains(op))
-              rewriter.clone(*op, readyMapping);
-          return lookupAll(readyMapping, ready);
-        });
-    for (auto [value, first] : llvm::zip_equal(ready, firstReady.getResults()))
-      firstMapping.map(value, first);
-    computed = llvm::filter_to_vector(computed, [&](Value value) {
-      return !firstMapping.contains(value);
+  if (firstProducts && !waiting.empty() && !ready.empty() && haveZeros(ready)) {
+    firstReady = createGuardOf(ready, [&](Operation *op) {
+      return recomputed.contains(op) ||
+             (following.contains(op) && !waiting.contains(op));
     });
+    computed = notComputed(computed);
   }
   scf::IfOp guard = firstProducts;
-  if (!computed.empty()) {
-    guard = createGuard(
-        rewriter, loc, runs, ValueRange(computed).getTypes(), [&] {
-          for (Operation *op : slice.feeding)
-            if (!firstProducts || recomputed.contains(op))
-              rewriter.clone(*op, firstMapping);
-          for (Operation *op : slice.following)
-            if (!firstReady || waiting.contains(op))
-              rewriter.clone(*op, firstMapping);
-          return lookupAll(firstMapping, computed);
-        });
-    for (auto [value, first] : llvm::zip_equal(computed, guard.getResults()))
-      firstMapping.map(value, first);
-  }
+  if (!computed.empty())
+    guard = createGuardOf(computed, [&](Operation *op) {
+      if (feeding.contains(op))
+        return !firstProducts || recomputed.contains(op);
+      return following.contains(op) && (!firstReady || waiting.contains(op));
+    });
   rewriter.setInsertionPoint(loop);
   SmallVector<Value> first = lookupAll(firstMapping, slice.carried);
 
@@ -649,8 +643,8 @@ void hoistFirstProducts(scf::IfOp guard,
   }
   if (!target)
     return;
-  for (Operation &op : llvm::make_early_inc_range(llvm::make_range(
-           target->getIterator(), guard->getIterator())))
+  for (Operation &op : llvm::make_early_inc_range(
+           llvm::make_range(target->getIterator(), guard->getIterator())))
     if (needed.contains(&op))
       op.moveBefore(target);
   guard->moveBefore(target);
