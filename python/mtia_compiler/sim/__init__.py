@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+import mtia_compiler
 import mtia_compiler._sim as _sim
 from mtia_compiler._sim import Target
 from mtia_compiler.program import ProgramBuilder
@@ -39,7 +40,17 @@ __all__ = [
 ]
 
 DEFAULT_TARGET = "mtia-2i"
-TARGETS_DIR = Path(__file__).parent.parent / "targets"
+
+
+def _targets_dir() -> Path:
+    """The directory of the target descriptions the package ships: the build
+    installs it beside the native modules, which an editable install keeps
+    apart from the sources (the package's path then has both)."""
+    candidates = [Path(entry) / "targets" for entry in mtia_compiler.__path__]
+    return next((path for path in candidates if path.is_dir()), candidates[0])
+
+
+TARGETS_DIR = _targets_dir()
 
 HostArg = np.ndarray | bytearray | memoryview | int | float
 
