@@ -1,13 +1,16 @@
-"""Decompositions that keep two common operations on MTIA.
+"""Decompositions that keep common operations on MTIA.
 
 For the CPU device Inductor leaves some operations to ATen, which runs them on
 the host: a compilation for MTIA decomposes them into operations Inductor
 generates Triton kernels for.
 
 * `scaled_dot_product_attention` reaches Inductor as
-  `_scaled_dot_product_flash_attention_for_cpu`, which it calls on the host.
-  PyTorch's own decomposition (into the math of attention: two matmuls, a
-  softmax, the masks) is applied.
+  `_scaled_dot_product_flash_attention_for_cpu`, which it calls on the host,
+  and its gradient as `_scaled_dot_product_flash_attention_for_cpu_backward`.
+  Both become the math of attention (matmuls, the masks, a softmax from the
+  log-sum-exp of the scores), the backward's from the forward's output and
+  log-sum-exp, as the ATen kernels compute them; with dropout (which the CPU
+  route does not send to this operation) both stay on the host.
 * `embedding_bag` (`_embedding_bag`, `_embedding_bag_forward_only`), an ATen
   fallback in Inductor, becomes a gather of the rows and an `index_add` of
   them into their bags (an atomic add in the kernel), for the modes sum and
@@ -16,9 +19,14 @@ generates Triton kernels for.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import torch
+from torch._prims_common import (
+    compute_elementwise_output_logical_to_physical_perm,
+    get_computation_dtype,
+)
 
 aten = torch.ops.aten
 
@@ -56,14 +64,117 @@ def embedding_bag(weight: torch.Tensor, indices: torch.Tensor, offsets: torch.Te
     return output, offset2bag, bag_size, torch.zeros_like(bag_size)
 
 
+def _attention_scores(query: torch.Tensor, key: torch.Tensor, is_causal: bool,
+                      attn_mask: torch.Tensor | None, scale: float | None) -> torch.Tensor:
+    """The scaled and masked scores of attention, q k^T * scale (+ mask), of
+    the computation type (float32 for 16-bit inputs), with `key`'s heads
+    repeated for the query's heads that share them (grouped-query attention)."""
+    compute = get_computation_dtype(query.dtype)
+    if scale is None:
+        scale = 1.0 / math.sqrt(query.shape[-1])
+    scores = (query.to(compute) @ _query_heads(key, query).to(compute).transpose(-2, -1)) * scale
+    length, source = scores.shape[-2:]
+    if is_causal:
+        # The CPU kernel's causal mask is aligned to the top left: row i sees
+        # the columns up to i.
+        rows = torch.arange(length, device=query.device).unsqueeze(-1)
+        columns = torch.arange(source, device=query.device)
+        scores = scores.masked_fill(columns > rows, -math.inf)
+    if attn_mask is not None:
+        if attn_mask.dtype == torch.bool:
+            scores = scores.masked_fill(attn_mask.logical_not(), -math.inf)
+        else:
+            scores = scores + attn_mask.to(compute)
+    return scores
+
+
+def _query_heads(tensor: torch.Tensor, query: torch.Tensor) -> torch.Tensor:
+    """`tensor` (keys or values) with each head repeated for the query heads
+    that share it."""
+    groups = query.shape[1] // tensor.shape[1]
+    return tensor if groups == 1 else tensor.repeat_interleave(groups, dim=1)
+
+
+def _key_heads(grad: torch.Tensor, key: torch.Tensor) -> torch.Tensor:
+    """The gradient of `key` (or of the values) from the gradient of its
+    repetition over the query heads (`_query_heads`): the sum over each
+    group."""
+    batch, heads = key.shape[:2]
+    if grad.shape[1] == heads:
+        return grad
+    return grad.reshape(batch, heads, grad.shape[1] // heads, *grad.shape[2:]).sum(2)
+
+
+def _in_layout_of(tensor: torch.Tensor, reference: torch.Tensor) -> torch.Tensor:
+    """`tensor` laid out in memory in the order of `reference`'s dimensions."""
+    order, _ = compute_elementwise_output_logical_to_physical_perm(reference)
+    inverse = [order.index(dim) for dim in range(len(order))]
+    return tensor.permute(order).contiguous().permute(inverse)
+
+
+def flash_attention_for_cpu(query: torch.Tensor, key: torch.Tensor, value: torch.Tensor,
+                            dropout_p: float = 0.0, is_causal: bool = False, *,
+                            attn_mask: torch.Tensor | None = None,
+                            scale: float | None = None) -> Any:
+    """`aten._scaled_dot_product_flash_attention_for_cpu`: (output, logsumexp),
+    as the ATen kernel computes them. The output has the query's type and
+    memory layout (a graph may view it as the kernel lays it out); the
+    log-sum-exp of each row of scores, which the backward reads, is of the
+    computation type, (batch, heads, length) laid out as (batch, length,
+    heads); a row whose scores are all masked has the log-sum-exp 0 and the
+    output 0. Dropout is not decomposed."""
+    if dropout_p != 0.0:
+        return NotImplemented
+    scores = _attention_scores(query, key, is_causal, attn_mask, scale)
+    logsumexp = torch.logsumexp(scores, dim=-1)
+    logsumexp = torch.where(logsumexp == -math.inf, 0.0, logsumexp)
+    probabilities = torch.exp(scores - logsumexp.unsqueeze(-1))
+    output = probabilities @ _query_heads(value, query).to(scores.dtype)
+    return (_in_layout_of(output.to(query.dtype), query),
+            logsumexp.transpose(1, 2).contiguous().transpose(1, 2))
+
+
+def flash_attention_for_cpu_backward(grad_out: torch.Tensor, query: torch.Tensor,
+                                     key: torch.Tensor, value: torch.Tensor, out: torch.Tensor,
+                                     logsumexp: torch.Tensor, dropout_p: float, is_causal: bool,
+                                     *, attn_mask: torch.Tensor | None = None,
+                                     scale: float | None = None) -> Any:
+    """`aten._scaled_dot_product_flash_attention_for_cpu_backward`: the
+    gradients of the query, key and value from the output's, recomputing the
+    probabilities from the forward's log-sum-exp (P = exp(S - lse)):
+    dV = P^T dO, dP = dO V^T, dS = P (dP - rowsum(dO O)), dQ = dS K scale,
+    dK = dS^T Q scale."""
+    if dropout_p != 0.0:
+        return NotImplemented
+    compute = get_computation_dtype(query.dtype)
+    if scale is None:
+        scale = 1.0 / math.sqrt(query.shape[-1])
+    scores = _attention_scores(query, key, is_causal, attn_mask, scale)
+    probabilities = torch.exp(scores - logsumexp.to(compute).unsqueeze(-1))
+    grad_out = grad_out.to(compute)
+    grad_value = probabilities.transpose(-2, -1) @ grad_out
+    grad_probabilities = grad_out @ _query_heads(value, query).to(compute).transpose(-2, -1)
+    delta = (grad_out * out.to(compute)).sum(-1, keepdim=True)
+    grad_scores = probabilities * (grad_probabilities - delta) * scale
+    grad_query = grad_scores @ _query_heads(key, query).to(compute)
+    grad_key = grad_scores.transpose(-2, -1) @ query.to(compute)
+    return (grad_query.to(query.dtype), _key_heads(grad_key, key).to(key.dtype),
+            _key_heads(grad_value, value).to(value.dtype))
+
+
+#: The operations a compilation for MTIA decomposes, beyond Inductor's own
+#: table, with their decompositions.
+DECOMPOSITIONS: dict[Any, Any] = {
+    aten._scaled_dot_product_flash_attention_for_cpu.default: flash_attention_for_cpu,
+    aten._scaled_dot_product_flash_attention_for_cpu_backward.default:
+        flash_attention_for_cpu_backward,
+    aten._embedding_bag.default: embedding_bag,
+    aten._embedding_bag_forward_only.default: embedding_bag,
+}
+
+
 def decompositions() -> dict[Any, Any]:
     """Inductor's decomposition table with the decompositions above."""
-    from torch._decomp import decomposition_table
     from torch._inductor.decomposition import select_decomp_table
 
-    table = dict(select_decomp_table())
-    sdpa = aten._scaled_dot_product_flash_attention_for_cpu.default
-    table[sdpa] = decomposition_table[sdpa]
-    table[aten._embedding_bag.default] = embedding_bag
-    table[aten._embedding_bag_forward_only.default] = embedding_bag
-    return table
+    return {**select_decomp_table(), **DECOMPOSITIONS}
