@@ -14,7 +14,13 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <chrono>
 #include <optional>
+#include <thread>
+
+#ifdef __GLIBCXX__
+#include <cxxabi.h>
+#endif
 
 namespace nb = nanobind;
 using namespace mtia;
@@ -65,6 +71,62 @@ nb::dict targetToDict(const TargetDesc &t) {
   d["command_queue_depth"] = t.commandQueueDepth;
   return d;
 }
+
+/// Whether the interpreter is finalizing: the main thread returned (or
+/// raised) while this thread simulated.
+bool interpreterFinalizing() {
+#if PY_VERSION_HEX >= 0x030D0000
+  return Py_IsFinalizing();
+#else
+  return _Py_IsFinalizing();
+#endif
+}
+
+/// Blocks the calling thread until the process exits. CPython does the same
+/// to a thread that asks for the GIL of a finalizing interpreter (since
+/// 3.14; before, it ends the thread).
+[[noreturn]] void parkUntilExit() {
+  for (;;)
+    std::this_thread::sleep_for(std::chrono::hours(1));
+}
+
+/// Takes back the GIL that `state`'s thread released. Before 3.14, CPython
+/// ends a thread that asks for the GIL of a finalizing interpreter with
+/// pthread_exit, whose forced unwinding would run through the simulator's
+/// frames and nanobind's, which catch it without rethrowing: the process
+/// aborts ("terminate called without an active exception"). A launch in a
+/// thread the interpreter abandons therefore parks its thread instead, which
+/// holds nothing the exit needs; the check before asking covers most cases
+/// and the catch the finalization that starts while the thread asks.
+void reacquireGil(PyThreadState *state) {
+  if (interpreterFinalizing())
+    parkUntilExit();
+#ifdef __GLIBCXX__
+  try {
+    PyEval_RestoreThread(state);
+  } catch (abi::__forced_unwind &) {
+    parkUntilExit();
+  }
+#else
+  PyEval_RestoreThread(state);
+#endif
+}
+
+/// Releases the GIL for its lifetime, and takes it back with reacquireGil.
+class ScopedGilRelease {
+public:
+  ScopedGilRelease() : state(PyEval_SaveThread()) {}
+  ~ScopedGilRelease() { reacquireGil(state); }
+  ScopedGilRelease(const ScopedGilRelease &) = delete;
+  ScopedGilRelease &operator=(const ScopedGilRelease &) = delete;
+
+  /// Holds the GIL from `acquire` to `release`.
+  void acquire() { reacquireGil(state); }
+  void release() { state = PyEval_SaveThread(); }
+
+private:
+  PyThreadState *state;
+};
 
 nb::dict errorToDict(const SimError &error) {
   nb::dict d;
@@ -129,16 +191,17 @@ nb::dict run(const TargetDesc &target, const Program &program,
   // The simulator runs without the GIL; at intervals it takes it back to
   // run the signal handlers, and keeps the exception one raises.
   std::optional<nb::python_error> signal;
-  config.interrupted = [&signal] {
-    nb::gil_scoped_acquire acquire;
-    if (PyErr_CheckSignals() == 0)
-      return false;
-    signal.emplace();
-    return true;
-  };
   SimResult result;
   {
-    nb::gil_scoped_release release;
+    ScopedGilRelease release;
+    config.interrupted = [&] {
+      release.acquire();
+      const bool raised = PyErr_CheckSignals() != 0;
+      if (raised)
+        signal.emplace();
+      release.release();
+      return raised;
+    };
     result = simulate(target, program, launch, config);
   }
   if (signal)
