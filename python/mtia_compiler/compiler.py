@@ -239,7 +239,9 @@ def _bind(value: Any, parameter: Parameter) -> Any:
 
 def _bind_int(value: Any, parameter: Parameter) -> int:
     """`value` checked against the parameter's width, signed or unsigned
-    (Triton passes u64 values of 2**63 and more as i64)."""
+    (Triton passes u64 values of 2**63 and more as i64), as the signed value
+    of that width the kernel sees: 2**32 - 1 given to an i32 is -1, as
+    Triton's GPU launchers pass it, wherever the kernel uses it."""
     if isinstance(value, (bool, np.bool_)):
         return int(value)
     if not isinstance(value, (int, np.integer)):
@@ -247,10 +249,12 @@ def _bind_int(value: Any, parameter: Parameter) -> int:
                         f"got {type(value).__name__}")
     integer = int(value)
     bits = max(parameter.bits, 1)
-    if not -(1 << (bits - 1)) <= integer < (1 << bits) and bits > 1:
+    if bits == 1:
+        return integer
+    if not -(1 << (bits - 1)) <= integer < (1 << bits):
         raise OverflowError(f"parameter '{parameter.name}' is an i{bits}: "
                             f"{integer} does not fit")
-    return integer
+    return integer - (1 << bits) if integer >= 1 << (bits - 1) else integer
 
 
 def _parameters(module: ir.Module, source: str) -> tuple[str, list[Parameter]]:

@@ -12,6 +12,11 @@ code, with their simulated cycles and unit statistics::
     records[0].cycles
 """
 
+# Triton first: importing it discovers every backend, this one included, and
+# imports this package's `compiler` and `driver` while doing so. Were the
+# driver imported first, Triton's discovery would find it half imported.
+import triton  # noqa: F401, I001
+
 from mtia_compiler.backend.driver import LaunchRecord, MTIADriver, do_bench, last_launch, launches
 
 __all__ = ["LaunchRecord", "MTIADriver", "do_bench", "last_launch", "launches"]

@@ -64,6 +64,12 @@ class MTIAOptions:
     PEs take the programs of a kernel whose loop bounds depend on the program
     id along one axis (`mtia-order-programs`): which balances the reads from
     DRAM better depends on the kernel, so autotuning may try both.
+
+    `max_cycles` and `max_seconds` (also MTIA's own) are the budget of each
+    launch of the kernel: simulated cycles and host seconds, 0 for none (the
+    environment variables `MTIA_MAX_CYCLES` and `MTIA_MAX_SECONDS` then set
+    it). A launch over budget stops with a `SimulationError` of kind
+    `timeout` naming the instruction and source line a control core is at.
     """
 
     num_warps: int = 4
@@ -73,6 +79,8 @@ class MTIAOptions:
     split_masked_loops: bool = True
     dots_ahead: int = 1
     program_order: str = "staggered"
+    max_cycles: int = 0
+    max_seconds: float = 0.0
     warp_size: int = WARP_SIZE
     debug: bool = False
     sanitize_overflow: bool = False
@@ -108,6 +116,9 @@ class MTIAOptions:
                              f"got {self.num_ctas}")
         if self.num_stages < 1:
             raise ValueError(f"num_stages must be at least 1, got {self.num_stages}")
+        if self.max_cycles < 0 or not self.max_seconds >= 0:
+            raise ValueError(f"the budget of a launch must be >= 0, got max_cycles="
+                             f"{self.max_cycles}, max_seconds={self.max_seconds}")
         if self.cb_multiplier < 1:
             raise ValueError(f"cb_multiplier must be at least 1, got {self.cb_multiplier}")
 

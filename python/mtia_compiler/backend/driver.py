@@ -8,16 +8,33 @@ strided and offset views, and several arguments viewing one storage, behave
 as on a GPU. Every launch is simulated to the end before `kernel[grid](...)`
 returns; its simulated time and unit statistics are recorded
 (`mtia_compiler.backend.launches`).
+
+The launcher binds arguments as Triton's own launchers do: in signature
+order, with or without the constexpr arguments (a `CompiledKernel` may be
+relaunched with its runtime arguments only), tuples flattened, host tensor
+descriptors expanded, and any object with `data_ptr()` that holds the tensor
+it points into (Triton's `TensorWrapper`, a library's strided buffer) taken
+as a pointer. A simulation is deterministic: a launch of the same program on
+the same grid, arguments and memory contents as one made before is replayed
+(its writes and its record) instead of simulated again, which keeps
+`triton.testing.do_bench`, whatever its `warmup` and `rep`, at one simulation
+per measured configuration.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 import os
+import struct
+import sys
+import threading
 import warnings
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -29,6 +46,18 @@ from mtia_compiler.backend.compiler import BACKEND_NAME, WARP_SIZE, target_descr
 #: What `load_binary` reports as the threads a program may use: a program runs
 #: on one PE whatever its `num_warps`.
 MAX_THREADS = 1 << 20
+
+#: The environment variables that set the budget of every launch whose
+#: kernel was compiled without a budget of its own (the options `max_cycles`
+#: and `max_seconds`): simulated cycles and host seconds, 0 for no limit.
+MAX_CYCLES_VARIABLE = "MTIA_MAX_CYCLES"
+MAX_SECONDS_VARIABLE = "MTIA_MAX_SECONDS"
+
+#: A launch whose buffers hold more bytes than this is always simulated:
+#: comparing its memory with an earlier launch's would cost more than it saves.
+REPLAY_MAX_BUFFER_BYTES = 16 << 20
+#: The most bytes of launches' writes kept for replays, over all kernels.
+REPLAY_MAX_KEPT_BYTES = 256 << 20
 
 
 @dataclass(frozen=True)
@@ -50,9 +79,11 @@ class LaunchRecord:
         return float(self.result.seconds)
 
 
-class _LaunchLog:
-    """The launches of this process, for the recorders that are open and for
-    the simulated clock the benchmark events read."""
+class _ThreadLaunches(threading.local):
+    """The launches of the calling thread: the recorders open in it, innermost
+    last, its last launch and the simulated clock its benchmark events read.
+    Each thread has its own, so that threads launching at once neither see
+    nor disturb each other's records."""
 
     def __init__(self) -> None:
         self.recorders: list[list[LaunchRecord]] = []
@@ -66,44 +97,42 @@ class _LaunchLog:
             recorder.append(record)
 
 
-_log = _LaunchLog()
+_log = _ThreadLaunches()
 
 
 @contextmanager
 def launches() -> Iterator[list[LaunchRecord]]:
-    """Collects the launches made inside the `with` block, in order::
+    """Collects the launches the calling thread makes inside the `with`
+    block, in order (blocks may nest: each collects every launch made while
+    it is open)::
 
         with mtia_compiler.backend.launches() as records:
             add_kernel[grid](x, y, out, n, BLOCK=1024)
         records[0].cycles, records[0].result.units["dpe"]["busy_cycles"]
     """
     records: list[LaunchRecord] = []
-    _log.recorders.append(records)
+    recorders = _log.recorders
+    recorders.append(records)
     try:
         yield records
     finally:
-        _log.recorders.remove(records)
+        # By identity: an outer recorder may hold equal records (or none).
+        del recorders[max(i for i, open_one in enumerate(recorders) if open_one is records)]
 
 
 def last_launch() -> LaunchRecord | None:
-    """The most recent launch of this process, if any."""
+    """The most recent launch of the calling thread, if any."""
     return _log.last
 
 
 # -- binding arguments -------------------------------------------------------
 
 
-def _tensor_bytes(tensor: Any, name: str) -> np.ndarray:
-    """The bytes of `tensor`'s storage from its first element on, zero-copy
-    (for a `triton.reinterpret` view, those of the tensor it views)."""
+def _storage_bytes(tensor: Any, name: str) -> np.ndarray:
+    """The bytes of a torch CPU tensor's storage from its first element on,
+    zero-copy."""
     import torch
-    from triton.runtime.jit import TensorWrapper
 
-    if isinstance(tensor, TensorWrapper):
-        tensor = tensor.base
-    if not isinstance(tensor, torch.Tensor):
-        raise TypeError(f"argument '{name}' is a pointer: it takes a torch tensor, "
-                        f"got {type(tensor).__name__}")
     if tensor.device.type != "cpu":
         raise TypeError(f"argument '{name}' is on {tensor.device}: the simulated MTIA "
                         f"reads torch CPU tensors")
@@ -113,6 +142,33 @@ def _tensor_bytes(tensor: Any, name: str) -> np.ndarray:
     return whole.numpy()[offset:]
 
 
+def _pointer_bytes(value: Any, name: str) -> np.ndarray:
+    """The memory a pointer argument addresses, zero-copy: a torch tensor's
+    bytes from its first element to the end of its storage; for any other
+    object with `data_ptr()` (Triton's `TensorWrapper`, a library's strided
+    buffer), the bytes from that address to the end of the storage of a
+    tensor the object holds, which bounds what the kernel may reach."""
+    import torch
+
+    if isinstance(value, torch.Tensor):
+        return _storage_bytes(value, name)
+    data_ptr = getattr(value, "data_ptr", None)
+    if not callable(data_ptr):
+        raise TypeError(f"argument '{name}' is a pointer: it takes a torch tensor or an "
+                        f"object with data_ptr(), got {type(value).__name__}")
+    address = int(data_ptr())
+    held = [item for item in vars(value).values() if isinstance(item, torch.Tensor)] \
+        if hasattr(value, "__dict__") else []
+    for tensor in held:
+        memory = _storage_bytes(tensor, name)
+        start = memory.ctypes.data if memory.size else tensor.data_ptr()
+        if start <= address <= start + memory.size:
+            return memory[address - start:]
+    raise TypeError(f"argument '{name}' ({type(value).__name__}) points to {address:#x}, "
+                    f"which lies in no torch tensor it holds: the simulated MTIA binds a "
+                    f"pointer to the tensor whose memory it addresses")
+
+
 def _flatten(signature: Any, value: Any, name: str, out: list[tuple[str, Any]]) -> None:
     """Appends the kernel parameters `value` of Triton type `signature`
     stands for: nothing for a constexpr, the leaves of a tuple, the base
@@ -120,56 +176,181 @@ def _flatten(signature: Any, value: Any, name: str, out: list[tuple[str, Any]]) 
     if signature == "constexpr":
         return
     if isinstance(signature, tuple):
+        if not isinstance(value, (tuple, list)) or len(value) != len(signature):
+            raise TypeError(f"argument '{name}' is a tuple of {len(signature)} elements, "
+                            f"got {value!r}")
         for index, (inner, item) in enumerate(zip(signature, value, strict=True)):
             _flatten(inner, item, f"{name}[{index}]", out)
         return
     if isinstance(signature, str) and signature.startswith("tensordesc"):
-        out.append((name, _tensor_bytes(value.base, name)))
+        out.append((name, _pointer_bytes(value.base, name)))
         out.extend((f"{name}.shape[{i}]", int(d)) for i, d in enumerate(value.shape))
         out.extend((f"{name}.strides[{i}]", int(s)) for i, s in enumerate(value.strides))
         return
     if isinstance(signature, str) and signature.startswith("*"):
-        out.append((name, _tensor_bytes(value, name)))
+        out.append((name, _pointer_bytes(value, name)))
         return
     out.append((name, value))
 
 
+def _budget(metadata: Any, option: str, variable: str, kind: type) -> Any:
+    """A launch's budget of `kind` (int cycles, float seconds): the kernel's
+    compile option when set, else the environment variable, else 0 (none)."""
+    value = getattr(metadata, option, 0)
+    if value:
+        return kind(value)
+    text = os.environ.get(variable, "").strip()
+    if not text:
+        return kind(0)
+    try:
+        parsed = kind(text)
+    except ValueError:
+        parsed = -1
+    if parsed < 0:
+        raise ValueError(f"{variable}={text!r}: the budget of a launch must be a number >= 0 "
+                         f"({'simulated cycles' if kind is int else 'host seconds'})")
+    return parsed
+
+
+# -- replaying launches ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Replay:
+    """What a launch did to its buffers (the bytes of each one it changed)
+    and its record, kept to be replayed."""
+
+    written: tuple[tuple[int, bytes], ...]
+    result: Any
+    kept_bytes: int
+
+
+class _Replays:
+    """The replays of recent launches, by the digest of everything a
+    launch's outcome depends on (program, grid, scalar arguments, budget
+    and the bytes of every buffer), least recently used first."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.entries: OrderedDict[bytes, _Replay] = OrderedDict()
+        self.kept_bytes = 0
+
+    def find(self, key: bytes) -> _Replay | None:
+        with self.lock:
+            replay = self.entries.get(key)
+            if replay is not None:
+                self.entries.move_to_end(key)
+            return replay
+
+    def keep(self, key: bytes, replay: _Replay) -> None:
+        with self.lock:
+            if key in self.entries or replay.kept_bytes > REPLAY_MAX_KEPT_BYTES:
+                return
+            self.entries[key] = replay
+            self.kept_bytes += replay.kept_bytes
+            while self.kept_bytes > REPLAY_MAX_KEPT_BYTES:
+                _, evicted = self.entries.popitem(last=False)
+                self.kept_bytes -= evicted.kept_bytes
+
+
+_replays = _Replays()
+
+
+def _digest(buffer: np.ndarray) -> bytes:
+    return hashlib.blake2b(memoryview(buffer), digest_size=16).digest()
+
+
 class MTIALauncher:
     """Launches one compiled kernel: binds Triton's arguments (in signature
-    order, constexprs included) to the program's parameters and simulates."""
+    order, with or without the constexprs) to the program's parameters and
+    simulates, or replays an identical launch."""
 
     def __init__(self, src: Any, metadata: Any) -> None:
         names = list(src.fn.arg_names) if hasattr(src, "fn") else list(src.signature)
         signature = dict(src.signature)
         self.signature = [signature.get(name, "constexpr") for name in names]
         self.names = names
+        self.runtime_positions = [i for i, kind in enumerate(self.signature)
+                                  if kind != "constexpr"]
         self.kernel_name: str = metadata.name
         self.target = target_description(metadata.target)
         self.parameters = metadata.mtia_parameters
+        self.metadata = metadata
         self.kernel: Any = None
+        self.program_digest = b""
+
+    def _bind(self, args: tuple[Any, ...]) -> list[tuple[str, Any]]:
+        """The program's arguments: Triton's, given for every parameter or
+        for the parameters that are not constexprs, flattened."""
+        if len(args) == len(self.signature):
+            positions = list(range(len(args)))
+        elif len(args) == len(self.runtime_positions):
+            positions = self.runtime_positions
+        else:
+            raise TypeError(
+                f"kernel '{self.kernel_name}' takes {len(self.signature)} arguments "
+                f"({', '.join(self.names)}) or the {len(self.runtime_positions)} that are not "
+                f"constexprs, got {len(args)}")
+        flat: list[tuple[str, Any]] = []
+        for position, value in zip(positions, args, strict=True):
+            _flatten(self.signature[position], value, self.names[position], flat)
+        return flat
 
     def __call__(self, grid_x: int, grid_y: int, grid_z: int, stream: Any, function: Any,
                  packed_metadata: Any, launch_metadata: Any, enter_hook: Any, exit_hook: Any,
                  *args: Any) -> None:
-        grid = (int(grid_x), int(grid_y), int(grid_z))
-        if min(grid) < 0:
-            raise ValueError(f"grid {grid} of kernel '{self.kernel_name}' has a negative size")
-        flat: list[tuple[str, Any]] = []
-        for signature, value, name in zip(self.signature, args, self.names, strict=True):
-            _flatten(signature, value, name, flat)
+        from mtia_compiler.sim import grid_dims
+
+        try:
+            grid = grid_dims((grid_x, grid_y, grid_z))
+        except (TypeError, ValueError) as error:
+            raise type(error)(f"kernel '{self.kernel_name}': {error}") from None
+        flat = self._bind(args)
+        max_cycles = _budget(self.metadata, "max_cycles", MAX_CYCLES_VARIABLE, int)
+        max_seconds = _budget(self.metadata, "max_seconds", MAX_SECONDS_VARIABLE, float)
         if enter_hook is not None:
             enter_hook(launch_metadata)
         if math.prod(grid) > 0:
-            if self.kernel is None:
-                from mtia_compiler.compiler import CompiledKernel, Parameter
-
-                parameters = [Parameter.from_json(p) for p in self.parameters]
-                self.kernel = CompiledKernel(self.kernel_name, self.target, {"bin": function},
-                                             parameters)
-            result = self.kernel.run(*(value for _, value in flat), grid=grid, echo=True)
-            _log.add(LaunchRecord(self.kernel_name, grid, result))
+            self._launch(function, grid, [value for _, value in flat], max_cycles, max_seconds)
         if exit_hook is not None:
             exit_hook(launch_metadata)
+
+    def _launch(self, program: bytes, grid: tuple[int, int, int], values: list[Any],
+                max_cycles: int, max_seconds: float) -> None:
+        """Simulates the launch, or replays an identical one made before."""
+        if self.kernel is None:
+            from mtia_compiler.compiler import CompiledKernel, Parameter
+
+            parameters = [Parameter.from_json(p) for p in self.parameters]
+            self.kernel = CompiledKernel(self.kernel_name, self.target, {"bin": program},
+                                         parameters)
+            self.program_digest = hashlib.blake2b(program, digest_size=16).digest()
+        buffers = [value for value in values if isinstance(value, np.ndarray)]
+        key = b""
+        if sum(buffer.nbytes for buffer in buffers) <= REPLAY_MAX_BUFFER_BYTES:
+            before = [_digest(buffer) for buffer in buffers]
+            scalars = repr([value for value in values if not isinstance(value, np.ndarray)])
+            key = hashlib.blake2b(
+                b"".join([self.program_digest, struct.pack("<3qQd", *grid, max_cycles,
+                                                           max_seconds),
+                          scalars.encode(), *(struct.pack("<Q", b.nbytes) for b in buffers),
+                          *before]), digest_size=16).digest()
+            replay = _replays.find(key)
+            if replay is not None:
+                for index, data in replay.written:
+                    buffers[index][:] = np.frombuffer(data, dtype=np.uint8)
+                if replay.result.output:
+                    sys.stdout.write(replay.result.output)
+                _log.add(LaunchRecord(self.kernel_name, grid, replay.result))
+                return
+        result = self.kernel.run(*values, grid=grid, echo=True, max_cycles=max_cycles,
+                                 max_seconds=max_seconds)
+        _log.add(LaunchRecord(self.kernel_name, grid, result))
+        if key:
+            written = tuple((index, buffer.tobytes()) for index, (buffer, digest)
+                            in enumerate(zip(buffers, before, strict=True))
+                            if _digest(buffer) != digest)
+            _replays.keep(key, _Replay(written, result, sum(len(d) for _, d in written)))
 
 
 class MTIAUtils:
@@ -184,10 +365,19 @@ class MTIAUtils:
         """Returns (module, function, registers, spills, threads): the program
         bytes are both the module and the `function` the launcher receives.
         (Triton loads a kernel again, with a new launcher, at every launch
-        while its module is None.)"""
+        while its module is None.) A program that is damaged (its digest
+        does not match, it is truncated) is refused, naming the file of
+        Triton's cache that holds it."""
         from mtia_compiler.program import decode
+        from mtia_compiler.sim import SimulationError
 
-        body = decode(kernel)
+        try:
+            body = decode(kernel)
+        except ValueError as error:
+            raise SimulationError(
+                "invalid_program",
+                f"the program of kernel '{name}' cannot be loaded: {error}"
+                f"{_cached_file_note(name, kernel)}") from None
         registers = int(body.get("iregs", 0)) + int(body.get("fregs", 0))
         return kernel, kernel, registers, 0, MAX_THREADS
 
@@ -209,11 +399,28 @@ class MTIAUtils:
         return None
 
 
+def _cached_file_note(name: str, program: bytes) -> str:
+    """Where Triton's cache holds `program`, the program of kernel `name`,
+    as a sentence to append to an error ("" when no file of the cache holds
+    it: it came from elsewhere)."""
+    from triton import knobs
+
+    cache = Path(knobs.cache.dir)
+    for path in sorted(cache.glob(f"*/{name}.bin")):
+        try:
+            if path.read_bytes() == program:
+                return (f"; it was read from Triton's cache, {path}: delete that file's "
+                        f"directory to compile the kernel again")
+        except OSError:
+            continue
+    return ""
+
+
 class SimulatedEvent:
     """A timing event on the simulated clock: the simulated time of every
-    launch this process made before `record()`. `triton.testing.do_bench`
-    therefore measures simulated time; pass it `warmup=0, rep=0` to keep the
-    number of simulated launches small."""
+    launch the recording thread made before `record()`, so that
+    `triton.testing.do_bench` measures simulated time. Its repeated launches
+    of one configuration are replayed, not simulated again."""
 
     def __init__(self, enable_timing: bool = True) -> None:
         self.seconds = 0.0
@@ -226,8 +433,6 @@ class SimulatedEvent:
 
     def synchronize(self) -> None:
         return None
-
-
 class SimulatedDevice:
     """The device interface `triton.testing` uses: launches are synchronous,
     and events read the simulated clock."""

@@ -346,3 +346,42 @@ def tutorial_attention_kernel(q_ptr, k_ptr, v_ptr, out_ptr, scale, seq_len,
         m_i = m_ij
     tl.store(out_ptr + rows[:, None] * DIM + dims[None, :], (acc / l_i[:, None]).to(tl.float16),
              mask=rows[:, None] < seq_len)
+
+
+@triton.jit
+def offset_scale_kernel(x_ptr, SCALE: tl.constexpr, out_ptr, n, BLOCK: tl.constexpr):
+    """A constexpr between runtime parameters: a relaunch without the
+    constexprs must bind `out_ptr` and `n` to the right slots."""
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    tl.store(out_ptr + offsets, tl.load(x_ptr + offsets, mask=mask) * SCALE, mask=mask)
+
+
+@triton.jit(do_not_specialize=["n"])
+def count_kernel(out_ptr, n, BLOCK: tl.constexpr):
+    """Writes n where n is positive (an i32 parameter given 2**32 - 1 is -1)."""
+    offsets = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offsets, tl.full((BLOCK,), 1, tl.int32) * n, mask=offsets < n)
+
+
+@triton.jit(do_not_specialize=["steps"])
+def spin_kernel(out_ptr, steps):
+    """Adds 1 to `out` `steps` times: long enough for any budget."""
+    total = 0
+    for _ in range(steps):
+        total += 1
+    tl.store(out_ptr, total)
+
+
+@triton.jit
+def accumulate_kernel(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    """out += x: its result depends on what `out` held."""
+    offsets = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offsets, tl.load(out_ptr + offsets) + tl.load(x_ptr + offsets))
+
+
+@triton.jit
+def reversed_copy_kernel(x_ptr, x_stride, out_ptr, BLOCK: tl.constexpr):
+    """Copies BLOCK elements of x read with a stride (negative for a flip)."""
+    offsets = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offsets, tl.load(x_ptr + offsets * x_stride))

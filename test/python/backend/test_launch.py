@@ -204,9 +204,10 @@ def test_faults_name_the_program_pe_and_source_line() -> None:
     assert f"{KERNELS}:{line_of(kernels.unmasked_kernel, 'tl.store')}:" in str(error)
 
 
-def run_python(code: str, cache: Path) -> subprocess.CompletedProcess[str]:
+def run_python(code: str, cache: Path, *argv: str) -> subprocess.CompletedProcess[str]:
     environment = dict(os.environ, TRITON_CACHE_DIR=str(cache))
-    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code), *argv],
+                          capture_output=True,
                           text=True, env=environment, cwd=Path(__file__).parents[1], check=False,
                           timeout=300)
 
