@@ -103,6 +103,7 @@ def summarise(mtia: dict[str, dict[str, str]], oracle: dict[str, dict[str, str]]
     counts: collections.Counter[str] = collections.Counter()
     failures = []
     excluded = []
+    adapted = []
     for test, record in sorted(mtia.items()):
         reference = oracle.get(test, {"outcome": "missing"})["outcome"]
         outcome = record["outcome"]
@@ -112,10 +113,14 @@ def summarise(mtia: dict[str, dict[str, str]], oracle: dict[str, dict[str, str]]
         elif outcome == "failed" and (gpu_ir := GPU_IR.search(record["message"])):
             counts["excluded (reads GPU IR)"] += 1
             excluded.append((test, f"reads GPU IR: asm['{gpu_ir[1]}']"))
-        elif reference != "passed":
+        elif reference not in ("passed", "adapted"):
             counts[f"not counted (interpreter: {reference})"] += 1
         elif outcome == "passed":
             counts["passed"] += 1
+        elif outcome == "adapted":
+            counts["passed"] += 1
+            counts["of which adapted (listed)"] += 1
+            adapted.append((test, record["message"]))
         elif outcome == "skipped":
             # The plugin skips nothing but EXCLUDED tests ("excluded" above):
             # this skip is the test's own code taking its branch for compiled
@@ -128,7 +133,7 @@ def summarise(mtia: dict[str, dict[str, str]], oracle: dict[str, dict[str, str]]
             counts["failed"] += 1
             failures.append((test, record["message"]))
     return {"collected": len(mtia), "counts": dict(counts), "failures": failures,
-            "excluded": excluded}
+            "excluded": excluded, "adapted": adapted}
 
 
 def main() -> int:
@@ -157,6 +162,8 @@ def main() -> int:
     (args.out / "summary.json").write_text(json.dumps(summary, indent=1))
     for test, reason in summary["excluded"]:
         print(f"EXCLUDED {test}: {reason}")
+    for test, reason in summary["adapted"]:
+        print(f"ADAPTED {test}: {reason}")
     for test, message in summary["failures"]:
         print(f"FAILED {test}: {message}")
     print(f"collected {summary['collected']}: " +
