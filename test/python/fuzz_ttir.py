@@ -14,16 +14,22 @@ boundary values; bytes inserted; the text truncated) go
   SimulationError or the refusal of an argument, and no write lands outside
   a buffer.
 
+- with `--launch N`, N launches of `@triton.jit` kernels through the Triton
+  backend with mutated arguments and grids (fuzz_launch.py): every launch
+  runs, faults with a SimulationError or is refused with an error of ours or
+  of Triton's frontend, and none writes outside its tensors.
+
 A process that dies of a signal is rerun one input at a time to name the
 input. The test suite runs a few hundred inputs (test_fuzz.py); at length:
 
-    python test/python/fuzz_ttir.py --opt 10000 --run 1000 --seed 1
+    python test/python/fuzz_ttir.py --opt 10000 --run 1000 --launch 1000 --seed 1
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import re
 import shutil
@@ -301,10 +307,35 @@ def fuzz_run(count: int, seed: int, directory: Path, batch: int = 100) -> Report
     return report
 
 
+ACCEPTABLE_LAUNCH = re.compile(r"^(rejected|ran|fault-.*|refused-argument|refused-by-triton)$")
+
+
+def fuzz_launch(count: int, seed: int, directory: Path, batch: int = 100) -> Report:
+    """`count` mutated launches through the Triton backend, under a budget,
+    compiling into a Triton cache of `directory`."""
+    from fuzz_launch import launches, run_launches
+
+    report = Report()
+    environment = dict(os.environ, TRITON_CACHE_DIR=str(directory / "triton-cache"),
+                       MTIA_MAX_CYCLES="2000000", MTIA_MAX_SECONDS="20")
+    jobs = launches(count, seed)
+    for start in range(0, len(jobs), batch):
+        for job, outcome in run_launches(jobs[start:start + batch], directory, environment):
+            kind = outcome["kind"]
+            if ACCEPTABLE_LAUNCH.match(kind):
+                report.counts[kind] += 1
+                continue
+            report.fail(kind, json.dumps(job) + "\n" + outcome.get("message", ""), directory)
+    report.counts["inputs"] = count
+    return report
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--opt", type=int, default=1000, help="mutants through mtia-opt")
     parser.add_argument("--run", type=int, default=100, help="mutants through compile + run")
+    parser.add_argument("--launch", type=int, default=0,
+                        help="mutated launches through the Triton backend")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep", type=Path, default=None,
                         help="directory for the failing inputs (default: a temporary one)")
@@ -313,7 +344,8 @@ def main() -> int:
     directory.mkdir(parents=True, exist_ok=True)
     failed = False
     for name, fuzz, count in (("mtia-opt --stage all", fuzz_opt, options.opt),
-                              ("compile + run", fuzz_run, options.run)):
+                              ("compile + run", fuzz_run, options.run),
+                              ("launch", fuzz_launch, options.launch)):
         if count <= 0:
             continue
         report = fuzz(count, options.seed, directory)

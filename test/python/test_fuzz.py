@@ -8,7 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from fuzz_ttir import fuzz_opt, fuzz_run, mutants, unlocated_errors
+from fuzz_launch import launches
+from fuzz_ttir import fuzz_launch, fuzz_opt, fuzz_run, mutants, unlocated_errors
 
 import mtia_compiler
 from mtia_compiler.errors import CompilationError
@@ -48,3 +49,16 @@ def test_module_without_a_kernel_is_a_located_error() -> None:
         mtia_compiler.compile("tt.func private @f() {\n  tt.return\n}\n")
     assert str(caught.value) == "<ttir>:1:1: error: the module has no public tt.func kernel"
     assert not unlocated_errors(str(caught.value))
+
+
+def test_launches_are_deterministic() -> None:
+    assert launches(20, seed=3) == launches(20, seed=3)
+    assert launches(20, seed=3) != launches(20, seed=4)
+
+
+def test_launches_survive_mutated_arguments_and_grids(tmp_path: Path) -> None:
+    report = fuzz_launch(60, seed=0, directory=tmp_path)
+    assert not report.failures, report.failures
+    # The mutants reach the simulator, not only Triton's frontend.
+    assert report.counts["ran"] + sum(count for kind, count in report.counts.items()
+                                      if kind.startswith("fault-")) >= 10
