@@ -69,6 +69,31 @@ def _simulated_benchmarks() -> Iterator[None]:
             benchmarker.benchmark_cpu = previous  # type: ignore[method-assign]
 
 
+@contextmanager
+def _masked_prologues() -> Iterator[None]:
+    """Makes Inductor reapply the mask to the value of every prologue it fuses
+    into a matmul template, while the block runs. A prologue loads its inputs
+    as 0 where the template's K is masked off, and Inductor leaves out the
+    mask again when its analysis (`prologue_preserves_zero_mask`) finds that
+    the prologue maps those zeros to 0; that analysis counts a product with a
+    zero as zero, though the other factor may be NaN or infinite: a softmax
+    over one element fused into the next matmul computes (0 / 0) * 0 there,
+    and the NaN reaches every output of the product. The analysis has no
+    hook; the name the template code generation calls is replaced and
+    restored."""
+    from torch._inductor.codegen import simd
+
+    def never(prologue: Any) -> bool:
+        return False
+
+    previous = simd.prologue_preserves_zero_mask
+    simd.prologue_preserves_zero_mask = never
+    try:
+        yield
+    finally:
+        simd.prologue_preserves_zero_mask = previous
+
+
 @dataclass
 class _Graph:
     """A graph Inductor compiled for the model: its kind and what its
@@ -126,7 +151,7 @@ class CompiledModel:
         from torch._inductor.compile_fx import compile_fx_inner
         from torch._inductor.virtualized import V
 
-        with self._session(), V.set_choices_handler(self._choices):
+        with self._session(), V.set_choices_handler(self._choices), _masked_prologues():
             compiled = compile_fx_inner(graph_module, example_inputs, **kwargs)
         if not hasattr(compiled, "current_callable"):
             # A graph without operations to generate code for is a plain

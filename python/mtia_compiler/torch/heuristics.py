@@ -46,9 +46,10 @@ from torch._inductor.template_heuristics.triton import (
 )
 from torch._inductor.virtualized import V
 
-#: The version of these heuristics, part of Inductor's cache key: bump it
-#: when a decision changes.
-HEURISTICS_VERSION = 3
+#: The version of these heuristics and of the route's code generation
+#: (`compiled._masked_prologues`), part of Inductor's cache key: bump it when
+#: a decision changes.
+HEURISTICS_VERSION = 4
 
 #: The share of a PE's local memory the data of one block may take (counting
 #: each buffer double buffered and a temporary per operation); the rest is
