@@ -27,6 +27,7 @@ import dataclasses
 import functools
 import hashlib
 import re
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -79,9 +80,11 @@ class KernelLaunch:
     fallback: str | None
 
 
-class _Recorders:
-    """The `kernel_launches()` blocks that are open, innermost last, each
-    with whether it is exclusive."""
+class _Recorders(threading.local):
+    """The `kernel_launches()` blocks open in the calling thread, innermost
+    last, each with whether it is exclusive. Each thread has its own: a
+    model called from several threads at once records each call's launches
+    in that call's blocks."""
 
     def __init__(self) -> None:
         self.open: list[tuple[list[KernelLaunch], bool]] = []
@@ -98,16 +101,19 @@ _recorders = _Recorders()
 
 @contextmanager
 def kernel_launches(exclusive: bool = False) -> Iterator[list[KernelLaunch]]:
-    """Collects the launches of kernels compiled for the host target made
-    inside the `with` block, in order. The launches of an `exclusive` block
-    (a benchmark) are hidden from the blocks it is nested in."""
+    """Collects the launches of kernels compiled for the host target that
+    the calling thread makes inside the `with` block, in order. The launches
+    of an `exclusive` block (a benchmark) are hidden from the blocks it is
+    nested in."""
     records: list[KernelLaunch] = []
-    entry = (records, exclusive)
-    _recorders.open.append(entry)
+    opened = _recorders.open
+    opened.append((records, exclusive))
     try:
         yield records
     finally:
-        _recorders.open.remove(entry)
+        # By identity: an outer block may hold equal records (or none).
+        del opened[max(i for i, (open_records, _) in enumerate(opened)
+                       if open_records is records)]
 
 
 def _target_digest(target: str) -> str:
