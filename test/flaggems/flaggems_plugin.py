@@ -1,0 +1,174 @@
+"""pytest plugin that runs FlagGems 5.0.2's own tests on the MTIA backend.
+
+Loaded by `test/flaggems/run.py` (`-p flaggems_plugin`) on a copy of FlagGems'
+`tests/` that lies outside the project, in a virtual environment where
+`flag-gems==5.0.2` is installed unmodified. The launcher is not touched: this
+plugin only makes the library-side conditions FlagGems needs on a machine
+without a GPU hold, in process, before FlagGems' conftest imports it
+(`apply_cpu_device_conditions`, described in `test/flaggems/README.md`):
+
+* `GEMS_VENDOR=nvidia`, with the NVIDIA vendor info saying that tensors live
+  on the CPU (`device_name="cpu"`) and that Triton's extra library is CUDA's
+  libdevice (`triton_extra_name="cuda"`);
+* `torch.cpu.device(index)` is a no-op context manager and
+  `torch.cpu.current_device()` returns 0, as for a single CUDA device;
+* the NVIDIA code-generation config does not prefer block pointers, which
+  Triton 3.9.0 no longer has.
+
+It also samples parametrisations (`--flaggems-sample N` per test function),
+lists excluded tests with their reasons (`EXCLUDED`), appends every outcome to
+`--flaggems-results` as one JSON line and names the test about to run in
+`<results>.current`, so that the runner can resume after a test that takes the
+process down or exceeds its time limit. Each record counts the MTIA launches
+the test made.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import importlib.util
+import json
+import os
+import sys
+from collections import defaultdict
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+#: Tests excluded by function name, with the reason: tests that need a CUDA
+#: device or CUDA-only libraries, whatever the Triton backend.
+EXCLUDED: dict[str, str] = {}
+
+
+@contextlib.contextmanager
+def _no_device(index: object = None) -> Iterator[None]:
+    """Stands for `torch.cuda.device(index)`: CPU tensors have one device."""
+    yield
+
+
+def _current_device() -> int:
+    """Stands for `torch.cuda.current_device()`: the one device is 0."""
+    return 0
+
+
+def apply_cpu_device_conditions() -> None:
+    """Makes FlagGems' NVIDIA vendor describe CPU tensors launched through
+    Triton's active backend (here `mtia`), without editing installed files."""
+    os.environ["GEMS_VENDOR"] = "nvidia"
+    import torch
+
+    torch.cpu.device = _no_device  # type: ignore[attr-defined]
+    torch.cpu.current_device = _current_device  # type: ignore[assignment]
+    # FlagGems imports its vendor modules as top-level modules (`_nvidia`)
+    # from its `runtime/backend` folder, which it appends to `sys.path`: the
+    # same module object is found in `sys.modules` when it imports it later.
+    spec = importlib.util.find_spec("flag_gems")
+    if spec is None or spec.origin is None:
+        raise ImportError("flag_gems is not installed in this environment")
+    backend = str(Path(spec.origin).parent / "runtime" / "backend")
+    if backend not in sys.path:
+        sys.path.append(backend)
+    vendor = importlib.import_module("_nvidia")
+    vendor.vendor_info.device_name = "cpu"
+    vendor.vendor_info.triton_extra_name = "cuda"
+    from flag_gems.runtime.common import vendors
+    from flag_gems.utils import codegen_config_utils
+
+    codegen_config_utils.CODEGEN_COFIGS[vendors.NVIDIA].prefer_block_pointer = False
+
+
+apply_cpu_device_conditions()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("flaggems")
+    group.addoption("--flaggems-results", default=None,
+                    help="append outcomes to this JSON-lines file")
+    group.addoption("--flaggems-sample", type=int, default=0,
+                    help="parametrisations kept per test function (0: all)")
+    group.addoption("--flaggems-skip-file", default=None,
+                    help="a file of node ids not to run again (already recorded)")
+
+
+def _evenly_spaced(items: list[pytest.Item], count: int) -> list[pytest.Item]:
+    if count <= 0 or len(items) <= count:
+        return items
+    step = len(items) / count
+    return [items[int(i * step)] for i in range(count)]
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    sample = int(config.getoption("--flaggems-sample"))
+    by_function: dict[tuple[str, str], list[pytest.Item]] = defaultdict(list)
+    for item in items:
+        by_function[(str(item.path), getattr(item, "originalname", item.name))].append(item)
+    kept = [item for group in by_function.values() for item in _evenly_spaced(group, sample)]
+    skip_file = config.getoption("--flaggems-skip-file")
+    if skip_file and Path(skip_file).exists():
+        done = set(Path(skip_file).read_text().split())
+        kept = [item for item in kept if item.nodeid not in done]
+    kept_ids = {id(item) for item in kept}
+    deselected = [item for item in items if id(item) not in kept_ids]
+    if deselected:
+        config.hook.pytest_deselected(items=deselected)
+    items[:] = kept
+    for item in items:
+        reason = EXCLUDED.get(getattr(item, "originalname", item.name))
+        if reason:
+            item.add_marker(pytest.mark.skip(reason=f"FLAGGEMS-EXCLUDED: {reason}"))
+
+
+_CONFIG: list[pytest.Config] = []
+#: The number of MTIA launches each test made, by node id: a test that passes
+#: without a launch did not exercise the backend.
+_LAUNCHES: dict[str, int] = {}
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    from mtia_compiler.backend import launches
+
+    with launches() as records:
+        yield
+    _LAUNCHES[item.nodeid] = len(records)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    _CONFIG.append(config)
+
+
+def _results_path() -> Path | None:
+    path = _CONFIG[0].getoption("--flaggems-results")
+    return Path(path) if path else None
+
+
+def pytest_runtest_logstart(nodeid: str, location: Any) -> None:
+    path = _results_path()
+    if path is not None:
+        Path(f"{path}.current").write_text(nodeid)
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if not (report.when == "call" or (report.when == "setup" and report.outcome != "passed")):
+        return
+    path = _results_path()
+    if path is None:
+        return
+    outcome: str = report.outcome
+    message = ""
+    if report.skipped and isinstance(report.longrepr, tuple):
+        message = str(report.longrepr[2])
+        if message.startswith("Skipped: FLAGGEMS-EXCLUDED"):
+            outcome = "excluded"
+    elif report.failed:
+        errors = [line[1:].strip() for line in report.longreprtext.splitlines()
+                  if line.startswith("E ")]
+        message = " ".join(errors)[:600]
+    with path.open("a") as f:
+        f.write(json.dumps({"test": report.nodeid, "outcome": outcome, "message": message,
+                            "seconds": round(report.duration, 2),
+                            "launches": _LAUNCHES.get(report.nodeid, 0)}) + "\n")
