@@ -214,6 +214,10 @@ def grid_dims(grid: int | Sequence[int]) -> tuple[int, int, int]:
     if not 1 <= len(values) <= 3:
         raise ValueError(f"grid must have 1 to 3 dimensions, got {len(values)}")
     dims = [int(value) for value in values] + [1] * (3 - len(values))
+    # The simulator takes int64 dimensions (and refuses those outside
+    # [1, 2**31] itself, with an invalid_launch error).
+    if not all(0 <= dim < 1 << 63 for dim in dims):
+        raise ValueError(f"the dimensions of grid {grid!r} must be in [0, 2**63)")
     return dims[0], dims[1], dims[2]
 
 

@@ -37,7 +37,8 @@ struct LaunchConfig {
   bool trace = false;
   /// The budget of a launch; exceeding any part aborts it with `timeout` at
   /// the instruction a control core is at. Steps are control-code
-  /// instructions summed over the PEs; cycles are simulated cycles of any
+  /// instructions and program starts summed over the PEs; cycles are
+  /// simulated cycles of any
   /// agent (0: no limit); seconds are host time (0: no limit).
   uint64_t maxSteps = uint64_t(1) << 34;
   uint64_t maxCycles = 0;

@@ -27,16 +27,20 @@ int64_t wrap(int64_t value, unsigned width) {
 } // namespace
 
 bool ControlCore::startNextProgram(PEState &pe) {
-  if (pe.nextProgram >= pe.programs.size()) {
+  if (pe.programs.empty()) {
     pe.ctlDone = true;
     return false;
   }
-  pe.pid = pidOf(config.grid, pe.programs[pe.nextProgram++]);
+  pe.pid = pidOf(config.grid, pe.programs.peek());
+  pe.programs.advance();
   std::fill(pe.iregs.begin(), pe.iregs.end(), 0);
   std::fill(pe.fregs.begin(), pe.fregs.end(), 0.0);
   pe.collectivesStarted.fill(0);
   pe.pc = 0;
   pe.inProgram = true;
+  // A program start is a step of the budget, so that a launch of empty
+  // programs over a huge grid stops at it too.
+  budget.step(controlSteps + ++programsStarted, pe);
   return true;
 }
 
@@ -360,7 +364,7 @@ bool ControlCore::step(PEState &pe) {
       progressed = true;
       continue;
     }
-    budget.step(++controlSteps, pe);
+    budget.step(++controlSteps + programsStarted, pe);
     const Inst &inst = program.code[pe.pc];
     if (inst.unit != Unit::Ctl) {
       if (pe.unit(inst.unit).queue.size() >= target.commandQueueDepth) {

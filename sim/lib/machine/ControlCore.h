@@ -80,7 +80,8 @@ private:
   const std::vector<uint64_t> &paramValues;
   const std::vector<LaunchArg> &args;
   uint64_t controlSteps = 0;
-  uint64_t coreAtomics = 0; // amo instructions performed by all PEs.
+  uint64_t programsStarted = 0; // By all PEs.
+  uint64_t coreAtomics = 0;     // amo instructions performed by all PEs.
 };
 
 } // namespace mtia

@@ -89,10 +89,121 @@ struct UnitState {
   }
 };
 
+/// The program ids of a linearised program number of `grid` (x fastest).
+inline std::array<int64_t, 3> pidOf(const std::array<int64_t, 3> &grid,
+                                    int64_t linear) {
+  return {linear % grid[0], (linear / grid[0]) % grid[1],
+          linear / (grid[0] * grid[1])};
+}
+
+/// How the PEs take the programs of one round (programs r*P .. r*P+P-1 of
+/// P PEs) in a program's order (ProgramOrder): PE p takes the program of
+/// slot (p + shift) mod P of the round, counted from the round's end when
+/// `complement`. Every round is a permutation of the PEs, so a PE runs at
+/// most one program per round.
+struct RoundMap {
+  bool complement = false;
+  int64_t shift = 0;
+};
+
+inline RoundMap roundMapOf(int64_t round, unsigned numPEs,
+                           const Program &program,
+                           const std::array<int64_t, 3> &grid) {
+  switch (program.order) {
+  case ProgramOrder::RoundRobin:
+    return {};
+  case ProgramOrder::Serpentine:
+    return {round % 2 == 1, 0};
+  case ProgramOrder::Staggered:
+    break;
+  }
+  const int64_t pes = numPEs;
+  const int64_t total = grid[0] * grid[1] * grid[2];
+  const int64_t pairs = (total + pes - 1) / pes / 2;
+  // A last round without a partner is given out round-robin.
+  if (round >= 2 * pairs)
+    return {};
+  int64_t period = 1;
+  for (unsigned axis = 0; axis <= program.orderAxis; ++axis)
+    period *= grid[axis];
+  // The rounds are pairs of complements, each pair's second round two
+  // rounds after its first: A0, A1, D0, A2, D1, ..., A(K-1), D(K-2), D(K-1).
+  // In Aj PE p takes slot (p + s) mod P, in Dj slot P-1-((p + s) mod P),
+  // where s is 0 for even j and d for odd j.
+  int64_t pair;
+  bool complement;
+  if (round == 0) {
+    pair = 0;
+    complement = false;
+  } else if (round == 2 * pairs - 1) {
+    pair = pairs - 1;
+    complement = true;
+  } else {
+    complement = round % 2 == 0;
+    pair = complement ? round / 2 - 1 : (round + 1) / 2;
+  }
+  return {complement, pair % 2 == 1 ? period / 2 % pes : 0};
+}
+
+/// The PE that runs the program of linear index `linear` in a launch over
+/// `grid` on `numPEs` PEs, taking programs in `program`'s order.
+inline unsigned peOf(int64_t linear, unsigned numPEs, const Program &program,
+                     const std::array<int64_t, 3> &grid) {
+  const int64_t pes = numPEs;
+  const int64_t slot = linear % pes;
+  const RoundMap map = roundMapOf(linear / pes, numPEs, program, grid);
+  const int64_t taken = map.complement ? pes - 1 - slot : slot;
+  return static_cast<unsigned>((taken - map.shift + pes) % pes);
+}
+
+/// The linear index of the program that PE `pe` runs in round `round` (the
+/// inverse of peOf), or -1 when the round has none for it: the last round
+/// may be partial, and the rounds after it have no programs.
+inline int64_t programOf(int64_t round, unsigned pe, unsigned numPEs,
+                         const Program &program,
+                         const std::array<int64_t, 3> &grid) {
+  const int64_t pes = numPEs;
+  const RoundMap map = roundMapOf(round, numPEs, program, grid);
+  const int64_t taken = (pe + map.shift) % pes;
+  const int64_t linear =
+      round * pes + (map.complement ? pes - 1 - taken : taken);
+  return linear < grid[0] * grid[1] * grid[2] ? linear : -1;
+}
+
+/// The programs one PE runs, in increasing linear index (one per round),
+/// found as the PE reaches them, so that a launch's host memory does not
+/// grow with its grid.
+class ProgramSequence {
+public:
+  /// A PE without programs.
+  ProgramSequence() = default;
+  ProgramSequence(unsigned pe, unsigned numPEs, const Program &program,
+                  const std::array<int64_t, 3> &grid)
+      : program(&program), grid(grid), pe(pe), numPEs(numPEs),
+        current(programOf(0, pe, numPEs, program, grid)) {}
+
+  /// The linear index of the PE's next program, or -1 when it has run them
+  /// all.
+  int64_t peek() const { return current; }
+  bool empty() const { return current < 0; }
+  /// Moves on to the program after the next one.
+  void advance() {
+    if (current >= 0)
+      current = programOf(++round, pe, numPEs, *program, grid);
+  }
+
+private:
+  const Program *program = nullptr;
+  std::array<int64_t, 3> grid = {1, 1, 1};
+  unsigned pe = 0, numPEs = 1;
+  int64_t round = 0;
+  int64_t current = -1;
+};
+
 struct PEState {
   int index = 0;
-  std::vector<int64_t> programs;
-  size_t nextProgram = 0;
+  /// The programs the PE has still to start.
+  ProgramSequence programs;
   bool ctlDone = false;
   bool inProgram = false;
   int32_t pc = 0;
@@ -128,58 +239,6 @@ struct PEState {
     return true;
   }
 };
-
-/// The program ids of a linearised program number of `grid` (x fastest).
-inline std::array<int64_t, 3> pidOf(const std::array<int64_t, 3> &grid,
-                                    int64_t linear) {
-  return {linear % grid[0], (linear / grid[0]) % grid[1],
-          linear / (grid[0] * grid[1])};
-}
-
-/// The PE that runs the program of linear index `linear` in a launch over
-/// `grid` on `numPEs` PEs, taking programs in `program`'s order.
-inline unsigned peOf(int64_t linear, unsigned numPEs, const Program &program,
-                     const std::array<int64_t, 3> &grid) {
-  const int64_t pes = numPEs;
-  const int64_t slot = linear % pes, round = linear / pes;
-  const int64_t reversed = pes - 1 - slot;
-  const auto serpentine = [&] { return round % 2 == 1 ? reversed : slot; };
-  switch (program.order) {
-  case ProgramOrder::RoundRobin:
-    return static_cast<unsigned>(slot);
-  case ProgramOrder::Serpentine:
-    return static_cast<unsigned>(serpentine());
-  case ProgramOrder::Staggered:
-    break;
-  }
-  const int64_t total = grid[0] * grid[1] * grid[2];
-  const int64_t pairs = (total + pes - 1) / pes / 2;
-  // A last round without a partner is given out round-robin.
-  if (round >= 2 * pairs)
-    return static_cast<unsigned>(slot);
-  int64_t period = 1;
-  for (unsigned axis = 0; axis <= program.orderAxis; ++axis)
-    period *= grid[axis];
-  // The rounds are pairs of complements, each pair's second round two
-  // rounds after its first: A0, A1, D0, A2, D1, ..., A(K-1), D(K-2), D(K-1).
-  // In Aj PE p takes slot (p + s) mod P, in Dj slot P-1-((p + s) mod P),
-  // where s is 0 for even j and d for odd j.
-  int64_t pair;
-  bool complement;
-  if (round == 0) {
-    pair = 0;
-    complement = false;
-  } else if (round == 2 * pairs - 1) {
-    pair = pairs - 1;
-    complement = true;
-  } else {
-    complement = round % 2 == 0;
-    pair = complement ? round / 2 - 1 : (round + 1) / 2;
-  }
-  const int64_t shift = pair % 2 == 1 ? period / 2 % pes : 0;
-  const int64_t taken = complement ? reversed : slot;
-  return static_cast<unsigned>((taken - shift + pes) % pes);
-}
 
 inline int64_t linearOf(const std::array<int64_t, 3> &grid,
                         const std::array<int64_t, 3> &pid) {

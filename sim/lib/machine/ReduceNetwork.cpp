@@ -35,8 +35,7 @@ int64_t ReduceNetwork::groupSize(uint8_t axes) const {
   return size;
 }
 
-unsigned
-ReduceNetwork::peOfProgram(const std::array<int64_t, 3> &pid) const {
+unsigned ReduceNetwork::peOfProgram(const std::array<int64_t, 3> &pid) const {
   return peOf(linearOf(config.grid, pid), target.numPEs(), program,
               config.grid);
 }
@@ -157,14 +156,15 @@ void ReduceNetwork::checkGroups(const std::vector<PEState> &pes) {
   // completes once each of its members is the current program of its PE,
   // and a program finishes, letting its PE move on to the next, once its
   // groups of every set of axes have completed.
-  std::vector<size_t> head(numPEs, 0);
+  std::vector<ProgramSequence> head;
+  for (const PEState &pe : pes)
+    head.push_back(pe.programs);
   std::vector<size_t> groupsCompleted(numPEs, 0); // Of the current program.
   std::vector<std::pair<size_t, int64_t>> ready;  // Set and group.
   auto arrive = [&](const PEState &pe) {
-    if (head[pe.index] >= pe.programs.size())
+    if (head[pe.index].empty())
       return;
-    std::array<int64_t, 3> pid =
-        pidOf(config.grid, pe.programs[head[pe.index]]);
+    std::array<int64_t, 3> pid = pidOf(config.grid, head[pe.index].peek());
     for (size_t s = 0; s < sets.size(); ++s) {
       int64_t group = groupOf(sets[s], pid);
       if (++present[s][group] == groupSize(sets[s]))
@@ -181,13 +181,13 @@ void ReduceNetwork::checkGroups(const std::vector<PEState> &pes) {
       if (++groupsCompleted[pe.index] < sets.size())
         continue;
       groupsCompleted[pe.index] = 0;
-      ++head[pe.index];
+      head[pe.index].advance();
       arrive(pe);
     }
   }
   const PEState *stuck = nullptr;
   for (const PEState &pe : pes)
-    if (!stuck && head[pe.index] < pe.programs.size())
+    if (!stuck && !head[pe.index].empty())
       stuck = &pe;
   if (!stuck)
     return;
@@ -201,7 +201,7 @@ void ReduceNetwork::checkGroups(const std::vector<PEState> &pes) {
     return sets[s];
   };
   const std::array<int64_t, 3> stuckPid =
-      pidOf(config.grid, stuck->programs[head[stuck->index]]);
+      pidOf(config.grid, head[stuck->index].peek());
   const uint8_t axes = incompleteSet(stuckPid);
   const int64_t group = groupOf(axes, stuckPid), size = groupSize(axes);
   failure.error.pe = stuck->index;
@@ -224,8 +224,7 @@ void ReduceNetwork::checkGroups(const std::vector<PEState> &pes) {
   for (int64_t rank = 0; rank < size; ++rank) {
     std::array<int64_t, 3> member = memberOf(axes, group, rank);
     const PEState &pe = pes[peOfProgram(member)];
-    std::array<int64_t, 3> current =
-        pidOf(config.grid, pe.programs[head[pe.index]]);
+    std::array<int64_t, 3> current = pidOf(config.grid, head[pe.index].peek());
     if (current == member)
       continue;
     const uint8_t blocking = incompleteSet(current);

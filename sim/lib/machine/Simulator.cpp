@@ -94,6 +94,11 @@ void Machine::bind(const std::vector<LaunchArg> &launchArgs) {
   for (int64_t dim : config.grid)
     if (dim < 1 || dim > (int64_t(1) << 31))
       abortLaunch("invalid_launch", "grid dimensions must be in [1, 2^31]");
+  // Program numbers, and the rounds' first numbers after the last, must fit
+  // an int64_t.
+  if (config.grid[0] * config.grid[1] > (int64_t(1) << 62) / config.grid[2])
+    abortLaunch("invalid_launch", "the grid " + pidText(config.grid) +
+                                      " has more than 2^62 programs");
   paramValues = memory.bind(program, launchArgs);
   args = launchArgs;
   local.plan();
@@ -157,13 +162,11 @@ void Machine::checkBudget() {
 void Machine::run() {
   constexpr unsigned kRoundsPerVisit = 8;
   const unsigned numPEs = target.numPEs();
-  const int64_t total = config.grid[0] * config.grid[1] * config.grid[2];
   pes.resize(numPEs);
-  for (int64_t id = 0; id < total; ++id)
-    pes[peOf(id, numPEs, program, config.grid)].programs.push_back(id);
   for (unsigned p = 0; p < numPEs; ++p) {
     PEState &pe = pes[p];
     pe.index = static_cast<int>(p);
+    pe.programs = ProgramSequence(p, numPEs, program, config.grid);
     pe.iregs.assign(program.numIntRegs, 0);
     pe.fregs.assign(program.numFloatRegs, 0.0);
     pe.dmaLocalPort = BandwidthCalendar(target.localBytesPerCycle());
