@@ -23,10 +23,8 @@ per measured configuration.
 
 from __future__ import annotations
 
-import hashlib
 import math
 import os
-import struct
 import sys
 import threading
 import warnings
@@ -217,34 +215,46 @@ def _budget(metadata: Any, option: str, variable: str, kind: type) -> Any:
 
 @dataclass(frozen=True)
 class _Replay:
-    """What a launch did to its buffers (the bytes of each one it changed)
-    and its record, kept to be replayed."""
+    """A launch kept to be replayed: the bytes of every buffer before it,
+    the bytes of each buffer it changed after it, and its result."""
 
+    before: tuple[bytes, ...]
     written: tuple[tuple[int, bytes], ...]
     result: Any
-    kept_bytes: int
+
+    @property
+    def kept_bytes(self) -> int:
+        return sum(map(len, self.before)) + sum(len(data) for _, data in self.written)
+
+    def matches(self, buffers: list[np.ndarray]) -> bool:
+        """Whether `buffers` hold what this launch's buffers held before it."""
+        return all(buffer.tobytes() == data
+                   for buffer, data in zip(buffers, self.before, strict=True))
 
 
 class _Replays:
-    """The replays of recent launches, by the digest of everything a
-    launch's outcome depends on (program, grid, scalar arguments, budget
-    and the bytes of every buffer), least recently used first."""
+    """The last launch of each program on each grid, scalar arguments,
+    budget and buffer sizes, least recently used first, within
+    REPLAY_MAX_KEPT_BYTES."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.entries: OrderedDict[bytes, _Replay] = OrderedDict()
+        self.entries: OrderedDict[tuple[Any, ...], _Replay] = OrderedDict()
         self.kept_bytes = 0
 
-    def find(self, key: bytes) -> _Replay | None:
+    def find(self, key: tuple[Any, ...]) -> _Replay | None:
         with self.lock:
             replay = self.entries.get(key)
             if replay is not None:
                 self.entries.move_to_end(key)
             return replay
 
-    def keep(self, key: bytes, replay: _Replay) -> None:
+    def keep(self, key: tuple[Any, ...], replay: _Replay) -> None:
         with self.lock:
-            if key in self.entries or replay.kept_bytes > REPLAY_MAX_KEPT_BYTES:
+            previous = self.entries.pop(key, None)
+            if previous is not None:
+                self.kept_bytes -= previous.kept_bytes
+            if replay.kept_bytes > REPLAY_MAX_KEPT_BYTES:
                 return
             self.entries[key] = replay
             self.kept_bytes += replay.kept_bytes
@@ -254,10 +264,6 @@ class _Replays:
 
 
 _replays = _Replays()
-
-
-def _digest(buffer: np.ndarray) -> bytes:
-    return hashlib.blake2b(memoryview(buffer), digest_size=16).digest()
 
 
 class MTIALauncher:
@@ -277,7 +283,6 @@ class MTIALauncher:
         self.parameters = metadata.mtia_parameters
         self.metadata = metadata
         self.kernel: Any = None
-        self.program_digest = b""
 
     def _bind(self, args: tuple[Any, ...]) -> list[tuple[str, Any]]:
         """The program's arguments: Triton's, given for every parameter or
@@ -324,33 +329,35 @@ class MTIALauncher:
             parameters = [Parameter.from_json(p) for p in self.parameters]
             self.kernel = CompiledKernel(self.kernel_name, self.target, {"bin": program},
                                          parameters)
-            self.program_digest = hashlib.blake2b(program, digest_size=16).digest()
         buffers = [value for value in values if isinstance(value, np.ndarray)]
-        key = b""
-        if sum(buffer.nbytes for buffer in buffers) <= REPLAY_MAX_BUFFER_BYTES:
-            before = [_digest(buffer) for buffer in buffers]
-            scalars = repr([value for value in values if not isinstance(value, np.ndarray)])
-            key = hashlib.blake2b(
-                b"".join([self.program_digest, struct.pack("<3qQd", *grid, max_cycles,
-                                                           max_seconds),
-                          scalars.encode(), *(struct.pack("<Q", b.nbytes) for b in buffers),
-                          *before]), digest_size=16).digest()
-            replay = _replays.find(key)
-            if replay is not None:
-                for index, data in replay.written:
-                    buffers[index][:] = np.frombuffer(data, dtype=np.uint8)
-                if replay.result.output:
-                    sys.stdout.write(replay.result.output)
-                _log.add(LaunchRecord(self.kernel_name, grid, replay.result))
-                return
+        if sum(buffer.nbytes for buffer in buffers) > REPLAY_MAX_BUFFER_BYTES:
+            self._simulate(grid, values, max_cycles, max_seconds)
+            return
+        # Everything but the buffers' contents, which the replay compares.
+        key = (program, grid, max_cycles, max_seconds,
+               repr([value for value in values if not isinstance(value, np.ndarray)]),
+               tuple(buffer.nbytes for buffer in buffers))
+        replay = _replays.find(key)
+        if replay is not None and replay.matches(buffers):
+            for index, data in replay.written:
+                buffers[index][:] = np.frombuffer(data, dtype=np.uint8)
+            if replay.result.output:
+                sys.stdout.write(replay.result.output)
+            _log.add(LaunchRecord(self.kernel_name, grid, replay.result))
+            return
+        before = tuple(buffer.tobytes() for buffer in buffers)
+        result = self._simulate(grid, values, max_cycles, max_seconds)
+        written = tuple((index, buffer.tobytes()) for index, (buffer, data)
+                        in enumerate(zip(buffers, before, strict=True))
+                        if buffer.tobytes() != data)
+        _replays.keep(key, _Replay(before, written, result))
+
+    def _simulate(self, grid: tuple[int, int, int], values: list[Any], max_cycles: int,
+                  max_seconds: float) -> Any:
         result = self.kernel.run(*values, grid=grid, echo=True, max_cycles=max_cycles,
                                  max_seconds=max_seconds)
         _log.add(LaunchRecord(self.kernel_name, grid, result))
-        if key:
-            written = tuple((index, buffer.tobytes()) for index, (buffer, digest)
-                            in enumerate(zip(buffers, before, strict=True))
-                            if _digest(buffer) != digest)
-            _replays.keep(key, _Replay(written, result, sum(len(d) for _, d in written)))
+        return result
 
 
 class MTIAUtils:
