@@ -69,25 +69,42 @@ def _simulated_benchmarks() -> Iterator[None]:
             benchmarker.benchmark_cpu = previous  # type: ignore[method-assign]
 
 
+def prologue_keeps_zeros(prologue: Any) -> bool:
+    """Whether the value a prologue (a pointwise node Inductor fuses into a
+    matmul template, `SchedulerNode`) stores is 0 wherever the loads it
+    makes are masked off and give 0, for sure. Inductor's own analysis
+    (`prologue_preserves_zero_mask`) evaluates the prologue symbolically with
+    every load 0, and an operation it cannot evaluate (a division, an exp)
+    as an unknown that a product with 0 makes 0, though the unknown may be
+    NaN or infinite: (0 / 0) * 0, a softmax over one token times v, is NaN.
+    Here a prologue keeps its zeros only when every operation was evaluated."""
+    from torch._inductor.analyze_preserves_zero_mask import PreservesZeros
+    from torch._inductor.codegen.common import OpDecompositions
+    from torch._inductor.virtualized import V
+
+    class Evaluated(PreservesZeros):
+        unknown = False
+
+        def _default(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+            self.unknown = self.unknown or not hasattr(OpDecompositions, name)
+            return super()._default(name, args, kwargs)
+
+    analysis = Evaluated()
+    with V.set_ops_handler(analysis):
+        prologue._body(*prologue.get_ranges())
+    return bool(analysis.store_preserves_zeros) and not analysis.unknown
+
+
 @contextmanager
 def _masked_prologues() -> Iterator[None]:
-    """Makes Inductor reapply the mask to the value of every prologue it fuses
-    into a matmul template, while the block runs. A prologue loads its inputs
-    as 0 where the template's K is masked off, and Inductor leaves out the
-    mask again when its analysis (`prologue_preserves_zero_mask`) finds that
-    the prologue maps those zeros to 0; that analysis counts a product with a
-    zero as zero, though the other factor may be NaN or infinite: a softmax
-    over one element fused into the next matmul computes (0 / 0) * 0 there,
-    and the NaN reaches every output of the product. The analysis has no
-    hook; the name the template code generation calls is replaced and
-    restored."""
+    """Makes Inductor reapply the mask of a matmul template's K to the value
+    of each prologue fused into it unless `prologue_keeps_zeros`, while the
+    block runs. Inductor's analysis has no hook; the name the template code
+    generation calls is replaced and restored."""
     from torch._inductor.codegen import simd
 
-    def never(prologue: Any) -> bool:
-        return False
-
     previous = simd.prologue_preserves_zero_mask
-    simd.prologue_preserves_zero_mask = never
+    simd.prologue_preserves_zero_mask = prologue_keeps_zeros
     try:
         yield
     finally:
