@@ -43,7 +43,7 @@ class Program:
 
 def program_format() -> dict:
     """
-    The vocabulary of the program format: version, magic, ranks, slot alignment, dtypes and their sizes, units, ops and their units, function names.
+    The vocabulary of the program format: version, magic, header size, ranks, slot alignment, dtypes and their sizes, units, ops and their units, function names.
     """
 
 def run(target: Target, program: Program, args: list, grid: Sequence[int], trace: bool = False, max_steps: int = 17179869184, max_cycles: int = 0, max_seconds: float = 0.0, kernel_thread: bool = True) -> dict:

@@ -256,6 +256,7 @@ nb::dict programFormat() {
   nb::dict format;
   format["version"] = kProgramFormatVersion;
   format["magic"] = nb::bytes(kProgramMagic, sizeof(kProgramMagic));
+  format["header_bytes"] = kProgramHeaderBytes;
   format["max_rank"] = kMaxTileRank;
   format["slot_alignment"] = kSlotAlignmentBytes;
   nb::dict dtypes;
@@ -361,9 +362,9 @@ NB_MODULE(_sim, m) {
                    [](const Program &p) { return p.code.size(); });
 
   m.def("program_format", &programFormat,
-        "The vocabulary of the program format: version, magic, ranks, slot "
-        "alignment, dtypes and their sizes, units, ops and their units, "
-        "function names.");
+        "The vocabulary of the program format: version, magic, header size, "
+        "ranks, slot alignment, dtypes and their sizes, units, ops and their "
+        "units, function names.");
   m.def("run", &run, nb::arg("target"), nb::arg("program"), nb::arg("args"),
         nb::arg("grid"), nb::arg("trace") = false,
         nb::arg("max_steps") = uint64_t(1) << 34, nb::arg("max_cycles") = 0,

@@ -18,6 +18,7 @@ from mtia_compiler.program.builder import (
     IntArg,
     Label,
     ProgramBuilder,
+    ProgramFormatError,
     Reg,
     Scalar,
     Slot,
@@ -27,6 +28,7 @@ from mtia_compiler.program.builder import (
     decode,
     encode,
     merge_copy_dims,
+    seal,
 )
 
 __all__ = [
@@ -43,6 +45,7 @@ __all__ = [
     "IntArg",
     "Label",
     "ProgramBuilder",
+    "ProgramFormatError",
     "Reg",
     "Scalar",
     "Slot",
@@ -52,4 +55,5 @@ __all__ = [
     "decode",
     "encode",
     "merge_copy_dims",
+    "seal",
 ]

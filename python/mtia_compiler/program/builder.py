@@ -42,6 +42,7 @@ import itertools
 import json
 import math
 import struct
+import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -59,7 +60,12 @@ MAGIC: bytes = _FORMAT["magic"]
 MAX_DIMS: int = _FORMAT["max_rank"]
 #: Tiles start at offsets into their page that are multiples of this.
 SLOT_ALIGNMENT: int = _FORMAT["slot_alignment"]
-_HEADER = struct.Struct("<8sIIQ")
+#: The container's header: magic, version, flags, body length and the
+#: body's CRC-32 (`zlib.crc32`), little-endian.
+_HEADER = struct.Struct("<8sIIQI")
+if _HEADER.size != _FORMAT["header_bytes"]:
+    raise ImportError(f"the simulator's program header has {_FORMAT['header_bytes']} bytes, "
+                      f"the builder's {_HEADER.size}")
 
 #: The element types and their sizes in bytes.
 DTYPE_BYTES: dict[str, int] = dict(_FORMAT["dtypes"])
@@ -223,20 +229,54 @@ def _dtype(name: str) -> str:
     return name
 
 
+class ProgramFormatError(ValueError):
+    """Bytes that are not an intact program of this format: too short, of
+    another format or version, truncated, padded, damaged (the body's digest
+    does not match the header's) or without a JSON object as body."""
+
+
 def encode(body: dict[str, Any]) -> bytes:
     """Wraps a program body (the JSON object) in the versioned header."""
-    payload = json.dumps(body, separators=(",", ":"), allow_nan=False).encode()
-    return _HEADER.pack(MAGIC, FORMAT_VERSION, 0, len(payload)) + payload
+    return seal(json.dumps(body, separators=(",", ":"), allow_nan=False).encode())
+
+
+def seal(payload: bytes) -> bytes:
+    """Wraps the bytes of a program body in the versioned header, with their
+    length and digest."""
+    return _HEADER.pack(MAGIC, FORMAT_VERSION, 0, len(payload), zlib.crc32(payload)) + payload
 
 
 def decode(data: bytes) -> dict[str, Any]:
-    """Returns the JSON body of program bytes (header checked, body not validated)."""
+    """Returns the JSON body of program bytes, after checking the header and
+    the body's length and digest (the body's contents are the simulator's to
+    validate); raises :class:`ProgramFormatError` saying what is wrong."""
     if len(data) < _HEADER.size:
-        raise ValueError("truncated program header")
-    magic, version, _flags, size = _HEADER.unpack_from(data)
-    if magic != MAGIC or version != FORMAT_VERSION:
-        raise ValueError("not an MTIA program of format version 1")
-    body: dict[str, Any] = json.loads(data[_HEADER.size : _HEADER.size + size])
+        raise ProgramFormatError(f"the program is truncated: {len(data)} bytes is shorter than "
+                                 f"the {_HEADER.size}-byte header")
+    magic, version, flags, size, digest = _HEADER.unpack_from(data)
+    if magic != MAGIC:
+        raise ProgramFormatError("not an MTIA program (bad magic)")
+    if version != FORMAT_VERSION:
+        raise ProgramFormatError(f"unsupported program format version {version} "
+                                 f"(this reader reads version {FORMAT_VERSION})")
+    if flags != 0:
+        raise ProgramFormatError(f"unknown header flags {flags}")
+    payload = bytes(data[_HEADER.size:])
+    if size != len(payload):
+        state = "truncated" if size > len(payload) else "padded"
+        raise ProgramFormatError(f"the program is {state}: the header says {size} bytes of "
+                                 f"body, {len(payload)} present")
+    computed = zlib.crc32(payload)
+    if computed != digest:
+        raise ProgramFormatError(f"the program is damaged: its digest does not match its body "
+                                 f"(CRC-32 {digest:08x} in the header, {computed:08x} of the "
+                                 f"body)")
+    try:
+        body = json.loads(payload)
+    except ValueError as error:
+        raise ProgramFormatError(f"the program's body is not JSON: {error}") from None
+    if not isinstance(body, dict):
+        raise ProgramFormatError("the program's body is not a JSON object")
     return body
 
 

@@ -18,8 +18,11 @@
 
 namespace mtia {
 
-constexpr uint32_t kProgramFormatVersion = 1;
+constexpr uint32_t kProgramFormatVersion = 2;
 constexpr char kProgramMagic[8] = {'M', 'T', 'I', 'A', 'P', 'R', 'O', 'G'};
+/// The container's header: magic, version (u32), flags (u32), body length
+/// (u64) and the body's CRC-32 (u32, that of zlib), little-endian.
+constexpr size_t kProgramHeaderBytes = 8 + 4 + 4 + 8 + 4;
 constexpr unsigned kMaxTileRank = 4;
 constexpr unsigned kMaxCommandInts = 1 + 3 * kMaxTileRank;
 /// Tiles start at offsets into their page that are multiples of this many
@@ -108,51 +111,54 @@ const char *opName(Op op);
 /// Elementwise binary functions (SIMD and the control core's scalar ops).
 #define MTIA_BINARY_FNS(X)                                                     \
   X(Add, "add")                                                                \
-  X(Sub, "sub") X(Mul, "mul") X(Div, "div") X(Rem, "rem") X(Min, "min")        \
-      X(Max, "max") X(MinNum, "minnum") X(MaxNum, "maxnum") X(Pow, "pow")      \
-          X(Atan2, "atan2") X(CopySign, "copysign") X(And, "and") X(Or, "or")  \
-              X(Xor, "xor") X(Shl, "shl") X(ShrS, "shrs") X(ShrU, "shru")      \
-                  X(DivU, "divu") X(RemU, "remu") X(MinU, "minu")              \
-                      X(MaxU, "maxu") X(MulHiU, "mulhiu") X(MulHiS, "mulhis")
+  X(Sub, "sub")                                                                \
+  X(Mul, "mul") X(Div, "div") X(Rem, "rem") X(Min, "min") X(Max, "max")        \
+      X(MinNum, "minnum") X(MaxNum, "maxnum") X(Pow, "pow") X(Atan2, "atan2")  \
+          X(CopySign, "copysign") X(And, "and") X(Or, "or") X(Xor, "xor")      \
+              X(Shl, "shl") X(ShrS, "shrs") X(ShrU, "shru") X(DivU, "divu")    \
+                  X(RemU, "remu") X(MinU, "minu") X(MaxU, "maxu")              \
+                      X(MulHiU, "mulhiu") X(MulHiS, "mulhis")
 
 /// Elementwise unary functions; the transcendental ones run on the SFU.
 #define MTIA_UNARY_FNS(X)                                                      \
   X(Neg, "neg")                                                                \
-  X(Abs, "abs") X(Not, "not") X(Floor, "floor") X(Ceil, "ceil")                \
-      X(Trunc, "trunc") X(Round, "round") X(Rint, "rint") X(Sqrt, "sqrt")      \
-          X(Rsqrt, "rsqrt") X(Exp, "exp") X(Exp2, "exp2") X(Expm1, "expm1")    \
-              X(Log, "log") X(Log2, "log2") X(Log10, "log10")                  \
-                  X(Log1p, "log1p") X(Sin, "sin") X(Cos, "cos") X(Tan, "tan")  \
-                      X(Asin, "asin") X(Acos, "acos") X(Atan, "atan")          \
-                          X(Sinh, "sinh") X(Cosh, "cosh") X(Tanh, "tanh")      \
-                              X(Asinh, "asinh") X(Acosh, "acosh")              \
-                                  X(Atanh, "atanh") X(Erf, "erf")              \
-                                      X(Erfc, "erfc") X(Cbrt, "cbrt")          \
-                                          X(Sigmoid, "sigmoid")                \
-                                              X(Popcount, "popcount")          \
-                                                  X(Erfinv, "erfinv")
+  X(Abs, "abs")                                                                \
+  X(Not, "not") X(Floor, "floor") X(Ceil, "ceil") X(Trunc, "trunc")            \
+      X(Round, "round") X(Rint, "rint") X(Sqrt, "sqrt") X(Rsqrt, "rsqrt")      \
+          X(Exp, "exp") X(Exp2, "exp2") X(Expm1, "expm1") X(Log, "log")        \
+              X(Log2, "log2") X(Log10, "log10") X(Log1p, "log1p")              \
+                  X(Sin, "sin") X(Cos, "cos") X(Tan, "tan") X(Asin, "asin")    \
+                      X(Acos, "acos") X(Atan, "atan") X(Sinh, "sinh")          \
+                          X(Cosh, "cosh") X(Tanh, "tanh") X(Asinh, "asinh")    \
+                              X(Acosh, "acosh") X(Atanh, "atanh")              \
+                                  X(Erf, "erf") X(Erfc, "erfc")                \
+                                      X(Cbrt, "cbrt") X(Sigmoid, "sigmoid")    \
+                                          X(Popcount, "popcount")              \
+                                              X(Erfinv, "erfinv")
 
 #define MTIA_PREDICATES(X)                                                     \
   X(Eq, "eq")                                                                  \
-  X(Ne, "ne") X(Slt, "slt") X(Sle, "sle") X(Sgt, "sgt") X(Sge, "sge")          \
-      X(Ult, "ult") X(Ule, "ule") X(Ugt, "ugt") X(Uge, "uge") X(Oeq, "oeq")    \
-          X(One, "one") X(Olt, "olt") X(Ole, "ole") X(Ogt, "ogt")              \
-              X(Oge, "oge") X(Ord, "ord") X(Ueq, "ueq") X(Une, "une")          \
-                  X(FUlt, "fult") X(FUle, "fule") X(FUgt, "fugt")              \
-                      X(FUge, "fuge") X(Uno, "uno")
+  X(Ne, "ne")                                                                  \
+  X(Slt, "slt") X(Sle, "sle") X(Sgt, "sgt") X(Sge, "sge") X(Ult, "ult")        \
+      X(Ule, "ule") X(Ugt, "ugt") X(Uge, "uge") X(Oeq, "oeq") X(One, "one")    \
+          X(Olt, "olt") X(Ole, "ole") X(Ogt, "ogt") X(Oge, "oge")              \
+              X(Ord, "ord") X(Ueq, "ueq") X(Une, "une") X(FUlt, "fult")        \
+                  X(FUle, "fule") X(FUgt, "fugt") X(FUge, "fuge")              \
+                      X(Uno, "uno")
 
 /// Reduction and scan combiners.
 #define MTIA_REDUCE_FNS(X)                                                     \
   X(Sum, "sum")                                                                \
-  X(Prod, "prod") X(RMax, "max") X(RMin, "min") X(RMaxNum, "maxnum")           \
-      X(RMinNum, "minnum") X(RMaxU, "maxu") X(RMinU, "minu") X(RAnd, "and")    \
-          X(ROr, "or") X(RXor, "xor") X(ArgMax, "argmax") X(ArgMin, "argmin")
+  X(Prod, "prod")                                                              \
+  X(RMax, "max") X(RMin, "min") X(RMaxNum, "maxnum") X(RMinNum, "minnum")      \
+      X(RMaxU, "maxu") X(RMinU, "minu") X(RAnd, "and") X(ROr, "or")            \
+          X(RXor, "xor") X(ArgMax, "argmax") X(ArgMin, "argmin")
 
 #define MTIA_ATOMIC_FNS(X)                                                     \
   X(AAdd, "add")                                                               \
-  X(AMax, "max") X(AMin, "min") X(AMaxU, "maxu") X(AMinU, "minu")              \
-      X(AAnd, "and") X(AOr, "or") X(AXor, "xor") X(AXchg, "xchg")              \
-          X(ACas, "cas")
+  X(AMax, "max")                                                               \
+  X(AMin, "min") X(AMaxU, "maxu") X(AMinU, "minu") X(AAnd, "and") X(AOr, "or") \
+      X(AXor, "xor") X(AXchg, "xchg") X(ACas, "cas")
 
 /// What the `pe` instruction reads of the PE that runs it: its row and
 /// column in the PE grid, the grid's row and column counts, its linear index.

@@ -1,9 +1,10 @@
 //===- Program.cpp - Decoding of program bytes ----------------------------===//
 //
-// Checks a program's container (magic, format version, flags, body length),
-// parses its JSON body and validates the body's top level: parameters,
-// circular buffers, source locations and the code, whose instructions the
-// family parsers in ProgramControl.cpp and ProgramUnits.cpp validate.
+// Checks a program's container (magic, format version, flags, body length
+// and digest), parses its JSON body and validates the body's top level:
+// parameters, circular buffers, source locations and the code, whose
+// instructions the family parsers in ProgramControl.cpp and ProgramUnits.cpp
+// validate.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +13,8 @@
 #include "ProgramParser.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CRC.h"
 #include "llvm/Support/Error.h"
 
 #include <cstring>
@@ -70,8 +73,8 @@ void ProgramParser::parse(const Object &root) {
     program.order = ProgramOrder::Staggered;
   else if (!order.empty() && order != "round_robin")
     fail("unknown program_order '" + order + "'");
-  program.orderAxis =
-      static_cast<unsigned>(optionalInteger(root, "program_order_axis", 0, 2, 0));
+  program.orderAxis = static_cast<unsigned>(
+      optionalInteger(root, "program_order_axis", 0, 2, 0));
 
   for (const Value &item : array(root, "params")) {
     const Object *object = item.getAsObject();
@@ -156,29 +159,42 @@ const char *mtia::reduceFnName(ReduceFn fn) {
 
 std::string mtia::parseProgram(const uint8_t *data, size_t size,
                                Program &program) {
-  constexpr size_t kHeaderBytes = 8 + 4 + 4 + 8;
-  if (size < kHeaderBytes)
-    return "truncated program: " + std::to_string(size) +
-           " bytes is shorter than the 24-byte header";
+  if (size < kProgramHeaderBytes)
+    return "the program is truncated: " + std::to_string(size) +
+           " bytes is shorter than the " + std::to_string(kProgramHeaderBytes) +
+           "-byte header";
   if (std::memcmp(data, kProgramMagic, 8) != 0)
     return "not an MTIA program (bad magic)";
-  uint32_t version, flags;
+  uint32_t version, flags, digest;
   uint64_t bodyBytes;
   std::memcpy(&version, data + 8, 4);
   std::memcpy(&flags, data + 12, 4);
   std::memcpy(&bodyBytes, data + 16, 8);
+  std::memcpy(&digest, data + 24, 4);
   if (version != kProgramFormatVersion)
     return "unsupported program format version " + std::to_string(version) +
            " (this simulator reads version " +
            std::to_string(kProgramFormatVersion) + ")";
   if (flags != 0)
     return "unknown header flags " + std::to_string(flags);
-  if (bodyBytes != size - kHeaderBytes)
-    return "truncated or padded program: the header announces " +
-           std::to_string(bodyBytes) + " body bytes but " +
-           std::to_string(size - kHeaderBytes) + " follow";
-  llvm::StringRef body(reinterpret_cast<const char *>(data) + kHeaderBytes,
-                       bodyBytes);
+  const size_t present = size - kProgramHeaderBytes;
+  if (bodyBytes > present)
+    return "the program is truncated: the header says " +
+           std::to_string(bodyBytes) + " bytes of body, " +
+           std::to_string(present) + " present";
+  if (bodyBytes < present)
+    return "the program is padded: the header says " +
+           std::to_string(bodyBytes) + " bytes of body, " +
+           std::to_string(present) + " present";
+  llvm::ArrayRef<uint8_t> bytes(data + kProgramHeaderBytes, present);
+  const uint32_t computed = llvm::crc32(bytes);
+  if (computed != digest)
+    return "the program is damaged: its digest does not match its body "
+           "(CRC-32 " +
+           llvm::utohexstr(digest, /*LowerCase=*/true, 8) + " in the header, " +
+           llvm::utohexstr(computed, /*LowerCase=*/true, 8) + " of the body)";
+  llvm::StringRef body(reinterpret_cast<const char *>(bytes.data()),
+                       bytes.size());
   llvm::Expected<Value> parsed = llvm::json::parse(body);
   if (!parsed)
     return "corrupt program body: " + llvm::toString(parsed.takeError());

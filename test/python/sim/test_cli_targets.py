@@ -110,7 +110,7 @@ def test_cli_simulation_error_exits_1_with_the_message(tmp_path: Path) -> None:
     assert unbound.returncode == 1 and "no value for parameter 'src' (ptr)" in unbound.stderr
     program.write_bytes(b"MTIAPROG" + bytes(4))
     corrupt = mtia_sim(program)
-    assert corrupt.returncode == 1 and "truncated program" in corrupt.stderr
+    assert corrupt.returncode == 1 and "the program is truncated" in corrupt.stderr
 
 
 def test_same_program_different_cycles_from_target_data() -> None:

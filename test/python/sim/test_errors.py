@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from conftest import copy_program
 
-from mtia_compiler.program import ProgramBuilder, Unit, decode, encode
+from mtia_compiler.program import ProgramBuilder, Unit, decode, encode, seal
 from mtia_compiler.sim import SimulationError, Simulator
 
 
@@ -130,15 +130,18 @@ def test_failed_asserts() -> None:
 
 def test_corrupt_programs_are_rejected() -> None:
     good = copy_program(64)
-    for data in (good[:10], good[:-1], b"XXXXPROG" + good[8:], good[:24] + b"{]" + good[26:]):
+    body = good[28:]
+    for data in (good[:10], good[:-1], b"XXXXPROG" + good[8:], seal(b"{]" + body[2:])):
         run_expecting("invalid_program", data, [])
+    # Bodies changed at random but sealed with their digest, as a faulty
+    # writer would: the parser refuses them or they run, never crash.
     rng = np.random.default_rng(7)
     for _ in range(300):
-        corrupt = bytearray(good)
-        for position in rng.integers(24, len(good), 3):
+        corrupt = bytearray(body)
+        for position in rng.integers(0, len(body), 3):
             corrupt[position] = int(rng.integers(0, 256))
         try:
-            Simulator().run(bytes(corrupt), [np.zeros(64, np.float32)] * 2 + [64])
+            Simulator().run(seal(bytes(corrupt)), [np.zeros(64, np.float32)] * 2 + [64])
         except SimulationError:
             pass
 
