@@ -13,7 +13,12 @@ without a GPU hold, in process, before FlagGems' conftest imports it
 * `torch.cpu.device(index)` is a no-op context manager and
   `torch.cpu.current_device()` returns 0, as for a single CUDA device;
 * the NVIDIA code-generation config does not prefer block pointers, which
-  Triton 3.9.0 no longer has.
+  Triton 3.9.0 no longer has;
+* the NVIDIA vendor's heuristics, which read the number of streaming
+  multiprocessors from `torch.cuda.get_device_properties(
+  torch.cuda.current_device())` rather than through FlagGems' device
+  abstraction, find device 0 with the simulated MTIA-2i's 64 processing
+  elements.
 
 It also samples parametrisations (`--flaggems-sample N` per test function),
 lists excluded tests with their reasons (`EXCLUDED`), appends every outcome to
@@ -33,6 +38,7 @@ import os
 import sys
 from collections import defaultdict
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +60,24 @@ def _current_device() -> int:
     return 0
 
 
+#: The processing elements of the simulated MTIA-2i (an 8x8 grid), over which
+#: a launch's programs are spread as a GPU spreads them over its SMs.
+PROCESSING_ELEMENTS = 64
+
+
+@dataclass(frozen=True)
+class DeviceProperties:
+    """What FlagGems' NVIDIA heuristics read of `torch.cuda`'s device
+    properties."""
+
+    name: str = "MTIA-2i (simulated)"
+    multi_processor_count: int = PROCESSING_ELEMENTS
+
+
+def _device_properties(device: object = None) -> DeviceProperties:
+    return DeviceProperties()
+
+
 def apply_cpu_device_conditions() -> None:
     """Makes FlagGems' NVIDIA vendor describe CPU tensors launched through
     Triton's active backend (here `mtia`), without editing installed files."""
@@ -62,6 +86,8 @@ def apply_cpu_device_conditions() -> None:
 
     torch.cpu.device = _no_device  # type: ignore[attr-defined]
     torch.cpu.current_device = _current_device  # type: ignore[assignment]
+    torch.cuda.current_device = _current_device
+    torch.cuda.get_device_properties = _device_properties  # type: ignore[assignment]
     # FlagGems imports its vendor modules as top-level modules (`_nvidia`)
     # from its `runtime/backend` folder, which it appends to `sys.path`: the
     # same module object is found in `sys.modules` when it imports it later.
