@@ -8,10 +8,12 @@
 
 #include "MemorySystem.h"
 
+#include "HostMemory.h"
 #include "kernels/Kernels.h"
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 using namespace mtia;
 
@@ -29,6 +31,7 @@ constexpr uint64_t kBufferPageBytes = 4096;
 std::vector<uint64_t> MemorySystem::bind(const Program &program,
                                          const std::vector<LaunchArg> &args) {
   std::vector<uint64_t> paramValues;
+  std::optional<HostMappings> mappings;
   uint64_t next = kFirstBufferAddress;
   uint64_t sramUsed = 0;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -45,13 +48,27 @@ std::vector<uint64_t> MemorySystem::bind(const Program &program,
       paramValues.push_back(0);
       continue;
     }
+    // Host memory that cannot be read would fault at the first copy, and
+    // memory that cannot be written at the first store, whatever the
+    // caller's array says.
+    if (!mappings && arg.bytes)
+      mappings.emplace();
+    const HostAccess access =
+        arg.bytes ? mappings->access(arg.data, arg.bytes) : HostAccess();
+    if (!access.readable)
+      abortLaunch("invalid_launch",
+                  "the buffer of parameter '" + param.name + "' (" +
+                      std::to_string(arg.bytes) + " bytes at host address " +
+                      hex(reinterpret_cast<uintptr_t>(arg.data)) +
+                      ") is not readable host memory");
     GlobalBuffer buffer;
     buffer.base = next;
     buffer.bytes = arg.bytes;
     buffer.host = arg.data;
     buffer.name = param.name;
     buffer.space = param.space;
-    buffer.readOnly = arg.readOnly;
+    buffer.readOnly = arg.readOnly || !access.writable;
+    buffer.hostReadOnly = !access.writable;
     if (param.space == MemorySpace::Sram)
       sramUsed += arg.bytes;
     next += (arg.bytes + kBufferPageBytes + kBufferPageBytes - 1) /
@@ -108,18 +125,21 @@ const GlobalBuffer *MemorySystem::findBuffer(uint64_t address,
   return nullptr;
 }
 
-const GlobalBuffer &
-MemorySystem::checkedBuffer(uint64_t address, uint64_t bytes, bool write,
-                            const PEState &pe, const Command &cmd,
-                            const char *what) {
+const GlobalBuffer &MemorySystem::checkedBuffer(uint64_t address,
+                                                uint64_t bytes, bool write,
+                                                const PEState &pe,
+                                                const Command &cmd,
+                                                const char *what) {
   if (const GlobalBuffer *buffer = findBuffer(address, bytes)) {
     if (write && buffer->readOnly)
-      diagnostics.abortAt("read_only",
-                          std::string(what) + " of " + std::to_string(bytes) +
-                              " bytes at address " + hex(address) +
-                              " into the read-only buffer '" + buffer->name +
-                              "'",
-                          pe, cmd);
+      diagnostics.abortAt(
+          "read_only",
+          std::string(what) + " of " + std::to_string(bytes) +
+              " bytes at address " + hex(address) +
+              " into the read-only buffer '" + buffer->name + "'" +
+              (buffer->hostReadOnly ? " (its host memory is not writable)"
+                                    : ""),
+          pe, cmd);
     if (write && !liveAliases.empty())
       materialiseOverlapping(*buffer, buffer->host + (address - buffer->base),
                              bytes);
@@ -208,8 +228,7 @@ void MemorySystem::dropAlias(HostAlias &alias) {
 }
 
 void MemorySystem::materialiseOverlapping(const GlobalBuffer &buffer,
-                                          const uint8_t *host,
-                                          uint64_t bytes) {
+                                          const uint8_t *host, uint64_t bytes) {
   for (uint32_t other : hostOverlaps[&buffer - buffers.data()]) {
     if (aliasesIn[other] == 0)
       continue;

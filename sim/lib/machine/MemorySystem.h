@@ -32,6 +32,9 @@ struct GlobalBuffer {
   std::string name;
   MemorySpace space = MemorySpace::Dram;
   bool readOnly = false;
+  /// Read-only because the host maps its memory so, whatever the caller
+  /// said.
+  bool hostReadOnly = false;
 };
 
 class MemorySystem {
@@ -45,7 +48,9 @@ public:
   /// Places the pointer arguments of a launch in global memory and returns
   /// the value of every parameter as the control code reads it (a buffer's
   /// address, an integer, 0 for a float). Aborts with invalid_launch on an
-  /// argument of the wrong kind or SRAM buffers that do not fit.
+  /// argument of the wrong kind, a buffer over host memory that cannot be
+  /// read or SRAM buffers that do not fit; a buffer over host memory that
+  /// cannot be written is bound read-only.
   std::vector<uint64_t> bind(const Program &program,
                              const std::vector<LaunchArg> &args);
 
