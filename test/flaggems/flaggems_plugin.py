@@ -100,10 +100,10 @@ def apply_cpu_device_conditions() -> None:
     vendor = importlib.import_module("_nvidia")
     vendor.vendor_info.device_name = "cpu"
     vendor.vendor_info.triton_extra_name = "cuda"
-    from flag_gems.runtime.common import vendors
-    from flag_gems.utils import codegen_config_utils
-
-    codegen_config_utils.CODEGEN_COFIGS[vendors.NVIDIA].prefer_block_pointer = False
+    # FlagGems ships no type information: its modules are imported by name.
+    common = importlib.import_module("flag_gems.runtime.common")
+    codegen = importlib.import_module("flag_gems.utils.codegen_config_utils")
+    codegen.CODEGEN_COFIGS[common.vendors.NVIDIA].prefer_block_pointer = False
 
 
 apply_cpu_device_conditions()
