@@ -22,11 +22,29 @@ using namespace mtia;
 
 namespace {
 
+bool onlyAdvances(Value value, OpOperand &yielded);
+
+/// Whether `use` is the initial value of an inner loop's argument released
+/// already (functions are walked inner loops first): the loop yields the
+/// argument itself, its result is unused, and only pure operations whose
+/// results lead nowhere else use it.
+bool initOfReleased(OpOperand &use) {
+  auto loop = dyn_cast<scf::ForOp>(use.getOwner());
+  if (!loop)
+    return false;
+  BlockArgument argument = loop.getTiedLoopRegionIterArg(&use);
+  if (!argument || !loop.getTiedLoopResult(&use).use_empty())
+    return false;
+  OpOperand *yielded = loop.getTiedLoopYieldedValue(argument);
+  return yielded->get() == argument && onlyAdvances(argument, *yielded);
+}
+
 /// Whether every use of `value` is a pure operation whose only use leads,
-/// the same way, to `yielded`.
+/// the same way, to `yielded`, or the initial value of an inner loop's
+/// released argument.
 bool onlyAdvances(Value value, OpOperand &yielded) {
   for (OpOperand &use : value.getUses()) {
-    if (&use == &yielded)
+    if (&use == &yielded || initOfReleased(use))
       continue;
     Operation *user = use.getOwner();
     if (!isPure(user) || user->getNumResults() != 1 ||

@@ -1,4 +1,4 @@
-// RUN: mtia-opt %s --pass-pipeline='builtin.module(mtia-release-loop-carried-pointers)' | FileCheck %s
+// RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-release-loop-carried-pointers)' | FileCheck %s
 
 // The input is what the lowering of accesses leaves: the loop's loads are DMA
 // transfers now, but the loop still carries and advances the tensor of
@@ -66,5 +66,51 @@ tt.func @k_loop(%arg0: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr
   %c0 = arith.constant 0 : index
   %18 = dma.store %1[0] to %arg1[%c0] strides [%c32, %c1] bounds [%c32, %c32] : !cb.cb<32x32xf32, pages = 2>, !tt.ptr<f32>
   cb.pop_front %1, 1 : !cb.cb<32x32xf32, pages = 2>
+  tt.return
+}
+
+// -----
+
+// Nested loops (triton-shared's nested2_complex_body): the outer loop's
+// pointers, advanced, are the initial values of the inner loop's, which the
+// inner loop only advances. The inner loop's are released first, then the
+// outer loop's, whose advance before the inner loop leads nowhere else; a
+// tensor of pointers (and its splat constant of offsets) that stayed would
+// reach the program stage, which has no tensors.
+
+// CHECK-LABEL: tt.func @nested
+// CHECK: scf.for %{{.*}} iter_args(%[[OUTER:.*]] = %{{.*}}) -> (tensor<2x2x!tt.ptr<f32>>)
+// CHECK: %[[ADVANCED:.*]] = tt.addptr %[[OUTER]], %{{.*}}
+// CHECK: scf.for %{{.*}} iter_args(%[[INNER:.*]] = %[[ADVANCED]]) -> (tensor<2x2x!tt.ptr<f32>>)
+// CHECK: dma.load elementwise
+// CHECK: scf.yield %[[INNER]] : tensor<2x2x!tt.ptr<f32>>
+// CHECK: tt.addptr %[[OUTER]], %{{.*}}
+// CHECK: scf.yield %[[OUTER]] : tensor<2x2x!tt.ptr<f32>>
+tt.func @nested(%arg0: !tt.ptr<f32>) {
+  %0 = cb.alloc "load0", dma_in -> simd : !cb.cb<2x2xf32, pages = 2>
+  %c0_i32 = arith.constant 0 : i32
+  %c1_i32 = arith.constant 1 : i32
+  %c2_i32 = arith.constant 2 : i32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %cst = arith.constant dense<3> : tensor<2x2xi32>
+  %cst_0 = arith.constant dense<1> : tensor<2x2xi32>
+  %1 = tt.splat %arg0 : !tt.ptr<f32> -> tensor<2x2x!tt.ptr<f32>>
+  %2 = scf.for %arg1 = %c0_i32 to %c2_i32 step %c1_i32 iter_args(%arg2 = %1) -> (tensor<2x2x!tt.ptr<f32>>)  : i32 {
+    %3 = tt.addptr %arg2, %cst_0 : tensor<2x2x!tt.ptr<f32>>, tensor<2x2xi32>
+    %4 = scf.for %arg3 = %c0_i32 to %c2_i32 step %c1_i32 iter_args(%arg4 = %3) -> (tensor<2x2x!tt.ptr<f32>>)  : i32 {
+      cb.reserve_back %0, 1 : !cb.cb<2x2xf32, pages = 2>
+      %7 = dma.load elementwise %arg0[%c0] strides [%c2, %c1] bounds [%c2, %c2] into %0[0] : !tt.ptr<f32>, !cb.cb<2x2xf32, pages = 2>
+      cb.push_back %0, 1 : !cb.cb<2x2xf32, pages = 2>
+      cb.wait_front %0, 1 : !cb.cb<2x2xf32, pages = 2>
+      cb.pop_front %0, 1 : !cb.cb<2x2xf32, pages = 2>
+      %8 = tt.addptr %arg4, %cst : tensor<2x2x!tt.ptr<f32>>, tensor<2x2xi32>
+      scf.yield %8 : tensor<2x2x!tt.ptr<f32>>
+    }
+    %5 = tt.addptr %arg2, %cst_0 : tensor<2x2x!tt.ptr<f32>>, tensor<2x2xi32>
+    %6 = tt.addptr %5, %cst_0 : tensor<2x2x!tt.ptr<f32>>, tensor<2x2xi32>
+    scf.yield %6 : tensor<2x2x!tt.ptr<f32>>
+  }
   tt.return
 }
