@@ -155,12 +155,14 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--fresh", action="store_true", help="forget earlier results")
     args = parser.parse_args()
+    # pytest runs in `--out`: the paths it is given must not be relative.
+    args.out = args.out.resolve()
     args.out.mkdir(parents=True, exist_ok=True)
     results = args.out / "results.jsonl"
     if args.fresh:
         for stale in args.out.glob("results.jsonl*"):
             stale.unlink()
-    tests = stage_tests(args.tests, args.out)
+    tests = stage_tests(args.tests.resolve(), args.out)
     records = run_tests(tests, args.files, args.sample, args.timeout, not args.full, results,
                         args.keyword)
     summary = summarise(records)
