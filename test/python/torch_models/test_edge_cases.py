@@ -89,3 +89,39 @@ def test_reductions_over_one_element(reduction: Callable[[torch.Tensor], torch.T
     for actual, reference in zip([got, x.grad, u.grad, w.grad], wanted, strict=True):
         torch.testing.assert_close(actual, reference, rtol=RTOL, atol=ATOL)
     assert compiled.report().coverage.fallback == 0
+
+
+def test_batched_matmul_after_a_recompile_to_dynamic_shapes() -> None:
+    # The second shape makes Dynamo recompile with dynamic sizes: the
+    # batched matmul template then takes its sizes as arguments, and must
+    # still run on MTIA (it once fell back and failed in the interpreter:
+    # "mask has unsupported dtype").
+    def attention_scores(q: torch.Tensor, k: torch.Tensor) -> torch.Tensor:
+        return (q @ k.transpose(-2, -1)).softmax(-1) @ k
+
+    compiled = mtia_compiler.torch.compile(attention_scores)
+    torch.manual_seed(0)
+    for batch, length in [(2, 16), (3, 24), (4, 20)]:
+        q, k = torch.randn(batch, length, 32), torch.randn(batch, length, 32)
+        torch.testing.assert_close(compiled(q, k), attention_scores(q, k), rtol=RTOL, atol=ATOL)
+        coverage = compiled.report().coverage
+        assert coverage.fallback == 0 and coverage.on_mtia == coverage.generated > 0
+
+
+COMPLEX: dict[str, Callable[[torch.Tensor], torch.Tensor]] = {
+    "add": lambda z: z + z,
+    "mul_abs": lambda z: (z * (1 + 2j)).abs() + 1,
+    "real_imag": lambda z: z.imag.abs() + z.real,
+    "rotary": lambda z: torch.view_as_real(
+        z * torch.polar(torch.ones(16), torch.arange(16.0))).flatten(-2),
+}
+
+
+@pytest.mark.parametrize("function", COMPLEX.values(), ids=list(COMPLEX))
+def test_complex64_runs(function: Callable[[torch.Tensor], torch.Tensor]) -> None:
+    # Inductor leaves arithmetic on complex64 to ATen (on the host) and
+    # generates kernels for its real views; either way the numbers are eager's.
+    z = torch.randn(8, 16, dtype=torch.complex64)
+    compiled = mtia_compiler.torch.compile(function)
+    torch.testing.assert_close(compiled(z), function(z), rtol=RTOL, atol=ATOL)
+    assert compiled.report().coverage.fallback == 0
