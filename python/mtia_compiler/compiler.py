@@ -34,6 +34,7 @@ from mtia_compiler.passes import add_pipeline
 from mtia_compiler.program import decode
 from mtia_compiler.sim import (
     DEFAULT_MAX_STEPS,
+    Pointer,
     Result,
     Simulator,
     grid_dims,
@@ -155,6 +156,7 @@ class CompiledKernel:
         each pointer and for each tensor descriptor (its base tensor), of the
         pointee's type or raw bytes (`array.view(np.uint8)`), written in
         place (a read-only array is fine for a buffer the kernel only reads),
+        or a `mtia_compiler.sim.Pointer` into one,
         and a Python int or float for each scalar, in the range of its type.
         With `echo`, the text the kernel prints also goes to stdout.
 
@@ -216,13 +218,14 @@ def _buffer_fits(dtype: np.dtype[Any], element: str) -> bool:
 
 def _bind(value: Any, parameter: Parameter) -> Any:
     if parameter.kind in ("pointer", "tensordesc"):
-        if not isinstance(value, np.ndarray):
+        buffer = value.buffer if isinstance(value, Pointer) else value
+        if not isinstance(buffer, np.ndarray):
             raise TypeError(f"parameter '{parameter.name}' takes a numpy array, "
                             f"got {type(value).__name__}")
-        if not _buffer_fits(value.dtype, parameter.element):
+        if not _buffer_fits(buffer.dtype, parameter.element):
             raise TypeError(
                 f"parameter '{parameter.name}' points to {parameter.element}: "
-                f"a {value.dtype} array does not hold it (pass an array of the "
+                f"a {buffer.dtype} array does not hold it (pass an array of the "
                 f"pointee's type, or `array.view(np.uint8)` to reuse its bytes)")
         return value
     if parameter.kind == "int":

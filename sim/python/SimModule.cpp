@@ -140,8 +140,45 @@ nb::dict errorToDict(const SimError &error) {
   return d;
 }
 
+/// Binds `item`, a 1-D uint8 array (a read-only one may only be read), as
+/// the buffer of a pointer argument; false for anything else.
+bool bindBuffer(nb::handle item, LaunchArg &arg) {
+  if (nb::isinstance<ByteArray>(item)) {
+    ByteArray bytes = nb::cast<ByteArray>(item);
+    arg.kind = ParamKind::Ptr;
+    arg.data = bytes.data();
+    arg.bytes = bytes.shape(0);
+    return true;
+  }
+  if (!nb::isinstance<ReadOnlyByteArray>(item))
+    return false;
+  ReadOnlyByteArray bytes = nb::cast<ReadOnlyByteArray>(item);
+  arg.kind = ParamKind::Ptr;
+  // Never written through: the simulator refuses writes to it.
+  arg.data = const_cast<uint8_t *>(bytes.data());
+  arg.bytes = bytes.shape(0);
+  arg.readOnly = true;
+  return true;
+}
+
+/// Binds `item`, an int (or bool) or a float, as a scalar argument; false
+/// for anything else.
+bool bindScalar(nb::handle item, LaunchArg &arg) {
+  if (nb::isinstance<nb::bool_>(item) || nb::isinstance<nb::int_>(item)) {
+    arg.kind = ParamKind::Int;
+    arg.intValue = nb::cast<int64_t>(item);
+    return true;
+  }
+  if (!nb::isinstance<nb::float_>(item))
+    return false;
+  arg.kind = ParamKind::Float;
+  arg.floatValue = nb::cast<double>(item);
+  return true;
+}
+
 /// Runs a launch. `args` holds, per kernel parameter, a 1-D uint8 array
-/// (pointer; a read-only one may only be read), an int or a float. The
+/// (pointer; a read-only one may only be read) or a tuple of one and the
+/// pointer's byte offset into it, an int or a float. The
 /// launch stops at the budget of `max_steps`, `max_cycles` and
 /// `max_seconds` (0: no limit), and when a signal handler raises (Ctrl-C's
 /// KeyboardInterrupt), which is raised again here. `kernel_thread` lets the
@@ -155,28 +192,15 @@ nb::dict run(const TargetDesc &target, const Program &program,
   for (size_t i = 0; i < args.size(); ++i) {
     nb::handle item = args[i];
     LaunchArg arg;
-    if (nb::isinstance<ByteArray>(item)) {
-      ByteArray bytes = nb::cast<ByteArray>(item);
-      arg.kind = ParamKind::Ptr;
-      arg.data = bytes.data();
-      arg.bytes = bytes.shape(0);
-    } else if (nb::isinstance<ReadOnlyByteArray>(item)) {
-      ReadOnlyByteArray bytes = nb::cast<ReadOnlyByteArray>(item);
-      arg.kind = ParamKind::Ptr;
-      // Never written through: the simulator refuses writes to it.
-      arg.data = const_cast<uint8_t *>(bytes.data());
-      arg.bytes = bytes.shape(0);
-      arg.readOnly = true;
-    } else if (nb::isinstance<nb::bool_>(item) ||
-               nb::isinstance<nb::int_>(item)) {
-      arg.kind = ParamKind::Int;
-      arg.intValue = nb::cast<int64_t>(item);
-    } else if (nb::isinstance<nb::float_>(item)) {
-      arg.kind = ParamKind::Float;
-      arg.floatValue = nb::cast<double>(item);
-    } else {
+    const bool pointerIntoBuffer =
+        nb::isinstance<nb::tuple>(item) && nb::len(item) == 2;
+    if (pointerIntoBuffer && bindBuffer(nb::borrow<nb::tuple>(item)[0], arg)) {
+      // A pointer into a buffer: the buffer and the pointer's byte offset.
+      arg.offset = nb::cast<uint64_t>(nb::borrow<nb::tuple>(item)[1]);
+    } else if (!bindBuffer(item, arg) && !bindScalar(item, arg)) {
       throw nb::type_error(("argument " + std::to_string(i) +
-                            " must be a 1-D uint8 array, an int or a float")
+                            " must be a 1-D uint8 array, a tuple of one and "
+                            "an offset into it, an int or a float")
                                .c_str());
     }
     launch.push_back(arg);

@@ -184,3 +184,21 @@ def test_simulator_refuses_ints_beyond_64_bits(value: int) -> None:
     b.param_int("n")
     with pytest.raises(SimulationError, match="parameter 'n'.*does not fit 64 bits"):
         Simulator().run(b.build(), [value])
+
+
+def test_a_pointer_into_a_buffer(kernel: Any) -> None:
+    """`Pointer(buffer, offset)`: the kernel's pointer is `offset` bytes into
+    the buffer, and reaches the buffer's bytes on both sides of it."""
+    from mtia_compiler.sim import Pointer
+
+    x, out = inputs()
+    whole = np.zeros(N + 16, np.float32)
+    kernel.run(x, Pointer(whole, 16 * 4), N, 2, grid=3)
+    np.testing.assert_array_equal(whole[16:], x + 2)
+    assert not whole[:16].any()
+    with pytest.raises(SimulationError, match=r"the pointer of parameter 'out' points 4 bytes "
+                                              r"into a buffer of 0 bytes") as caught:
+        kernel.run(x, Pointer(np.zeros(0, np.float32), 4), N, 2, grid=3)
+    assert caught.value.kind == "invalid_launch"
+    with pytest.raises(TypeError, match="parameter 'out' points to f32: a float64 array"):
+        kernel.run(x, Pointer(np.zeros(N, np.float64), 0), N, 2, grid=3)

@@ -40,6 +40,7 @@ from triton.backends.compiler import GPUTarget
 from triton.backends.driver import DriverBase
 
 from mtia_compiler.backend.compiler import BACKEND_NAME, WARP_SIZE, target_description
+from mtia_compiler.sim import Pointer
 
 #: What `load_binary` reports as the threads a program may use: a program runs
 #: on one PE whatever its `num_warps`.
@@ -140,11 +141,11 @@ def _storage_bytes(tensor: Any, name: str) -> np.ndarray:
     return whole.numpy()[offset:]
 
 
-def _pointer_bytes(value: Any, name: str) -> np.ndarray:
+def _pointer_bytes(value: Any, name: str) -> np.ndarray | Pointer:
     """The memory a pointer argument addresses, zero-copy: a torch tensor's
     bytes from its first element to the end of its storage; for any other
     object with `data_ptr()` (Triton's `TensorWrapper`, a library's strided
-    buffer), the bytes from that address to the end of the storage of a
+    buffer, whose strides may be negative), a pointer into the storage of a
     tensor the object holds, which bounds what the kernel may reach."""
     import torch
 
@@ -158,10 +159,10 @@ def _pointer_bytes(value: Any, name: str) -> np.ndarray:
     held = [item for item in vars(value).values() if isinstance(item, torch.Tensor)] \
         if hasattr(value, "__dict__") else []
     for tensor in held:
-        memory = _storage_bytes(tensor, name)
-        start = memory.ctypes.data if memory.size else tensor.data_ptr()
-        if start <= address <= start + memory.size:
-            return memory[address - start:]
+        storage = _storage_bytes(tensor.as_strided((0,), (1,), 0), name)
+        start = tensor.untyped_storage().data_ptr()
+        if start <= address <= start + storage.size:
+            return Pointer(storage, address - start)
     raise TypeError(f"argument '{name}' ({type(value).__name__}) points to {address:#x}, "
                     f"which lies in no torch tensor it holds: the simulated MTIA binds a "
                     f"pointer to the tensor whose memory it addresses")
@@ -329,13 +330,15 @@ class MTIALauncher:
             parameters = [Parameter.from_json(p) for p in self.parameters]
             self.kernel = CompiledKernel(self.kernel_name, self.target, {"bin": program},
                                          parameters)
-        buffers = [value for value in values if isinstance(value, np.ndarray)]
+        buffers = [value.buffer if isinstance(value, Pointer) else value for value in values
+                   if isinstance(value, (np.ndarray, Pointer))]
         if sum(buffer.nbytes for buffer in buffers) > REPLAY_MAX_BUFFER_BYTES:
             self._simulate(grid, values, max_cycles, max_seconds)
             return
         # Everything but the buffers' contents, which the replay compares.
         key = (program, grid, max_cycles, max_seconds,
-               repr([value for value in values if not isinstance(value, np.ndarray)]),
+               repr([value.offset if isinstance(value, Pointer) else value for value in values
+                     if not isinstance(value, np.ndarray)]),
                tuple(buffer.nbytes for buffer in buffers))
         replay = _replays.find(key)
         if replay is not None and replay.matches(buffers):

@@ -30,6 +30,7 @@ from mtia_compiler._sim import Target
 from mtia_compiler.program import ProgramBuilder
 
 __all__ = [
+    "Pointer",
     "Result",
     "SimulationError",
     "Simulator",
@@ -52,7 +53,19 @@ def _targets_dir() -> Path:
 
 TARGETS_DIR = _targets_dir()
 
-HostArg = np.ndarray | bytearray | memoryview | int | float
+
+
+@dataclass(frozen=True)
+class Pointer:
+    """A pointer argument that points `offset` bytes into `buffer` (a
+    C-contiguous array): the kernel may reach all of `buffer`, before the
+    pointer too, as a pointer into the middle of an allocation does."""
+
+    buffer: np.ndarray
+    offset: int
+
+
+HostArg = np.ndarray | Pointer | bytearray | memoryview | int | float
 
 #: The default budget of control steps of a launch (summed over the PEs).
 DEFAULT_MAX_STEPS = 1 << 34
@@ -99,6 +112,12 @@ def load_target(target: str | Path = DEFAULT_TARGET) -> Any:
 
 
 def _host_arg(value: HostArg, name: str) -> Any:
+    if isinstance(value, Pointer):
+        if not 0 <= value.offset <= value.buffer.nbytes:
+            raise SimulationError(
+                "invalid_launch", f"the pointer of parameter '{name}' points {value.offset} "
+                                  f"bytes into a buffer of {value.buffer.nbytes} bytes")
+        return (_host_arg(value.buffer, name), value.offset)
     if isinstance(value, np.ndarray):
         if not value.flags.c_contiguous:
             raise SimulationError(

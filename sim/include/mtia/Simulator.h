@@ -25,6 +25,10 @@ struct LaunchArg {
   ParamKind kind = ParamKind::Int;
   uint8_t *data = nullptr; // Host memory of a pointer parameter.
   uint64_t bytes = 0;
+  /// The pointer the kernel gets points this many bytes into the buffer
+  /// (at most `bytes`): it may reach memory of the buffer before it, as a
+  /// pointer into the middle of an allocation does.
+  uint64_t offset = 0;
   /// The host memory may only be read: a write to it aborts the launch
   /// (read_only) before it happens.
   bool readOnly = false;

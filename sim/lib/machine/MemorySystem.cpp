@@ -48,6 +48,11 @@ std::vector<uint64_t> MemorySystem::bind(const Program &program,
       paramValues.push_back(0);
       continue;
     }
+    if (arg.offset > arg.bytes)
+      abortLaunch("invalid_launch",
+                  "the pointer of parameter '" + param.name + "' points " +
+                      std::to_string(arg.offset) + " bytes into a buffer of " +
+                      std::to_string(arg.bytes) + " bytes");
     // Host memory that cannot be read would fault at the first copy, and
     // memory that cannot be written at the first store, whatever the
     // caller's array says.
@@ -73,7 +78,7 @@ std::vector<uint64_t> MemorySystem::bind(const Program &program,
       sramUsed += arg.bytes;
     next += (arg.bytes + kBufferPageBytes + kBufferPageBytes - 1) /
             kBufferPageBytes * kBufferPageBytes;
-    paramValues.push_back(buffer.base);
+    paramValues.push_back(buffer.base + arg.offset);
     buffers.push_back(std::move(buffer));
   }
   hostOverlaps.resize(buffers.size());

@@ -59,6 +59,15 @@ def test_objects_with_data_ptr_are_pointers_into_the_tensor_they_hold() -> None:
     torch.testing.assert_close(out[:48], x[16:] + x[:48])
     assert torch.all(out[48:] == 0)
 
+    # A flip, as FlagGems writes it: the pointer at the last element, read
+    # with a negative stride down to the first.
+    flipped = torch.zeros(64)
+    kernels.reversed_copy_kernel[(1,)](StridedBuffer(x, 63), -1, flipped, BLOCK=64)
+    torch.testing.assert_close(flipped, x.flip(0))
+    with pytest.raises(mtia_compiler.SimulationError) as caught:
+        kernels.reversed_copy_kernel[(1,)](StridedBuffer(x, 62), -1, flipped, BLOCK=64)
+    assert caught.value.kind == "out_of_bounds"
+
     class Address:
         dtype = torch.float32
 
