@@ -225,28 +225,37 @@ def test_importing_the_backend_before_triton(tmp_path: Path) -> None:
     assert (result.returncode, result.stdout, result.stderr) == (0, "32\n", "")
 
 
-TRUNCATE_THE_CACHED_PROGRAM = """
+DAMAGE_THE_CACHED_PROGRAM = """
     import pathlib, sys, torch, triton
     from backend import kernels
-    out = torch.zeros(16)
+    x, out = torch.ones(16), torch.zeros(16)
     if sys.argv[1] == "compile":
-        kernels.add_kernel[(1,)](out, out, out, 16, BLOCK=16)
+        kernels.add_kernel[(1,)](x, x, out, 16, BLOCK=16)
     else:
         (program,) = pathlib.Path(sys.argv[2]).glob("*/add_kernel.bin")
-        program.write_bytes(program.read_bytes()[:-40])
+        data = program.read_bytes()
+        if sys.argv[1] == "truncate":
+            data = data[:-40]
+        else:
+            # The SIMD engine's addition made a multiplication: still a program.
+            data = data.replace(b'"fn":"add"', b'"fn":"mul"')
+        program.write_bytes(data)
         try:
-            kernels.add_kernel[(1,)](out, out, out, 16, BLOCK=16)
+            kernels.add_kernel[(1,)](x, x, out, 16, BLOCK=16)
+            print("ran", out.tolist())
         except Exception as error:
             print(type(error).__name__, error)
 """
 
 
-def test_a_damaged_cached_program_is_refused_naming_its_file(tmp_path: Path) -> None:
-    compiled = run_python(TRUNCATE_THE_CACHED_PROGRAM, tmp_path, "compile")
+@pytest.mark.parametrize("damage", ["truncate", "change"])
+def test_a_damaged_cached_program_is_refused_naming_its_file(tmp_path: Path, damage: str) -> None:
+    compiled = run_python(DAMAGE_THE_CACHED_PROGRAM, tmp_path, "compile")
     assert compiled.returncode == 0, compiled.stderr
-    refused = run_python(TRUNCATE_THE_CACHED_PROGRAM, tmp_path, "launch", str(tmp_path))
+    refused = run_python(DAMAGE_THE_CACHED_PROGRAM, tmp_path, damage, str(tmp_path))
     (program,) = tmp_path.glob("*/add_kernel.bin")
     assert refused.returncode == 0, refused.stderr
     assert refused.stdout.startswith("SimulationError the program of kernel 'add_kernel' "
                                      "cannot be loaded: ")
+    assert ("truncated" if damage == "truncate" else "damaged") in refused.stdout
     assert f"it was read from Triton's cache, {program}" in refused.stdout
