@@ -173,7 +173,8 @@ def execute(launch: dict[str, Any], directory: Path) -> dict[str, str]:
                 valid = [_materialize(spec, [], directory) for spec in KERNELS[launch["kernel"]][0]]
                 compiled = kernel[tuple(KERNELS[launch["kernel"]][2])](
                     *valid, **launch["constexprs"])
-                compiled[grid](*args)
+                # A CompiledKernel takes three grid dimensions (libraries pad).
+                compiled[(*grid, 1, 1, 1)[:3] if isinstance(grid, tuple) else grid](*args)
             else:
                 kernel[grid](*args, **launch["constexprs"])
     except SimulationError as error:

@@ -235,7 +235,7 @@ class _Replay:
 
 class _Replays:
     """The last launch of each program on each grid, scalar arguments,
-    budget and buffer sizes, least recently used first, within
+    budget and buffers, least recently used first, within
     REPLAY_MAX_KEPT_BYTES."""
 
     def __init__(self) -> None:
@@ -336,10 +336,12 @@ class MTIALauncher:
             self._simulate(grid, values, max_cycles, max_seconds)
             return
         # Everything but the buffers' contents, which the replay compares.
+        # The buffers' addresses are part of it: a replay writes where the
+        # simulated launch wrote, into memory the launch found writable.
         key = (program, grid, max_cycles, max_seconds,
                repr([value.offset if isinstance(value, Pointer) else value for value in values
                      if not isinstance(value, np.ndarray)]),
-               tuple(buffer.nbytes for buffer in buffers))
+               tuple((buffer.ctypes.data, buffer.nbytes) for buffer in buffers))
         replay = _replays.find(key)
         if replay is not None and replay.matches(buffers):
             for index, data in replay.written:

@@ -259,3 +259,26 @@ def test_a_damaged_cached_program_is_refused_naming_its_file(tmp_path: Path, dam
                                      "cannot be loaded: ")
     assert ("truncated" if damage == "truncate" else "damaged") in refused.stdout
     assert f"it was read from Triton's cache, {program}" in refused.stdout
+
+
+def test_a_launch_into_read_only_memory_is_never_replayed(tmp_path: Path) -> None:
+    """The launch into the read-only copy finds memory that holds what the
+    first launch's buffers held: it is simulated (a `read_only` fault), not
+    replayed by writing into memory that cannot be written."""
+    result = run_python("""
+        import sys, warnings
+        import numpy as np, torch
+        from backend import kernels
+        import mtia_compiler
+        warnings.simplefilter("ignore")
+        x = torch.arange(16, dtype=torch.float32)
+        out = torch.arange(16, dtype=torch.float32)
+        np.arange(16, dtype=np.float32).tofile(sys.argv[1])
+        read_only = torch.from_numpy(np.memmap(sys.argv[1], dtype=np.float32, mode="r"))
+        kernels.add_kernel[(1,)](x, x, out, 16, BLOCK=16)
+        try:
+            kernels.add_kernel[(1,)](x, x, read_only, 16, BLOCK=16)
+        except mtia_compiler.SimulationError as error:
+            print(error.kind)
+    """, tmp_path, str(tmp_path / "read-only.bin"))
+    assert (result.returncode, result.stdout) == (0, "read_only\n"), result.stderr
