@@ -50,6 +50,9 @@ EXCLUDED: dict[str, str] = {
         "a reduction of 16.8 million elements, (4, 1048577, 4), kept in quick mode: it takes "
         "longer than the per-test limit on the simulator (FlagGems skips it on its own slow "
         "devices, 'Big shape run slowly.')"),
+    "test_mean_dim_large_innerdim": (
+        "reductions of (1024, 1024, 1024) and (1024, 2048, 1024) float32 tensors, 4 and 8 GiB, "
+        "kept in quick mode: they take longer than the per-test limit on the simulator"),
 }
 
 
