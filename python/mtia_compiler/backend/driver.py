@@ -205,7 +205,7 @@ def _budget(metadata: Any, option: str, variable: str, kind: type) -> Any:
         parsed = kind(text)
     except ValueError:
         parsed = -1
-    if parsed < 0:
+    if not parsed >= 0:
         raise ValueError(f"{variable}={text!r}: the budget of a launch must be a number >= 0 "
                          f"({'simulated cycles' if kind is int else 'host seconds'})")
     return parsed
