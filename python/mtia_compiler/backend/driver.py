@@ -192,6 +192,14 @@ def _flatten(signature: Any, value: Any, name: str, out: list[tuple[str, Any]]) 
     out.append((name, value))
 
 
+def _same_constant(value: Any, constant: Any) -> bool:
+    """Whether an argument is the constant Triton specialised its parameter
+    into (an int equal to 1, or None)."""
+    if constant is None or isinstance(value, (bool, np.bool_)):
+        return value is constant
+    return isinstance(value, (int, np.integer)) and int(value) == constant
+
+
 def _budget(metadata: Any, option: str, variable: str, kind: type) -> Any:
     """A launch's budget of `kind` (int cycles, float seconds): the kernel's
     compile option when set, else the environment variable, else 0 (none)."""
@@ -277,8 +285,16 @@ class MTIALauncher:
         signature = dict(src.signature)
         self.signature = [signature.get(name, "constexpr") for name in names]
         self.names = names
-        self.runtime_positions = [i for i, kind in enumerate(self.signature)
-                                  if kind != "constexpr"]
+        # The parameters the kernel does not declare `tl.constexpr`: a
+        # relaunch with its runtime arguments only passes these, ints that
+        # Triton specialised into constants (equal to 1) included.
+        declared = [p.is_constexpr for p in src.fn.params] if hasattr(src, "fn") else \
+            [kind == "constexpr" for kind in self.signature]
+        self.runtime_positions = [i for i, constexpr in enumerate(declared) if not constexpr]
+        #: The values of the arguments Triton specialised into constants,
+        #: by position: a relaunch must pass the same.
+        self.specialised = {key[0]: value for key, value in getattr(src, "constants", {}).items()
+                            if len(key) == 1 and not declared[key[0]]}
         self.kernel_name: str = metadata.name
         self.target = target_description(metadata.target)
         self.parameters = metadata.mtia_parameters
@@ -287,7 +303,7 @@ class MTIALauncher:
 
     def _bind(self, args: tuple[Any, ...]) -> list[tuple[str, Any]]:
         """The program's arguments: Triton's, given for every parameter or
-        for the parameters that are not constexprs, flattened."""
+        for the parameters not declared `tl.constexpr`, flattened."""
         if len(args) == len(self.signature):
             positions = list(range(len(args)))
         elif len(args) == len(self.runtime_positions):
@@ -299,6 +315,13 @@ class MTIALauncher:
                 f"constexprs, got {len(args)}")
         flat: list[tuple[str, Any]] = []
         for position, value in zip(positions, args, strict=True):
+            if position in self.specialised and \
+                    not _same_constant(value, self.specialised[position]):
+                raise ValueError(
+                    f"kernel '{self.kernel_name}': argument '{self.names[position]}' was "
+                    f"{self.specialised[position]!r} when the kernel compiled, which Triton "
+                    f"made a constant of it; got {value!r} (launch the JIT function instead "
+                    f"of the compiled kernel to compile it for this value)")
             _flatten(self.signature[position], value, self.names[position], flat)
         return flat
 

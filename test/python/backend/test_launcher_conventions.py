@@ -38,6 +38,19 @@ def test_a_compiled_kernel_relaunches_with_or_without_its_constexprs() -> None:
         compiled[(1, 1, 1)](y, runtime_only)
 
 
+def test_a_relaunch_passes_ints_that_were_specialised_into_constants() -> None:
+    """FlagGems passes every argument not declared `tl.constexpr`, an int
+    that Triton made a constant (equal to 1) included."""
+    x, out = torch.arange(1.0, 9.0), torch.zeros(8)
+    compiled = kernels.offset_scale_kernel[(1,)](x, 2.0, out, 1, BLOCK=8)
+    assert compiled.src.signature["n"] == "constexpr"
+    again = torch.zeros(8)
+    compiled[(1, 1, 1)](x, again, 1)
+    assert again.tolist() == [2.0] + [0.0] * 7
+    with pytest.raises(ValueError, match=r"argument 'n' was 1 when the kernel compiled"):
+        compiled[(1, 1, 1)](x, again, 5)
+
+
 class StridedBuffer:
     """Like FlagGems' `StridedBuffer`: a view of a tensor that is no tensor,
     with `data_ptr()` at `offset` elements into it."""
