@@ -3,11 +3,10 @@
 Triton uses this module's one `DriverBase` subclass when no GPU backend is
 active (or when `triton.runtime.driver.set_active(MTIADriver())` selects it).
 Kernels take torch CPU tensors: each pointer argument is bound zero-copy, as
-the bytes from the tensor's first element to the end of its storage, so
-strided and offset views, and several arguments viewing one storage, behave
-as on a GPU. Every launch is simulated to the end before `kernel[grid](...)`
-returns; its simulated time and unit statistics are recorded
-(`mtia_compiler.backend.launches`).
+a pointer into the tensor's whole storage, so strided and offset views, and
+several arguments viewing one storage, behave as on a GPU. Every launch is
+simulated to the end before `kernel[grid](...)` returns; its simulated time
+and unit statistics are recorded (`mtia_compiler.backend.launches`).
 
 The launcher binds arguments as Triton's own launchers do: in signature
 order, with or without the constexpr arguments (a `CompiledKernel` may be
@@ -127,30 +126,30 @@ def last_launch() -> LaunchRecord | None:
 # -- binding arguments -------------------------------------------------------
 
 
-def _storage_bytes(tensor: Any, name: str) -> np.ndarray:
-    """The bytes of a torch CPU tensor's storage from its first element on,
-    zero-copy."""
+def _storage_pointer(tensor: Any, name: str, address: int) -> Pointer:
+    """A pointer to `address` in the storage of a torch CPU tensor, which is
+    bound whole, zero-copy."""
     import torch
 
     if tensor.device.type != "cpu":
         raise TypeError(f"argument '{name}' is on {tensor.device}: the simulated MTIA "
                         f"reads torch CPU tensors")
     storage = tensor.untyped_storage()
-    offset = tensor.storage_offset() * tensor.element_size()
-    whole = torch.empty(0, dtype=torch.uint8).set_(storage)
-    return whole.numpy()[offset:]
+    memory = torch.empty(0, dtype=torch.uint8).set_(storage).numpy()
+    return Pointer(memory, address - storage.data_ptr())
 
 
-def _pointer_bytes(value: Any, name: str) -> np.ndarray | Pointer:
-    """The memory a pointer argument addresses, zero-copy: a torch tensor's
-    bytes from its first element to the end of its storage; for any other
-    object with `data_ptr()` (Triton's `TensorWrapper`, a library's strided
-    buffer, whose strides may be negative), a pointer into the storage of a
-    tensor the object holds, which bounds what the kernel may reach."""
+def _pointer(value: Any, name: str) -> Pointer:
+    """The memory a pointer argument addresses, zero-copy, as a pointer into
+    the whole storage of a torch tensor, so that a kernel reaches what it
+    would on a GPU, before a view's first element too: the tensor's own, or,
+    for any other object with `data_ptr()` (Triton's `TensorWrapper`, a
+    library's strided buffer, whose strides may be negative), one that the
+    object holds."""
     import torch
 
     if isinstance(value, torch.Tensor):
-        return _storage_bytes(value, name)
+        return _storage_pointer(value, name, value.data_ptr())
     data_ptr = getattr(value, "data_ptr", None)
     if not callable(data_ptr):
         raise TypeError(f"argument '{name}' is a pointer: it takes a torch tensor or an "
@@ -159,10 +158,9 @@ def _pointer_bytes(value: Any, name: str) -> np.ndarray | Pointer:
     held = [item for item in vars(value).values() if isinstance(item, torch.Tensor)] \
         if hasattr(value, "__dict__") else []
     for tensor in held:
-        storage = _storage_bytes(tensor.as_strided((0,), (1,), 0), name)
         start = tensor.untyped_storage().data_ptr()
-        if start <= address <= start + storage.size:
-            return Pointer(storage, address - start)
+        if start <= address <= start + tensor.untyped_storage().nbytes():
+            return _storage_pointer(tensor, name, address)
     raise TypeError(f"argument '{name}' ({type(value).__name__}) points to {address:#x}, "
                     f"which lies in no torch tensor it holds: the simulated MTIA binds a "
                     f"pointer to the tensor whose memory it addresses")
@@ -182,12 +180,12 @@ def _flatten(signature: Any, value: Any, name: str, out: list[tuple[str, Any]]) 
             _flatten(inner, item, f"{name}[{index}]", out)
         return
     if isinstance(signature, str) and signature.startswith("tensordesc"):
-        out.append((name, _pointer_bytes(value.base, name)))
+        out.append((name, _pointer(value.base, name)))
         out.extend((f"{name}.shape[{i}]", int(d)) for i, d in enumerate(value.shape))
         out.extend((f"{name}.strides[{i}]", int(s)) for i, s in enumerate(value.strides))
         return
     if isinstance(signature, str) and signature.startswith("*"):
-        out.append((name, _pointer_bytes(value, name)))
+        out.append((name, _pointer(value, name)))
         return
     out.append((name, value))
 

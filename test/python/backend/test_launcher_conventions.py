@@ -81,6 +81,11 @@ def test_objects_with_data_ptr_are_pointers_into_the_tensor_they_hold() -> None:
         kernels.reversed_copy_kernel[(1,)](StridedBuffer(x, 62), -1, flipped, BLOCK=64)
     assert caught.value.kind == "out_of_bounds"
 
+    # A torch view reaches its storage before its first element, as on a GPU.
+    view_flipped = torch.zeros(8)
+    kernels.reversed_copy_kernel[(1,)](x[7:], -1, view_flipped, BLOCK=8)
+    torch.testing.assert_close(view_flipped, x[:8].flip(0))
+
     class Address:
         dtype = torch.float32
 
