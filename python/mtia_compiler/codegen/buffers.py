@@ -32,7 +32,7 @@ from mtia_compiler import ir
 from mtia_compiler.dialects import cb
 
 from .common import round_up
-from .storage import cb_pages
+from .storage import FOLDABLE_READS, cb_pages
 from .units import BufferRoles
 
 
@@ -132,15 +132,22 @@ def _buffer_spans(kernel: ir.Operation,
                   ops: list[ir.Operation]) -> dict[ir.Value, tuple[int, int]] | None:
     """The first and last top-level operation of the kernel that uses each
     buffer (an operation whose regions use it counts as a use, and so does
-    a use of a tile read in a page the buffer's producer pushed, which the
-    page holds until then), by position in the kernel's block; None when the
-    kernel has several blocks, whose order is not their execution order."""
+    a use of a tile read in a page the buffer's producer pushed, or of a
+    splat or broadcast of it, which the page holds until then), by position
+    in the kernel's block; None when the kernel has several blocks, whose
+    order is not their execution order."""
     blocks = list(kernel.regions[0].blocks)
     if len(blocks) != 1:
         return None
     buffers = {op.results[0] for op in ops if isinstance(op.opview, cb.AllocOp)}
-    pushed_reads = {op.results[0]: op.operands[0] for op in ops
-                    if isinstance(op.opview, cb.ReadPushedOp)}
+    pushed_reads: dict[ir.Value, ir.Value] = {}
+    for op in ops:
+        if isinstance(op.opview, cb.ReadPushedOp):
+            pushed_reads[op.results[0]] = op.operands[0]
+        # The users of a splat or broadcast of the tile may read its page
+        # (the splat or broadcast folded into them).
+        elif op.name in FOLDABLE_READS and op.operands[0] in pushed_reads:
+            pushed_reads[op.results[0]] = pushed_reads[op.operands[0]]
     spans: dict[ir.Value, tuple[int, int]] = {}
     for position, child in enumerate(blocks[0].operations):
         top = child.operation

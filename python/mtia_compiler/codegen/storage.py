@@ -63,7 +63,9 @@ _TILE_FORWARDING_OPS = op_names(cb.ReadFrontOp, cb.ReadPushedOp, scf.ForOp, scf.
 _PAGE_READ_SIDES = {cb.ReadFrontOp.OPERATION_NAME: "front",
                     cb.ReadPushedOp.OPERATION_NAME: "pushed"}
 _FUNC = tt.FuncOp.OPERATION_NAME
-_FOLDABLE_READS = op_names(tile.SplatElementOp, tile.BroadcastOp)
+#: The operations that need no storage when folded into their users, which
+#: then read their source's storage where they read them.
+FOLDABLE_READS = op_names(tile.SplatElementOp, tile.BroadcastOp)
 _FOLDABLE = op_names(tile.SplatOp, tile.SplatElementOp, tile.BroadcastOp)
 _RESERVE_OR_PUSH = op_names(cb.ReserveBackOp, cb.PushBackOp)
 _MATMULS = op_names(tile.MatmulOp, tile.SimdMatmulOp)
@@ -275,7 +277,7 @@ class StoragePlanner:
         for use in value.uses:
             user = use.owner.operation
             yield user
-            if user.name in _FOLDABLE_READS and user.results[0] in self.folded:
+            if user.name in FOLDABLE_READS and user.results[0] in self.folded:
                 yield from (inner.owner.operation for inner in user.results[0].uses)
 
     def _lifted_position(self, user: ir.Operation, def_block: ir.Block) -> int:

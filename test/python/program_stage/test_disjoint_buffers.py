@@ -116,3 +116,25 @@ def test_a_read_pushed_page_keeps_its_buffer_in_use() -> None:
     y = np.zeros(1024, np.float32)
     run(text, [x, y])
     np.testing.assert_array_equal(y, x + x + x)
+
+
+#: The first tile's first element, read in the page pushed to "a" as a
+#: rank-0 tile and spread over the block before "b" is used; the spread
+#: tile is folded into the addition after "b" is used, which reads the page.
+SPREAD = """%kept_first = cb.read_pushed %a[0] : !page view !tile.tile<f32>
+    %spread = tile.splat_element %kept_first : !tile.tile<f32> -> !tile"""
+SPREAD_USE = "%result = tile.binary addf %spread, %v : !tile"
+
+
+def test_a_splat_of_a_read_pushed_page_keeps_its_buffer_in_use() -> None:
+    # Were "a" and "b" one buffer, the addition would read the second
+    # tile's first element in the last pushed page.
+    text = TWO_TILES.format(big=scratch_size(2048), early=SPREAD, late=SPREAD_USE)
+    with pytest.raises(CompilationError, match="the local-memory plan needs"):
+        emit(text)
+    text = TWO_TILES.format(big=scratch_size(-4096), early=SPREAD, late=SPREAD_USE)
+    assert {"a", "b"} <= buffer_names(emit(text))
+    x = rng().standard_normal(1024).astype(np.float32)
+    y = np.zeros(1024, np.float32)
+    run(text, [x, y])
+    np.testing.assert_array_equal(y, (x[0] + x[0]) + x)
