@@ -6,20 +6,24 @@
 
 using namespace mlir;
 
-Operation *mtia::findLastUse(Value tileValue, Block *block) {
-  Operation *last = nullptr;
-  auto consider = [&](Operation *user) {
-    Operation *ancestor = block->findAncestorOpInBlock(*user);
-    if (ancestor && (!last || last->isBeforeInBlock(ancestor)))
-      last = ancestor;
-  };
+SmallVector<Operation *> mtia::getTileReaders(Value tileValue) {
+  SmallVector<Operation *> readers;
   for (Operation *user : tileValue.getUsers()) {
-    consider(user);
+    readers.push_back(user);
     // Elementwise SIMD operations read the source of a splat or broadcast
     // through it (the program stage folds the two).
     if (isa<tile::SplatElementOp, tile::BroadcastOp>(user))
-      for (Operation *reader : user->getResult(0).getUsers())
-        consider(reader);
+      llvm::append_range(readers, user->getResult(0).getUsers());
+  }
+  return readers;
+}
+
+Operation *mtia::findLastUse(Value tileValue, Block *block) {
+  Operation *last = nullptr;
+  for (Operation *reader : getTileReaders(tileValue)) {
+    Operation *ancestor = block->findAncestorOpInBlock(*reader);
+    if (ancestor && (!last || last->isBeforeInBlock(ancestor)))
+      last = ancestor;
   }
   return last;
 }

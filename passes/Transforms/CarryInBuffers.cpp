@@ -23,6 +23,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Analysis/LastUse.h"
 #include "passes/Passes.h"
 #include "passes/Transforms/IterArgs.h"
 
@@ -141,7 +142,7 @@ bool resultReadable(scf::ForOp loop, Value result, Value buffer) {
        op = op->getNextNode())
     if (cb::fillsBuffer(op, buffer))
       nextProducer = op;
-  return llvm::all_of(result.getUsers(), [&](Operation *user) {
+  return llvm::all_of(getTileReaders(result), [&](Operation *user) {
     std::optional<cb::Endpoint> reader = cb::getEndpointOf(user);
     if (reader && *reader != producer)
       return false;

@@ -32,6 +32,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Analysis/LastUse.h"
 #include "passes/Analysis/TargetDescription.h"
 #include "passes/Passes.h"
 #include "passes/Transforms/BufferPlanner.h"
@@ -200,11 +201,10 @@ std::optional<PushedCarry> findPushedCarry(scf::ForOp loop, unsigned index) {
     std::optional<cb::Endpoint> reader = cb::getEndpointOf(user);
     return !reader || *reader == producer;
   };
-  for (OpOperand &use : argument.getUses()) {
-    Operation *inBody = body->findAncestorOpInBlock(*use.getOwner());
+  for (Operation *reader : getTileReaders(argument)) {
+    Operation *inBody = body->findAncestorOpInBlock(*reader);
     if (!inBody || inBody == terminator ||
-        !inBody->isBeforeInBlock(next->reserve) ||
-        !readsOnProducer(use.getOwner()))
+        !inBody->isBeforeInBlock(next->reserve) || !readsOnProducer(reader))
       return std::nullopt;
   }
   std::optional<InitialPages> initial =
@@ -224,13 +224,13 @@ std::optional<PushedCarry> findPushedCarry(scf::ForOp loop, unsigned index) {
       return std::nullopt;
     chained = later;
   }
-  for (OpOperand &use : result.getUses()) {
-    if (use.getOwner() == chained)
+  for (Operation *reader : getTileReaders(result)) {
+    if (reader == chained)
       continue;
-    Operation *inBlock = block->findAncestorOpInBlock(*use.getOwner());
+    Operation *inBlock = block->findAncestorOpInBlock(*reader);
     if (!inBlock || inBlock == block->getTerminator() ||
         (chained && !inBlock->isBeforeInBlock(chained)) ||
-        !readsOnProducer(use.getOwner()))
+        !readsOnProducer(reader))
       return std::nullopt;
   }
   return PushedCarry{index, *next, std::move(*initial)};

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Analysis/LastUse.h"
 #include "passes/Passes.h"
 
 #include "dialects/CB/CBDialect.h"
@@ -26,15 +27,24 @@ using namespace mtia;
 namespace {
 
 /// Whether an operation from `first` up to `last` (excluded), or nested in
-/// one, reads a tile through a `cb.read_pushed` of `buffer`: a reserve of
-/// the buffer must not move above it, since it may reserve that page.
+/// one, reads a tile through a `cb.read_pushed` of `buffer`, or through a
+/// `tile.splat_element` or `tile.broadcast` of one (whose readers read the
+/// page, `getTileReaders`): a reserve of the buffer must not move above it,
+/// since it may reserve that page.
 bool readsPushedPageFrom(Value buffer, Operation *first, Operation *last) {
+  auto isPushedPage = [&](Value tile) {
+    auto read = tile.getDefiningOp<cb::ReadPushedOp>();
+    return read && read.getCb() == buffer;
+  };
   for (Operation *op = first; op != last; op = op->getNextNode()) {
     WalkResult result = op->walk([&](Operation *nested) {
-      for (Value operand : nested->getOperands())
-        if (auto read = operand.getDefiningOp<cb::ReadPushedOp>();
-            read && read.getCb() == buffer)
+      for (Value operand : nested->getOperands()) {
+        Operation *spread = operand.getDefiningOp();
+        if (isPushedPage(operand) ||
+            (isa_and_nonnull<tile::SplatElementOp, tile::BroadcastOp>(spread) &&
+             isPushedPage(spread->getOperand(0))))
           return WalkResult::interrupt();
+      }
       return WalkResult::advance();
     });
     if (result.wasInterrupted())
@@ -62,13 +72,15 @@ cb::PushBackOp getNextPush(Value buffer, Operation *op) {
   return nullptr;
 }
 
-/// The uses of `tile` other than `writeBack`, when each of them can read
-/// the tile in the page that `push` pushes: it lies after the producer of
-/// the tile and before the next reserve or push of the buffer after `push`
-/// in the block (so the page cannot be reserved again before it runs), it
-/// is not the block's terminator (which would carry the page into an
-/// iteration or branch that reserves it), and its unit, if it names one, is
-/// the buffer's producer. Nothing otherwise.
+/// The uses of `tile` other than `writeBack`, when each operation reading
+/// the tile through them (`getTileReaders`: the users of a
+/// `tile.splat_element` or `tile.broadcast` of it read it too, wherever
+/// they are) can read it in the page that `push` pushes: it lies after the
+/// producer of the tile and before the next reserve or push of the buffer
+/// after `push` in the block (so the page cannot be reserved again before
+/// it runs), it is not the block's terminator (which would carry the page
+/// into an iteration or branch that reserves it), and its unit, if it names
+/// one, is the buffer's producer. Nothing otherwise.
 std::optional<SmallVector<OpOperand *>>
 getPushedPageReads(Value tile, cb::WriteBackOp writeBack,
                    cb::PushBackOp push) {
@@ -82,18 +94,20 @@ getPushedPageReads(Value tile, cb::WriteBackOp writeBack,
        op = op->getNextNode())
     if (cb::fillsBuffer(op, writeBack.getCb()))
       nextMove = op;
-  SmallVector<OpOperand *> reads;
-  for (OpOperand &use : tile.getUses()) {
-    if (use.getOwner() == writeBack)
+  for (Operation *reader : getTileReaders(tile)) {
+    if (reader == writeBack)
       continue;
-    std::optional<cb::Endpoint> reader = cb::getEndpointOf(use.getOwner());
-    Operation *user = block->findAncestorOpInBlock(*use.getOwner());
-    if ((reader && *reader != producer) || !user ||
-        user == block->getTerminator() ||
-        (nextMove && !user->isBeforeInBlock(nextMove)))
+    std::optional<cb::Endpoint> unit = cb::getEndpointOf(reader);
+    Operation *inBlock = block->findAncestorOpInBlock(*reader);
+    if ((unit && *unit != producer) || !inBlock ||
+        inBlock == block->getTerminator() ||
+        (nextMove && !inBlock->isBeforeInBlock(nextMove)))
       return std::nullopt;
-    reads.push_back(&use);
   }
+  SmallVector<OpOperand *> reads;
+  for (OpOperand &use : tile.getUses())
+    if (use.getOwner() != writeBack)
+      reads.push_back(&use);
   return reads;
 }
 

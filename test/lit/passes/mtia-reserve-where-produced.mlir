@@ -304,3 +304,43 @@ tt.func @push_stays_after_a_read_of_the_pushed_page(%t: !tile.tile<64xf32>) -> !
   cb.pop_front %b, 2 : !cb.cb<64xf32, pages = 3>
   tt.return %use : !tile.tile<64xf32>
 }
+
+// -----
+
+// The mean is stored, then spread over a block by a `tile.splat_element`
+// that the SIMD engine reads in the loop, after the buffer takes the next
+// scalar (the program stage folds the splat into its users, which read the
+// mean itself): the mean cannot be read in the page it is pushed in, which
+// the next scalar reuses, so the SIMD engine computes it once more, straight
+// into the page, and the splat reads its own.
+
+// CHECK-LABEL: tt.func @splat_read_after_the_next_push
+// CHECK: cb.reserve_back %[[OUT:.*]], 1
+// CHECK-NEXT: %[[INTO_PAGE:.*]] = tile.binary divf %arg0, %arg1
+// CHECK-NEXT: cb.write_back %[[INTO_PAGE]], %[[OUT]][0]
+// CHECK-NEXT: cb.push_back %[[OUT]], 1
+// CHECK-NEXT: %[[MEAN:.*]] = tile.binary divf %arg0, %arg1
+// CHECK-NOT: cb.read_pushed
+// CHECK: tile.splat_element %[[MEAN]]
+tt.func @splat_read_after_the_next_push(%arg0: !tile.tile<f32>, %arg1: !tile.tile<f32>, %arg2: !tile.tile<64xf32>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %out = cb.alloc "store0", simd -> dma_out : !cb.cb<f32, pages = 2>
+  %blocks = cb.alloc "store1", simd -> dma_out : !cb.cb<64xf32, pages = 2>
+  %mean = tile.binary divf %arg0, %arg1 : !tile.tile<f32>
+  cb.reserve_back %out, 1 : !cb.cb<f32, pages = 2>
+  cb.write_back %mean, %out[0] : !cb.cb<f32, pages = 2>
+  cb.push_back %out, 1 : !cb.cb<f32, pages = 2>
+  %spread = tile.splat_element %mean : !tile.tile<f32> -> !tile.tile<64xf32>
+  %next = tile.binary mulf %arg0, %arg1 : !tile.tile<f32>
+  cb.reserve_back %out, 1 : !cb.cb<f32, pages = 2>
+  cb.write_back %next, %out[0] : !cb.cb<f32, pages = 2>
+  cb.push_back %out, 1 : !cb.cb<f32, pages = 2>
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %centred = tile.binary subf %arg2, %spread : !tile.tile<64xf32>
+    cb.reserve_back %blocks, 1 : !cb.cb<64xf32, pages = 2>
+    cb.write_back %centred, %blocks[0] : !cb.cb<64xf32, pages = 2>
+    cb.push_back %blocks, 1 : !cb.cb<64xf32, pages = 2>
+  }
+  tt.return
+}
