@@ -22,7 +22,7 @@ def centre_kernel(x_ptr, out_ptr, stats_ptr, N, BLOCK: tl.constexpr):
 @triton.jit
 def centre_on_max_kernel(x_ptr, out_ptr, stats_ptr, N, BLOCK: tl.constexpr):
     x = tl.load(x_ptr + tl.arange(0, BLOCK))
-    top = tl.max(x)
+    top = tl.max(x) + 1.0
     tl.store(stats_ptr, top)
     tl.store(stats_ptr + 1, tl.max(x - top) / N)
     for start in range(0, N, BLOCK):

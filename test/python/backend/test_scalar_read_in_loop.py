@@ -22,13 +22,13 @@ def test_the_mean_stored_before_a_loop_is_subtracted_in_it() -> None:
     np.testing.assert_array_equal(out.numpy(), x.numpy() - mean)
 
 
-def test_the_maximum_stored_before_a_loop_is_subtracted_in_it() -> None:
+def test_the_maximum_plus_one_stored_before_a_loop_is_subtracted_in_it() -> None:
     x = torch.linspace(-3.0, 5.0, N)
     out = torch.empty(N)
     stats = torch.empty(2)
     kernels.centre_on_max_kernel[(1,)](x, out, stats, N, BLOCK=N)
-    np.testing.assert_array_equal(stats.numpy(), [5.0, 0.0])
-    np.testing.assert_array_equal(out.numpy(), x.numpy() - np.float32(5.0))
+    np.testing.assert_array_equal(stats.numpy(), [6.0, -1.0 / N])
+    np.testing.assert_array_equal(out.numpy(), x.numpy() - np.float32(6.0))
 
 
 def test_the_mean_stored_before_two_loops_is_read_in_both() -> None:
