@@ -15,9 +15,9 @@ descriptors expanded, and any object with `data_ptr()` that holds the tensor
 it points into (Triton's `TensorWrapper`, a library's strided buffer) taken
 as a pointer. A simulation is deterministic: a launch of the same program on
 the same grid, arguments and memory contents as one made before is replayed
-(its writes and its record) instead of simulated again, which keeps
-`triton.testing.do_bench`, whatever its `warmup` and `rep`, at one simulation
-per measured configuration.
+(its writes and its record) instead of simulated again. While an MTIA
+driver is active, `triton.testing.do_bench` measures one call, whatever its
+`warmup` and `rep`.
 """
 
 from __future__ import annotations
@@ -451,9 +451,9 @@ def _cached_file_note(name: str, program: bytes) -> str:
 
 class SimulatedEvent:
     """A timing event on the simulated clock: the simulated time of every
-    launch the recording thread made before `record()`, so that
-    `triton.testing.do_bench` measures simulated time. Its repeated launches
-    of one configuration are replayed, not simulated again."""
+    launch the recording thread made before `record()`, so that a benchmark
+    loop timed with events measures simulated time (its repeated launches of
+    one configuration are replayed, not simulated again)."""
 
     def __init__(self, enable_timing: bool = True) -> None:
         self.seconds = 0.0
@@ -488,6 +488,13 @@ def do_bench(kernel_call: Callable[[], Any], quantiles: Sequence[float] | None =
     config that does not compile is pruned (reported as infinitely slow)
     with a warning, as Triton's GPU backends treat configs that run out of
     resources."""
+    milliseconds = _simulated_milliseconds(kernel_call)
+    if quantiles is None:
+        return milliseconds
+    return [milliseconds] * len(quantiles)
+
+
+def _simulated_milliseconds(kernel_call: Callable[[], Any]) -> float:
     from mtia_compiler.errors import CompilationError
 
     with launches() as records:
@@ -495,23 +502,53 @@ def do_bench(kernel_call: Callable[[], Any], quantiles: Sequence[float] | None =
             kernel_call()
         except CompilationError as error:
             warnings.warn(f"MTIA: a config was pruned because it does not compile: {error}",
-                          stacklevel=2)
-            milliseconds = math.inf
-        else:
-            milliseconds = sum(record.seconds for record in records) * 1e3
-    if quantiles is None:
-        return milliseconds
-    return [milliseconds] * len(quantiles)
+                          stacklevel=3)
+            return math.inf
+    return sum(record.seconds for record in records) * 1e3
+
+
+def _benchmark_on_the_active_driver(triton_do_bench: Callable[..., Any]) -> Callable[..., Any]:
+    """`triton.testing.do_bench` as it measures while a driver of this
+    backend is the active one: `do_bench` above, the simulated time of one
+    call, whatever `warmup` and `rep` say (a deterministic simulation
+    measures the same time at every repetition; Triton would repeat a call
+    for `rep` milliseconds of simulated time, hundreds of thousands of calls
+    of a small kernel), in the form its `quantiles` and `return_mode` ask
+    for. With any other active driver it is Triton's own."""
+
+    def benchmark(fn: Callable[[], Any], warmup: float = 25, rep: float = 100,
+                  grad_to_none: Sequence[Any] | None = None,
+                  quantiles: Sequence[float] | None = None, return_mode: str = "mean") -> Any:
+        from triton.runtime import driver
+
+        if not isinstance(driver.active, MTIADriver):
+            return triton_do_bench(fn, warmup, rep, grad_to_none, quantiles, return_mode)
+        for tensor in grad_to_none or ():
+            tensor.grad = None
+        milliseconds = _simulated_milliseconds(fn)
+        if quantiles is not None:
+            return [milliseconds] * len(quantiles)
+        return [milliseconds] if return_mode == "all" else milliseconds
+
+    benchmark.__doc__ = triton_do_bench.__doc__
+    benchmark.triton_do_bench = triton_do_bench  # type: ignore[attr-defined]
+    return benchmark
 
 
 class MTIADriver(DriverBase):
-    """Runs kernels on the simulated MTIA chip `mtia-<arch>` (default 2i)."""
+    """Runs kernels on the simulated MTIA chip `mtia-<arch>` (default 2i).
+    While it is the active driver, `triton.testing.do_bench` measures the
+    simulated time of one call (`_benchmark_on_the_active_driver`)."""
 
     def __init__(self, arch: str = "2i") -> None:
+        import triton.testing
+
         super().__init__()
         self.target = GPUTarget(BACKEND_NAME, arch, WARP_SIZE)
         self.utils = MTIAUtils(target_description(self.target))
         self.launcher_cls = MTIALauncher
+        if not hasattr(triton.testing.do_bench, "triton_do_bench"):
+            triton.testing.do_bench = _benchmark_on_the_active_driver(triton.testing.do_bench)
 
     @staticmethod
     def is_active() -> bool:
