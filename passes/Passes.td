@@ -460,8 +460,9 @@ def ReserveWhereProduced : Pass<"mtia-reserve-where-produced", "::mlir::ModuleOp
     the write and its push up to right after the op when nothing on the
     buffer lies between, so that the consumer can take the tile as soon as
     it is computed. When
-    the tile has other uses, all on the producing unit and before the
-    buffer's next reserve or push, the tile is computed into the page and
+    the tile has other uses (the users of a splat or broadcast of it
+    included), all on the producing unit and before the buffer's next
+    reserve or push, the tile is computed into the page and
     pushed at once, and those uses read it there (`cb.read_pushed`).
     Otherwise, when the SIMD engine computes it in one elementwise pass
     (which costs it what the copy would), the op is cloned to compute the
