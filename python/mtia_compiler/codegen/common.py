@@ -39,10 +39,32 @@ def located_error(where: ir.Operation | ir.OpView | ir.Location, message: str,
                   error: type[CompilationError] = CompilationError) -> CompilationError:
     """Returns a CompilationError (or the subclass `error`) whose message
     starts with the source location of `where` (an operation or a location)
-    in the `file:line:col: error:` form."""
-    location = where if isinstance(where, ir.Location) else where.location
-    prefix = file_location(location) or "<unknown>"
-    return error(f"{prefix}: error: {message}")
+    in the `file:line:col: error:` form. An operation that a pass made
+    without a location of the source is located at the first of its users
+    that has one, else at the nearest enclosing operation that has one."""
+    if isinstance(where, ir.Location):
+        prefix = file_location(where)
+    else:
+        prefix = _nearest_file_location(where.operation)
+    return error(f"{prefix or '<unknown>'}: error: {message}")
+
+
+def _nearest_file_location(op: ir.Operation) -> str | None:
+    found = file_location(op.location)
+    if found is not None:
+        return found
+    for result in op.results:
+        for use in result.uses:
+            found = file_location(use.owner.location)
+            if found is not None:
+                return found
+    parent = op.parent
+    while parent is not None:
+        found = file_location(parent.location)
+        if found is not None:
+            return found
+        parent = parent.parent
+    return None
 
 
 def op_name(op: ir.Operation | ir.OpView) -> str:

@@ -136,3 +136,28 @@ def test_a_scan_without_a_combine_kind_is_located_at_the_scan() -> None:
     with pytest.raises(CompilationError, match=r"^scan.py:5:3: error: a 'tile.scan' without a "
                        "combine kind"):
         emit(UNEXPANDED_SCAN)
+
+
+UNSUPPORTED_WITHOUT_LOCATION = """
+module {
+  tt.func public @kernel(%n: i32, %out: !tt.ptr<i32>) {
+    %c7 = arith.constant 7 : i32
+    %q = arith.ceildivsi %n, %c7 : i32 loc(unknown)
+    tt.store %out, %q : !tt.ptr<i32> loc("user.py":8:5)
+    tt.return
+  } loc("kernel.py":2:1)
+}
+"""
+
+
+@pytest.mark.parametrize("user", [True, False])
+def test_an_op_without_a_location_is_located_at_its_user_or_its_function(user: bool) -> None:
+    """An op a pass made without a source location is located at the first
+    of its users that has one, else at the function it is in."""
+    source = UNSUPPORTED_WITHOUT_LOCATION if user else \
+        UNSUPPORTED_WITHOUT_LOCATION.replace('loc("user.py":8:5)', "loc(unknown)")
+    with pytest.raises(CompilationError) as failure:
+        emit(source)
+    expected = "user.py:8:5" if user else "kernel.py:2:1"
+    assert str(failure.value).startswith(f"{expected}: error: ")
+    assert "arith.ceildivsi" in str(failure.value)
