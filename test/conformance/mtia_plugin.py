@@ -19,19 +19,21 @@ what is CUDA-specific and says so:
 
 from __future__ import annotations
 
-import json
-from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
+import third_party_suite
 
 #: Tests excluded by name (the function name, before any parametrisation),
 #: with the reason. Tests that fail on Triton's interpreter need no entry: the
 #: runner does not count them against the backend.
 EXCLUDED: dict[str, str] = {}
+#: The start of the skip reason of an excluded test.
+EXCLUDED_MARKER = "MTIA-EXCLUDED"
+#: The prefix of the plugin's options (`--mtia-results`, ...).
+PREFIX = "mtia"
 
 
 @dataclass(frozen=True)
@@ -86,52 +88,16 @@ def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    group = parser.getgroup("mtia")
-    group.addoption("--mtia-results", default=None, help="append outcomes to this JSON-lines file")
-    group.addoption("--mtia-sample", type=int, default=0,
-                    help="parametrisations kept per test function (0: all)")
-    group.addoption("--mtia-skip-file", default=None,
-                    help="a file of node ids not to run again (already recorded)")
-
-
-def _evenly_spaced(items: list[pytest.Item], count: int) -> list[pytest.Item]:
-    if count <= 0 or len(items) <= count:
-        return items
-    step = len(items) / count
-    return [items[int(i * step)] for i in range(count)]
+    third_party_suite.add_options(parser, PREFIX)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    sample = int(config.getoption("--mtia-sample"))
-    by_function: dict[tuple[str, str], list[pytest.Item]] = defaultdict(list)
-    for item in items:
-        by_function[(str(item.path), getattr(item, "originalname", item.name))].append(item)
-    kept = [item for group in by_function.values() for item in _evenly_spaced(group, sample)]
-    skip_file = config.getoption("--mtia-skip-file")
-    if skip_file and Path(skip_file).exists():
-        done = set(Path(skip_file).read_text().split())
-        kept = [item for item in kept if item.nodeid not in done]
-    deselected = [item for item in items if item not in set(kept)]
-    if deselected:
-        config.hook.pytest_deselected(items=deselected)
-    items[:] = kept
-    _ITEMS.update((item.nodeid, item) for item in kept)
-    for item in items:
-        reason = EXCLUDED.get(getattr(item, "originalname", item.name))
-        if reason:
-            item.add_marker(pytest.mark.skip(reason=f"MTIA-EXCLUDED: {reason}"))
-
-
-def _results_path(config: pytest.Config) -> Path | None:
-    path = config.getoption("--mtia-results")
-    return Path(path) if path else None
+    third_party_suite.keep_sampled(config, items, PREFIX, EXCLUDED, EXCLUDED_MARKER)
+    _ITEMS.update((item.nodeid, item) for item in items)
 
 
 def pytest_runtest_logstart(nodeid: str, location: Any) -> None:
-    config = _CONFIG[0]
-    path = _results_path(config)
-    if path is not None:
-        Path(f"{path}.current").write_text(nodeid)
+    third_party_suite.name_current_test(_CONFIG[0], PREFIX, nodeid)
 
 
 _CONFIG: list[pytest.Config] = []
@@ -144,23 +110,11 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    if report.when == "call" or (report.when == "setup" and report.outcome != "passed"):
-        path = _results_path(_CONFIG[0])
-        if path is None:
-            return
-        outcome: str = report.outcome
-        message = ""
-        if report.skipped and isinstance(report.longrepr, tuple):
-            message = str(report.longrepr[2])
-            if message.startswith("Skipped: MTIA-EXCLUDED"):
-                outcome = "excluded"
-        elif report.passed and (tolerance := _tolerance(_ITEMS[report.nodeid])) is not None:
-            outcome = "adapted"
-            message = tolerance.reason
-        elif report.failed:
-            errors = [line[1:].strip() for line in report.longreprtext.splitlines()
-                      if line.startswith("E ")]
-            message = " ".join(errors)[:400]
-        with path.open("a") as f:
-            f.write(json.dumps({"test": report.nodeid, "outcome": outcome,
-                                "message": message}) + "\n")
+    path = third_party_suite.results_path(_CONFIG[0], PREFIX)
+    if path is None or not third_party_suite.is_recorded(report):
+        return
+    outcome, message = third_party_suite.outcome(report, EXCLUDED_MARKER, 400)
+    if outcome == "passed" and (tolerance := _tolerance(_ITEMS[report.nodeid])) is not None:
+        outcome, message = "adapted", tolerance.reason
+    third_party_suite.record(path, {"test": report.nodeid, "outcome": outcome,
+                                    "message": message})

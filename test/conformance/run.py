@@ -20,12 +20,14 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+import third_party_suite  # noqa: E402 (after its folder is on the path)
+
 DEFAULT_TESTS = HERE.parents[2] / "shared" / "conformance" / "triton-language-tests"
 DEFAULT_FILES = ("test_core.py", "test_standard.py", "test_random.py")
 
@@ -41,56 +43,30 @@ def stage_tests(source: Path, out: Path) -> Path:
     return language
 
 
-def read_results(path: Path) -> dict[str, dict[str, str]]:
-    results: dict[str, dict[str, str]] = {}
-    if path.exists():
-        for line in path.read_text().splitlines():
-            record = json.loads(line)
-            results[record["test"]] = record
-    return results
-
-
 def run_mode(mode: str, language: Path, files: list[str], sample: int, timeout: int,
              results: Path, keyword: str | None = None) -> dict[str, dict[str, str]]:
     """Runs the tests in `mode` ("mtia" or "interpreter") until every one has
     an outcome, resuming after a test that took the process down; `keyword`
     selects tests as pytest's `-k` does."""
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(HERE), env.get("PYTHONPATH", "")])
+    env["PYTHONPATH"] = os.pathsep.join([str(HERE), str(HERE.parent),
+                                         env.get("PYTHONPATH", "")])
     env["TRITON_CACHE_DIR"] = str(results.parent / f"cache-{mode}")
     if mode == "interpreter":
         env["TRITON_INTERPRET"] = "1"
     else:
         env.pop("TRITON_INTERPRET", None)
-    current = Path(f"{results}.current")
-    done_file = Path(f"{results}.done")
-    while True:
-        recorded = read_results(results)
-        done_file.write_text("\n".join(recorded))
-        current.unlink(missing_ok=True)
-        command = [sys.executable, "-m", "pytest", "-q", "-p", "mtia_plugin",
-                   "-p", "no:cacheprovider", "--device", "cpu", f"--mtia-results={results}",
-                   f"--mtia-sample={sample}",
-                   f"--mtia-skip-file={done_file}", f"--timeout={timeout}",
-                   "--timeout-method=thread", f"--rootdir={language.parents[1]}",
-                   *(["-k", keyword] if keyword else []),
-                   *(str(language / name) for name in files)]
-        with Path(f"{results}.log").open("a") as log:
-            process = subprocess.run(command, cwd=language.parents[1], env=env, stdout=log,
-                                     stderr=subprocess.STDOUT, check=False)
-        recorded = read_results(results)
-        test = current.read_text() if current.exists() else None
-        if test is None or test in recorded:
-            if process.returncode not in (0, 1, 5):
-                raise SystemExit(f"pytest failed ({process.returncode}) in {mode} mode: "
-                                 f"see {results}.log")
-            return recorded
-        # The process ended inside a test (a crash, or pytest-timeout ending
-        # it): record the test as failed and go on after it.
-        with results.open("a") as f:
-            f.write(json.dumps({"test": test, "outcome": "failed",
-                                "message": f"the test process ended ({process.returncode}): "
-                                           "crash or time-out"}) + "\n")
+
+    def command(done_file: Path) -> list[str]:
+        return [sys.executable, "-m", "pytest", "-q", "-p", "mtia_plugin",
+                "-p", "no:cacheprovider", "--device", "cpu", f"--mtia-results={results}",
+                f"--mtia-sample={sample}",
+                f"--mtia-skip-file={done_file}", f"--timeout={timeout}",
+                "--timeout-method=thread", f"--rootdir={language.parents[1]}",
+                *(["-k", keyword] if keyword else []),
+                *(str(language / name) for name in files)]
+
+    return third_party_suite.run_until_recorded(command, language.parents[1], env, results, {})
 
 
 #: Failures that say the test read IR of a GPU pipeline from `compiled.asm`,

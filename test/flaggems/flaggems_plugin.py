@@ -33,22 +33,26 @@ from __future__ import annotations
 import contextlib
 import importlib
 import importlib.util
-import json
 import os
 import sys
-from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+import third_party_suite
 
 #: FlagGems' `where` treats CPU tensors as host scalars beside device tensors.
 _WHERE_NEEDS_A_DEVICE = (
     "FlagGems' where_self asserts that an operand is on a device other than the CPU (it takes "
     "CPU tensors for host scalars: 'CPU only. There seems a mistake to dispatch to here.'), "
     "which no operand is when the device is the CPU")
+
+#: The start of the skip reason of an excluded test.
+EXCLUDED_MARKER = "FLAGGEMS-EXCLUDED"
+#: The prefix of the plugin's options (`--flaggems-results`, ...).
+PREFIX = "flaggems"
 
 #: Tests excluded by function name, with the reason.
 EXCLUDED: dict[str, str] = {
@@ -126,42 +130,12 @@ apply_cpu_device_conditions()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    group = parser.getgroup("flaggems")
-    group.addoption("--flaggems-results", default=None,
-                    help="append outcomes to this JSON-lines file")
-    group.addoption("--flaggems-sample", type=int, default=0,
-                    help="parametrisations kept per test function (0: all)")
-    group.addoption("--flaggems-skip-file", default=None,
-                    help="a file of node ids not to run again (already recorded)")
-
-
-def _evenly_spaced(items: list[pytest.Item], count: int) -> list[pytest.Item]:
-    if count <= 0 or len(items) <= count:
-        return items
-    step = len(items) / count
-    return [items[int(i * step)] for i in range(count)]
+    third_party_suite.add_options(parser, PREFIX)
 
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    sample = int(config.getoption("--flaggems-sample"))
-    by_function: dict[tuple[str, str], list[pytest.Item]] = defaultdict(list)
-    for item in items:
-        by_function[(str(item.path), getattr(item, "originalname", item.name))].append(item)
-    kept = [item for group in by_function.values() for item in _evenly_spaced(group, sample)]
-    skip_file = config.getoption("--flaggems-skip-file")
-    if skip_file and Path(skip_file).exists():
-        done = set(Path(skip_file).read_text().split())
-        kept = [item for item in kept if item.nodeid not in done]
-    kept_ids = {id(item) for item in kept}
-    deselected = [item for item in items if id(item) not in kept_ids]
-    if deselected:
-        config.hook.pytest_deselected(items=deselected)
-    items[:] = kept
-    for item in items:
-        reason = EXCLUDED.get(getattr(item, "originalname", item.name))
-        if reason:
-            item.add_marker(pytest.mark.skip(reason=f"FLAGGEMS-EXCLUDED: {reason}"))
+    third_party_suite.keep_sampled(config, items, PREFIX, EXCLUDED, EXCLUDED_MARKER)
 
 
 _CONFIG: list[pytest.Config] = []
@@ -183,34 +157,15 @@ def pytest_configure(config: pytest.Config) -> None:
     _CONFIG.append(config)
 
 
-def _results_path() -> Path | None:
-    path = _CONFIG[0].getoption("--flaggems-results")
-    return Path(path) if path else None
-
-
 def pytest_runtest_logstart(nodeid: str, location: Any) -> None:
-    path = _results_path()
-    if path is not None:
-        Path(f"{path}.current").write_text(nodeid)
+    third_party_suite.name_current_test(_CONFIG[0], PREFIX, nodeid)
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    if not (report.when == "call" or (report.when == "setup" and report.outcome != "passed")):
+    path = third_party_suite.results_path(_CONFIG[0], PREFIX)
+    if path is None or not third_party_suite.is_recorded(report):
         return
-    path = _results_path()
-    if path is None:
-        return
-    outcome: str = report.outcome
-    message = ""
-    if report.skipped and isinstance(report.longrepr, tuple):
-        message = str(report.longrepr[2])
-        if message.startswith("Skipped: FLAGGEMS-EXCLUDED"):
-            outcome = "excluded"
-    elif report.failed:
-        errors = [line[1:].strip() for line in report.longreprtext.splitlines()
-                  if line.startswith("E ")]
-        message = " ".join(errors)[:600]
-    with path.open("a") as f:
-        f.write(json.dumps({"test": report.nodeid, "outcome": outcome, "message": message,
-                            "seconds": round(report.duration, 2),
-                            "launches": _LAUNCHES.get(report.nodeid, 0)}) + "\n")
+    outcome, message = third_party_suite.outcome(report, EXCLUDED_MARKER, 600)
+    third_party_suite.record(path, {"test": report.nodeid, "outcome": outcome,
+                                    "message": message, "seconds": round(report.duration, 2),
+                                    "launches": _LAUNCHES.get(report.nodeid, 0)})

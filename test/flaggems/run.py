@@ -24,12 +24,14 @@ import collections
 import json
 import os
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+import third_party_suite  # noqa: E402 (after its folder is on the path)
+
 ROOT = HERE.parents[1]
 DEFAULT_TESTS = ROOT / "build" / "flaggems-src" / "tests"
 DEFAULT_OUT = ROOT / "build" / "flaggems-run"
@@ -52,15 +54,6 @@ def stage_tests(source: Path, out: Path) -> Path:
     return tests
 
 
-def read_results(path: Path) -> dict[str, dict[str, Any]]:
-    results: dict[str, dict[str, Any]] = {}
-    if path.exists():
-        for line in path.read_text().splitlines():
-            record = json.loads(line)
-            results[record["test"]] = record
-    return results
-
-
 def run_tests(tests: Path, files: list[str], sample: int, timeout: int, quick: bool,
               results: Path, keyword: str | None = None) -> dict[str, dict[str, Any]]:
     """Runs the tests until every one has an outcome, resuming after a test
@@ -68,39 +61,23 @@ def run_tests(tests: Path, files: list[str], sample: int, timeout: int, quick: b
     does."""
     out = tests.parent
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(HERE), env.get("PYTHONPATH", "")])
+    env["PYTHONPATH"] = os.pathsep.join([str(HERE), str(HERE.parent),
+                                         env.get("PYTHONPATH", "")])
     env["TRITON_CACHE_DIR"] = str(out / "triton-cache")
     env["FLAGGEMS_CACHE_DIR"] = str(out / "flaggems-cache")
     env.pop("TRITON_INTERPRET", None)
-    current = Path(f"{results}.current")
-    done_file = Path(f"{results}.done")
-    while True:
-        recorded = read_results(results)
-        done_file.write_text("\n".join(recorded))
-        current.unlink(missing_ok=True)
-        command = [sys.executable, "-m", "pytest", "-q", "-p", "flaggems_plugin",
-                   "-p", "no:cacheprovider", f"--flaggems-results={results}",
-                   f"--flaggems-sample={sample}", f"--flaggems-skip-file={done_file}",
-                   f"--timeout={timeout}", "--timeout-method=thread", f"--rootdir={out}",
-                   "-c", str(out / "pytest.ini"), "--ref", "cpu",
-                   *(["--quick"] if quick else []),
-                   *(["-k", keyword] if keyword else []),
-                   *(str(tests / name) for name in files)]
-        with Path(f"{results}.log").open("a") as log:
-            process = subprocess.run(command, cwd=out, env=env, stdout=log,
-                                     stderr=subprocess.STDOUT, check=False)
-        recorded = read_results(results)
-        test = current.read_text() if current.exists() else None
-        if test is None or test in recorded:
-            if process.returncode not in (0, 1, 5):
-                raise SystemExit(f"pytest failed ({process.returncode}): see {results}.log")
-            return recorded
-        # The process ended inside a test (a crash, or pytest-timeout ending
-        # it): record the test as failed and go on after it.
-        with results.open("a") as f:
-            f.write(json.dumps({"test": test, "outcome": "failed",
-                                "message": f"the test process ended ({process.returncode}): "
-                                           "crash or time-out", "launches": 0}) + "\n")
+
+    def command(done_file: Path) -> list[str]:
+        return [sys.executable, "-m", "pytest", "-q", "-p", "flaggems_plugin",
+                "-p", "no:cacheprovider", f"--flaggems-results={results}",
+                f"--flaggems-sample={sample}", f"--flaggems-skip-file={done_file}",
+                f"--timeout={timeout}", "--timeout-method=thread", f"--rootdir={out}",
+                "-c", str(out / "pytest.ini"), "--ref", "cpu",
+                *(["--quick"] if quick else []),
+                *(["-k", keyword] if keyword else []),
+                *(str(tests / name) for name in files)]
+
+    return third_party_suite.run_until_recorded(command, out, env, results, {"launches": 0})
 
 
 def summarise(records: dict[str, dict[str, Any]]) -> dict[str, Any]:

@@ -37,7 +37,8 @@ def test_listed_adaptations_apply_to_their_parametrisations_only(tmp_path: Path)
     (tmp_path / "conftest.py").write_text(
         "def pytest_addoption(parser):\n    parser.addoption('--device')\n")
     results = tmp_path / "results.jsonl"
-    environment = dict(os.environ, PYTHONPATH=str(RUNNER.parent))
+    environment = dict(os.environ, PYTHONPATH=os.pathsep.join([str(RUNNER.parent),
+                                                               str(RUNNER.parents[1])]))
     subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "mtia_plugin", "--device", "cpu",
                     f"--mtia-results={results}", "test_core.py"], cwd=tmp_path, env=environment,
                    capture_output=True, text=True, timeout=120, check=False)
