@@ -373,9 +373,9 @@ class MTIALauncher:
             return
         before = tuple(buffer.tobytes() for buffer in buffers)
         result = self._simulate(grid, values, max_cycles, max_seconds)
-        written = tuple((index, buffer.tobytes()) for index, (buffer, data)
-                        in enumerate(zip(buffers, before, strict=True))
-                        if buffer.tobytes() != data)
+        after = [buffer.tobytes() for buffer in buffers]
+        written = tuple((index, data) for index, data in enumerate(after)
+                        if data != before[index])
         _replays.keep(key, _Replay(before, written, result))
 
     def _simulate(self, grid: tuple[int, int, int], values: list[Any], max_cycles: int,
