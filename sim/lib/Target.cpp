@@ -113,6 +113,23 @@ std::string checkSramCache(const TargetDesc &target) {
   return "";
 }
 
+/// Checks that DRAM rows divide into interleave chunks of whole DMA
+/// transactions and that refresh leaves the channels some time.
+std::string checkDramStructure(const TargetDesc &target) {
+  const DramStructureDesc &dram = target.dramStructure;
+  if (dram.interleaveBytes % target.dmaTransactionBytes != 0)
+    return "field 'dram.interleave_bytes' must be a multiple of "
+           "'dma.transaction_bytes' (" +
+           std::to_string(target.dmaTransactionBytes) + ")";
+  if (dram.rowBytes % dram.interleaveBytes != 0)
+    return "field 'dram.row_bytes' must be a multiple of "
+           "'dram.interleave_bytes' (" +
+           std::to_string(dram.interleaveBytes) + ")";
+  if (dram.tRfcNs >= dram.tRefiNs)
+    return "field 'dram.trfc_ns' must be less than 'dram.trefi_ns'";
+  return "";
+}
+
 } // namespace
 
 std::string mtia::parseTarget(std::string_view json, TargetDesc &target) {
@@ -142,10 +159,25 @@ std::string mtia::parseTarget(std::string_view json, TargetDesc &target) {
   reader.integer("dram", "bytes", target.dram.bytes);
   reader.number("dram", "bandwidth_gbps", target.dram.bandwidthGBps);
   reader.integer("dram", "latency_cycles", target.dram.latencyCycles, true);
+  DramStructureDesc &dramStructure = target.dramStructure;
+  reader.integer("dram", "channels", dramStructure.channels);
+  reader.integer("dram", "banks_per_channel", dramStructure.banksPerChannel);
+  reader.integer("dram", "row_bytes", dramStructure.rowBytes);
+  reader.integer("dram", "interleave_bytes", dramStructure.interleaveBytes);
+  reader.number("dram", "trcd_ns", dramStructure.tRcdNs);
+  reader.number("dram", "trp_ns", dramStructure.tRpNs);
+  reader.number("dram", "tfaw_ns", dramStructure.tFawNs);
+  reader.number("dram", "trefi_ns", dramStructure.tRefiNs);
+  reader.number("dram", "trfc_ns", dramStructure.tRfcNs);
+  reader.number("dram", "turnaround_ns", dramStructure.turnaroundNs);
+  reader.integer("dram", "write_batch_bytes", dramStructure.writeBatchBytes);
   reader.integer("dma", "alignment_bytes", target.dmaAlignmentBytes);
   reader.integer("dma", "transaction_bytes", target.dmaTransactionBytes);
   reader.integer("dma", "max_rank", target.dmaMaxRank);
   reader.integer("dma", "latency_cycles", target.dmaLatencyCycles, true);
+  reader.integer("dma", "max_outstanding", target.dmaMaxOutstanding);
+  reader.number("noc", "pe_bytes_per_cycle", target.nocPeBytesPerCycle);
+  reader.integer("noc", "hop_cycles", target.nocHopCycles, true);
   reader.integer("dpe", "tile_m", target.dpeTileM);
   reader.integer("dpe", "tile_n", target.dpeTileN);
   reader.integer("dpe", "tile_k", target.dpeTileK);
@@ -181,6 +213,9 @@ std::string mtia::parseTarget(std::string_view json, TargetDesc &target) {
     return "field 'dma.max_rank' must be at most 4";
   if (target.sfuFraction > 1)
     return "field 'simd.sfu_fraction' must be at most 1";
+  std::string error = checkDramStructure(target);
+  if (!error.empty())
+    return error;
   return checkSramCache(target);
 }
 

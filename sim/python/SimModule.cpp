@@ -54,6 +54,11 @@ nb::dict targetToDict(const TargetDesc &t) {
   d["dma_alignment_bytes"] = t.dmaAlignmentBytes;
   d["dma_transaction_bytes"] = t.dmaTransactionBytes;
   d["dma_max_rank"] = t.dmaMaxRank;
+  d["dma_latency_cycles"] = t.dmaLatencyCycles;
+  d["dma_max_outstanding"] = t.dmaMaxOutstanding;
+  d["dram_channels"] = t.dramStructure.channels;
+  d["noc_pe_bytes_per_cycle"] = t.nocPeBytesPerCycle;
+  d["noc_hop_cycles"] = t.nocHopCycles;
   d["dpe_tile"] = nb::make_tuple(t.dpeTileM, t.dpeTileN, t.dpeTileK);
   nb::dict macs;
   macs["f16"] = t.macsPerCyclePerPE(t.dpeTopsF16);

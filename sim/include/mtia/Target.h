@@ -9,6 +9,7 @@
 #ifndef MTIA_TARGET_H
 #define MTIA_TARGET_H
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -21,6 +22,27 @@ struct GlobalMemoryDesc {
   uint64_t bytes = 0;
   double bandwidthGBps = 0;
   uint32_t latencyCycles = 0;
+};
+
+/// The organisation and timings of the DRAM behind `dram` (LPDDR): its
+/// channels, each with banks of row buffers, the address interleaving, and
+/// the timings that make its sustained bandwidth lower than its peak.
+struct DramStructureDesc {
+  uint32_t channels = 0;
+  uint32_t banksPerChannel = 0;
+  /// A row (page) of one bank of one channel.
+  uint32_t rowBytes = 0;
+  /// Consecutive chunks of this many bytes go to consecutive channels.
+  uint32_t interleaveBytes = 0;
+  /// Activation (row to column) and precharge times, and the window in
+  /// which a channel may activate at most four rows.
+  double tRcdNs = 0, tRpNs = 0, tFawNs = 0;
+  /// All-bank refresh: one of tRfcNs every tRefiNs.
+  double tRefiNs = 0, tRfcNs = 0;
+  /// The bus time one switch between reading and writing costs, and the
+  /// bytes a controller moves in one direction before switching back.
+  double turnaroundNs = 0;
+  uint32_t writeBatchBytes = 0;
 };
 
 /// The part of the on-chip SRAM that is a hardware cache in front of DRAM
@@ -48,11 +70,21 @@ struct TargetDesc {
   GlobalMemoryDesc sram;
   SramCacheDesc sramCache;
   GlobalMemoryDesc dram;
+  DramStructureDesc dramStructure;
 
   uint32_t dmaAlignmentBytes = 0;
   uint32_t dmaTransactionBytes = 0;
   uint32_t dmaMaxRank = 0;
   uint32_t dmaLatencyCycles = 0;
+  /// The DMA transactions one PE may have in flight; with the memory's
+  /// round trip they bound the rate of its requests (Little's law).
+  uint32_t dmaMaxOutstanding = 0;
+
+  /// The network on chip between the PEs and global memory: the bytes per
+  /// cycle a PE's interface moves in each direction and the latency of one
+  /// hop of the mesh. Global memory attaches at the grid's edges.
+  double nocPeBytesPerCycle = 0;
+  uint32_t nocHopCycles = 0;
 
   /// The DPE's native tile (M, N, K) and dense peak per operand type, in
   /// tera-operations per second for the whole chip (one MAC = two ops).
@@ -91,6 +123,13 @@ struct TargetDesc {
   double localBytesPerCycle() const { return localBandwidthGBps / clockGHz; }
   double sramBytesPerCycle() const { return sram.bandwidthGBps / clockGHz; }
   double dramBytesPerCycle() const { return dram.bandwidthGBps / clockGHz; }
+  /// The mesh hops from PE `pe` to global memory: one onto the nearest
+  /// edge of the grid, plus one per PE on the way there.
+  uint32_t nocHops(uint32_t pe) const {
+    const uint32_t row = pe / peCols, col = pe % peCols;
+    return 1 + std::min(std::min(row, peRows - 1 - row),
+                        std::min(col, peCols - 1 - col));
+  }
   /// Per-PE multiply-accumulates per cycle for a chip-wide peak in TOPS.
   double macsPerCyclePerPE(double tops) const {
     return tops * 1e12 / 2.0 / numPEs() / (clockGHz * 1e9);

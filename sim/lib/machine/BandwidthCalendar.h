@@ -1,8 +1,10 @@
 //===- BandwidthCalendar.h - Booking of a shared bandwidth ------*- C++ -*-===//
 //
-// A bandwidth shared by several agents (the chip's DRAM and SRAM, a PE's
-// local-memory port), booked in buckets of fixed length so that the rate the
-// agents reach together does not depend on the order they are stepped in.
+// A bandwidth shared by several agents (a DRAM channel, the chip's SRAM, a
+// PE's local-memory port), booked in buckets of fixed length so that the rate
+// the agents reach together does not depend on the order they are stepped in.
+// A calendar may also lose capacity the way a DRAM channel does: in periodic
+// windows (refresh) and to bus turnarounds between reads and writes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,24 +27,51 @@ public:
       : bytesPerCycle(bytesPerCycle),
         bucketCapacity(bytesPerCycle * kBucketCycles) {}
 
+  /// Makes the bandwidth unavailable for `length` cycles of every `period`,
+  /// from cycle `phase` on (a DRAM channel's refresh). Call it before any
+  /// booking.
+  void blockPeriodically(uint64_t period, uint64_t length, uint64_t phase) {
+    blockPeriod = period;
+    blockLength = std::min(length, period);
+    blockPhase = phase % period;
+  }
+
+  /// Charges `cost` bytes of capacity for every byte of the direction that
+  /// has fewer bytes in a bucket (a DRAM channel's read/write turnarounds:
+  /// a controller that serves each direction in batches switches twice per
+  /// batch of the rarer one).
+  void chargeTurnarounds(double cost) { turnaroundCost = cost; }
+
   /// Returns the cycle at which `bytes` requested at `start` have moved:
-  /// never before the whole bandwidth could move them, since buckets do
-  /// not record where in them their bytes moved.
-  uint64_t book(uint64_t start, double bytes) {
+  /// never before the whole bandwidth, or the transfer's own rate
+  /// `maxBytesPerCycle` (0: none), could move them, since buckets do not
+  /// record where in them their bytes moved. A transfer with its own rate
+  /// takes no more of a bucket than that rate moves in the bucket's cycles
+  /// from its start on. `write` says the direction, which matters only with
+  /// turnaround charges.
+  uint64_t book(uint64_t start, double bytes, bool write = false,
+                double maxBytesPerCycle = 0) {
     if (bytes <= 0)
       return start;
+    const double rate = maxBytesPerCycle > 0
+                            ? std::min(bytesPerCycle, maxBytesPerCycle)
+                            : bytesPerCycle;
     const uint64_t alone =
-        start + static_cast<uint64_t>(std::ceil(bytes / bytesPerCycle));
+        start + static_cast<uint64_t>(std::ceil(bytes / rate));
     uint64_t bucket = std::max(start / kBucketCycles, firstPage * kPageBuckets);
     while (true) {
       // Full buckets would give the transfer nothing.
       bucket = firstOpenFrom(bucket);
       Bucket &entry = bucketAt(bucket);
-      double spare = bucketCapacity - entry.used;
-      double take = std::min(spare, bytes);
-      entry.used += take;
+      double take = std::min(bytes, fit(entry, write));
+      if (maxBytesPerCycle > 0) {
+        const uint64_t from = std::max(start, bucket * kBucketCycles);
+        take = std::min(take, maxBytesPerCycle *
+                                  double((bucket + 1) * kBucketCycles - from));
+      }
+      add(entry, write, take);
       bytes -= take;
-      if (bucketCapacity - entry.used == 0)
+      if (bucketCapacity - entry.used < kFullSlack)
         entry.nextOpen = bucket + 1;
       if (bytes <= 0) {
         uint64_t end = bucket * kBucketCycles +
@@ -66,12 +95,44 @@ public:
 
 private:
   struct Bucket {
-    /// The bytes booked in the bucket.
+    /// The capacity the bucket has spent: its bytes, their turnarounds and
+    /// its blocked cycles.
     double used = 0;
+    /// The bytes read and written in the bucket (kept only with turnaround
+    /// charges).
+    double reads = 0, writes = 0;
     /// For a full bucket, a later bucket no earlier than the first one
     /// that is not full; 0 for a bucket that is not full.
     uint64_t nextOpen = 0;
   };
+
+  /// How many bytes of direction `write` the bucket can still take.
+  double fit(const Bucket &entry, bool write) const {
+    const double spare = bucketCapacity - entry.used;
+    if (turnaroundCost == 0 || spare <= 0)
+      return std::max(spare, 0.0);
+    // Bytes that keep this direction the rarer one cost their turnarounds
+    // too; bytes beyond that cost only themselves.
+    const double own = write ? entry.writes : entry.reads;
+    const double other = write ? entry.reads : entry.writes;
+    const double costly = std::max(other - own, 0.0);
+    const double rate = 1 + turnaroundCost;
+    if (spare <= costly * rate)
+      return spare / rate;
+    return costly + (spare - costly * rate);
+  }
+
+  void add(Bucket &entry, bool write, double bytes) {
+    if (turnaroundCost == 0) {
+      entry.used += bytes;
+      return;
+    }
+    const double rarerBefore = std::min(entry.reads, entry.writes);
+    (write ? entry.writes : entry.reads) += bytes;
+    entry.used += bytes + turnaroundCost *
+                              (std::min(entry.reads, entry.writes) -
+                               rarerBefore);
+  }
 
   /// The bucket `bucket`, which is not before the first page.
   Bucket &bucketAt(uint64_t bucket) {
@@ -80,8 +141,39 @@ private:
       pages.resize(page + 1);
     std::vector<Bucket> &buckets = pages[page];
     if (buckets.empty())
-      buckets.resize(kPageBuckets);
+      allocatePage(buckets, (firstPage + page) * kPageBuckets);
     return buckets[bucket % kPageBuckets];
+  }
+
+  /// Creates the buckets of a page whose first bucket is `first`, with
+  /// their blocked cycles spent.
+  void allocatePage(std::vector<Bucket> &buckets, uint64_t first) {
+    buckets.resize(kPageBuckets);
+    if (blockLength == 0)
+      return;
+    for (uint64_t i = 0; i < kPageBuckets; ++i) {
+      const uint64_t begin = (first + i) * kBucketCycles;
+      const uint64_t end = begin + kBucketCycles;
+      // The windows that may overlap the bucket start at most one window
+      // length before it.
+      uint64_t blocked = 0;
+      const uint64_t from = begin > blockPhase + blockLength
+                                ? (begin - blockPhase - blockLength) /
+                                      blockPeriod
+                                : 0;
+      for (uint64_t window = from;; ++window) {
+        const uint64_t windowBegin = blockPhase + window * blockPeriod;
+        if (windowBegin >= end)
+          break;
+        const uint64_t windowEnd = windowBegin + blockLength;
+        if (windowEnd > begin)
+          blocked += std::min(end, windowEnd) - std::max(begin, windowBegin);
+      }
+      Bucket &entry = buckets[i];
+      entry.used = std::min(bucketCapacity, blocked * bytesPerCycle);
+      if (bucketCapacity - entry.used < kFullSlack)
+        entry.nextOpen = first + i + 1;
+    }
   }
 
   /// The first bucket from `bucket` on that is not full. The full buckets
@@ -105,8 +197,13 @@ private:
   /// Buckets are stored in pages of this many, allocated as bookings reach
   /// them, so that a calendar booked at far apart times stays small.
   static constexpr uint64_t kPageBuckets = 512;
+  /// A bucket with less spare capacity than this many bytes is full, so
+  /// that rounding never leaves a bucket open for a sliver.
+  static constexpr double kFullSlack = 1e-6;
   double bytesPerCycle;
   double bucketCapacity;
+  uint64_t blockPeriod = 1, blockLength = 0, blockPhase = 0;
+  double turnaroundCost = 0;
   /// The page `pages[0]` stands for; empty pages have no bookings.
   uint64_t firstPage = 0;
   std::vector<std::vector<Bucket>> pages;

@@ -241,7 +241,7 @@ void LastLevelCache::cover(uint64_t begin, uint64_t end) {
 
 CacheReadOutcome
 LastLevelCache::read(uint64_t firstSector, uint64_t count, uint64_t start,
-                     llvm::function_ref<uint64_t(uint64_t)> fetch) {
+                     llvm::function_ref<uint64_t(uint64_t, uint64_t)> fetch) {
   const Layout l = layout;
   CacheReadOutcome outcome;
   // A piece of the read with at most one line per set may look all its
@@ -282,7 +282,7 @@ LastLevelCache::read(uint64_t firstSector, uint64_t count, uint64_t start,
                     std::max(outcome.inFlightUntil, fills[i]);
             }
           });
-    install(firstSector, piece, missing > 0 ? fetch(missing) : 0, absent);
+    install(firstSector, piece, missing > 0 ? fetch(firstSector, missing) : 0, absent);
     outcome.missSectors += missing;
     outcome.hitSectors += piece - missing;
     firstSector += piece;

@@ -51,12 +51,14 @@ public:
   /// number is its address divided by the sector size) at cycle `start`:
   /// marks their lines most recently used, installing absent lines in place
   /// of their sets' least recently used ones, and installs absent sectors
-  /// as fills. `fetch(sectors)` requests that many absent sectors from DRAM
-  /// and returns the cycle at which they are in the SRAM; it is called once
-  /// per piece of the read with absent sectors (one piece unless the read
-  /// has more lines than the cache has sets).
-  CacheReadOutcome read(uint64_t firstSector, uint64_t count, uint64_t start,
-                        llvm::function_ref<uint64_t(uint64_t)> fetch);
+  /// as fills. `fetch(first, absent)` requests the `absent` sectors of the
+  /// piece of the read that starts at sector `first` from DRAM and returns
+  /// the cycle at which they are in the SRAM; it is called once per piece
+  /// of the read with absent sectors (one piece unless the read has more
+  /// lines than the cache has sets).
+  CacheReadOutcome
+  read(uint64_t firstSector, uint64_t count, uint64_t start,
+       llvm::function_ref<uint64_t(uint64_t, uint64_t)> fetch);
 
   /// Installs the sectors [firstSector, firstSector + count) (at least one)
   /// written by a write whose data is in the SRAM at cycle `arrival`, like

@@ -27,6 +27,12 @@ bool addScaled(int64_t &offset, int64_t index, int64_t stride) {
          __builtin_add_overflow(offset, product, &offset);
 }
 
+/// When the requests of an instruction that started at `start` have sent
+/// the `sent` bytes before a transfer, at `rate` bytes per cycle.
+uint64_t requestTime(uint64_t start, uint64_t sent, double rate) {
+  return start + static_cast<uint64_t>(double(sent) / rate);
+}
+
 /// Copies `bytes` from local memory to a host buffer. The bytes of a long
 /// run go around the host's caches: a store's destination is seldom read
 /// again soon, and writing it through the caches would first read every
@@ -90,9 +96,13 @@ void DmaEngine::execute(PEState &pe, Unit unit, UnitState &state,
   // visibility of this one, as do cache fills still in flight, whose data
   // is forwarded as it arrives.
   const uint64_t end = start + std::max<uint64_t>(finish - start, 1);
-  const uint64_t visible =
-      std::max(end + target.dmaLatencyCycles + memory.transferLatency(),
-               memory.cacheFillArrival() + target.dmaLatencyCycles);
+  // The requests and the data cross the mesh between the PE and the
+  // memory once each way.
+  const uint64_t network = 2 * uint64_t(target.nocHops(pe.index)) *
+                           target.nocHopCycles;
+  const uint64_t visible = std::max(
+      end + target.dmaLatencyCycles + network + memory.transferLatency(),
+      memory.cacheFillArrival() + target.dmaLatencyCycles + network);
   state.retire(start, end - start, visible - end);
   diagnostics.span(pe, unit, cmd, start, end - start);
   // No later transfer of either queue starts before its clock (or, for
@@ -141,6 +151,7 @@ uint64_t DmaEngine::runStrided(PEState &pe, Unit unit, const Command &cmd,
   }
   const uint64_t granule = target.dmaTransactionBytes;
   const uint64_t alignment = target.dmaAlignmentBytes;
+  const uint32_t hops = target.nocHops(pe.index);
   uint64_t finish = start;
   uint64_t transferred = 0;
   int64_t index[kMaxTileRank] = {0, 0, 0, 0};
@@ -209,9 +220,11 @@ uint64_t DmaEngine::runStrided(PEState &pe, Unit unit, const Command &cmd,
       uint64_t spanStart = runStart / granule * granule;
       uint64_t spanEnd =
           (runStart + runBytes + granule - 1) / granule * granule;
-      finish =
-          std::max(finish, memory.bookTransfer(buffer, !load, start, spanStart,
-                                               spanEnd - spanStart));
+      const double rate = memory.requestRate(buffer, hops);
+      finish = std::max(
+          finish, memory.bookTransfer(buffer, !load,
+                                      requestTime(start, transferred, rate),
+                                      spanStart, spanEnd - spanStart, rate));
       transferred += spanEnd - spanStart;
       continue;
     }
@@ -244,9 +257,12 @@ uint64_t DmaEngine::runStrided(PEState &pe, Unit unit, const Command &cmd,
         std::memcpy(element, host, esize);
       else
         std::memcpy(host, element, esize);
-      finish = std::max(finish, memory.bookTransfer(buffer, !load, start,
-                                                    address / granule * granule,
-                                                    granule));
+      const double rate = memory.requestRate(buffer, hops);
+      finish = std::max(
+          finish, memory.bookTransfer(buffer, !load,
+                                      requestTime(start, transferred, rate),
+                                      address / granule * granule, granule,
+                                      rate));
       transferred += granule;
     }
   }
@@ -271,6 +287,7 @@ uint64_t DmaEngine::runIndexed(PEState &pe, Unit unit, const Command &cmd,
     else
       storeInt(inst.type, padding, other.i);
   }
+  const uint32_t hops = target.nocHops(pe.index);
   uint64_t finish = start;
   uint64_t transferred = 0;
   for (int64_t i = 0; i < inst.count; ++i) {
@@ -290,10 +307,13 @@ uint64_t DmaEngine::runIndexed(PEState &pe, Unit unit, const Command &cmd,
     else
       std::memcpy(host, element, esize);
     const uint64_t granule = target.dmaTransactionBytes;
-    finish = std::max(finish, memory.bookTransfer(buffer, !gather, start,
-                                                  address / granule * granule,
-                                                  granule));
-    transferred += target.dmaTransactionBytes;
+    const double rate = memory.requestRate(buffer, hops);
+    finish = std::max(
+        finish, memory.bookTransfer(buffer, !gather,
+                                    requestTime(start, transferred, rate),
+                                    address / granule * granule, granule,
+                                    rate));
+    transferred += granule;
   }
   local.countTraffic(transferred);
   return std::max(finish, pe.dmaLocalPort.book(start, transferred));
@@ -314,7 +334,9 @@ uint64_t DmaEngine::runAtomic(PEState &pe, Unit unit, const Command &cmd,
                                                   inst.type, inst.count, 1)
                              : nullptr;
   const AtomicFn fn = static_cast<AtomicFn>(inst.fn);
+  const uint32_t hops = target.nocHops(pe.index);
   uint64_t finish = start;
+  uint64_t done = 0;
   for (int64_t i = 0; i < inst.count; ++i) {
     if (mask && !mask[i])
       continue;
@@ -330,9 +352,11 @@ uint64_t DmaEngine::runAtomic(PEState &pe, Unit unit, const Command &cmd,
     // A read-modify-write is a read and a write transaction.
     const uint64_t granule = target.dmaTransactionBytes;
     const uint64_t transaction = address / granule * granule;
-    memory.bookTransfer(buffer, false, start, transaction, granule);
-    finish = std::max(
-        finish, memory.bookTransfer(buffer, true, start, transaction, granule));
+    const double rate = memory.requestRate(buffer, hops);
+    const uint64_t request = requestTime(start, 2 * granule * done++, rate);
+    memory.bookTransfer(buffer, false, request, transaction, granule, rate);
+    finish = std::max(finish, memory.bookTransfer(buffer, true, request,
+                                                  transaction, granule, rate));
   }
   return finish;
 }

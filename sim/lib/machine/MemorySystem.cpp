@@ -250,56 +250,84 @@ void MemorySystem::materialiseOverlapping(const GlobalBuffer &buffer,
   }
 }
 
+double MemorySystem::requestRate(const GlobalBuffer &buffer,
+                                 uint32_t hops) const {
+  const uint64_t memoryLatency = buffer.space == MemorySpace::Sram
+                                     ? target.sram.latencyCycles
+                                     : target.dram.latencyCycles;
+  const double roundTrip = double(memoryLatency + target.dmaLatencyCycles +
+                                  2 * hops * target.nocHopCycles);
+  const double outstandingBytes =
+      double(target.dmaMaxOutstanding) * target.dmaTransactionBytes;
+  return std::min(target.nocPeBytesPerCycle,
+                  outstandingBytes / std::max(roundTrip, 1.0));
+}
+
 uint64_t MemorySystem::bookTransfer(const GlobalBuffer &buffer, bool write,
                                     uint64_t start, uint64_t address,
-                                    uint64_t bytes) {
+                                    uint64_t bytes,
+                                    double requestBytesPerCycle) {
   if (buffer.space == MemorySpace::Sram) {
     latency = std::max<uint64_t>(latency, target.sram.latencyCycles);
     (write ? sramWrite : sramRead) += bytes;
-    return sram.book(start, static_cast<double>(bytes));
+    return sram.book(start, static_cast<double>(bytes), write,
+                     requestBytesPerCycle);
   }
   if (cache.enabled())
-    return bookCachedTransfer(write, start, address, bytes);
-  latency = std::max<uint64_t>(latency, target.dram.latencyCycles);
+    return bookCachedTransfer(write, start, address, bytes,
+                              requestBytesPerCycle);
   (write ? dramWrite : dramRead) += bytes;
-  return dram.book(start, static_cast<double>(bytes));
+  return dram.book(start, address, bytes, write, requestBytesPerCycle,
+                   latency);
 }
 
 uint64_t MemorySystem::bookCachedTransfer(bool write, uint64_t start,
-                                          uint64_t address, uint64_t bytes) {
+                                          uint64_t address, uint64_t bytes,
+                                          double requestBytesPerCycle) {
   const uint64_t sectorBytes = target.dmaTransactionBytes;
   const uint64_t firstSector = address / sectorBytes;
   const uint64_t sectors = bytes / sectorBytes;
-  const uint64_t dramLatency = target.dram.latencyCycles;
   if (write) {
     // Write-through with allocation: every byte goes on to DRAM, and the
     // cache keeps the sectors for later reads from the time the write has
     // passed.
-    latency = std::max(latency, dramLatency);
     dramWrite += bytes;
-    const uint64_t finish = dram.book(start, static_cast<double>(bytes));
+    const uint64_t finish = dram.book(start, address, bytes, true,
+                                      requestBytesPerCycle, latency);
+    // The allocation writes the sectors into the SRAM as they pass.
+    sram.book(start, static_cast<double>(bytes), true, requestBytesPerCycle);
     cache.write(firstSector, sectors, finish);
     return finish;
   }
   // Hits come from the SRAM, misses from DRAM; a hit whose fill is still in
   // flight is forwarded when the fill arrives.
   uint64_t finish = start;
-  const CacheReadOutcome outcome =
-      cache.read(firstSector, sectors, start, [&](uint64_t missSectors) {
+  const CacheReadOutcome outcome = cache.read(
+      firstSector, sectors, start,
+      [&](uint64_t pieceSector, uint64_t missSectors) {
+        // The misses of a piece that also hits are booked from the piece's
+        // start: they lie in its lines, so on the same channels but for
+        // those of its hits.
         const uint64_t missBytes = missSectors * sectorBytes;
-        latency = std::max(latency, dramLatency);
         dramRead += missBytes;
+        uint64_t missLatency = 0;
         const uint64_t dramFinish =
-            dram.book(start, static_cast<double>(missBytes));
+            dram.book(start, pieceSector * sectorBytes, missBytes, false,
+                      requestBytesPerCycle, missLatency);
+        latency = std::max(latency, missLatency);
         finish = std::max(finish, dramFinish);
-        return dramFinish + dramLatency;
+        // The fill writes the lines into the SRAM as they arrive.
+        const uint64_t arrival = dramFinish + missLatency;
+        sram.book(arrival, static_cast<double>(missBytes), true);
+        return arrival;
       });
   if (outcome.hitSectors == 0)
     return finish;
   const uint64_t hitBytes = outcome.hitSectors * sectorBytes;
   latency = std::max<uint64_t>(latency, target.sram.latencyCycles);
   fillArrival = std::max(fillArrival, outcome.inFlightUntil);
-  return std::max(finish, sram.book(start, static_cast<double>(hitBytes)));
+  return std::max(finish, sram.book(start, static_cast<double>(hitBytes),
+                                    false, requestBytesPerCycle));
 }
 
 void MemorySystem::report(SimResult &result) const {

@@ -13,6 +13,7 @@
 #include "BandwidthCalendar.h"
 #include "Cache.h"
 #include "Diagnostics.h"
+#include "Dram.h"
 #include "PEState.h"
 
 #include "mtia/Program.h"
@@ -41,7 +42,7 @@ class MemorySystem {
 public:
   MemorySystem(const TargetDesc &target, const Diagnostics &diagnostics)
       : target(target), diagnostics(diagnostics),
-        dram(target.dramBytesPerCycle()), sram(target.sramBytesPerCycle()),
+        dram(target), sram(target.sramBytesPerCycle()),
         cache(target.sramCache.bytes, target.sramCache.lineBytes,
               target.dmaTransactionBytes, target.sramCache.ways) {}
 
@@ -86,17 +87,29 @@ public:
     latency = 0;
     fillArrival = 0;
   }
+  /// The rate at which a PE `hops` mesh hops from global memory sends the
+  /// requests of a transfer to `buffer`: its NoC interface's, or less when
+  /// its outstanding transactions cannot cover the memory's round trip.
+  double requestRate(const GlobalBuffer &buffer, uint32_t hops) const;
   /// Books `bytes` at `address` (a multiple of dma.transaction_bytes, which
-  /// `bytes` is too) of `buffer`, requested at `start`; returns when the
-  /// memory has moved them.
+  /// `bytes` is too) of `buffer`, whose requests leave from `start` on at
+  /// `requestBytesPerCycle`; returns when the memory has moved them.
   uint64_t bookTransfer(const GlobalBuffer &buffer, bool write, uint64_t start,
-                        uint64_t address, uint64_t bytes);
+                        uint64_t address, uint64_t bytes,
+                        double requestBytesPerCycle);
   /// The latency of the slowest memory the transfers since beginTransfers()
   /// touched.
   uint64_t transferLatency() const { return latency; }
   /// When the cache fills those transfers' reads found in flight arrive in
   /// the SRAM (0: none).
   uint64_t cacheFillArrival() const { return fillArrival; }
+
+  /// Drops the DRAM and SRAM bookings before `cycle`, which no later
+  /// transfer starts at.
+  void forgetBefore(uint64_t cycle) {
+    dram.forgetBefore(cycle);
+    sram.forgetBefore(cycle);
+  }
 
   /// Adds the bytes each memory moved and the cache's counts to `result`.
   void report(SimResult &result) const;
@@ -108,7 +121,7 @@ private:
                               uint64_t bytes);
   std::string describeAddress(uint64_t address) const;
   uint64_t bookCachedTransfer(bool write, uint64_t start, uint64_t address,
-                              uint64_t bytes);
+                              uint64_t bytes, double requestBytesPerCycle);
 
   const TargetDesc &target;
   const Diagnostics &diagnostics;
@@ -119,7 +132,8 @@ private:
   /// The live aliases, and per buffer how many of them it holds.
   std::vector<HostAlias *> liveAliases;
   std::vector<uint32_t> aliasesIn;
-  BandwidthCalendar dram, sram;
+  Dram dram;
+  BandwidthCalendar sram;
   LastLevelCache cache;
   uint64_t dramRead = 0, dramWrite = 0, sramRead = 0, sramWrite = 0;
   uint64_t latency = 0;

@@ -62,6 +62,8 @@ private:
   /// Aborts when the units ran past the cycle budget, the host time is up
   /// or the caller interrupts, at the first PE that is not finished.
   void checkBudget();
+  /// The earliest cycle at which a DMA transfer of any PE may still start.
+  uint64_t earliestTransferStart() const;
   bool executeCommand(PEState &pe, Unit unit, UnitState &state,
                       const Command &cmd);
 
@@ -201,7 +203,25 @@ void Machine::run() {
     if (!progressed)
       diagnostics.reportDeadlock(pes);
     checkBudget();
+    memory.forgetBefore(earliestTransferStart());
   }
+}
+
+uint64_t Machine::earliestTransferStart() const {
+  // A queued transfer starts no earlier than its queue's clock, and one
+  // not yet issued no earlier than its control core's clock.
+  uint64_t earliest = UINT64_MAX;
+  for (const PEState &pe : pes) {
+    if (pe.finished())
+      continue;
+    for (Unit queue : {Unit::DmaIn, Unit::DmaOut}) {
+      const UnitState &state = pe.units[static_cast<int>(queue)];
+      earliest = std::min(earliest, state.queue.empty()
+                                        ? std::max(state.clock, pe.ctlClock)
+                                        : state.clock);
+    }
+  }
+  return earliest == UINT64_MAX ? 0 : earliest;
 }
 
 void Machine::fillResult(SimResult &result) {

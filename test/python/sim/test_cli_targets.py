@@ -114,8 +114,8 @@ def test_cli_simulation_error_exits_1_with_the_message(tmp_path: Path) -> None:
 
 
 def test_same_program_different_cycles_from_target_data() -> None:
-    """A DRAM-bound copy takes bytes / (DRAM bytes per cycle) on either
-    target, and a DPE-bound matmul MACs / (MACs per cycle per PE)."""
+    """A DRAM-bound copy sustains 75-92% of the DRAM peak on either
+    target, and a DPE-bound matmul takes MACs / (MACs per cycle per PE)."""
     n = 1 << 20
     program = copy_program(4096)
     cycles = {}
@@ -125,7 +125,7 @@ def test_same_program_different_cycles_from_target_data() -> None:
         result = Simulator(name).run(program, [src, dst, n], (n // 4096,))
         np.testing.assert_array_equal(dst, src)
         roofline = 2 * src.nbytes / target["dram_bytes_per_cycle"]
-        assert roofline <= result.cycles <= 1.1 * roofline, name
+        assert 0.75 <= roofline / result.cycles <= 0.92, name
         cycles[name] = result.cycles
     assert cycles["mtia-v1"] != cycles["mtia-2i"]
 

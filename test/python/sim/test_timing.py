@@ -12,11 +12,14 @@ from mtia_compiler.sim import Simulator, load_target
 
 
 def test_copy_is_exact_and_bandwidth_bound() -> None:
+    """A copy on every PE sustains what LPDDR5 streaming reaches, 75-92% of
+    the DRAM peak: refresh, read/write turnarounds and row misses cost the
+    rest."""
     result, src, dst = run_copy(1 << 20, 4096)
     np.testing.assert_array_equal(src, dst)
     target = load_target().to_dict()
     roofline = 2 * src.nbytes / target["dram_bytes_per_cycle"]
-    assert roofline <= result.cycles <= 1.1 * roofline
+    assert 0.75 <= roofline / result.cycles <= 0.92
     assert result.bytes["dram_read"] == src.nbytes == result.bytes["dram_write"]
 
 
@@ -147,11 +150,19 @@ def test_control_code_loops_and_print() -> None:
     assert result.output == f"pid (0, 0, 0) {line}pid (1, 0, 0) {line}"
 
 
-def test_dma_queues_share_the_local_memory_port() -> None:
+def test_one_pe_streams_at_its_network_interface_rate_each_way() -> None:
     """One PE streams 1 MiB in from SRAM and, optionally, 1 MiB out at the
-    same time. SRAM outpaces one PE's local memory, so the local port bounds
-    both queues together: the two directions take twice as long as one."""
-    local_rate = load_target().to_dict()["local_bytes_per_cycle"]
+    same time. SRAM outpaces one PE's interface to the network on chip, so
+    the interface bounds each queue, in each direction on its own: the two
+    directions together take as long as one."""
+    target = load_target().to_dict()
+    # PE 0 is one hop from the grid's edge; its outstanding transactions
+    # cover the SRAM round trip, so the interface's rate is the bound.
+    round_trip = target["sram_latency_cycles"] + target["dma_latency_cycles"] \
+        + 2 * target["noc_hop_cycles"]
+    assert target["dma_max_outstanding"] * target["dma_transaction_bytes"] / round_trip \
+        >= target["noc_pe_bytes_per_cycle"]
+    interface_rate = target["noc_pe_bytes_per_cycle"]
     # Enough pages in flight to cover the SRAM and DMA latencies.
     block, steps, pages = 4096, 64, 12
 
@@ -180,6 +191,6 @@ def test_dma_queues_share_the_local_memory_port() -> None:
         return max(s["start_cycle"] + s["cycles"] for s in spans) - min(
             s["start_cycle"] for s in spans)
 
-    one_way = block * steps * 4 / local_rate
+    one_way = block * steps * 4 / interface_rate
     assert 0.97 * one_way <= dma_span(False) <= 1.05 * one_way
-    assert 1.95 * one_way <= dma_span(True) <= 2.1 * one_way
+    assert 0.97 * one_way <= dma_span(True) <= 1.1 * one_way
