@@ -118,8 +118,8 @@ REFERENCES: dict[str, Reference] = {
     "mixed": Reference(None, None, "% of DRAM peak, < stream_copy",
                        "LPDDR5 read/write turnaround (JESD209-5); must be below stream_copy"),
     "strided": Reference(None, None, "useful GB/s, < stream_copy",
-                         "one 32-B sector per access (32-B DMA granule, ISCA 2025); "
-                         "must be below stream_copy"),
+                         "one 32-B sector per access (DMA accesses 32-B aligned: "
+                         "TritorX, Dec 2025); must be below stream_copy"),
     "gather": Reference(None, None, "useful GB/s, < stream_copy",
                         "one 32-B sector per 4-B element; must be below stream_copy"),
     "dpe_gemm": Reference(0.80 * DPE_PEAK_TFLOPS, DPE_PEAK_TFLOPS, "TFLOPS",
