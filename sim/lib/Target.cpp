@@ -7,6 +7,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <cmath>
+#include <utility>
 
 using namespace mtia;
 
@@ -117,6 +118,16 @@ std::string checkSramCache(const TargetDesc &target) {
 /// transactions and that refresh leaves the channels some time.
 std::string checkDramStructure(const TargetDesc &target) {
   const DramStructureDesc &dram = target.dramStructure;
+  // The address mapping selects channels, banks and columns by bit fields.
+  const std::pair<const char *, uint64_t> powersOfTwo[] = {
+      {"channels", dram.channels},
+      {"banks_per_channel", dram.banksPerChannel},
+      {"row_bytes", dram.rowBytes},
+      {"interleave_bytes", dram.interleaveBytes}};
+  for (const auto &[field, value] : powersOfTwo)
+    if ((value & (value - 1)) != 0)
+      return std::string("field 'dram.") + field +
+             "' must be a power of two";
   if (dram.interleaveBytes % target.dmaTransactionBytes != 0)
     return "field 'dram.interleave_bytes' must be a multiple of "
            "'dma.transaction_bytes' (" +

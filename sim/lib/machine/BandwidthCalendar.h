@@ -23,9 +23,13 @@ namespace mtia {
 /// its start.
 class BandwidthCalendar {
 public:
-  explicit BandwidthCalendar(double bytesPerCycle = 1)
-      : bytesPerCycle(bytesPerCycle),
-        bucketCapacity(bytesPerCycle * kBucketCycles) {}
+  /// A bandwidth of `bytesPerCycle`, booked in buckets of `bucketCycles`:
+  /// the model's time resolution of the shared bandwidth, within which the
+  /// order of the bytes is not recorded.
+  explicit BandwidthCalendar(double bytesPerCycle = 1,
+                             uint64_t bucketCycles = 64)
+      : bytesPerCycle(bytesPerCycle), bucketCycles(bucketCycles),
+        bucketCapacity(bytesPerCycle * bucketCycles) {}
 
   /// Makes the bandwidth unavailable for `length` cycles of every `period`,
   /// from cycle `phase` on (a DRAM channel's refresh). Call it before any
@@ -58,25 +62,25 @@ public:
                             : bytesPerCycle;
     const uint64_t alone =
         start + static_cast<uint64_t>(std::ceil(bytes / rate));
-    uint64_t bucket = std::max(start / kBucketCycles, firstPage * kPageBuckets);
+    uint64_t bucket = std::max(start / bucketCycles, firstPage * kPageBuckets);
     while (true) {
       // Full buckets would give the transfer nothing.
       bucket = firstOpenFrom(bucket);
       Bucket &entry = bucketAt(bucket);
       double take = std::min(bytes, fit(entry, write));
       if (maxBytesPerCycle > 0) {
-        const uint64_t from = std::max(start, bucket * kBucketCycles);
+        const uint64_t from = std::max(start, bucket * bucketCycles);
         take = std::min(take, maxBytesPerCycle *
-                                  double((bucket + 1) * kBucketCycles - from));
+                                  double((bucket + 1) * bucketCycles - from));
       }
       add(entry, write, take);
       bytes -= take;
       if (bucketCapacity - entry.used < kFullSlack)
         entry.nextOpen = bucket + 1;
       if (bytes <= 0) {
-        uint64_t end = bucket * kBucketCycles +
+        uint64_t end = bucket * bucketCycles +
                        static_cast<uint64_t>(std::ceil(
-                           entry.used / bucketCapacity * kBucketCycles));
+                           entry.used / bucketCapacity * bucketCycles));
         return std::max(end, alone);
       }
       ++bucket;
@@ -85,10 +89,16 @@ public:
 
   /// Drops the buckets before `cycle`, which no later booking starts at.
   void forgetBefore(uint64_t cycle) {
-    const uint64_t page = cycle / kBucketCycles / kPageBuckets;
+    const uint64_t page = cycle / bucketCycles / kPageBuckets;
     if (page <= firstPage)
       return;
     const uint64_t dead = std::min<uint64_t>(page - firstPage, pages.size());
+    // The dropped pages' storage is kept for the pages bookings reach next,
+    // so that a long launch does not return memory to the host and fault
+    // it in again.
+    for (uint64_t i = 0; i < dead; ++i)
+      if (!pages[i].empty())
+        sparePages.push_back(std::move(pages[i]));
     pages.erase(pages.begin(), pages.begin() + dead);
     firstPage = page;
   }
@@ -148,12 +158,18 @@ private:
   /// Creates the buckets of a page whose first bucket is `first`, with
   /// their blocked cycles spent.
   void allocatePage(std::vector<Bucket> &buckets, uint64_t first) {
-    buckets.resize(kPageBuckets);
+    if (!sparePages.empty()) {
+      buckets = std::move(sparePages.back());
+      sparePages.pop_back();
+      std::fill(buckets.begin(), buckets.end(), Bucket());
+    } else {
+      buckets.resize(kPageBuckets);
+    }
     if (blockLength == 0)
       return;
     for (uint64_t i = 0; i < kPageBuckets; ++i) {
-      const uint64_t begin = (first + i) * kBucketCycles;
-      const uint64_t end = begin + kBucketCycles;
+      const uint64_t begin = (first + i) * bucketCycles;
+      const uint64_t end = begin + bucketCycles;
       // The windows that may overlap the bucket start at most one window
       // length before it.
       uint64_t blocked = 0;
@@ -191,9 +207,6 @@ private:
     return open;
   }
 
-  /// The bucket length is the model's time resolution of shared bandwidth,
-  /// not a property of the machine.
-  static constexpr uint64_t kBucketCycles = 64;
   /// Buckets are stored in pages of this many, allocated as bookings reach
   /// them, so that a calendar booked at far apart times stays small.
   static constexpr uint64_t kPageBuckets = 512;
@@ -201,12 +214,16 @@ private:
   /// that rounding never leaves a bucket open for a sliver.
   static constexpr double kFullSlack = 1e-6;
   double bytesPerCycle;
+  /// The bucket length, not a property of the machine.
+  uint64_t bucketCycles;
   double bucketCapacity;
   uint64_t blockPeriod = 1, blockLength = 0, blockPhase = 0;
   double turnaroundCost = 0;
   /// The page `pages[0]` stands for; empty pages have no bookings.
   uint64_t firstPage = 0;
   std::vector<std::vector<Bucket>> pages;
+  /// The storage of dropped pages, for reuse.
+  std::vector<std::vector<Bucket>> sparePages;
 };
 
 } // namespace mtia

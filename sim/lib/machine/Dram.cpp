@@ -1,7 +1,8 @@
 //===- Dram.cpp - The chip's DRAM channels --------------------------------===//
 //
 // Splits each DRAM transfer into the pieces its address mapping puts on
-// one channel and books them there. Rows stay open until another row of
+// one channel and books them there, the consecutive pieces of one row of a
+// channel together. Rows stay open until another row of
 // their bank is needed (an open-page policy); the open rows follow the order
 // in which the simulator hands the pieces over, like the cache's recency.
 //
@@ -16,14 +17,26 @@ using namespace mtia;
 
 namespace {
 
-/// The sum of the base-`base` digits of `value`, modulo `base`: a
-/// permutation of each aligned run of `base` consecutive values.
-uint64_t digitSum(uint64_t value, uint64_t base) {
-  uint64_t sum = 0;
-  for (; value; value /= base)
-    sum += value % base;
-  return sum % base;
+/// The XOR of the `bits`-wide fields of `value`, a permutation of each
+/// aligned run of 2^bits consecutive values.
+uint64_t foldBits(uint64_t value, unsigned bits) {
+  if (bits == 0)
+    return 0;
+  const uint64_t mask = (uint64_t(1) << bits) - 1;
+  uint64_t folded = 0;
+  for (; value; value >>= bits)
+    folded ^= value & mask;
+  return folded;
 }
+
+unsigned log2Exact(uint64_t value) {
+  return static_cast<unsigned>(__builtin_ctzll(value));
+}
+
+/// A channel's calendar buckets: the window within which the controller is
+/// taken to reorder a channel's requests (so the reads and writes of one
+/// bucket share its turnarounds); not a property of the machine.
+constexpr uint64_t kChannelBucketCycles = 256;
 
 uint64_t nsToCycles(double ns, double clockGHz) {
   return static_cast<uint64_t>(std::ceil(ns * clockGHz));
@@ -32,20 +45,23 @@ uint64_t nsToCycles(double ns, double clockGHz) {
 } // namespace
 
 DramAddressMap::DramAddressMap(const DramStructureDesc &structure)
-    : interleaveBytes(structure.interleaveBytes),
-      channels(structure.channels), banks(structure.banksPerChannel),
-      chunksPerRow(structure.rowBytes / structure.interleaveBytes) {}
+    : chunkShift(log2Exact(structure.interleaveBytes)),
+      channelBits(log2Exact(structure.channels)),
+      bankBits(log2Exact(structure.banksPerChannel)),
+      rowChunkBits(log2Exact(structure.rowBytes / structure.interleaveBytes)) {}
 
 DramLocation DramAddressMap::locate(uint64_t address) const {
-  const uint64_t chunk = address / interleaveBytes;
-  const uint64_t inChannel = chunk / channels;
-  const uint64_t rowOfChannel = inChannel / chunksPerRow;
+  const uint64_t chunk = address >> chunkShift;
+  const uint64_t channelMask = (uint64_t(1) << channelBits) - 1;
+  const uint64_t bankMask = (uint64_t(1) << bankBits) - 1;
+  const uint64_t rowOfChannel = chunk >> (channelBits + rowChunkBits);
   DramLocation location;
   location.channel = static_cast<uint32_t>(
-      (chunk % channels + digitSum(chunk / channels, channels)) % channels);
+      (chunk ^ foldBits(chunk >> channelBits, channelBits)) & channelMask);
   location.bank = static_cast<uint32_t>(
-      (rowOfChannel % banks + digitSum(rowOfChannel / banks, banks)) % banks);
-  location.row = rowOfChannel / banks;
+      (rowOfChannel ^ foldBits(rowOfChannel >> bankBits, bankBits)) &
+      bankMask);
+  location.row = rowOfChannel >> bankBits;
   return location;
 }
 
@@ -55,8 +71,7 @@ Dram::Dram(const TargetDesc &target)
   const double clock = target.clockGHz;
   activateCycles = nsToCycles(structure.tRcdNs, clock);
   prechargeCycles = nsToCycles(structure.tRpNs, clock);
-  const double channelBytesPerCycle =
-      target.dramBytesPerCycle() / structure.channels;
+  channelBytesPerCycle = target.dramBytesPerCycle() / structure.channels;
   const uint64_t refreshPeriod = nsToCycles(structure.tRefiNs, clock);
   const uint64_t refreshLength = nsToCycles(structure.tRfcNs, clock);
   // A turnaround idles the channel's bus for its time; a batch of the rarer
@@ -67,15 +82,16 @@ Dram::Dram(const TargetDesc &target)
   channels.resize(structure.channels);
   for (uint32_t c = 0; c < structure.channels; ++c) {
     Channel &channel = channels[c];
-    channel.bus = BandwidthCalendar(channelBytesPerCycle);
+    channel.bus = BandwidthCalendar(channelBytesPerCycle, kChannelBucketCycles);
     // The channels refresh in turn, not all at once.
     channel.bus.blockPeriodically(refreshPeriod, refreshLength,
                                   refreshPeriod * c / structure.channels);
     channel.bus.chargeTurnarounds(turnaroundCost);
-    channel.activations =
-        BandwidthCalendar(4.0 / (structure.tFawNs * clock));
+    channel.activations = BandwidthCalendar(4.0 / (structure.tFawNs * clock),
+                                            kChannelBucketCycles);
     channel.openRow.assign(structure.banksPerChannel, 0);
   }
+  runs.resize(structure.channels);
 }
 
 uint64_t Dram::book(uint64_t start, uint64_t address, uint64_t bytes,
@@ -87,30 +103,61 @@ uint64_t Dram::book(uint64_t start, uint64_t address, uint64_t bytes,
   while (address < end) {
     const uint64_t pieceEnd = std::min(end, map.chunkEnd(address));
     const DramLocation location = map.locate(address);
-    Channel &channel = channels[location.channel];
-    uint64_t &open = channel.openRow[location.bank];
+    Run &run = runs[location.channel];
+    if (run.pieces && (run.bank != location.bank || run.row != location.row))
+      finish = std::max(finish, flush(location.channel, write));
     // The piece is requested when the requests before it have left.
     const uint64_t request =
         start + static_cast<uint64_t>(double(address - first) /
                                       requestBytesPerCycle);
-    uint64_t dataStart = request;
-    uint64_t pieceLatency = baseLatency;
-    if (open == location.row + 1) {
+    if (run.pieces == 0)
+      openRun(location, request, latency);
+    else
       ++hits;
-    } else {
-      ++misses;
-      // The activation waits for a slot of the channel's four-activate
-      // window; a bank with another row open precharges first.
-      dataStart = channel.activations.book(request, 1);
-      pieceLatency += activateCycles + (open ? prechargeCycles : 0);
-      open = location.row + 1;
-    }
-    finish = std::max(finish, channel.bus.book(dataStart,
-                                               double(pieceEnd - address),
-                                               write));
-    latency = std::max(latency, pieceLatency);
+    ++run.pieces;
+    run.bytes += double(pieceEnd - address);
+    run.lastRequest = request;
+    run.lastPieceCycles = static_cast<uint64_t>(
+        std::ceil(double(pieceEnd - address) / channelBytesPerCycle));
     address = pieceEnd;
   }
+  for (uint32_t c = 0; c < runs.size(); ++c)
+    if (runs[c].pieces)
+      finish = std::max(finish, flush(c, write));
+  return finish;
+}
+
+void Dram::openRun(const DramLocation &location, uint64_t request,
+                   uint64_t &latency) {
+  Channel &channel = channels[location.channel];
+  Run &run = runs[location.channel];
+  run.bank = location.bank;
+  run.row = location.row;
+  run.firstRequest = request;
+  run.dataStart = request;
+  uint64_t &open = channel.openRow[location.bank];
+  uint64_t runLatency = baseLatency;
+  if (open == location.row + 1) {
+    ++hits;
+  } else {
+    ++misses;
+    // The activation waits for a slot of the channel's four-activate
+    // window; a bank with another row open precharges first.
+    run.dataStart = channel.activations.book(request, 1);
+    runLatency += activateCycles + (open ? prechargeCycles : 0);
+    open = location.row + 1;
+  }
+  latency = std::max(latency, runLatency);
+}
+
+uint64_t Dram::flush(uint32_t channel, bool write) {
+  Run &run = runs[channel];
+  // The run is booked whole from its row's opening; its last piece moves
+  // no earlier than it was requested.
+  const uint64_t finish =
+      std::max(channels[channel].bus.book(run.dataStart, run.bytes, write),
+               run.lastRequest + run.lastPieceCycles);
+  run = Run();
   return finish;
 }
 

@@ -31,21 +31,22 @@ struct DramLocation {
 /// Maps addresses onto the channels, banks and rows of a DRAM: consecutive
 /// `interleave_bytes` chunks go to consecutive channels, the chunks of one
 /// channel fill a row of `row_bytes`, consecutive rows of a channel go to
-/// consecutive banks. Channel and bank numbers are permuted by the sum of
-/// the higher address digits (in base channels or banks), as controllers
-/// hash address bits, so that power-of-two strides spread over channels
-/// and banks instead of staying on one.
+/// consecutive banks. Channel and bank numbers are XORed with the higher
+/// address bits folded to their width, as controllers hash address bits, so
+/// that power-of-two strides spread over channels and banks instead of
+/// staying on one. All the sizes are powers of two (the target loader
+/// checks it).
 class DramAddressMap {
 public:
   explicit DramAddressMap(const DramStructureDesc &structure);
   DramLocation locate(uint64_t address) const;
   /// The first address after `address` in another interleave chunk.
   uint64_t chunkEnd(uint64_t address) const {
-    return (address / interleaveBytes + 1) * interleaveBytes;
+    return ((address >> chunkShift) + 1) << chunkShift;
   }
 
 private:
-  uint64_t interleaveBytes, channels, banks, chunksPerRow;
+  unsigned chunkShift, channelBits, bankBits, rowChunkBits;
 };
 
 class Dram {
@@ -76,8 +77,33 @@ private:
     std::vector<uint64_t> openRow;
   };
 
+  /// The pieces of the transfer being booked that go to one row of one
+  /// channel, one after the other; booked together.
+  struct Run {
+    uint32_t pieces = 0;
+    uint32_t bank = 0;
+    uint64_t row = 0;
+    uint64_t firstRequest = 0, lastRequest = 0;
+    /// The cycles the channel needs for the last piece alone.
+    uint64_t lastPieceCycles = 0;
+    /// When the row is open for the run's data.
+    uint64_t dataStart = 0;
+    double bytes = 0;
+  };
+
+  /// Starts a run at `location` with a piece requested at `request`:
+  /// activates its row unless it is open, and raises `latency` to the
+  /// run's access latency.
+  void openRun(const DramLocation &location, uint64_t request,
+               uint64_t &latency);
+  /// Books the run of `channel` and returns when it has moved.
+  uint64_t flush(uint32_t channel, bool write);
+
   DramAddressMap map;
   std::vector<Channel> channels;
+  /// Per channel, the run being gathered.
+  std::vector<Run> runs;
+  double channelBytesPerCycle = 0;
   uint64_t baseLatency;
   uint64_t activateCycles, prechargeCycles;
   uint64_t hits = 0, misses = 0;

@@ -145,10 +145,11 @@ def test_a_pe_far_from_the_edge_waits_longer() -> None:
 
 
 @pytest.mark.parametrize(("field", "value", "message"), [
-    ("interleave_bytes", 48, "field 'dram.interleave_bytes' must be a multiple of "
+    ("interleave_bytes", 16, "field 'dram.interleave_bytes' must be a multiple of "
                              "'dma.transaction_bytes' (32)"),
-    ("row_bytes", 1000, "field 'dram.row_bytes' must be a multiple of "
-                        "'dram.interleave_bytes' (256)"),
+    ("row_bytes", 128, "field 'dram.row_bytes' must be a multiple of "
+                       "'dram.interleave_bytes' (256)"),
+    ("channels", 12, "field 'dram.channels' must be a power of two"),
     ("trfc_ns", 5000, "field 'dram.trfc_ns' must be less than 'dram.trefi_ns'"),
     ("channels", 0, "field 'dram.channels' must be a positive integer"),
 ])
