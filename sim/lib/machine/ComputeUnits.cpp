@@ -20,7 +20,13 @@ using namespace mtia;
 
 void ComputeUnits::execute(PEState &pe, Unit unit, UnitState &state,
                            const Command &cmd, uint64_t start) {
-  uint64_t occupancy = std::max<uint64_t>(run(pe, unit, cmd), 1);
+  const Work work = run(pe, unit, cmd);
+  local.countTraffic(work.localBytes);
+  // The unit computes while the port moves its bytes, at whatever share of
+  // the port the other units leave it.
+  const uint64_t end =
+      std::max(start + work.cycles, pe.localPort.book(start, work.localBytes));
+  const uint64_t occupancy = std::max<uint64_t>(end - start, 1);
   uint64_t latency = unit == Unit::Dpe    ? target.dpeLatencyCycles
                      : unit == Unit::Simd ? target.simdLatencyCycles
                      : unit == Unit::Re   ? target.reduceLatencyCycles
@@ -63,9 +69,9 @@ void ComputeUnits::printTile(const Command &cmd, const uint8_t *data) {
   }
 }
 
-uint64_t ComputeUnits::run(PEState &pe, Unit unit, const Command &cmd) {
+ComputeUnits::Work ComputeUnits::run(PEState &pe, Unit unit,
+                                     const Command &cmd) {
   const Inst &inst = *cmd.inst;
-  const double localRate = target.localBytesPerCycle();
   auto cycles = [](double work, double rate) {
     return static_cast<uint64_t>(std::ceil(work / rate));
   };
@@ -117,11 +123,11 @@ uint64_t ComputeUnits::run(PEState &pe, Unit unit, const Command &cmd) {
                   : inst.type == DType::F32  ? target.dpeTopsF32
                   : inst.type == DType::BF16 ? target.dpeTopsBF16
                                              : target.dpeTopsF16;
-    double bytes = double(m * k + k * n) * dtypeSize(inst.type) +
-                   double(m * n) * 4 * (acc ? 2 : 1);
-    local.countTraffic(static_cast<uint64_t>(bytes));
-    return std::max(cycles(macs, target.macsPerCyclePerPE(tops)),
-                    cycles(bytes, localRate));
+    // The DPE reads both operands (it caches one and streams the other),
+    // reads the accumulator and writes the product.
+    const uint64_t bytes =
+        (m * k + k * n) * dtypeSize(inst.type) + m * n * 4 * (acc ? 2 : 1);
+    return {cycles(macs, target.macsPerCyclePerPE(tops)), bytes};
   }
   case Op::SimdMma: {
     int64_t m = inst.shape[0], n = inst.shape[1], k = inst.shape[2];
@@ -133,11 +139,9 @@ uint64_t ComputeUnits::run(PEState &pe, Unit unit, const Command &cmd) {
     // One pass over the accumulator per k: a multiply and an add per
     // element, at the SIMD engine's elementwise rate, reading and writing
     // the accumulator and reading a column element of A and a row of B.
-    double operations = 2.0 * double(m) * n * k;
-    double bytes = double(k) * (2.0 * m * n + m + n) * dtypeSize(inst.type);
-    local.countTraffic(static_cast<uint64_t>(bytes));
-    return std::max(cycles(operations, target.simdElementsPerCycle()),
-                    cycles(bytes, localRate));
+    const double operations = 2.0 * double(m) * n * k;
+    const uint64_t bytes = k * (2 * m * n + m + n) * dtypeSize(inst.type);
+    return {cycles(operations, target.simdElementsPerCycle()), bytes};
   }
   case Op::SimdBinary:
   case Op::SimdUnary:
@@ -173,9 +177,8 @@ uint64_t ComputeUnits::run(PEState &pe, Unit unit, const Command &cmd) {
       simdFma(inst.type, d, in[0], in[1], in[2], n);
       break;
     }
-    double bytes = double(n) * dtypeSize(inst.type) * (inst.inputs.size() + 1);
-    local.countTraffic(static_cast<uint64_t>(bytes));
-    return std::max(cycles(n, rate), cycles(bytes, localRate));
+    const uint64_t bytes = n * dtypeSize(inst.type) * (inst.inputs.size() + 1);
+    return {cycles(n, rate), bytes};
   }
   case Op::SimdCast: {
     uint8_t *d = local.resolve(pe, unit, inst.slots[0], cmd);
@@ -185,11 +188,9 @@ uint64_t ComputeUnits::run(PEState &pe, Unit unit, const Command &cmd) {
       std::memmove(d, a, inst.count * dtypeSize(inst.type));
     else
       convertElements(inst.type, inst.type2, a, d, inst.count, inst.isSigned);
-    double bytes =
-        double(inst.count) * (dtypeSize(inst.type) + dtypeSize(inst.type2));
-    local.countTraffic(static_cast<uint64_t>(bytes));
-    return std::max(cycles(inst.count, target.simdElementsPerCycle()),
-                    cycles(bytes, localRate));
+    return {cycles(inst.count, target.simdElementsPerCycle()),
+            static_cast<uint64_t>(inst.count) *
+                (dtypeSize(inst.type) + dtypeSize(inst.type2))};
   }
   case Op::SimdFill:
   case Op::SimdIota: {
@@ -206,12 +207,12 @@ uint64_t ComputeUnits::run(PEState &pe, Unit unit, const Command &cmd) {
           storeInt(inst.type, d + i * esize, value.i + i);
       }
     }
-    local.countTraffic(inst.count * dtypeSize(inst.type));
-    return cycles(inst.count, target.simdElementsPerCycle());
+    return {cycles(inst.count, target.simdElementsPerCycle()),
+            static_cast<uint64_t>(inst.count) * dtypeSize(inst.type)};
   }
   case Op::SimdPrint:
     printTile(cmd, local.resolve(pe, unit, inst.slots[0], cmd));
-    return 1;
+    return {1, 0};
   case Op::SimdAssert: {
     const uint8_t *c = local.resolve(pe, unit, inst.slots[0], cmd);
     for (int64_t i = 0; i < inst.count; ++i)
@@ -220,7 +221,7 @@ uint64_t ComputeUnits::run(PEState &pe, Unit unit, const Command &cmd) {
                             "assertion failed: " + inst.text + " (element " +
                                 std::to_string(i) + ")",
                             pe, cmd);
-    return cycles(inst.count, target.simdElementsPerCycle());
+    return {cycles(inst.count, target.simdElementsPerCycle()), 0};
   }
   case Op::ReReduce:
   case Op::ReScan: {
@@ -239,9 +240,9 @@ uint64_t ComputeUnits::run(PEState &pe, Unit unit, const Command &cmd) {
     else
       scanTile(static_cast<ReduceFn>(inst.fn), inst.type, src, dst, outer,
                length, inner, inst.flag);
-    local.countTraffic(outer * length * inner * dtypeSize(inst.type));
-    return cycles(double(outer * length * inner),
-                  target.reduceElementsPerCycle);
+    const uint64_t elements = outer * length * inner;
+    return {cycles(double(elements), target.reduceElementsPerCycle),
+            elements * dtypeSize(inst.type)};
   }
   case Op::ReHistogram: {
     const unsigned esize = dtypeSize(inst.type);
@@ -250,10 +251,10 @@ uint64_t ComputeUnits::run(PEState &pe, Unit unit, const Command &cmd) {
     const uint8_t *mask = local.resolve(pe, unit, inst.slots[2], cmd);
     histogramTile(inst.type, inst.isSigned, src, mask, counts, inst.count,
                   inst.bins);
-    local.countTraffic(inst.count * esize + (mask ? inst.count : 0) +
-                       inst.bins * 4);
-    return cycles(double(inst.count + inst.bins),
-                  target.reduceElementsPerCycle);
+    return {
+        cycles(double(inst.count + inst.bins), target.reduceElementsPerCycle),
+        static_cast<uint64_t>(inst.count * esize + (mask ? inst.count : 0) +
+                              inst.bins * 4)};
   }
   case Op::MluGather: {
     const unsigned esize = static_cast<unsigned>(inst.count);
@@ -293,9 +294,8 @@ uint64_t ComputeUnits::run(PEState &pe, Unit unit, const Command &cmd) {
           pe, cmd);
     }
     std::memcpy(d, gathered.data(), elements * esize);
-    const double bytes = double(elements) * (2 * esize + indexBytes);
-    local.countTraffic(static_cast<uint64_t>(bytes));
-    return cycles(bytes, target.mluBytesPerCycle);
+    const uint64_t bytes = elements * (2 * esize + indexBytes);
+    return {cycles(double(bytes), target.mluBytesPerCycle), bytes};
   }
   case Op::MluCopy: {
     uint8_t *d = local.resolve(pe, unit, inst.slots[0], cmd);
@@ -316,10 +316,10 @@ uint64_t ComputeUnits::run(PEState &pe, Unit unit, const Command &cmd) {
                 copy.data() + inst.srcOffset * esize, inst.shape.data(),
                 inst.srcStrides.data(), inst.dstStrides.data(),
                 static_cast<unsigned>(inst.shape.size()));
-    local.countTraffic(2 * elements * esize);
-    return cycles(double(2 * elements * esize), target.mluBytesPerCycle);
+    const uint64_t bytes = 2 * elements * esize;
+    return {cycles(double(bytes), target.mluBytesPerCycle), bytes};
   }
   default:
-    return 0;
+    return {};
   }
 }

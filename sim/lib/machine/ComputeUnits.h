@@ -4,8 +4,9 @@
 // special-function tables, the DPE (matrix multiply), the reduction engine
 // (reductions, scans, histograms; its cross-PE reductions are the
 // ReduceNetwork's) and the MLU (gathers and strided copies). Each
-// instruction's occupancy is its work at the unit's rate, and at least its
-// bytes at the local-memory bandwidth.
+// instruction computes for its work at the unit's rate and books its
+// local-memory bytes on the PE's local-memory port, which the DMA queues
+// and the other units share; it ends when both are done.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,8 +38,14 @@ public:
                uint64_t start);
 
 private:
-  /// Executes a compute instruction and returns its occupancy in cycles.
-  uint64_t run(PEState &pe, Unit unit, const Command &cmd);
+  /// What an instruction costs: cycles at the unit's rate and bytes that
+  /// move through the PE's local-memory port.
+  struct Work {
+    uint64_t cycles = 0;
+    uint64_t localBytes = 0;
+  };
+  /// Executes a compute instruction and returns its work.
+  Work run(PEState &pe, Unit unit, const Command &cmd);
   void printTile(const Command &cmd, const uint8_t *data);
 
   const TargetDesc &target;

@@ -105,16 +105,6 @@ void DmaEngine::execute(PEState &pe, Unit unit, UnitState &state,
       memory.cacheFillArrival() + target.dmaLatencyCycles + network);
   state.retire(start, end - start, visible - end);
   diagnostics.span(pe, unit, cmd, start, end - start);
-  // No later transfer of either queue starts before its clock (or, for
-  // an empty queue, before the control core's next issue).
-  uint64_t floor = UINT64_MAX;
-  for (Unit queue : {Unit::DmaIn, Unit::DmaOut}) {
-    const UnitState &other = pe.unit(queue);
-    floor =
-        std::min(floor, other.queue.empty() ? std::max(other.clock, pe.ctlClock)
-                                            : other.clock);
-  }
-  pe.dmaLocalPort.forgetBefore(floor);
 }
 
 uint64_t DmaEngine::runStrided(PEState &pe, Unit unit, const Command &cmd,
@@ -267,7 +257,7 @@ uint64_t DmaEngine::runStrided(PEState &pe, Unit unit, const Command &cmd,
     }
   }
   local.countTraffic(transferred);
-  return std::max(finish, pe.dmaLocalPort.book(start, transferred));
+  return std::max(finish, pe.localPort.book(start, transferred));
 }
 
 uint64_t DmaEngine::runIndexed(PEState &pe, Unit unit, const Command &cmd,
@@ -316,7 +306,7 @@ uint64_t DmaEngine::runIndexed(PEState &pe, Unit unit, const Command &cmd,
     transferred += granule;
   }
   local.countTraffic(transferred);
-  return std::max(finish, pe.dmaLocalPort.book(start, transferred));
+  return std::max(finish, pe.localPort.book(start, transferred));
 }
 
 uint64_t DmaEngine::runAtomic(PEState &pe, Unit unit, const Command &cmd,

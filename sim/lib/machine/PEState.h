@@ -16,6 +16,7 @@
 #include "mtia/Program.h"
 #include "mtia/Simulator.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <deque>
@@ -222,13 +223,29 @@ struct PEState {
   UnitState units[kNumUnits];
   std::vector<CBState> cbs;
   uint8_t *local = nullptr;
-  /// The local-memory port shared by the PE's two DMA queues.
-  BandwidthCalendar dmaLocalPort;
+  /// The PE's one local-memory port, which the command processor arbitrates
+  /// between the units: the two DMA queues and the compute units book their
+  /// local-memory bytes on it.
+  BandwidthCalendar localPort;
   /// The number of the first KernelQueue kernel submitted during the PE's
   /// current visit of the stepping loop.
   uint64_t visitKernels = 0;
 
   UnitState &unit(Unit which) { return units[static_cast<int>(which)]; }
+
+  /// The earliest cycle at which a unit can still book the local-memory
+  /// port: a unit starts its next instruction no earlier than its clock,
+  /// and, when its queue is empty, than the control core's next issue.
+  uint64_t localPortFloor() const {
+    uint64_t floor = UINT64_MAX;
+    for (unsigned u = 1; u < kNumUnits; ++u) {
+      const UnitState &state = units[u];
+      floor =
+          std::min(floor, state.queue.empty() ? std::max(state.clock, ctlClock)
+                                              : state.clock);
+    }
+    return floor;
+  }
 
   bool finished() const {
     if (!ctlDone)

@@ -120,6 +120,7 @@ bool Machine::executeCommand(PEState &pe, Unit unit, UnitState &state,
     dma.execute(pe, unit, state, cmd, start);
   else
     compute.execute(pe, unit, state, cmd, start);
+  pe.localPort.forgetBefore(pe.localPortFloor());
   return true;
 }
 
@@ -171,7 +172,7 @@ void Machine::run() {
     pe.programs = ProgramSequence(p, numPEs, program, config.grid);
     pe.iregs.assign(program.numIntRegs, 0);
     pe.fregs.assign(program.numFloatRegs, 0.0);
-    pe.dmaLocalPort = BandwidthCalendar(target.localBytesPerCycle());
+    pe.localPort = BandwidthCalendar(target.localBytesPerCycle());
     if (pe.programs.empty())
       pe.ctlDone = true;
   }
