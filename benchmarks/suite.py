@@ -160,7 +160,7 @@ def embedding_kernel(ids_ptr, weight_ptr, out_ptr, n_tokens, dim,
 class Bounds:
     """What a kernel cannot avoid: its compulsory DRAM bytes, its
     multiply-adds (on the DPE, at the rate of `mac_type`) and its
-    exponentials (on the SFU)."""
+    exponentials (on the SFU, at the SIMD engine's f32 rate)."""
 
     dram_bytes: int
     macs: int = 0
@@ -183,7 +183,7 @@ class Bounds:
             bounds["DPE"] = (self.macs / rate,
                              f"{self.macs:,} MACs at {rate:.0f} {rate_type} MACs/cycle{note}")
         if self.exps:
-            rate = (target["simd_elements_per_cycle_per_pe"] * target["sfu_fraction"]
+            rate = (target["simd_ops_per_cycle_per_pe"]["f32"] * target["sfu_fraction"]
                     * target["num_pes"])
             bounds["SFU"] = (self.exps / rate, f"{self.exps:,} exp at {rate:.0f}/cycle")
         order = sorted(bounds, key=lambda name: -bounds[name][0])

@@ -197,7 +197,11 @@ std::string mtia::parseTarget(std::string_view json, TargetDesc &target) {
   reader.number("dpe", "tops_f32", target.dpeTopsF32);
   reader.number("dpe", "tops_i8", target.dpeTopsI8);
   reader.integer("dpe", "latency_cycles", target.dpeLatencyCycles, true);
-  reader.number("simd", "tops", target.simdTops);
+  reader.number("simd", "tops_i8", target.simdTopsI8);
+  reader.number("simd", "tops_f16", target.simdTopsF16);
+  reader.number("simd", "tops_bf16", target.simdTopsBF16);
+  reader.number("simd", "tops_f32", target.simdTopsF32);
+  reader.number("simd", "tops_f64", target.simdTopsF64);
   reader.number("simd", "sfu_fraction", target.sfuFraction);
   reader.integer("simd", "latency_cycles", target.simdLatencyCycles, true);
   reader.number("reduce", "elements_per_cycle", target.reduceElementsPerCycle);
@@ -207,6 +211,8 @@ std::string mtia::parseTarget(std::string_view json, TargetDesc &target) {
   reader.integer("reduce", "network_hop_cycles", target.reduceNetworkHopCycles,
                  true);
   reader.number("mlu", "bytes_per_cycle", target.mluBytesPerCycle);
+  reader.number("mlu", "transpose_bytes_per_cycle",
+                target.mluTransposeBytesPerCycle);
   reader.integer("mlu", "latency_cycles", target.mluLatencyCycles, true);
   reader.integer("control", "cycles_per_instruction",
                  target.controlCyclesPerInstruction);

@@ -92,9 +92,12 @@ struct TargetDesc {
   double dpeTopsF16 = 0, dpeTopsBF16 = 0, dpeTopsF32 = 0, dpeTopsI8 = 0;
   uint32_t dpeLatencyCycles = 0;
 
-  /// SIMD engine throughput for the whole chip (elementwise ops per second,
-  /// in tera-ops) and the fraction of it the special-function tables reach.
-  double simdTops = 0;
+  /// SIMD engine throughput per operand type for the whole chip, in
+  /// tera-operations per second (an elementwise operation on one element is
+  /// one operation, a fused multiply-add two), and the fraction of it the
+  /// special-function tables reach.
+  double simdTopsI8 = 0, simdTopsF16 = 0, simdTopsBF16 = 0, simdTopsF32 = 0,
+         simdTopsF64 = 0;
   double sfuFraction = 0;
   uint32_t simdLatencyCycles = 0;
 
@@ -105,7 +108,10 @@ struct TargetDesc {
   double reduceNetworkBytesPerCycle = 0;
   uint32_t reduceNetworkHopCycles = 0;
 
+  /// The MLU's rate for copies of contiguous rows, and for transposes,
+  /// permutes and gathers, whose rows are strided on one side.
   double mluBytesPerCycle = 0;
+  double mluTransposeBytesPerCycle = 0;
   uint32_t mluLatencyCycles = 0;
 
   uint32_t controlCyclesPerInstruction = 0;
@@ -134,9 +140,9 @@ struct TargetDesc {
   double macsPerCyclePerPE(double tops) const {
     return tops * 1e12 / 2.0 / numPEs() / (clockGHz * 1e9);
   }
-  /// Per-PE SIMD elementwise operations per cycle.
-  double simdElementsPerCycle() const {
-    return simdTops * 1e12 / numPEs() / (clockGHz * 1e9);
+  /// Per-PE SIMD operations per cycle for a chip-wide rate in TOPS.
+  double simdOpsPerCyclePerPE(double tops) const {
+    return tops * 1e12 / numPEs() / (clockGHz * 1e9);
   }
 };
 

@@ -69,6 +69,39 @@ void ComputeUnits::printTile(const Command &cmd, const uint8_t *data) {
   }
 }
 
+double ComputeUnits::simdRate(DType type) const {
+  // Integers run at the rate of the floats of their width: the engine's
+  // lanes are 8, 16, 32 or 64 bits wide. The fp8 formats are computed in
+  // f16, which the engine has (it has no fp8 arithmetic).
+  double tops = target.simdTopsF32;
+  switch (type) {
+  case DType::I1:
+  case DType::I8:
+    tops = target.simdTopsI8;
+    break;
+  case DType::I16:
+  case DType::F16:
+  case DType::F8E4M3:
+  case DType::F8E5M2:
+  case DType::F8E4M3FNUZ:
+  case DType::F8E5M2FNUZ:
+    tops = target.simdTopsF16;
+    break;
+  case DType::BF16:
+    tops = target.simdTopsBF16;
+    break;
+  case DType::I32:
+  case DType::F32:
+    tops = target.simdTopsF32;
+    break;
+  case DType::I64:
+  case DType::F64:
+    tops = target.simdTopsF64;
+    break;
+  }
+  return target.simdOpsPerCyclePerPE(tops);
+}
+
 ComputeUnits::Work ComputeUnits::run(PEState &pe, Unit unit,
                                      const Command &cmd) {
   const Inst &inst = *cmd.inst;
@@ -137,11 +170,12 @@ ComputeUnits::Work ComputeUnits::run(PEState &pe, Unit unit,
     const uint8_t *acc = local.resolve(pe, unit, inst.slots[3], cmd);
     simdMatmulF64(c, a, b, acc, m, n, k);
     // One pass over the accumulator per k: a multiply and an add per
-    // element, at the SIMD engine's elementwise rate, reading and writing
-    // the accumulator and reading a column element of A and a row of B.
+    // element (two operations) at the SIMD engine's f64 rate, reading and
+    // writing the accumulator and reading a column element of A and a row
+    // of B.
     const double operations = 2.0 * double(m) * n * k;
     const uint64_t bytes = k * (2 * m * n + m + n) * dtypeSize(inst.type);
-    return {cycles(operations, target.simdElementsPerCycle()), bytes};
+    return {cycles(operations, simdRate(inst.type)), bytes};
   }
   case Op::SimdBinary:
   case Op::SimdUnary:
@@ -157,7 +191,9 @@ ComputeUnits::Work ComputeUnits::run(PEState &pe, Unit unit,
                                  condition ? DType::I1 : inst.type, n,
                                  static_cast<int>(i), /*inPlace=*/true);
     }
-    double rate = target.simdElementsPerCycle();
+    double rate = simdRate(inst.type);
+    // A fused multiply-add is two operations per element, the others one.
+    double operations = double(n);
     switch (inst.op) {
     case Op::SimdBinary:
       simdBinary(static_cast<BinaryFn>(inst.fn), inst.type, d, in[0], in[1], n);
@@ -175,10 +211,11 @@ ComputeUnits::Work ComputeUnits::run(PEState &pe, Unit unit,
       break;
     default:
       simdFma(inst.type, d, in[0], in[1], in[2], n);
+      operations *= 2;
       break;
     }
     const uint64_t bytes = n * dtypeSize(inst.type) * (inst.inputs.size() + 1);
-    return {cycles(n, rate), bytes};
+    return {cycles(operations, rate), bytes};
   }
   case Op::SimdCast: {
     uint8_t *d = local.resolve(pe, unit, inst.slots[0], cmd);
@@ -188,9 +225,16 @@ ComputeUnits::Work ComputeUnits::run(PEState &pe, Unit unit,
       std::memmove(d, a, inst.count * dtypeSize(inst.type));
     else
       convertElements(inst.type, inst.type2, a, d, inst.count, inst.isSigned);
-    return {cycles(inst.count, target.simdElementsPerCycle()),
-            static_cast<uint64_t>(inst.count) *
-                (dtypeSize(inst.type) + dtypeSize(inst.type2))};
+    const unsigned fromSize = dtypeSize(inst.type);
+    const unsigned toSize = dtypeSize(inst.type2);
+    // A conversion runs at the rate of the wider type, of the slower one
+    // when both are as wide.
+    const double fromRate = simdRate(inst.type), toRate = simdRate(inst.type2);
+    const double rate = fromSize > toSize   ? fromRate
+                        : toSize > fromSize ? toRate
+                                            : std::min(fromRate, toRate);
+    return {cycles(inst.count, rate),
+            static_cast<uint64_t>(inst.count) * (fromSize + toSize)};
   }
   case Op::SimdFill:
   case Op::SimdIota: {
@@ -207,7 +251,7 @@ ComputeUnits::Work ComputeUnits::run(PEState &pe, Unit unit,
           storeInt(inst.type, d + i * esize, value.i + i);
       }
     }
-    return {cycles(inst.count, target.simdElementsPerCycle()),
+    return {cycles(inst.count, simdRate(inst.type)),
             static_cast<uint64_t>(inst.count) * dtypeSize(inst.type)};
   }
   case Op::SimdPrint:
@@ -221,7 +265,7 @@ ComputeUnits::Work ComputeUnits::run(PEState &pe, Unit unit,
                             "assertion failed: " + inst.text + " (element " +
                                 std::to_string(i) + ")",
                             pe, cmd);
-    return {cycles(inst.count, target.simdElementsPerCycle()), 0};
+    return {cycles(inst.count, simdRate(DType::I1)), 0};
   }
   case Op::ReReduce:
   case Op::ReScan: {
@@ -294,8 +338,9 @@ ComputeUnits::Work ComputeUnits::run(PEState &pe, Unit unit,
           pe, cmd);
     }
     std::memcpy(d, gathered.data(), elements * esize);
+    // A gather reads its source element by element, like a transpose.
     const uint64_t bytes = elements * (2 * esize + indexBytes);
-    return {cycles(double(bytes), target.mluBytesPerCycle), bytes};
+    return {cycles(double(bytes), target.mluTransposeBytesPerCycle), bytes};
   }
   case Op::MluCopy: {
     uint8_t *d = local.resolve(pe, unit, inst.slots[0], cmd);
@@ -316,8 +361,22 @@ ComputeUnits::Work ComputeUnits::run(PEState &pe, Unit unit,
                 copy.data() + inst.srcOffset * esize, inst.shape.data(),
                 inst.srcStrides.data(), inst.dstStrides.data(),
                 static_cast<unsigned>(inst.shape.size()));
+    // Rows that are contiguous on both sides move at the copy rate; a
+    // transpose or permute, strided on one side, at the transpose rate.
+    // The rows run along the innermost dimension that has more than one
+    // element (a dimension of one element has no stride to follow).
+    bool contiguous = true;
+    for (size_t dim = inst.shape.size(); dim-- > 0;) {
+      if (inst.shape[dim] == 1)
+        continue;
+      contiguous = inst.srcStrides[dim] == 1 && inst.dstStrides[dim] == 1;
+      break;
+    }
     const uint64_t bytes = 2 * elements * esize;
-    return {cycles(double(bytes), target.mluBytesPerCycle), bytes};
+    return {cycles(double(bytes), contiguous
+                                      ? target.mluBytesPerCycle
+                                      : target.mluTransposeBytesPerCycle),
+            bytes};
   }
   default:
     return {};

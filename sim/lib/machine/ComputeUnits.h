@@ -46,6 +46,8 @@ private:
   };
   /// Executes a compute instruction and returns its work.
   Work run(PEState &pe, Unit unit, const Command &cmd);
+  /// The SIMD engine's operations per cycle per PE on elements of `type`.
+  double simdRate(DType type) const;
   void printTile(const Command &cmd, const uint8_t *data);
 
   const TargetDesc &target;

@@ -76,8 +76,8 @@ def test_dot_f64(m: int, n: int, k: int) -> None:
                                        + c.astype(np.float32)).astype(np.float64))
     units = records[0].result.units
     assert units["dpe"]["busy_cycles"] == 0
-    # The documented cost: 2·M·N·K SIMD operations at the elementwise rate.
-    rate = load_target().to_dict()["simd_elements_per_cycle_per_pe"]
+    # The documented cost: 2·M·N·K SIMD operations at the f64 rate.
+    rate = load_target().to_dict()["simd_ops_per_cycle_per_pe"]["f64"]
     assert units["simd"]["busy_cycles"] >= np.ceil(2 * m * n * k / rate)
 
 

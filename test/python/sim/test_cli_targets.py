@@ -188,6 +188,8 @@ def broken_target(tmp_path: Path, edit: str) -> Path:
     ("clock_ghz", "field 'clock_ghz' must be a positive number"),
     ("dpe", "missing object field 'dpe'"),
     ("local_memory.cb_alignment_bytes", "field 'local_memory.cb_alignment_bytes' is missing"),
+    ("simd.tops_f64", "field 'simd.tops_f64' is missing"),
+    ("mlu.transpose_bytes_per_cycle", "field 'mlu.transpose_bytes_per_cycle' is missing"),
 ])
 def test_invalid_target_names_the_field(edit: str, message: str, tmp_path: Path) -> None:
     path = broken_target(tmp_path, edit)

@@ -110,6 +110,6 @@ def test_compute_bound_exponentials_are_not_slowed_by_the_port() -> None:
     b.wait(Unit.DPE, mlu_tiles)
     b.pop(Unit.DPE, mlu_tiles)
     result = Simulator().run(b.build(), [])
-    exp_cycles = math.ceil(ADD_N / (target["simd_elements_per_cycle_per_pe"]
+    exp_cycles = math.ceil(ADD_N / (target["simd_ops_per_cycle_per_pe"]["f32"]
                                     * target["sfu_fraction"]))
     assert simd_busy(result) == 4 * exp_cycles

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import math
+from collections.abc import Callable
 
 import numpy as np
 from conftest import copy_program, run_copy
 
-from mtia_compiler.program import ProgramBuilder, Unit, decode
+from mtia_compiler.program import CB, ProgramBuilder, Unit, decode
 from mtia_compiler.sim import Simulator, load_target
 
 
@@ -194,3 +196,67 @@ def test_one_pe_streams_at_its_network_interface_rate_each_way() -> None:
     one_way = block * steps * 4 / interface_rate
     assert 0.97 * one_way <= dma_span(False) <= 1.05 * one_way
     assert 0.97 * one_way <= dma_span(True) <= 1.1 * one_way
+
+
+def simd_cycles(emit: Callable[[ProgramBuilder, CB], None], page_bytes: int) -> int:
+    """The SIMD engine's busy cycles for the instructions ``emit`` writes
+    into a page of ``page_bytes`` that the SIMD engine holds."""
+    b = ProgramBuilder("simd")
+    cb = b.cb("tiles", page_bytes, 1)
+    b.reserve(Unit.SIMD, cb)
+    emit(b, cb)
+    b.push(Unit.SIMD, cb)
+    b.wait(Unit.MLU, cb)
+    b.pop(Unit.MLU, cb)
+    return int(Simulator().run(b.build(), []).units["simd"]["busy_cycles"])
+
+
+def test_fma_counts_two_operations_per_element() -> None:
+    """An f32 FMA over n elements is 2n operations at the f32 rate; its 16n
+    bytes take less at the local bandwidth."""
+    n = 4096
+    rate = load_target().to_dict()["simd_ops_per_cycle_per_pe"]["f32"]
+    cycles = simd_cycles(lambda b, cb: b.simd_fma("f32", cb.back(), cb.back(), cb.back(),
+                                                  cb.back(), n), n * 4)
+    assert cycles == math.ceil(2 * n / rate)
+
+
+def test_simd_rate_follows_the_operand_type() -> None:
+    """f64 and i64 run at the f64 rate, f32 and i32 at the f32 rate, and a
+    cast at the rate of its wider type."""
+    n = 1024
+    rates = load_target().to_dict()["simd_ops_per_cycle_per_pe"]
+    assert rates["f64"] < rates["f32"]
+    for dtype, rate in (("f64", rates["f64"]), ("i64", rates["f64"]), ("f32", rates["f32"]),
+                        ("i32", rates["f32"]), ("bf16", rates["bf16"]), ("i8", rates["i8"])):
+        cycles = simd_cycles(lambda b, cb, t=dtype: b.simd_fill(t, cb.back(), n, 1), n * 8)
+        assert cycles == math.ceil(n / rate), dtype
+    cast = simd_cycles(lambda b, cb: b.simd_cast(cb.back(offset=n * 4), cb.back(), n, "f32",
+                                                 "f64"), n * 12)
+    assert cast == math.ceil(n / rates["f64"])
+
+
+def test_transpose_is_slower_than_a_contiguous_copy() -> None:
+    """A 64x64 f32 transpose moves its 32 KiB (read and written) at
+    mlu.transpose_bytes_per_cycle, a copy of the same tile at
+    mlu.bytes_per_cycle."""
+    target = load_target().to_dict()
+    rows = cols = 64
+
+    def mlu_cycles(transpose: bool) -> int:
+        b = ProgramBuilder("mlu")
+        cb = b.cb("tiles", rows * cols * 8, 1)
+        b.reserve(Unit.MLU, cb)
+        destination = cb.back(offset=rows * cols * 4)
+        if transpose:
+            b.transpose(destination, cb.back(), 4, rows, cols)
+        else:
+            b.mlu_copy(destination, cb.back(), 4, [rows, cols], [cols, 1], [cols, 1])
+        b.push(Unit.MLU, cb)
+        b.wait(Unit.SIMD, cb)
+        b.pop(Unit.SIMD, cb)
+        return int(Simulator().run(b.build(), []).units["mlu"]["busy_cycles"])
+
+    moved = 2 * rows * cols * 4
+    assert mlu_cycles(False) == math.ceil(moved / target["mlu_bytes_per_cycle"])
+    assert mlu_cycles(True) == math.ceil(moved / target["mlu_transpose_bytes_per_cycle"])
