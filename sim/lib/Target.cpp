@@ -21,13 +21,17 @@ public:
 
   const std::string &error() const { return firstError; }
 
-  void number(const char *section, const char *key, double &out) {
+  void number(const char *section, const char *key, double &out,
+              bool allowZero = false) {
     const llvm::json::Value *value = lookup(section, key);
     if (!value)
       return;
     std::optional<double> number = value->getAsNumber();
-    if (!number || !std::isfinite(*number) || *number <= 0) {
-      fail(section, key, "must be a positive number");
+    if (!number || !std::isfinite(*number) || *number < 0 ||
+        (*number == 0 && !allowZero)) {
+      fail(section, key,
+           allowZero ? "must be a non-negative number"
+                     : "must be a positive number");
       return;
     }
     out = *number;
@@ -224,6 +228,11 @@ std::string mtia::parseTarget(std::string_view json, TargetDesc &target) {
   reader.integer("command_processor", "circular_buffers",
                  target.numCircularBuffers);
   reader.integer("command_processor", "queue_depth", target.commandQueueDepth);
+  reader.integer("command_processor", "handoff_cycles", target.cbHandoffCycles,
+                 true);
+  reader.number("launch", "launch_ns", target.launchNs, true);
+  reader.integer("launch", "program_switch_cycles", target.programSwitchCycles,
+                 true);
   if (!reader.error().empty())
     return reader.error();
   if (target.dmaMaxRank > 4)

@@ -81,6 +81,9 @@ nb::dict targetToDict(const TargetDesc &t) {
   d["mlu_transpose_bytes_per_cycle"] = t.mluTransposeBytesPerCycle;
   d["circular_buffers"] = t.numCircularBuffers;
   d["command_queue_depth"] = t.commandQueueDepth;
+  d["cb_handoff_cycles"] = t.cbHandoffCycles;
+  d["launch_cycles"] = t.launchCycles();
+  d["program_switch_cycles"] = t.programSwitchCycles;
   return d;
 }
 

@@ -10,6 +10,7 @@
 #define MTIA_TARGET_H
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -122,6 +123,14 @@ struct TargetDesc {
 
   uint32_t numCircularBuffers = 0;
   uint32_t commandQueueDepth = 0;
+  /// How long after a push (pop) the command processor lets the CB's
+  /// consumer (producer) see the pages.
+  uint32_t cbHandoffCycles = 0;
+
+  /// The time from a kernel's launch to the start of every PE's first
+  /// program, and what a PE's control core spends between two programs.
+  double launchNs = 0;
+  uint32_t programSwitchCycles = 0;
 
   uint32_t numPEs() const { return peRows * peCols; }
   /// The SRAM bytes available to buffers placed in SRAM.
@@ -143,6 +152,10 @@ struct TargetDesc {
   /// Per-PE SIMD operations per cycle for a chip-wide rate in TOPS.
   double simdOpsPerCyclePerPE(double tops) const {
     return tops * 1e12 / numPEs() / (clockGHz * 1e9);
+  }
+  /// The launch time in cycles of the clock, to the nearest cycle.
+  uint64_t launchCycles() const {
+    return static_cast<uint64_t>(std::llround(launchNs * clockGHz));
   }
 };
 

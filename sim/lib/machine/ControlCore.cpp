@@ -31,6 +31,13 @@ bool ControlCore::startNextProgram(PEState &pe) {
     pe.ctlDone = true;
     return false;
   }
+  // The PE's first program starts when the launch reaches the PEs; every
+  // later one after the control core has switched programs.
+  if (pe.started)
+    pe.ctlClock += target.programSwitchCycles;
+  else
+    pe.ctlClock = target.launchCycles();
+  pe.started = true;
   pe.pid = pidOf(config.grid, pe.programs.peek());
   pe.programs.advance();
   std::fill(pe.iregs.begin(), pe.iregs.end(), 0);

@@ -289,7 +289,9 @@ bool LocalMemory::executeCBOp(PEState &pe, Unit unit, const Command &cmd,
                               desc.name + "' without reserving: " +
                               std::to_string(cb.reserved) + " pages reserved",
                           pe, cmd);
-    uint64_t at = std::max(now, readyTime);
+    // The consumer sees the pages once the command processor has handed
+    // them over.
+    uint64_t at = std::max(now, readyTime) + target.cbHandoffCycles;
     for (int64_t i = 0; i < n; ++i)
       cb.pushTime[(cb.pushed + i) % desc.pages] = at;
     cb.pushed += n;
@@ -315,7 +317,9 @@ bool LocalMemory::executeCBOp(PEState &pe, Unit unit, const Command &cmd,
                               "' without waiting: " +
                               std::to_string(cb.waited) + " pages waited for",
                           pe, cmd);
-    uint64_t at = std::max(now, readyTime);
+    // The producer sees the freed pages once the command processor has
+    // handed them back.
+    uint64_t at = std::max(now, readyTime) + target.cbHandoffCycles;
     for (int64_t i = 0; i < n; ++i)
       cb.popTime[(cb.popped + i) % desc.pages] = at;
     cb.popped += n;

@@ -207,6 +207,8 @@ struct PEState {
   ProgramSequence programs;
   bool ctlDone = false;
   bool inProgram = false;
+  /// Whether the PE has started a program of the launch.
+  bool started = false;
   int32_t pc = 0;
   std::array<int64_t, 3> pid = {0, 0, 0};
   // The collectives the current program has started, by group axes (the

@@ -150,16 +150,19 @@ def twice_program(n: int) -> bytes:
 
 def test_hits_wait_for_fills_in_flight_and_then_take_sram_latency() -> None:
     """PEs 0 and 1 read the same 4 KiB at once, then again after a fence. A
-    DMA store starts when its load's data is visible: PE 0's first load
-    misses (DRAM bandwidth, then DRAM latency); PE 1's finds the lines in
-    flight (SRAM-side occupancy, data when PE 0's fill arrives); the second
-    loads hit arrived lines (SRAM latency)."""
+    DMA store starts when its load's data is visible and handed over: PE 0's
+    first load misses (DRAM bandwidth, then DRAM latency); PE 1's finds the
+    lines in flight (SRAM-side occupancy, data when PE 0's fill arrives); the
+    second loads hit arrived lines (SRAM latency)."""
     n = 1024
     target = load_target().to_dict()
     dma_latency = target["dma_latency_cycles"]
     # PEs 0 and 1 are one hop from the grid's edge; requests and data cross
     # it once each.
     network = 2 * target["noc_hop_cycles"]
+    # The store's queue sees the loaded page when the command processor
+    # hands it over.
+    handoff = target["cb_handoff_cycles"]
     src, dst = np.arange(n, dtype=np.float32), np.zeros(4 * n, np.float32)
     result = Simulator().run(twice_program(n), [src, dst], (2,), trace=True)
     np.testing.assert_array_equal(dst, np.tile(src, 4))
@@ -179,7 +182,8 @@ def test_hits_wait_for_fills_in_flight_and_then_take_sram_latency() -> None:
     assert merged == miss and merged_store == miss_store
     for load, store in ((hit, hit_store), (hit1, hit1_store)):
         assert load > miss_store
-        assert store == load + paced + target["sram_latency_cycles"] + dma_latency + network
+        assert store == load + paced + target["sram_latency_cycles"] + dma_latency + network \
+            + handoff
     assert result.cache == {"hits": 3 * 4096 // SECTOR, "misses": 4096 // SECTOR,
                             "evictions": 0}
 

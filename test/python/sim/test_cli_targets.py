@@ -170,8 +170,8 @@ def test_cb_alignment_comes_from_the_target() -> None:
 def broken_target(tmp_path: Path, edit: str) -> Path:
     data = json.loads((TARGETS / "mtia-2i.json").read_text())
     section, _, key = edit.partition(".")
-    if edit == "reduce.network_hop_cycles":
-        data["reduce"][key] = -5
+    if edit in ("reduce.network_hop_cycles", "launch.launch_ns"):
+        data[section][key] = -5
     elif key:
         del data[section][key]
     else:
@@ -190,6 +190,9 @@ def broken_target(tmp_path: Path, edit: str) -> Path:
     ("local_memory.cb_alignment_bytes", "field 'local_memory.cb_alignment_bytes' is missing"),
     ("simd.tops_f64", "field 'simd.tops_f64' is missing"),
     ("mlu.transpose_bytes_per_cycle", "field 'mlu.transpose_bytes_per_cycle' is missing"),
+    ("command_processor.handoff_cycles", "field 'command_processor.handoff_cycles' is missing"),
+    ("launch", "missing object field 'launch'"),
+    ("launch.launch_ns", "field 'launch.launch_ns' must be a non-negative number"),
 ])
 def test_invalid_target_names_the_field(edit: str, message: str, tmp_path: Path) -> None:
     path = broken_target(tmp_path, edit)

@@ -98,7 +98,7 @@ def test_reduction_result_bounds_a_control_loop() -> None:
 
 def test_the_core_blocks_until_the_push() -> None:
     """The core's wait ends when the SIMD result is pushed (the SIMD finish
-    plus its latency); the read and the pop follow."""
+    plus its latency) and handed over; the read and the pop follow."""
     target = json.loads((TARGETS_DIR / "mtia-2i.json").read_text())
     cycles_per_instruction = target["control"]["cycles_per_instruction"]
 
@@ -115,7 +115,9 @@ def test_the_core_blocks_until_the_push() -> None:
         assert result.trace is not None
         (fill,) = [event["args"] for event in json.loads(result.trace)["traceEvents"]
                    if event.get("name") == "simd.fill"]
-        pushed = fill["start_cycle"] + fill["cycles"] + target["simd"]["latency_cycles"]
+        # The core sees the page when the command processor hands it over.
+        pushed = fill["start_cycle"] + fill["cycles"] + target["simd"]["latency_cycles"] \
+            + target["command_processor"]["handoff_cycles"]
         return result.pe_busy_cycles[0]["ctl"], pushed
 
     for count in (64, 65536):

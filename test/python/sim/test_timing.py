@@ -5,12 +5,15 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 from conftest import copy_program, run_copy
 
 from mtia_compiler.program import CB, ProgramBuilder, Unit, decode
 from mtia_compiler.sim import Simulator, load_target
+
+TARGETS = Path(__file__).resolve().parents[3] / "targets"
 
 
 def test_copy_is_exact_and_bandwidth_bound() -> None:
@@ -260,3 +263,40 @@ def test_transpose_is_slower_than_a_contiguous_copy() -> None:
     moved = 2 * rows * cols * 4
     assert mlu_cycles(False) == math.ceil(moved / target["mlu_bytes_per_cycle"])
     assert mlu_cycles(True) == math.ceil(moved / target["mlu_transpose_bytes_per_cycle"])
+
+
+def test_launch_and_program_switch_cycles() -> None:
+    """Programs that do nothing: every PE starts its first at the launch
+    time, and each further program on a PE costs a program switch."""
+    target = load_target().to_dict()
+    launch = round(1000 * target["clock_ghz"])
+    assert target["launch_cycles"] == launch
+    program = ProgramBuilder("empty").build()
+    pes = target["num_pes"]
+    for rounds in (1, 2, 5):
+        cycles = Simulator().run(program, [], (rounds * pes,)).cycles
+        assert cycles == launch + (rounds - 1) * target["program_switch_cycles"]
+
+
+def test_cb_hand_off_delays_both_sides() -> None:
+    """The SIMD engine fills a page and pushes it; the MLU waits for it and
+    pops it; the SIMD engine reserves it again. The MLU sees the push, and
+    the SIMD engine the pop, command_processor.handoff_cycles late."""
+    target = load_target().to_dict()
+    b = ProgramBuilder("handoff")
+    cb = b.cb("x", 4096, 1)
+    for _ in range(2):
+        b.reserve(Unit.SIMD, cb)
+        b.simd_fill("f32", cb.back(), 1024, 1.0)
+        b.push(Unit.SIMD, cb)
+        b.wait(Unit.MLU, cb)
+        b.pop(Unit.MLU, cb)
+    result = Simulator().run(b.build(), [], trace=True)
+    assert result.trace is not None
+    fills = [e["args"] for e in json.loads(result.trace)["traceEvents"]
+             if e["ph"] == "X" and e["name"] == "simd.fill"]
+    first_end = fills[0]["start_cycle"] + fills[0]["cycles"]
+    simd_latency = json.loads((TARGETS / "mtia-2i.json").read_text())["simd"]["latency_cycles"]
+    handoff = target["cb_handoff_cycles"]
+    assert handoff > 0
+    assert fills[1]["start_cycle"] == first_end + simd_latency + 2 * handoff
