@@ -14,19 +14,41 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 namespace mtia {
 
+/// The state of one bucket of a calendar.
+struct CalendarBucket {
+  /// The capacity the bucket has spent: its bytes, their turnarounds and
+  /// its blocked cycles.
+  double used = 0;
+  /// For a full bucket, a later bucket no earlier than the first one that
+  /// is not full; 0 for a bucket that is not full.
+  uint64_t nextOpen = 0;
+};
+
+/// A bucket of a calendar that charges turnarounds between directions.
+struct DirectedCalendarBucket : CalendarBucket {
+  /// The bytes read and written in the bucket.
+  double reads = 0, writes = 0;
+};
+
 /// Books transfers against a shared bandwidth, in buckets of fixed length;
 /// a transfer fills the earliest buckets with spare capacity at or after
-/// its start.
-class BandwidthCalendar {
+/// its start. A `Directed` calendar also records each bucket's reads and
+/// writes, to charge their turnarounds (a separate kind, so that the many
+/// calendars without turnarounds keep small buckets).
+template <bool Directed> class BasicBandwidthCalendar {
+  using Bucket =
+      std::conditional_t<Directed, DirectedCalendarBucket, CalendarBucket>;
+
 public:
   /// A bandwidth of `bytesPerCycle`, booked in buckets of `bucketCycles`:
   /// the model's time resolution of the shared bandwidth, within which the
   /// order of the bytes is not recorded.
-  explicit BandwidthCalendar(double bytesPerCycle = 1,
+  explicit BasicBandwidthCalendar(double bytesPerCycle = 1,
                              uint64_t bucketCycles = 64)
       : bytesPerCycle(bytesPerCycle), bucketCycles(bucketCycles),
         bucketCapacity(bytesPerCycle * bucketCycles) {}
@@ -44,7 +66,10 @@ public:
   /// has fewer bytes in a bucket (a DRAM channel's read/write turnarounds:
   /// a controller that serves each direction in batches switches twice per
   /// batch of the rarer one).
-  void chargeTurnarounds(double cost) { turnaroundCost = cost; }
+  void chargeTurnarounds(double cost) {
+    static_assert(Directed, "only a directed calendar records directions");
+    turnaroundCost = cost;
+  }
 
   /// Returns the cycle at which `bytes` requested at `start` have moved:
   /// never before the whole bandwidth, or the transfer's own rate
@@ -104,44 +129,36 @@ public:
   }
 
 private:
-  struct Bucket {
-    /// The capacity the bucket has spent: its bytes, their turnarounds and
-    /// its blocked cycles.
-    double used = 0;
-    /// The bytes read and written in the bucket (kept only with turnaround
-    /// charges).
-    double reads = 0, writes = 0;
-    /// For a full bucket, a later bucket no earlier than the first one
-    /// that is not full; 0 for a bucket that is not full.
-    uint64_t nextOpen = 0;
-  };
-
   /// How many bytes of direction `write` the bucket can still take.
   double fit(const Bucket &entry, bool write) const {
-    const double spare = bucketCapacity - entry.used;
-    if (turnaroundCost == 0 || spare <= 0)
-      return std::max(spare, 0.0);
-    // Bytes that keep this direction the rarer one cost their turnarounds
-    // too; bytes beyond that cost only themselves.
-    const double own = write ? entry.writes : entry.reads;
-    const double other = write ? entry.reads : entry.writes;
-    const double costly = std::max(other - own, 0.0);
-    const double rate = 1 + turnaroundCost;
-    if (spare <= costly * rate)
-      return spare / rate;
-    return costly + (spare - costly * rate);
+    const double spare = std::max(bucketCapacity - entry.used, 0.0);
+    if constexpr (Directed) {
+      if (turnaroundCost == 0 || spare == 0)
+        return spare;
+      // Bytes that keep this direction the rarer one cost their
+      // turnarounds too; bytes beyond that cost only themselves.
+      const double own = write ? entry.writes : entry.reads;
+      const double other = write ? entry.reads : entry.writes;
+      const double costly = std::max(other - own, 0.0);
+      const double rate = 1 + turnaroundCost;
+      if (spare <= costly * rate)
+        return spare / rate;
+      return costly + (spare - costly * rate);
+    } else {
+      return spare;
+    }
   }
 
   void add(Bucket &entry, bool write, double bytes) {
-    if (turnaroundCost == 0) {
+    if constexpr (Directed) {
+      const double rarerBefore = std::min(entry.reads, entry.writes);
+      (write ? entry.writes : entry.reads) += bytes;
+      entry.used += bytes + turnaroundCost *
+                                (std::min(entry.reads, entry.writes) -
+                                 rarerBefore);
+    } else {
       entry.used += bytes;
-      return;
     }
-    const double rarerBefore = std::min(entry.reads, entry.writes);
-    (write ? entry.writes : entry.reads) += bytes;
-    entry.used += bytes + turnaroundCost *
-                              (std::min(entry.reads, entry.writes) -
-                               rarerBefore);
   }
 
   /// The bucket `bucket`, which is not before the first page.
@@ -225,6 +242,9 @@ private:
   /// The storage of dropped pages, for reuse.
   std::vector<std::vector<Bucket>> sparePages;
 };
+
+using BandwidthCalendar = BasicBandwidthCalendar<false>;
+using DirectedBandwidthCalendar = BasicBandwidthCalendar<true>;
 
 } // namespace mtia
 

@@ -48,7 +48,8 @@ DramAddressMap::DramAddressMap(const DramStructureDesc &structure)
     : chunkShift(log2Exact(structure.interleaveBytes)),
       channelBits(log2Exact(structure.channels)),
       bankBits(log2Exact(structure.banksPerChannel)),
-      rowChunkBits(log2Exact(structure.rowBytes / structure.interleaveBytes)) {}
+      rowChunkBits(log2Exact(structure.rowBytes / structure.interleaveBytes)),
+      groupShift(chunkShift + channelBits) {}
 
 DramLocation DramAddressMap::locate(uint64_t address) const {
   const uint64_t chunk = address >> chunkShift;
@@ -71,7 +72,8 @@ Dram::Dram(const TargetDesc &target)
   const double clock = target.clockGHz;
   activateCycles = nsToCycles(structure.tRcdNs, clock);
   prechargeCycles = nsToCycles(structure.tRpNs, clock);
-  channelBytesPerCycle = target.dramBytesPerCycle() / structure.channels;
+  const double channelBytesPerCycle =
+      target.dramBytesPerCycle() / structure.channels;
   const uint64_t refreshPeriod = nsToCycles(structure.tRefiNs, clock);
   const uint64_t refreshLength = nsToCycles(structure.tRfcNs, clock);
   // A turnaround idles the channel's bus for its time; a batch of the rarer
@@ -82,7 +84,8 @@ Dram::Dram(const TargetDesc &target)
   channels.resize(structure.channels);
   for (uint32_t c = 0; c < structure.channels; ++c) {
     Channel &channel = channels[c];
-    channel.bus = BandwidthCalendar(channelBytesPerCycle, kChannelBucketCycles);
+    channel.bus =
+        DirectedBandwidthCalendar(channelBytesPerCycle, kChannelBucketCycles);
     // The channels refresh in turn, not all at once.
     channel.bus.blockPeriodically(refreshPeriod, refreshLength,
                                   refreshPeriod * c / structure.channels);
@@ -100,9 +103,18 @@ uint64_t Dram::book(uint64_t start, uint64_t address, uint64_t bytes,
   uint64_t finish = start;
   const uint64_t first = address;
   const uint64_t end = address + bytes;
+  // Consecutive pieces mostly share a channel group: the group's first
+  // piece is located, the others from it.
+  uint64_t groupAddress = address;
+  DramLocation groupLocation = map.locate(address);
   while (address < end) {
     const uint64_t pieceEnd = std::min(end, map.chunkEnd(address));
-    const DramLocation location = map.locate(address);
+    if (!map.sameChannelGroup(address, groupAddress)) {
+      groupAddress = address;
+      groupLocation = map.locate(address);
+    }
+    const DramLocation location =
+        map.locateSibling(address, groupAddress, groupLocation);
     Run &run = runs[location.channel];
     if (run.pieces && (run.bank != location.bank || run.row != location.row))
       finish = std::max(finish, flush(location.channel, write));
@@ -117,8 +129,6 @@ uint64_t Dram::book(uint64_t start, uint64_t address, uint64_t bytes,
     ++run.pieces;
     run.bytes += double(pieceEnd - address);
     run.lastRequest = request;
-    run.lastPieceCycles = static_cast<uint64_t>(
-        std::ceil(double(pieceEnd - address) / channelBytesPerCycle));
     address = pieceEnd;
   }
   for (uint32_t c = 0; c < runs.size(); ++c)
@@ -152,11 +162,14 @@ void Dram::openRun(const DramLocation &location, uint64_t request,
 
 uint64_t Dram::flush(uint32_t channel, bool write) {
   Run &run = runs[channel];
-  // The run is booked whole from its row's opening; its last piece moves
-  // no earlier than it was requested.
+  // The pieces arrived evenly from the first request to the last; the
+  // channel takes them no faster.
+  double rate = 0;
+  if (run.pieces > 1 && run.lastRequest > run.firstRequest)
+    rate = run.bytes * double(run.pieces - 1) /
+           (double(run.pieces) * double(run.lastRequest - run.firstRequest));
   const uint64_t finish =
-      std::max(channels[channel].bus.book(run.dataStart, run.bytes, write),
-               run.lastRequest + run.lastPieceCycles);
+      channels[channel].bus.book(run.dataStart, run.bytes, write, rate);
   run = Run();
   return finish;
 }

@@ -40,13 +40,26 @@ class DramAddressMap {
 public:
   explicit DramAddressMap(const DramStructureDesc &structure);
   DramLocation locate(uint64_t address) const;
+  /// Whether two addresses lie in one aligned run of `channels` chunks,
+  /// whose locations differ only in their channel.
+  bool sameChannelGroup(uint64_t a, uint64_t b) const {
+    return (a >> groupShift) == (b >> groupShift);
+  }
+  /// The location of `address` from that of `sibling` in its channel group.
+  DramLocation locateSibling(uint64_t address, uint64_t sibling,
+                             DramLocation location) const {
+    location.channel ^= static_cast<uint32_t>(((address ^ sibling) >>
+                                               chunkShift) &
+                                              ((uint64_t(1) << channelBits) - 1));
+    return location;
+  }
   /// The first address after `address` in another interleave chunk.
   uint64_t chunkEnd(uint64_t address) const {
     return ((address >> chunkShift) + 1) << chunkShift;
   }
 
 private:
-  unsigned chunkShift, channelBits, bankBits, rowChunkBits;
+  unsigned chunkShift, channelBits, bankBits, rowChunkBits, groupShift;
 };
 
 class Dram {
@@ -70,7 +83,7 @@ public:
 
 private:
   struct Channel {
-    BandwidthCalendar bus;
+    DirectedBandwidthCalendar bus;
     /// Activations, booked one unit each at four per four-activate window.
     BandwidthCalendar activations;
     /// Per bank, the open row plus one (0: the bank is precharged).
@@ -84,8 +97,6 @@ private:
     uint32_t bank = 0;
     uint64_t row = 0;
     uint64_t firstRequest = 0, lastRequest = 0;
-    /// The cycles the channel needs for the last piece alone.
-    uint64_t lastPieceCycles = 0;
     /// When the row is open for the run's data.
     uint64_t dataStart = 0;
     double bytes = 0;
@@ -103,7 +114,6 @@ private:
   std::vector<Channel> channels;
   /// Per channel, the run being gathered.
   std::vector<Run> runs;
-  double channelBytesPerCycle = 0;
   uint64_t baseLatency;
   uint64_t activateCycles, prechargeCycles;
   uint64_t hits = 0, misses = 0;

@@ -114,12 +114,13 @@ def test_one_pe_cannot_draw_the_whole_dram_bandwidth() -> None:
     n = 1 << 20
     spread = n * 4 / read(sim, n, 16384).cycles
     # A grid of one program runs on PE 0: its load's span, requests and
-    # transfers, moves at the request rate ...
+    # transfers, moves at the request rate, less the pieces a refresh window
+    # or a row activation holds back ...
     single = sim.run(read_program(16384, 1), [np.zeros(n, np.float32)], (1,), trace=True)
     assert single.trace is not None
     (span,) = [e["args"]["cycles"] for e in json.loads(single.trace)["traceEvents"]
                if e["ph"] == "X" and e["name"] == "dma.load"]
-    assert 0.9 * rate <= 16384 * 4 / span <= rate
+    assert 0.8 * rate <= 16384 * 4 / span <= rate
     # ... and 64 programs spread over the PEs go far faster.
     assert spread > 4 * rate
 
