@@ -5,6 +5,7 @@
 
     python benchmarks/calibration.py [--target mtia-2i] [--only NAME] [--quick]
                                      [--sensitivity] [--sensitivity-set NAMES]
+                                     [--figures PATHS]
 
 Every microbenchmark is a `@triton.jit` kernel launched on torch CPU tensors
 through the project's Triton backend, as `benchmarks/suite.py` launches its
@@ -20,12 +21,13 @@ The output is one table, one row per figure: the model's figure, the public
 figure or the range it should fall in, the source of that range and whether
 the model is inside it. The public figures are data, in `REFERENCES` below.
 
-`--sensitivity` then writes, for each assumed figure of the target
-(`ASSUMED_FIGURES`, dotted paths into the target JSON; a path the target file
-does not have is skipped with a note), copies of the target JSON with that
-figure x0.5 and x2 (integers rounded, at least 1) to a temporary directory and
-runs the benchmarks of `--sensitivity-set` against each copy, then prints a
-table of the figure, the x0.5, x1 and x2 results of each benchmark row.
+`--sensitivity` then writes, for each assumed figure of the target (the
+dotted paths whose entry in the target's `sources` says "assumed"), copies of
+the target JSON with that figure x0.5 and x2 (integers rounded, at least 1) to
+a temporary directory and runs the benchmarks of `--sensitivity-set` against
+each copy, then prints a table of the figure, the x0.5, x1 and x2 results of
+each benchmark row that moves. A copy the target loader refuses (a figure out
+of its valid range) is named instead.
 
 The backend takes a target by name only (`MTIADriver(arch)` selects
 `targets/mtia-<arch>.json` of the installed package; there is no option or
@@ -138,16 +140,13 @@ REFERENCES: dict[str, Reference] = {
     "launch": Reference(0.0, 1000.0, "ns", f"job launch < 1 us: {HOTCHIPS24}"),
 }
 
-#: The figures of the target that are assumptions, not public: dotted paths
-#: into the target JSON, each scaled x0.5 and x2 by `--sensitivity`.
-ASSUMED_FIGURES: list[str] = [
-    "dram.latency_cycles",
-    "sram.latency_cycles",
-    "simd.sfu_fraction",
-    "reduce.elements_per_cycle",
-    "mlu.bytes_per_cycle",
-    "dma.latency_cycles",
-]
+def assumed_figures(data: dict[str, Any]) -> list[str]:
+    """The figures of a target description that are assumptions, not public
+    or standard: the dotted paths whose `sources` entry says "assumed", each
+    scaled x0.5 and x2 by `--sensitivity`."""
+    return [path for path, source in data["sources"].items() if source.startswith("assumed")]
+
+
 SENSITIVITY_FACTORS = (0.5, 2.0)
 
 # -- the kernels ---------------------------------------------------------------
@@ -265,6 +264,7 @@ class Context:
 
     clock_ghz: float
     sfu_fraction: float
+    control_cycles_per_instruction: int
     quick: bool
     #: Figures other benchmarks compare with (the streaming copy's GB/s).
     shared: dict[str, float] = field(default_factory=dict)
@@ -604,16 +604,26 @@ def bench_launch(context: Context) -> list[Row]:
     reference = REFERENCES["launch"]
     x = torch.ones(8)
     y = torch.zeros(8)
-    _, empty, _ = timed(lambda: empty_kernel[(1,)](x))
+    _, empty, records = timed(lambda: empty_kernel[(1,)](x))
     _, one, _ = timed(lambda: one_element_kernel[(1,)](x, y))
     check(y[:1], torch.full((1,), 2.0), what="launch")
-    rows_out = []
-    for name, cycles in (("launch_empty (empty kernel, 1 program)", empty),
-                         ("launch_one_element (y[0] = x[0] + 1, 1 program)", one)):
-        ns = context.seconds(cycles) * 1e9
-        rows_out.append(Row(name, ns, "ns", f"{ns:.0f} ns ({cycles:,} cycles)",
-                            reference.describe(), reference.source, reference.contains(ns)))
-    return rows_out
+    # The empty kernel's time is the launch and its control core's few
+    # instructions (control.cycles_per_instruction each); without those it is
+    # the launch's own cost.
+    per_instruction = context.control_cycles_per_instruction
+    control = sum(record.result.units["ctl"]["instructions"] for record in records)
+    launch = empty - control * per_instruction
+    ns = context.seconds(launch) * 1e9
+    one_ns = context.seconds(one) * 1e9
+    return [
+        Row("launch_empty (empty kernel less its control instructions)", ns, "ns",
+            f"{ns:.0f} ns ({launch:,} cycles)", reference.describe(), reference.source,
+            reference.contains(ns)),
+        # A kernel's own work adds to the launch; no public figure bounds it.
+        Row("launch_one_element (y[0] = x[0] + 1, 1 program)", one_ns, "ns",
+            f"{one_ns:.0f} ns ({one:,} cycles)", "> launch_empty",
+            "the launch plus a scalar load and store", None),
+    ]
 
 
 #: The benchmarks, in the order they run.
@@ -629,8 +639,7 @@ BENCHMARKS: dict[str, Callable[[Context], list[Row]]] = {
     "launch": bench_launch,
 }
 #: The benchmarks `--sensitivity` runs by default: all but the GEMM and the
-#: SIMD FMA chains, which take the longest to simulate (and depend on none of
-#: ASSUMED_FIGURES today).
+#: SIMD FMA chains, which take the longest to simulate.
 DEFAULT_SENSITIVITY_SET = ("stream_copy", "mixed", "strided", "gather", "sfu", "sram", "launch")
 
 # -- targets -------------------------------------------------------------------
@@ -651,6 +660,7 @@ def use_target(arch: str) -> None:
 def context_for(description: Path | str, quick: bool) -> Context:
     data = load_target(description).to_dict()
     return Context(clock_ghz=float(data["clock_ghz"]), sfu_fraction=float(data["sfu_fraction"]),
+                   control_cycles_per_instruction=int(data["control_cycles_per_instruction"]),
                    quick=quick)
 
 
@@ -719,14 +729,21 @@ def working_directory(path: Path) -> Iterator[None]:
 
 
 def sensitivity(target: str, names: Sequence[str], quick: bool,
-                base_rows: dict[str, Row]) -> None:
-    """Runs `names` on copies of `target` with each assumed figure x0.5 and
-    x2, and prints the table."""
+                base_rows: dict[str, Row], only_figures: Sequence[str] | None) -> None:
+    """Runs `names` on copies of `target` with each assumed figure (or those
+    of `only_figures`) x0.5 and x2, and prints the table."""
     data = json.loads(target_path(target).read_text())
     results: dict[tuple[str, float], dict[str, float]] = {}
     row_names: list[str] = []
     units: dict[str, str] = {}
-    skipped: list[str] = []
+    refused: list[str] = []
+    figures = assumed_figures(data)
+    if only_figures is not None:
+        unknown = sorted(set(only_figures) - set(figures))
+        if unknown:
+            raise click.BadParameter(f"not assumed figures of {target}: {', '.join(unknown)}",
+                                     param_hint="--figures")
+        figures = list(only_figures)
     with tempfile.TemporaryDirectory(prefix="mtia-calibration-") as folder:
         root = Path(folder)
         (root / "mtia-cal").mkdir()
@@ -757,47 +774,56 @@ def sensitivity(target: str, names: Sequence[str], quick: bool,
             if base is not None and abs(base.value - value) > 1e-9 * max(1.0, abs(value)):
                 click.echo(f"note: {row_name}: {value:g} through the copy of the target, "
                            f"{base.value:g} through its name", err=True)
-        for path in ASSUMED_FIGURES:
-            try:
-                original = get_path(data, path)
-            except KeyError:
-                skipped.append(path)
-                continue
+        for path in figures:
+            original = get_path(data, path)
             for factor in SENSITIVITY_FACTORS:
                 variant = json.loads(json.dumps(data))
                 value = scaled(original, factor)
                 set_path(variant, path, value)
                 click.echo(f"sensitivity: {path} = {value} (x{factor:g} of {original})",
                            err=True)
-                results[(path, factor)] = run_variant(f"{path}-x{factor:g}", variant)
+                # A variant the target loader or a kernel's compilation
+                # refuses (a figure out of its valid range) is named, not
+                # measured.
+                try:
+                    results[(path, factor)] = run_variant(f"{path}-x{factor:g}", variant)
+                except Exception as error:  # noqa: BLE001 (reported below)
+                    refused.append(f"{path} = {value}: {type(error).__name__}: "
+                                   f"{str(error).splitlines()[0]}")
         use_target(target.removeprefix("mtia-"))
 
     click.echo("")
     click.echo(f"Sensitivity to the assumed figures of {target} (each x0.5 and x2; the "
-               "benchmark's figure in its unit):")
-    for path in skipped:
-        click.echo(f"note: {path}: not in {target_path(target)}, skipped")
+               "benchmark's figure in its unit; rows whose figure does not move are left "
+               "out):")
+    for line in refused:
+        click.echo(f"note: not measured, {line}")
     headers = ("figure", "benchmark", "unit", "x0.5", "x1", "x2", "change x0.5..x2")
     table: list[tuple[str, ...]] = []
-    for path in ASSUMED_FIGURES:
-        if path in skipped:
-            continue
+    still: list[str] = []
+    for path in figures:
         original = get_path(data, path)
+        moved = False
         for row_name in row_names:
             middle = unchanged.get(row_name)
-            half = results[(path, 0.5)].get(row_name)
-            double = results[(path, 2.0)].get(row_name)
-            if middle is None or half is None or double is None:
+            half = results.get((path, 0.5), {}).get(row_name)
+            double = results.get((path, 2.0), {}).get(row_name)
+            if middle is None or half is None or double is None or half == middle == double:
                 continue
+            moved = True
             change = (f"{100 * (double - half) / middle:+.1f}%" if middle else "n/a")
             table.append((f"{path} ({original:g})", row_name.split(" (")[0], units[row_name],
                           f"{half:.4g}", f"{middle:.4g}", f"{double:.4g}", change))
+        if not moved and (path, 0.5) in results and (path, 2.0) in results:
+            still.append(path)
     widths = [max(len(header), *(len(line[i]) for line in table)) if table else len(header)
               for i, header in enumerate(headers)]
     click.echo(" | ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip())
     click.echo("-+-".join("-" * width for width in widths))
     for line in table:
         click.echo(" | ".join(t.ljust(w) for t, w in zip(line, widths, strict=True)).rstrip())
+    if still:
+        click.echo(f"No measured effect at x0.5 or x2: {', '.join(still)}")
 
 
 def parse_names(text: str, option: str) -> list[str]:
@@ -818,8 +844,10 @@ def parse_names(text: str, option: str) -> list[str]:
                    "figure x0.5 and x2.")
 @click.option("--sensitivity-set", default=",".join(DEFAULT_SENSITIVITY_SET),
               show_default=True, help="The benchmarks the sensitivity runs (comma-separated).")
+@click.option("--figures", default="",
+              help="Comma-separated assumed figures to vary (default: all of them).")
 def main(target: str, only: str, quick: bool, with_sensitivity: bool,
-         sensitivity_set: str) -> None:
+         sensitivity_set: str, figures: str) -> None:
     if not target.startswith("mtia-"):
         raise click.BadParameter("the target's name starts with mtia-", param_hint="--target")
     if not target_path(target).is_file():
@@ -849,7 +877,8 @@ def main(target: str, only: str, quick: bool, with_sensitivity: bool,
                f"{time.monotonic() - start:.0f} s of host time")
     if with_sensitivity:
         start = time.monotonic()
-        sensitivity(target, chosen, quick, {row.name: row for row in rows})
+        sensitivity(target, chosen, quick, {row.name: row for row in rows},
+                    [path.strip() for path in figures.split(",") if path.strip()] or None)
         click.echo(f"sensitivity: {time.monotonic() - start:.0f} s of host time")
 
 

@@ -79,6 +79,7 @@ nb::dict targetToDict(const TargetDesc &t) {
   d["reduce_network_hop_cycles"] = t.reduceNetworkHopCycles;
   d["mlu_bytes_per_cycle"] = t.mluBytesPerCycle;
   d["mlu_transpose_bytes_per_cycle"] = t.mluTransposeBytesPerCycle;
+  d["control_cycles_per_instruction"] = t.controlCyclesPerInstruction;
   d["circular_buffers"] = t.numCircularBuffers;
   d["command_queue_depth"] = t.commandQueueDepth;
   d["cb_handoff_cycles"] = t.cbHandoffCycles;

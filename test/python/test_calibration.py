@@ -37,11 +37,22 @@ def test_quick_calibration_reports_every_figure(tmp_path: Path) -> None:
 
 
 def test_sensitivity_reaches_the_copied_target(tmp_path: Path) -> None:
-    stdout = run(tmp_path, "--only", "sfu", "--sensitivity", "--sensitivity-set", "sfu")
+    stdout = run(tmp_path, "--only", "sfu", "--sensitivity", "--sensitivity-set", "sfu",
+                 "--figures", "simd.sfu_fraction,mlu.bytes_per_cycle")
     rows = {(match["figure"], match["name"]): match for line in stdout.splitlines()
             if (match := SENSITIVITY_ROW.fullmatch(line))}
     sfu = rows[("simd.sfu_fraction", "sfu_exp_log")]
     assert float(sfu["half"]) < float(sfu["one"]) < float(sfu["double"]), stdout
     # A figure the exp/log chain does not use leaves it where it is.
-    mlu = rows[("mlu.bytes_per_cycle", "sfu_exp_log")]
-    assert mlu["half"] == mlu["one"] == mlu["double"], stdout
+    assert ("mlu.bytes_per_cycle", "sfu_exp_log") not in rows, stdout
+    assert re.search(r"^No measured effect at x0.5 or x2: mlu.bytes_per_cycle$", stdout,
+                     re.M), stdout
+
+
+def test_only_assumed_figures_are_varied(tmp_path: Path) -> None:
+    result = subprocess.run([sys.executable, str(CALIBRATION), "--quick", "--only", "launch",
+                             "--sensitivity", "--figures", "clock_ghz"],
+                            capture_output=True, text=True, timeout=600, check=False,
+                            env=dict(os.environ, TRITON_CACHE_DIR=str(tmp_path)))
+    assert result.returncode != 0
+    assert "not assumed figures of mtia-2i: clock_ghz" in result.stderr
