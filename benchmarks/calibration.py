@@ -796,8 +796,8 @@ def sensitivity(target: str, names: Sequence[str], quick: bool,
     click.echo(f"Sensitivity to the assumed figures of {target} (each x0.5 and x2; the "
                "benchmark's figure in its unit; rows whose figure does not move are left "
                "out):")
-    for line in refused:
-        click.echo(f"note: not measured, {line}")
+    for refusal in refused:
+        click.echo(f"note: not measured, {refusal}")
     headers = ("figure", "benchmark", "unit", "x0.5", "x1", "x2", "change x0.5..x2")
     table: list[tuple[str, ...]] = []
     still: list[str] = []

@@ -232,8 +232,10 @@ def test_simd_rate_follows_the_operand_type() -> None:
     assert rates["f64"] < rates["f32"]
     for dtype, rate in (("f64", rates["f64"]), ("i64", rates["f64"]), ("f32", rates["f32"]),
                         ("i32", rates["f32"]), ("bf16", rates["bf16"]), ("i8", rates["i8"])):
-        cycles = simd_cycles(lambda b, cb, t=dtype: b.simd_fill(t, cb.back(), n, 1), n * 8)
-        assert cycles == math.ceil(n / rate), dtype
+        def fill(b: ProgramBuilder, cb: CB, t: str = dtype) -> None:
+            b.simd_fill(t, cb.back(), n, 1)
+
+        assert simd_cycles(fill, n * 8) == math.ceil(n / rate), dtype
     cast = simd_cycles(lambda b, cb: b.simd_cast(cb.back(offset=n * 4), cb.back(), n, "f32",
                                                  "f64"), n * 12)
     assert cast == math.ceil(n / rates["f64"])
