@@ -27,12 +27,6 @@ bool addScaled(int64_t &offset, int64_t index, int64_t stride) {
          __builtin_add_overflow(offset, product, &offset);
 }
 
-/// When the requests of an instruction that started at `start` have sent
-/// the `sent` bytes before a transfer, at `rate` bytes per cycle.
-uint64_t requestTime(uint64_t start, uint64_t sent, double rate) {
-  return start + static_cast<uint64_t>(double(sent) / rate);
-}
-
 /// Copies `bytes` from local memory to a host buffer. The bytes of a long
 /// run go around the host's caches: a store's destination is seldom read
 /// again soon, and writing it through the caches would first read every
@@ -141,7 +135,7 @@ uint64_t DmaEngine::runStrided(PEState &pe, Unit unit, const Command &cmd,
   }
   const uint64_t granule = target.dmaTransactionBytes;
   const uint64_t alignment = target.dmaAlignmentBytes;
-  const uint32_t hops = target.nocHops(pe.index);
+  RequestStream requests{double(start), target.nocHops(pe.index)};
   uint64_t finish = start;
   uint64_t transferred = 0;
   int64_t index[kMaxTileRank] = {0, 0, 0, 0};
@@ -210,11 +204,9 @@ uint64_t DmaEngine::runStrided(PEState &pe, Unit unit, const Command &cmd,
       uint64_t spanStart = runStart / granule * granule;
       uint64_t spanEnd =
           (runStart + runBytes + granule - 1) / granule * granule;
-      const double rate = memory.requestRate(buffer, hops);
-      finish = std::max(
-          finish, memory.bookTransfer(buffer, !load,
-                                      requestTime(start, transferred, rate),
-                                      spanStart, spanEnd - spanStart, rate));
+      finish = std::max(finish,
+                        memory.bookTransfer(buffer, !load, requests, spanStart,
+                                            spanEnd - spanStart));
       transferred += spanEnd - spanStart;
       continue;
     }
@@ -247,12 +239,9 @@ uint64_t DmaEngine::runStrided(PEState &pe, Unit unit, const Command &cmd,
         std::memcpy(element, host, esize);
       else
         std::memcpy(host, element, esize);
-      const double rate = memory.requestRate(buffer, hops);
-      finish = std::max(
-          finish, memory.bookTransfer(buffer, !load,
-                                      requestTime(start, transferred, rate),
-                                      address / granule * granule, granule,
-                                      rate));
+      finish = std::max(finish, memory.bookTransfer(
+                                    buffer, !load, requests,
+                                    address / granule * granule, granule));
       transferred += granule;
     }
   }
@@ -277,7 +266,7 @@ uint64_t DmaEngine::runIndexed(PEState &pe, Unit unit, const Command &cmd,
     else
       storeInt(inst.type, padding, other.i);
   }
-  const uint32_t hops = target.nocHops(pe.index);
+  RequestStream requests{double(start), target.nocHops(pe.index)};
   uint64_t finish = start;
   uint64_t transferred = 0;
   for (int64_t i = 0; i < inst.count; ++i) {
@@ -297,12 +286,9 @@ uint64_t DmaEngine::runIndexed(PEState &pe, Unit unit, const Command &cmd,
     else
       std::memcpy(host, element, esize);
     const uint64_t granule = target.dmaTransactionBytes;
-    const double rate = memory.requestRate(buffer, hops);
-    finish = std::max(
-        finish, memory.bookTransfer(buffer, !gather,
-                                    requestTime(start, transferred, rate),
-                                    address / granule * granule, granule,
-                                    rate));
+    finish = std::max(finish, memory.bookTransfer(
+                                  buffer, !gather, requests,
+                                  address / granule * granule, granule));
     transferred += granule;
   }
   local.countTraffic(transferred);
@@ -324,9 +310,8 @@ uint64_t DmaEngine::runAtomic(PEState &pe, Unit unit, const Command &cmd,
                                                   inst.type, inst.count, 1)
                              : nullptr;
   const AtomicFn fn = static_cast<AtomicFn>(inst.fn);
-  const uint32_t hops = target.nocHops(pe.index);
+  RequestStream requests{double(start), target.nocHops(pe.index)};
   uint64_t finish = start;
-  uint64_t done = 0;
   for (int64_t i = 0; i < inst.count; ++i) {
     if (mask && !mask[i])
       continue;
@@ -342,11 +327,9 @@ uint64_t DmaEngine::runAtomic(PEState &pe, Unit unit, const Command &cmd,
     // A read-modify-write is a read and a write transaction.
     const uint64_t granule = target.dmaTransactionBytes;
     const uint64_t transaction = address / granule * granule;
-    const double rate = memory.requestRate(buffer, hops);
-    const uint64_t request = requestTime(start, 2 * granule * done++, rate);
-    memory.bookTransfer(buffer, false, request, transaction, granule, rate);
-    finish = std::max(finish, memory.bookTransfer(buffer, true, request,
-                                                  transaction, granule, rate));
+    memory.bookTransfer(buffer, false, requests, transaction, granule);
+    finish = std::max(finish, memory.bookTransfer(buffer, true, requests,
+                                                  transaction, granule));
   }
   return finish;
 }

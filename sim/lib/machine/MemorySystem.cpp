@@ -250,13 +250,10 @@ void MemorySystem::materialiseOverlapping(const GlobalBuffer &buffer,
   }
 }
 
-double MemorySystem::requestRate(const GlobalBuffer &buffer,
-                                 uint32_t hops) const {
-  const uint64_t memoryLatency = buffer.space == MemorySpace::Sram
-                                     ? target.sram.latencyCycles
-                                     : target.dram.latencyCycles;
-  const double roundTrip = double(memoryLatency + target.dmaLatencyCycles +
-                                  2 * hops * target.nocHopCycles);
+double MemorySystem::requestRate(const RequestStream &requests,
+                                 uint64_t latency) const {
+  const double roundTrip = double(latency + target.dmaLatencyCycles +
+                                  2 * requests.hops * target.nocHopCycles);
   const double outstandingBytes =
       double(target.dmaMaxOutstanding) * target.dmaTransactionBytes;
   return std::min(target.nocPeBytesPerCycle,
@@ -264,43 +261,47 @@ double MemorySystem::requestRate(const GlobalBuffer &buffer,
 }
 
 uint64_t MemorySystem::bookTransfer(const GlobalBuffer &buffer, bool write,
-                                    uint64_t start, uint64_t address,
-                                    uint64_t bytes,
-                                    double requestBytesPerCycle) {
+                                    RequestStream &requests, uint64_t address,
+                                    uint64_t bytes) {
+  if (cache.enabled() && buffer.space == MemorySpace::Dram)
+    return bookCachedTransfer(write, requests, address, bytes);
+  const uint64_t start = static_cast<uint64_t>(requests.clock);
   if (buffer.space == MemorySpace::Sram) {
+    const double rate = requestRate(requests, target.sram.latencyCycles);
+    requests.clock += double(bytes) / rate;
     latency = std::max<uint64_t>(latency, target.sram.latencyCycles);
     (write ? sramWrite : sramRead) += bytes;
-    return sram.book(start, static_cast<double>(bytes), write,
-                     requestBytesPerCycle);
+    return sram.book(start, static_cast<double>(bytes), write, rate);
   }
-  if (cache.enabled())
-    return bookCachedTransfer(write, start, address, bytes,
-                              requestBytesPerCycle);
+  const double rate = requestRate(requests, target.dram.latencyCycles);
+  requests.clock += double(bytes) / rate;
   (write ? dramWrite : dramRead) += bytes;
-  return dram.book(start, address, bytes, write, requestBytesPerCycle,
-                   latency);
+  return dram.book(start, address, bytes, write, rate, latency);
 }
 
-uint64_t MemorySystem::bookCachedTransfer(bool write, uint64_t start,
-                                          uint64_t address, uint64_t bytes,
-                                          double requestBytesPerCycle) {
+uint64_t MemorySystem::bookCachedTransfer(bool write, RequestStream &requests,
+                                          uint64_t address, uint64_t bytes) {
+  const uint64_t start = static_cast<uint64_t>(requests.clock);
   const uint64_t sectorBytes = target.dmaTransactionBytes;
   const uint64_t firstSector = address / sectorBytes;
   const uint64_t sectors = bytes / sectorBytes;
+  const double dramRate = requestRate(requests, target.dram.latencyCycles);
   if (write) {
     // Write-through with allocation: every byte goes on to DRAM, and the
     // cache keeps the sectors for later reads from the time the write has
     // passed.
+    requests.clock += double(bytes) / dramRate;
     dramWrite += bytes;
-    const uint64_t finish = dram.book(start, address, bytes, true,
-                                      requestBytesPerCycle, latency);
+    const uint64_t finish =
+        dram.book(start, address, bytes, true, dramRate, latency);
     // The allocation writes the sectors into the SRAM as they pass.
-    sram.book(start, static_cast<double>(bytes), true, requestBytesPerCycle);
+    sram.book(start, static_cast<double>(bytes), true, dramRate);
     cache.write(firstSector, sectors, finish);
     return finish;
   }
   // Hits come from the SRAM, misses from DRAM; a hit whose fill is still in
-  // flight is forwarded when the fill arrives.
+  // flight is forwarded when the fill arrives. Misses keep their requests
+  // outstanding for a DRAM round trip, hits for an SRAM one.
   uint64_t finish = start;
   const CacheReadOutcome outcome = cache.read(
       firstSector, sectors, start,
@@ -313,7 +314,7 @@ uint64_t MemorySystem::bookCachedTransfer(bool write, uint64_t start,
         uint64_t missLatency = 0;
         const uint64_t dramFinish =
             dram.book(start, pieceSector * sectorBytes, missBytes, false,
-                      requestBytesPerCycle, missLatency);
+                      dramRate, missLatency);
         latency = std::max(latency, missLatency);
         finish = std::max(finish, dramFinish);
         // The fill writes the lines into the SRAM as they arrive.
@@ -321,13 +322,16 @@ uint64_t MemorySystem::bookCachedTransfer(bool write, uint64_t start,
         sram.book(arrival, static_cast<double>(missBytes), true);
         return arrival;
       });
+  requests.clock += double(outcome.missSectors * sectorBytes) / dramRate;
   if (outcome.hitSectors == 0)
     return finish;
   const uint64_t hitBytes = outcome.hitSectors * sectorBytes;
+  const double sramRate = requestRate(requests, target.sram.latencyCycles);
+  requests.clock += double(hitBytes) / sramRate;
   latency = std::max<uint64_t>(latency, target.sram.latencyCycles);
   fillArrival = std::max(fillArrival, outcome.inFlightUntil);
   return std::max(finish, sram.book(start, static_cast<double>(hitBytes),
-                                    false, requestBytesPerCycle));
+                                    false, sramRate));
 }
 
 void MemorySystem::report(SimResult &result) const {

@@ -38,6 +38,17 @@ struct GlobalBuffer {
   bool hostReadOnly = false;
 };
 
+/// The requests of one DMA instruction: they leave its PE one after another
+/// from the instruction's start, each at the rate its PE's network
+/// interface allows, or less when the PE's outstanding transactions cannot
+/// cover the round trip of the memory that serves it (Little's law).
+struct RequestStream {
+  /// When the next request may leave.
+  double clock = 0;
+  /// The PE's mesh hops from global memory.
+  uint32_t hops = 0;
+};
+
 class MemorySystem {
 public:
   MemorySystem(const TargetDesc &target, const Diagnostics &diagnostics)
@@ -87,16 +98,12 @@ public:
     latency = 0;
     fillArrival = 0;
   }
-  /// The rate at which a PE `hops` mesh hops from global memory sends the
-  /// requests of a transfer to `buffer`: its NoC interface's, or less when
-  /// its outstanding transactions cannot cover the memory's round trip.
-  double requestRate(const GlobalBuffer &buffer, uint32_t hops) const;
   /// Books `bytes` at `address` (a multiple of dma.transaction_bytes, which
-  /// `bytes` is too) of `buffer`, whose requests leave from `start` on at
-  /// `requestBytesPerCycle`; returns when the memory has moved them.
-  uint64_t bookTransfer(const GlobalBuffer &buffer, bool write, uint64_t start,
-                        uint64_t address, uint64_t bytes,
-                        double requestBytesPerCycle);
+  /// `bytes` is too) of `buffer`, whose requests leave with those of
+  /// `requests` and advance it; returns when the memory has moved them.
+  uint64_t bookTransfer(const GlobalBuffer &buffer, bool write,
+                        RequestStream &requests, uint64_t address,
+                        uint64_t bytes);
   /// The latency of the slowest memory the transfers since beginTransfers()
   /// touched.
   uint64_t transferLatency() const { return latency; }
@@ -120,8 +127,10 @@ private:
   void materialiseOverlapping(const GlobalBuffer &buffer, const uint8_t *host,
                               uint64_t bytes);
   std::string describeAddress(uint64_t address) const;
-  uint64_t bookCachedTransfer(bool write, uint64_t start, uint64_t address,
-                              uint64_t bytes, double requestBytesPerCycle);
+  uint64_t bookCachedTransfer(bool write, RequestStream &requests,
+                              uint64_t address, uint64_t bytes);
+  /// The rate at which `requests` leave for a memory of `latency` cycles.
+  double requestRate(const RequestStream &requests, uint64_t latency) const;
 
   const TargetDesc &target;
   const Diagnostics &diagnostics;
