@@ -322,15 +322,22 @@ def relation_row(name: str, value: float, unit: str, shown: str, key: str,
                value < copy)
 
 
-def bench_copy(context: Context) -> list[Row]:
-    nbytes = (4 if context.quick else 64) << 20
+def streaming_copy(quick: bool) -> tuple[int, int, int]:
+    """Copies 64 MiB of f32 (4 MiB when `quick`) in large blocks on the
+    active target; returns the bytes copied, the block and the cycles."""
+    nbytes = (4 if quick else 64) << 20
     n = nbytes // 4
-    block = 4096 if context.quick else 16384
+    block = 4096 if quick else 16384
     src = torch.randn(n, generator=torch.Generator().manual_seed(1))
     dst = torch.full_like(src, float("nan"))
     _, cycles, _ = timed(lambda: copy_kernel[(triton.cdiv(n, block),)](src, dst, n,
                                                                        BLOCK=block))
     check(dst, src, what="stream_copy")
+    return nbytes, block, cycles
+
+
+def bench_copy(context: Context) -> list[Row]:
+    nbytes, block, cycles = streaming_copy(context.quick)
     rate = gbps(context, 2 * nbytes, cycles)
     context.shared["stream_copy_gbps"] = rate
     percent = 100 * rate / DRAM_PEAK_GBPS

@@ -21,6 +21,13 @@ SFU's rate on all PEs. Each detail line names the bound that decides. fp8
 multiply-adds count at the target's fp8 DPE rate if it gives one, and
 otherwise at its f16 rate (mtia-2i gives none: `tl.dot` widens fp8 to f16).
 
+The roofline is the physical peak. What DRAM streaming sustains on the target
+is lower (refresh, turnarounds, row misses; `docs/calibration.md`), so the
+suite also measures the calibration's streaming copy (`benchmarks/
+calibration.py`) and prints each DRAM-bound kernel against it:
+`<kernel>[<size>]: <percent>% of the streaming copy`, the time the copy needs
+for the kernel's compulsory bytes over the kernel's time.
+
 `--only NAME` keeps the kernels whose name contains NAME; `--quick` measures
 only the smallest size of each kernel. The output ends with one line per
 kernel and size, `<kernel>[<size>]: <percent>% of roofline`, and then one line
@@ -57,6 +64,11 @@ from fused_softmax import softmax_kernel
 from layer_norm import column_sum_kernel, layer_norm_fwd_kernel
 from matmul import CONFIGS as MATMUL_CONFIGS
 from matmul import matmul_kernel
+
+# The calibration's streaming copy, the practical bound of memory-bound
+# kernels, is a benchmark beside this one.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from calibration import streaming_copy
 
 #: A problem size: the dimensions a kernel family is measured at.
 Size = tuple[int, ...]
@@ -247,17 +259,24 @@ class Family:
 
 @dataclass(frozen=True)
 class Measurement:
-    """The best config of one kernel at one size, and its cycles."""
+    """The best config of one kernel at one size, its cycles, its roofline
+    and whether DRAM decides the roofline."""
 
     kernel: str
     size: str
     config: str
     cycles: int
     roofline_cycles: float
+    dram_bytes: int
+    memory_bound: bool
 
     @property
     def percent(self) -> float:
         return 100 * self.roofline_cycles / self.cycles
+
+    def percent_of_copy(self, copy_bytes_per_cycle: float) -> float:
+        """The share of the time a streaming copy needs for its DRAM bytes."""
+        return 100 * self.dram_bytes / copy_bytes_per_cycle / self.cycles
 
 
 def poisoned(shape: Sequence[int], dtype: torch.dtype) -> torch.Tensor:
@@ -592,7 +611,8 @@ def measure(kernel: str, size: Size, case: Case, target: dict[str, Any]) -> Meas
         return None
     best = min(cycles, key=lambda name: cycles[name])
     roofline, detail = case.bounds.roofline(target)
-    measurement = Measurement(kernel, size_label(size), best, cycles[best], roofline)
+    measurement = Measurement(kernel, size_label(size), best, cycles[best], roofline,
+                              case.bounds.dram_bytes, detail.startswith("DRAM-bound"))
     click.echo(f"{label}: config {best} (best of {len(cycles)}), {cycles[best]:,} cycles, "
                f"checked against torch ({case.check.describe()}), roofline {roofline:,.0f} "
                f"cycles, {measurement.percent:.1f}% ({detail}); {len(case.configs)} config(s) in "
@@ -626,6 +646,17 @@ def main(only: str, quick: bool, target: str) -> None:
                    "of host time")
     if left_out:
         click.echo(f"left out (see the notes above): {', '.join(left_out)}")
+    # The roofline is the physical peak; what DRAM streaming reaches on the
+    # target is the practical bound of the memory-bound kernels.
+    copy_bytes, _, copy_cycles = streaming_copy(quick)
+    copy_rate = 2 * copy_bytes / copy_cycles
+    click.echo(f"streaming copy: {copy_rate:.1f} B/cycle, "
+               f"{100 * copy_rate / description['dram_bytes_per_cycle']:.1f}% of the DRAM peak")
+    for measurements in results.values():
+        for m in measurements:
+            if m.memory_bound:
+                click.echo(f"{m.kernel}[{m.size}]: {m.percent_of_copy(copy_rate):.1f}% of the "
+                           "streaming copy")
     for measurements in results.values():
         for m in measurements:
             click.echo(f"{m.kernel}[{m.size}]: {m.percent:.1f}% of roofline")
