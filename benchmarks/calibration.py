@@ -559,7 +559,9 @@ def bench_sfu(context: Context) -> list[Row]:
         expected = x.clone()
         for _ in range(count):
             expected = torch.exp(torch.log(expected))
-        check(out, expected, 1e-5, 1e-5, what="sfu")
+        # Each iteration's exp and log may each round an ulp or two apart
+        # from torch's: the difference grows with the chain.
+        check(out, expected, count * 4e-7, 1e-6, what="sfu")
     elements = 2 * programs * block * (iters[1] - iters[0])
     rate = elements / context.seconds(extra.cycles) / 1e9
     public = SIMD_PEAK_TOPS * 1e3 * context.sfu_fraction
