@@ -12,9 +12,9 @@ import sys
 from pathlib import Path
 
 CALIBRATION = Path(__file__).parents[2] / "benchmarks" / "calibration.py"
-ROWS = ("stream_copy", "mixed_axpy", "strided_sector", "strided_column", "random_gather",
-        "dpe_gemm_f16", "dpe_gemm_bf16", "simd_fma_f32", "simd_fma_f16", "simd_fma_bf16",
-        "sfu_exp_log", "sram_cache_reread", "launch_empty", "launch_one_element")
+ROWS = ("stream_copy", "stream_read", "mixed_axpy", "strided_sector", "strided_column",
+        "random_gather", "dpe_gemm_f16", "dpe_gemm_bf16", "simd_fma_f32", "simd_fma_f16",
+        "simd_fma_bf16", "sfu_exp_log", "sram_cache_reread", "launch_empty", "launch_one_element")
 ROW = re.compile(r"(?P<name>\w+) \(.*\) +\| .* \| (?P<inside>yes|NO|n/a) +\| .+")
 SENSITIVITY_ROW = re.compile(r"(?P<figure>[\w.]+) \([\d.]+\) +\| (?P<name>\w+) +\| [^|]+\| "
                              r"(?P<half>[\d.e+-]+) +\| (?P<one>[\d.e+-]+) +\| "
