@@ -1,6 +1,6 @@
 """The benchmark suite (`benchmarks/suite.py --quick`): every kernel family
 runs at its smallest size, agrees with torch and reports a positive share of
-its roofline."""
+its roofline, and the memory-bound ones a share of the streaming copy's time."""
 
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ KERNELS = ("gemm_fp16", "gemm_bf16", "gemm_int8", "gemm_fp8", "attention_d64",
            "layernorm", "rmsnorm", "cross_entropy", "row_sum", "column_sum", "embedding")
 SIZED_LINE = re.compile(r"(?P<kernel>\w+)\[[\dx]+\]: (?P<percent>[\d.]+)% of roofline")
 KERNEL_LINE = re.compile(r"(?P<kernel>\w+): (?P<percent>[\d.]+)% of roofline")
+COPY_LINE = re.compile(r"streaming copy: [\d.]+ B/cycle, (?P<percent>[\d.]+)% of the DRAM peak")
+AGAINST_COPY = re.compile(r"(?P<kernel>\w+)\[[\dx]+\]: [\d.]+% of the streaming copy")
 
 
 def test_quick_suite_reports_every_kernel(tmp_path: Path) -> None:
@@ -32,3 +34,8 @@ def test_quick_suite_reports_every_kernel(tmp_path: Path) -> None:
     assert [match["kernel"] for match in final] == list(KERNELS), result.stdout
     assert all(float(match["percent"]) > 0 for match in sized + final), result.stdout
     assert lines[-len(KERNELS):] == [match.string for match in final]
+    # The memory-bound kernels are also held against the streaming copy.
+    copy = [line for line in lines if COPY_LINE.fullmatch(line)]
+    assert len(copy) == 1 and 0 < float(COPY_LINE.fullmatch(copy[0])["percent"]) < 100
+    against_copy = {match["kernel"] for line in lines if (match := AGAINST_COPY.fullmatch(line))}
+    assert {"softmax", "layernorm", "row_sum"} <= against_copy, result.stdout
