@@ -35,7 +35,7 @@ def test_quick_suite_reports_every_kernel(tmp_path: Path) -> None:
     assert all(float(match["percent"]) > 0 for match in sized + final), result.stdout
     assert lines[-len(KERNELS):] == [match.string for match in final]
     # The memory-bound kernels are also held against the streaming copy.
-    copy = [line for line in lines if COPY_LINE.fullmatch(line)]
-    assert len(copy) == 1 and 0 < float(COPY_LINE.fullmatch(copy[0])["percent"]) < 100
+    copy = [match for line in lines if (match := COPY_LINE.fullmatch(line))]
+    assert len(copy) == 1 and 0 < float(copy[0]["percent"]) < 100
     against_copy = {match["kernel"] for line in lines if (match := AGAINST_COPY.fullmatch(line))}
     assert {"softmax", "layernorm", "row_sum"} <= against_copy, result.stdout
