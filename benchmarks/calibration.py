@@ -37,9 +37,8 @@ ending in `.json` as it is, so a copy is reached as the relative path
 `mtia-cal/<name>.json`: the arch `cal/<name>.json` from a working directory
 that holds the folder `mtia-cal/`. Each copy's name carries a digest of its
 text, so Triton's cache never serves a program compiled for another copy.
-Replays of identical launches (`docs/backend.md`) are turned off for the whole
-run: their key does not hold the target, so a program that compiles to the
-same bytes for two targets would replay the first target's cycles.
+Replays of identical launches (`docs/backend.md`) are keyed by the target too,
+so a copy of a target never replays another's cycles.
 
 `--quick` runs every benchmark at small sizes (for the tests; its figures are
 not steady state).
@@ -65,7 +64,6 @@ import torch
 import triton
 import triton.language as tl
 
-import mtia_compiler.backend.driver as mtia_driver
 from mtia_compiler.backend import MTIADriver, launches
 from mtia_compiler.sim import TARGETS_DIR, load_target
 
@@ -892,9 +890,6 @@ def main(target: str, only: str, quick: bool, with_sensitivity: bool,
         raise click.BadParameter(f"no target description {target_path(target)}",
                                  param_hint="--target")
     chosen = parse_names(sensitivity_set, "--sensitivity-set")
-    # Every launch is simulated: a replay would give another target's cycles
-    # (the replay key does not hold the target).
-    mtia_driver.REPLAY_MAX_BUFFER_BYTES = -1
     use_target(target.removeprefix("mtia-"))
     context = context_for(target, quick)
     names = [name for name in BENCHMARKS if only in name]

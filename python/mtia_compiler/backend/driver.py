@@ -358,8 +358,9 @@ class MTIALauncher:
             return
         # Everything but the buffers' contents, which the replay compares.
         # The buffers' addresses are part of it: a replay writes where the
-        # simulated launch wrote, into memory the launch found writable.
-        key = (program, grid, max_cycles, max_seconds,
+        # simulated launch wrote, into memory the launch found writable. So is
+        # the target: one program may run on several, in different cycles.
+        key = (self.target, program, grid, max_cycles, max_seconds,
                repr([value.offset if isinstance(value, Pointer) else value for value in values
                      if not isinstance(value, np.ndarray)]),
                tuple((buffer.ctypes.data, buffer.nbytes) for buffer in buffers))
