@@ -26,6 +26,23 @@ def ConvertTTToTile : Pass<"mtia-convert-tt-to-tile", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mtia::tile::TileDialect"];
 }
 
+def LiftFunctionControlFlow : Pass<"mtia-lift-function-control-flow", "::mlir::ModuleOp"> {
+  let summary = "A function of several blocks becomes one block with scf.if and scf.while";
+  let description = [{
+    A `@triton.jit` function that returns from inside an `if` reaches TTIR as
+    a `tt.func` of several blocks (`cf.cond_br`, a `tt.return` per branch).
+    The inliner cannot put such a body into the single block of an `scf.if`,
+    so its `tt.call` would stay. This pass drops a function's unreachable
+    blocks and lifts its remaining control flow to `scf` (MLIR's
+    `transformCFGToSCF`), so that it ends in one `tt.return`; a path that
+    never returns returns poison. A function whose branches cannot be
+    structured is reported at the function. The TTIR stage runs it before
+    the inliner.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::cf::ControlFlowDialect",
+                           "::mlir::scf::SCFDialect", "::mlir::ub::UBDialect"];
+}
+
 def MaterializePoison : Pass<"mtia-materialize-poison", "::mlir::ModuleOp"> {
   let summary = "ub.poison becomes a zero of its type";
   let description = [{

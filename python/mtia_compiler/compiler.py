@@ -74,7 +74,8 @@ def pass_stages(target: str | Path, strip_budget_divisor: int = 0,
     # The inliner canonicalizes every callable before inlining it by
     # default; the stage canonicalizes the whole module right after.
     return (
-        ("ttir", "builtin.module(mtia-drop-assumes, inline{default-pipeline=}, canonicalize, "
+        ("ttir", "builtin.module(mtia-drop-assumes, mtia-lift-function-control-flow, "
+                 "inline{default-pipeline=}, canonicalize, "
                  "cse, symbol-dce)"),
         ("tile", "builtin.module(mtia-materialize-poison, "
                  f"mtia-order-programs{{order={program_order}}}, "
