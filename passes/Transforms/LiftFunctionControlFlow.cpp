@@ -5,8 +5,10 @@
 // branch. The inliner cannot put such a body into a region of one block (an
 // `scf.if`), so its `tt.call` would stay, and the program stage has no
 // calls. This pass lifts the control flow of every function of several
-// blocks to `scf` with MLIR's CFG-to-SCF transformation, leaving one block
-// that ends in one `tt.return`.
+// blocks that is called inside another op to `scf` with MLIR's CFG-to-SCF
+// transformation, leaving one block that ends in one `tt.return`. Other
+// functions keep their branches: the kernel's own, and a helper's called
+// directly in a function body, which the inliner takes as they are.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +24,8 @@
 #include "mlir/IR/Dominance.h"
 #include "mlir/Transforms/CFGToSCF.h"
 #include "mlir/Transforms/RegionUtils.h"
+
+#include "llvm/ADT/StringSet.h"
 
 namespace mtia {
 #define GEN_PASS_DEF_LIFTFUNCTIONCONTROLFLOW
@@ -55,10 +59,18 @@ struct LiftFunctionControlFlowPass
     : public mtia::impl::LiftFunctionControlFlowBase<
           LiftFunctionControlFlowPass> {
   void runOnOperation() override {
+    ModuleOp module = getOperation();
+    // The functions called inside an op (an scf.if, a loop), whose region
+    // has room for one block only.
+    llvm::StringSet<> nested;
+    module.walk([&](tt::CallOp call) {
+      if (!isa<tt::FuncOp>(call->getParentOp()))
+        nested.insert(call.getCallee());
+    });
     TTFuncToSCF transformation;
-    for (auto function : getOperation().getOps<tt::FuncOp>()) {
+    for (auto function : module.getOps<tt::FuncOp>()) {
       Region &body = function.getBody();
-      if (body.hasOneBlock())
+      if (body.hasOneBlock() || !nested.contains(function.getSymName()))
         continue;
       IRRewriter rewriter(function.getContext());
       (void)eraseUnreachableBlocks(rewriter, body);

@@ -33,6 +33,33 @@ tt.func private @early_return(%x: i32, %pid: i32) -> i32 {
   tt.return %3 : i32
 }
 
+tt.func @calls_early_return(%x: i32, %pid: i32, %c: i1) -> i32 {
+  %0 = scf.if %c -> (i32) {
+    %1 = tt.call @early_return(%x, %pid) : (i32, i32) -> i32
+    scf.yield %1 : i32
+  } else {
+    scf.yield %x : i32
+  }
+  tt.return %0 : i32
+}
+
+// -----
+
+// A function of several blocks that nothing calls inside another op keeps
+// its branches: the kernel's own early return, which later stages handle.
+
+// CHECK-LABEL: tt.func @kernel_returns_early
+// CHECK: cf.cond_br
+tt.func @kernel_returns_early(%p: !tt.ptr<i32>, %c: i1) {
+  cf.cond_br %c, ^bb1, ^bb2
+^bb1:
+  tt.return
+^bb2:
+  %c1_i32 = arith.constant 1 : i32
+  tt.store %p, %c1_i32 : !tt.ptr<i32>
+  tt.return
+}
+
 // -----
 
 // A function of one block is left as it is.
