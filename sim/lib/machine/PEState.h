@@ -235,17 +235,19 @@ struct PEState {
 
   UnitState &unit(Unit which) { return units[static_cast<int>(which)]; }
 
+  /// The earliest cycle at which `which` can start its next instruction:
+  /// its clock, and, when its queue is empty, the control core's next issue.
+  uint64_t nextStart(Unit which) const {
+    const UnitState &state = units[static_cast<int>(which)];
+    return state.queue.empty() ? std::max(state.clock, ctlClock) : state.clock;
+  }
+
   /// The earliest cycle at which a unit can still book the local-memory
-  /// port: a unit starts its next instruction no earlier than its clock,
-  /// and, when its queue is empty, than the control core's next issue.
+  /// port.
   uint64_t localPortFloor() const {
     uint64_t floor = UINT64_MAX;
-    for (unsigned u = 1; u < kNumUnits; ++u) {
-      const UnitState &state = units[u];
-      floor =
-          std::min(floor, state.queue.empty() ? std::max(state.clock, ctlClock)
-                                              : state.clock);
-    }
+    for (unsigned u = 1; u < kNumUnits; ++u)
+      floor = std::min(floor, nextStart(static_cast<Unit>(u)));
     return floor;
   }
 

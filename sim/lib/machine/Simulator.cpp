@@ -209,18 +209,12 @@ void Machine::run() {
 }
 
 uint64_t Machine::earliestTransferStart() const {
-  // A queued transfer starts no earlier than its queue's clock, and one
-  // not yet issued no earlier than its control core's clock.
   uint64_t earliest = UINT64_MAX;
   for (const PEState &pe : pes) {
     if (pe.finished())
       continue;
-    for (Unit queue : {Unit::DmaIn, Unit::DmaOut}) {
-      const UnitState &state = pe.units[static_cast<int>(queue)];
-      earliest = std::min(earliest, state.queue.empty()
-                                        ? std::max(state.clock, pe.ctlClock)
-                                        : state.clock);
-    }
+    for (Unit queue : {Unit::DmaIn, Unit::DmaOut})
+      earliest = std::min(earliest, pe.nextStart(queue));
   }
   return earliest == UINT64_MAX ? 0 : earliest;
 }
