@@ -6,7 +6,6 @@ program is refused with its file named."""
 
 from __future__ import annotations
 
-import json
 import re
 import threading
 from pathlib import Path
@@ -17,8 +16,7 @@ import torch
 import triton
 
 import mtia_compiler
-from mtia_compiler.backend import MTIADriver, last_launch, launches
-from mtia_compiler.sim import TARGETS_DIR
+from mtia_compiler.backend import last_launch, launches
 
 from . import kernels
 from .test_launch import KERNELS, line_of, run_python
@@ -231,31 +229,6 @@ def test_repeated_launches_are_simulated_once(monkeypatch: pytest.MonkeyPatch) -
     assert len(simulated) == 2
     assert start.elapsed_time(end) == pytest.approx(1000 * last_launch().seconds * 1e3)  # type: ignore[union-attr]
     torch.testing.assert_close(out, x + y)
-
-
-def test_a_launch_on_another_target_is_simulated_again(tmp_path: Path,
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    """The same program on a copy of mtia-2i with a slower DRAM (reached as
-    a target path, `mtia-copy/slow.json`) compiles to the same bytes; its
-    launch is simulated on that target, not replayed from mtia-2i's."""
-    data = json.loads((TARGETS_DIR / "mtia-2i.json").read_text())
-    data["dram"]["latency_cycles"] *= 4
-    (tmp_path / "mtia-copy").mkdir()
-    (tmp_path / "mtia-copy" / "slow.json").write_text(json.dumps(data))
-    monkeypatch.chdir(tmp_path)
-    x, y = torch.randn(4096), torch.randn(4096)
-    cycles = {}
-    for arch in ("2i", "copy/slow.json"):
-        triton.runtime.driver.set_active(MTIADriver(arch))
-        kernels.add_kernel.device_caches.clear()
-        out = torch.zeros(4096)
-        with launches() as records:
-            kernels.add_kernel[(16,)](x, y, out, 4096, BLOCK=256)
-        torch.testing.assert_close(out, x + y)
-        cycles[arch] = records[0].cycles
-    triton.runtime.driver.set_active(MTIADriver("2i"))
-    kernels.add_kernel.device_caches.clear()
-    assert cycles["copy/slow.json"] > cycles["2i"]
 
 
 def test_a_replayed_launch_writes_what_the_simulation_wrote() -> None:
