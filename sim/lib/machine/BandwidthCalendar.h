@@ -11,13 +11,23 @@
 #ifndef MTIA_SIM_BANDWIDTHCALENDAR_H
 #define MTIA_SIM_BANDWIDTHCALENDAR_H
 
+#include "llvm/Support/MathExtras.h"
+
 #include <algorithm>
-#include <cmath>
+#include <cassert>
 #include <cstdint>
 #include <type_traits>
 #include <vector>
 
 namespace mtia {
+
+/// The smallest whole number of cycles not below `cycles` (which is not
+/// negative): std::ceil, without the library call that hosts without
+/// SSE4.1 make of it on the calendars' hot path.
+inline uint64_t ceilCycles(double cycles) {
+  const auto whole = static_cast<uint64_t>(cycles);
+  return whole + (static_cast<double>(whole) < cycles ? 1 : 0);
+}
 
 /// The state of one bucket of a calendar.
 struct CalendarBucket {
@@ -45,13 +55,17 @@ template <bool Directed> class BasicBandwidthCalendar {
       std::conditional_t<Directed, DirectedCalendarBucket, CalendarBucket>;
 
 public:
-  /// A bandwidth of `bytesPerCycle`, booked in buckets of `bucketCycles`:
-  /// the model's time resolution of the shared bandwidth, within which the
-  /// order of the bytes is not recorded.
+  /// A bandwidth of `bytesPerCycle`, booked in buckets of `bucketCycles`
+  /// (a power of two): the model's time resolution of the shared
+  /// bandwidth, within which the order of the bytes is not recorded.
   explicit BasicBandwidthCalendar(double bytesPerCycle = 1,
-                             uint64_t bucketCycles = 64)
+                                  uint64_t bucketCycles = 64)
       : bytesPerCycle(bytesPerCycle), bucketCycles(bucketCycles),
-        bucketCapacity(bytesPerCycle * bucketCycles) {}
+        bucketShift(llvm::Log2_64(bucketCycles)),
+        bucketCapacity(bytesPerCycle * bucketCycles) {
+    assert(llvm::isPowerOf2_64(bucketCycles) &&
+           "calendar buckets span a power of two of cycles");
+  }
 
   /// Makes the bandwidth unavailable for `length` cycles of every `period`,
   /// from cycle `phase` on (a DRAM channel's refresh). Call it before any
@@ -82,30 +96,36 @@ public:
                 double maxBytesPerCycle = 0) {
     if (bytes <= 0)
       return start;
-    const double rate = maxBytesPerCycle > 0
-                            ? std::min(bytesPerCycle, maxBytesPerCycle)
-                            : bytesPerCycle;
-    const uint64_t alone =
-        start + static_cast<uint64_t>(std::ceil(bytes / rate));
-    uint64_t bucket = std::max(start / bucketCycles, firstPage * kPageBuckets);
+    const double total = bytes;
+    const uint64_t startBucket = start >> bucketShift;
+    uint64_t bucket = std::max(startBucket, firstPage * kPageBuckets);
+    // What the transfer's own rate lets it take of a bucket it spans whole.
+    const double wholeBucketLimit =
+        maxBytesPerCycle > 0 ? maxBytesPerCycle * double(bucketCycles)
+                             : bucketCapacity;
     while (true) {
       // Full buckets would give the transfer nothing.
       bucket = firstOpenFrom(bucket);
       Bucket &entry = bucketAt(bucket);
       double take = std::min(bytes, fit(entry, write));
-      if (maxBytesPerCycle > 0) {
-        const uint64_t from = std::max(start, bucket * bucketCycles);
-        take = std::min(take, maxBytesPerCycle *
-                                  double((bucket + 1) * bucketCycles - from));
-      }
+      if (maxBytesPerCycle > 0)
+        take = std::min(take, bucket == startBucket
+                                  ? maxBytesPerCycle *
+                                        double((bucket + 1) * bucketCycles -
+                                               start)
+                                  : wholeBucketLimit);
       add(entry, write, take);
       bytes -= take;
       if (bucketCapacity - entry.used < kFullSlack)
         entry.nextOpen = bucket + 1;
       if (bytes <= 0) {
-        uint64_t end = bucket * bucketCycles +
-                       static_cast<uint64_t>(std::ceil(
-                           entry.used / bucketCapacity * bucketCycles));
+        const double rate = maxBytesPerCycle > 0
+                                ? std::min(bytesPerCycle, maxBytesPerCycle)
+                                : bytesPerCycle;
+        const uint64_t alone = start + ceilCycles(total / rate);
+        const uint64_t end =
+            bucket * bucketCycles +
+            ceilCycles(entry.used / bucketCapacity * bucketCycles);
         return std::max(end, alone);
       }
       ++bucket;
@@ -114,7 +134,7 @@ public:
 
   /// Drops the buckets before `cycle`, which no later booking starts at.
   void forgetBefore(uint64_t cycle) {
-    const uint64_t page = cycle / bucketCycles / kPageBuckets;
+    const uint64_t page = (cycle >> bucketShift) / kPageBuckets;
     if (page <= firstPage)
       return;
     const uint64_t dead = std::min<uint64_t>(page - firstPage, pages.size());
@@ -213,6 +233,8 @@ private:
   /// passed on the way are pointed at it, so that later searches skip them
   /// in one step.
   uint64_t firstOpenFrom(uint64_t bucket) {
+    if (bucketAt(bucket).nextOpen == 0)
+      return bucket;
     uint64_t open = bucket;
     while (uint64_t next = bucketAt(open).nextOpen)
       open = next;
@@ -233,6 +255,7 @@ private:
   double bytesPerCycle;
   /// The bucket length, not a property of the machine.
   uint64_t bucketCycles;
+  unsigned bucketShift;
   double bucketCapacity;
   uint64_t blockPeriod = 1, blockLength = 0, blockPhase = 0;
   double turnaroundCost = 0;
