@@ -198,8 +198,8 @@ bool bindScalar(nb::handle item, LaunchArg &arg) {
 /// launch stops at the budget of `max_steps`, `max_cycles` and
 /// `max_seconds` (0: no limit), and when a signal handler raises (Ctrl-C's
 /// KeyboardInterrupt), which is raised again here. `kernel_thread` lets the
-/// DPE's kernels and the zeroing of local memory run on a second host
-/// thread.
+/// numeric kernels, the copies of contiguous stores and the zeroing of local
+/// memory run on a second host thread.
 nb::dict run(const TargetDesc &target, const Program &program,
              const nb::list &args, std::array<int64_t, 3> grid, bool trace,
              uint64_t maxSteps, uint64_t maxCycles, double maxSeconds,

@@ -170,10 +170,11 @@ class Simulator:
         into ``Result.output``. The launch aborts with a ``timeout`` after
         ``max_steps`` control steps (summed over the PEs), ``max_cycles``
         simulated cycles or ``max_seconds`` of host time (0: no limit).
-        With ``kernel_thread`` the DPE's numeric kernels and the zeroing of
-        local memory run on a second host thread when the host has more
-        than one hardware thread; the results and their timing are the same
-        either way."""
+        With ``kernel_thread`` the numeric kernels of the DPE and of the
+        SIMD engine's element-wise operations, the copies of contiguous DMA
+        stores and the zeroing of local memory run on a second host thread
+        when the host has more than one hardware thread; the results and
+        their timing are the same either way."""
         parsed = parse_program(program)
         names: list[str] = parsed.param_names
         if isinstance(args, Mapping):

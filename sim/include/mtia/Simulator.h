@@ -47,10 +47,11 @@ struct LaunchConfig {
   uint64_t maxSteps = uint64_t(1) << 34;
   uint64_t maxCycles = 0;
   double maxSeconds = 0;
-  /// Whether the DPE's numeric kernels and the zeroing of the local
-  /// memories may run on a second host thread while the machine steps on
-  /// (the same results either way; it is used only when the host has more
-  /// than one hardware thread).
+  /// Whether the numeric kernels of the DPE and of the SIMD element-wise
+  /// operations, the copies of contiguous DMA stores and the zeroing of the
+  /// local memories may run on a second host thread while the machine
+  /// steps on (the same results either way; it is used only when the host
+  /// has more than one hardware thread).
   bool kernelThread = true;
   /// Called about every 50 ms of host time; when it returns true the launch
   /// aborts with `interrupted` (the Python binding checks for signals).

@@ -18,6 +18,50 @@
 
 using namespace mtia;
 
+namespace {
+
+bool isSimdElementwise(Op op) {
+  return op == Op::SimdBinary || op == Op::SimdUnary || op == Op::SimdCmp ||
+         op == Op::SimdSelect || op == Op::SimdFma;
+}
+
+/// Computes the `count` elements of the SIMD element-wise instruction
+/// `inst` into `d` from its inputs `in`.
+void computeSimdElementwise(const Inst &inst, uint8_t *d,
+                            const uint8_t *const in[3], int64_t count) {
+  switch (inst.op) {
+  case Op::SimdBinary:
+    simdBinary(static_cast<BinaryFn>(inst.fn), inst.type, d, in[0], in[1],
+               count);
+    return;
+  case Op::SimdUnary:
+    simdUnary(static_cast<UnaryFn>(inst.fn), inst.type, d, in[0], count);
+    return;
+  case Op::SimdCmp:
+    simdCompare(static_cast<Pred>(inst.fn), inst.type, d, in[0], in[1],
+                count);
+    return;
+  case Op::SimdSelect:
+    simdSelect(inst.type, d, in[0], in[1], in[2], count);
+    return;
+  default:
+    simdFma(inst.type, d, in[0], in[1], in[2], count);
+    return;
+  }
+}
+
+} // namespace
+
+bool ComputeUnits::runsOnKernelQueue(const Inst &inst) {
+  if (!isSimdElementwise(inst.op))
+    return false;
+  return std::all_of(inst.inputs.begin(), inst.inputs.end(),
+                     [](const SimdInput &input) {
+                       return input.isTile && !input.splat &&
+                              input.broadcastShape.empty();
+                     });
+}
+
 void ComputeUnits::execute(PEState &pe, Unit unit, UnitState &state,
                            const Command &cmd, uint64_t start) {
   const Work work = run(pe, unit, cmd);
@@ -183,37 +227,36 @@ ComputeUnits::Work ComputeUnits::run(PEState &pe, Unit unit,
   case Op::SimdSelect:
   case Op::SimdFma: {
     const int64_t n = inst.count;
-    uint8_t *d = local.resolve(pe, unit, inst.slots[0], cmd);
+    // On the KernelQueue, the operation reads its tiles where they are
+    // (a host buffer that a page aliases included), which stay unwritten
+    // until it has run.
+    const bool queued = runsOnKernelQueue(inst);
+    using KernelUse = LocalMemory::KernelUse;
+    uint8_t *d = local.resolve(pe, unit, inst.slots[0], cmd,
+                               queued ? KernelUse::Fills : KernelUse::None);
     const uint8_t *in[3] = {nullptr, nullptr, nullptr};
     for (size_t i = 0; i < inst.inputs.size(); ++i) {
-      bool condition = inst.op == Op::SimdSelect && i == 0;
-      in[i] = local.resolveInput(pe, unit, inst.inputs[i], cmd,
-                                 condition ? DType::I1 : inst.type, n,
-                                 static_cast<int>(i), /*inPlace=*/true);
+      const bool condition = inst.op == Op::SimdSelect && i == 0;
+      const DType type = condition ? DType::I1 : inst.type;
+      in[i] = queued ? local.resolveKernelRead(pe, unit, inst.inputs[i].slot,
+                                               cmd, n * dtypeSize(type))
+                     : local.resolveInput(pe, unit, inst.inputs[i], cmd, type,
+                                          n, static_cast<int>(i),
+                                          /*inPlace=*/true);
     }
+    if (queued)
+      kernels.submit([&inst, d, a = in[0], b = in[1], c = in[2], n] {
+        const uint8_t *const inputs[3] = {a, b, c};
+        computeSimdElementwise(inst, d, inputs, n);
+      });
+    else
+      computeSimdElementwise(inst, d, in, n);
     double rate = simdRate(inst.type);
+    if (inst.op == Op::SimdUnary &&
+        isTranscendental(static_cast<UnaryFn>(inst.fn)))
+      rate *= target.sfuFraction;
     // A fused multiply-add is two operations per element, the others one.
-    double operations = double(n);
-    switch (inst.op) {
-    case Op::SimdBinary:
-      simdBinary(static_cast<BinaryFn>(inst.fn), inst.type, d, in[0], in[1], n);
-      break;
-    case Op::SimdUnary:
-      simdUnary(static_cast<UnaryFn>(inst.fn), inst.type, d, in[0], n);
-      if (isTranscendental(static_cast<UnaryFn>(inst.fn)))
-        rate *= target.sfuFraction;
-      break;
-    case Op::SimdCmp:
-      simdCompare(static_cast<Pred>(inst.fn), inst.type, d, in[0], in[1], n);
-      break;
-    case Op::SimdSelect:
-      simdSelect(inst.type, d, in[0], in[1], in[2], n);
-      break;
-    default:
-      simdFma(inst.type, d, in[0], in[1], in[2], n);
-      operations *= 2;
-      break;
-    }
+    const double operations = double(n) * (inst.op == Op::SimdFma ? 2 : 1);
     const uint64_t bytes = n * dtypeSize(inst.type) * (inst.inputs.size() + 1);
     return {cycles(operations, rate), bytes};
   }

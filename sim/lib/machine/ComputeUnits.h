@@ -46,6 +46,10 @@ private:
   };
   /// Executes a compute instruction and returns its work.
   Work run(PEState &pe, Unit unit, const Command &cmd);
+  /// Whether `inst`, a SIMD instruction, computes on the KernelQueue: an
+  /// element-wise operation whose inputs are whole tiles (the others build
+  /// their inputs in scratch buffers that the next instruction reuses).
+  static bool runsOnKernelQueue(const Inst &inst);
   /// The SIMD engine's operations per cycle per PE on elements of `type`.
   double simdRate(DType type) const;
   void printTile(const Command &cmd, const uint8_t *data);

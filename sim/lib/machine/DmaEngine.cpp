@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -26,6 +27,14 @@ bool addScaled(int64_t &offset, int64_t index, int64_t stride) {
   return __builtin_mul_overflow(index, stride, &product) ||
          __builtin_add_overflow(offset, product, &offset);
 }
+
+/// A row a store copies from local memory (or the host bytes its page
+/// aliases) to a host buffer.
+struct RowCopy {
+  uint8_t *host;
+  const uint8_t *local;
+  uint64_t bytes;
+};
 
 /// Copies `bytes` from local memory to a host buffer. The bytes of a long
 /// run go around the host's caches: a store's destination is seldom read
@@ -119,11 +128,20 @@ uint64_t DmaEngine::runStrided(PEState &pe, Unit unit, const Command &cmd,
   // An unmasked load of one row may leave its data in the host buffer (see
   // HostAlias); any other transfer moves it.
   const bool mayAlias = load && rows == 1 && !inst.slots[1].present();
+  // A store of whole contiguous rows copies them on the KernelQueue, after
+  // the kernels that compute its tile; its bytes are checked and booked
+  // now.
+  const bool queued = !load && innerStride == 1 && !inst.slots[1].present() &&
+                      !inst.flag;
   HostAlias *alias = nullptr;
   uint8_t *tile =
       mayAlias ? local.resolveLoad(pe, unit, inst.slots[0], cmd,
                                    rowLength * esize, alias)
+      // (A store only reads its tile.)
+      : queued ? const_cast<uint8_t *>(local.resolveKernelRead(
+                     pe, unit, inst.slots[0], cmd, rows * rowLength * esize))
                : local.resolve(pe, unit, inst.slots[0], cmd);
+  std::vector<RowCopy> copies;
   const uint8_t *mask = local.resolve(pe, unit, inst.slots[1], cmd);
   uint8_t padding[8] = {0};
   if (load) {
@@ -189,11 +207,16 @@ uint64_t DmaEngine::runStrided(PEState &pe, Unit unit, const Command &cmd,
                             pe, cmd);
       uint64_t runStart = rowAddress + first * esize;
       uint64_t runBytes = (last - first) * esize;
-      const GlobalBuffer &buffer = memory.checkedBuffer(
-          runStart, runBytes, !load, pe, cmd, load ? "DMA read" : "DMA write");
+      const GlobalBuffer &buffer =
+          memory.checkedBuffer(runStart, runBytes, !load, pe, cmd,
+                               load ? "DMA read" : "DMA write", queued);
       uint8_t *host = buffer.host + (runStart - buffer.base);
       if (mayAlias && first == 0 && last == rowLength) {
         memory.aliasHost(*alias, localRow, buffer, host, runBytes);
+      } else if (queued) {
+        memory.accessForKernel(memory.indexOf(buffer), host, runBytes,
+                               /*write=*/true);
+        copies.push_back({host, localRow + first * esize, runBytes});
       } else if (load) {
         padElements(localRow, first);
         std::memcpy(localRow + first * esize, host, runBytes);
@@ -245,6 +268,11 @@ uint64_t DmaEngine::runStrided(PEState &pe, Unit unit, const Command &cmd,
       transferred += granule;
     }
   }
+  if (!copies.empty())
+    kernels.submit([copies = std::move(copies)] {
+      for (const RowCopy &copy : copies)
+        copyToHost(copy.host, copy.local, copy.bytes);
+    });
   local.countTraffic(transferred);
   return std::max(finish, pe.localPort.book(start, transferred));
 }

@@ -11,6 +11,7 @@
 #define MTIA_SIM_DMAENGINE_H
 
 #include "Diagnostics.h"
+#include "KernelQueue.h"
 #include "LocalMemory.h"
 #include "MemorySystem.h"
 #include "PEState.h"
@@ -24,9 +25,9 @@ namespace mtia {
 class DmaEngine {
 public:
   DmaEngine(const TargetDesc &target, Diagnostics &diagnostics,
-            MemorySystem &memory, LocalMemory &local)
-      : target(target), diagnostics(diagnostics), memory(memory), local(local) {
-  }
+            MemorySystem &memory, LocalMemory &local, KernelQueue &kernels)
+      : target(target), diagnostics(diagnostics), memory(memory), local(local),
+        kernels(kernels) {}
 
   /// Executes a DMA instruction of `unit` (dma.in or dma.out) that starts
   /// at `start` and retires it.
@@ -53,6 +54,7 @@ private:
   Diagnostics &diagnostics;
   MemorySystem &memory;
   LocalMemory &local;
+  KernelQueue &kernels;
 };
 
 } // namespace mtia

@@ -1,16 +1,17 @@
 //===- KernelQueue.h - Numeric kernels on a second host thread --*- C++ -*-===//
 //
-// The numeric kernels of the DPE's instructions take most of the host time
-// of a matrix multiply, yet an instruction's timing does not depend on the
-// numbers it computes. The machine therefore hands them, and the zeroing of
+// The numeric kernels of the DPE's and the SIMD engine's instructions and
+// the copies of DMA stores take most of the host time of a matrix multiply
+// or a DRAM stream, yet an instruction's timing does not depend on the
+// numbers it moves. The machine therefore hands them, and the zeroing of
 // the local memories at the start of a launch, to a worker thread of its
 // own, in the order it executes the instructions, and goes on stepping.
-// LocalMemory orders a page for the kernels that write it (and for those
-// that read it while one may still write it): every other access of the
-// page waits for them, and a kernel reads a copy of any other operand,
-// taken when it is submitted (see LocalMemory::resolve). The worker runs
-// the kernels one at a time in submission order, so a kernel sees exactly
-// what it would see without the worker, and the results are the same bits.
+// LocalMemory orders a page for the kernels that use it (see
+// LocalMemory::KernelUse) and MemorySystem records the host bytes kernels
+// read or write in place: every other access of them waits for those
+// kernels. The worker runs the kernels one at a time in submission order, so
+// a kernel sees exactly what it would see without the worker, and the
+// results are the same bits.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,6 +46,10 @@ public:
   uint64_t nextNumber() const { return submitted + 1; }
   /// Runs `kernel` after every kernel submitted before it.
   void submit(std::function<void()> kernel);
+  /// Whether kernel `number` (and every earlier one) has run.
+  bool hasRun(uint64_t number) const {
+    return number <= completed.load(std::memory_order_acquire);
+  }
   /// Returns once kernel `number` (and every earlier one) has run; rethrows
   /// on this thread what a kernel threw.
   void waitFor(uint64_t number) {

@@ -68,6 +68,7 @@ void LocalMemory::attach(std::vector<PEState> &pes) {
       pe.cbs[c].popTime.assign(program.cbs[c].pages, 0);
       pe.cbs[c].aliases.assign(program.cbs[c].pages, HostAlias());
       pe.cbs[c].lastKernel.assign(program.cbs[c].pages, zeroing);
+      pe.cbs[c].lastProduct.assign(program.cbs[c].pages, zeroing);
     }
   }
 }
@@ -113,12 +114,37 @@ uint8_t *LocalMemory::locate(PEState &pe, Unit unit, const SlotRef &ref,
   // A kernel runs after every kernel submitted before it, so one that
   // writes the page, or reads it while a kernel may still write it, is
   // ordered after them by its number; anything else waits for them.
+  // The DPE products a page is ordered for follow the same rule on their
+  // own; an access that any other kernel orders drops them, as one that
+  // waits does.
   uint64_t &last = cb.lastKernel[physical];
-  if (use == KernelUse::Writes || (use == KernelUse::Reads && last != 0)) {
-    last = kernels.nextNumber();
-  } else if (use == KernelUse::None) {
+  uint64_t &product = cb.lastProduct[physical];
+  const uint64_t next = kernels.nextNumber();
+  switch (use) {
+  case KernelUse::None:
     kernels.waitFor(last);
-    last = 0;
+    last = product = 0;
+    break;
+  case KernelUse::Reads:
+    if (last != 0)
+      last = next;
+    if (product != 0)
+      product = next;
+    break;
+  case KernelUse::Writes:
+    last = product = next;
+    break;
+  case KernelUse::Keeps:
+    // While the page aliases host bytes the kernel reads them there (see
+    // readInPlace), and the page is free for its next load.
+    if (!alias->host)
+      last = next;
+    product = 0;
+    break;
+  case KernelUse::Fills:
+    last = next;
+    product = 0;
+    break;
   }
   return pe.local + cb.base + physical * desc.pageBytes + ref.offset;
 }
@@ -162,7 +188,7 @@ bool LocalMemory::waitsForVisitKernels(const PEState &pe, const Inst &inst,
     return false;
   auto touched = [&](const SlotRef &ref) {
     return ref.present() &&
-           pe.cbs[ref.cb].lastKernel[physicalPage(pe, ref)] >= pe.visitKernels;
+           pe.cbs[ref.cb].lastProduct[physicalPage(pe, ref)] >= pe.visitKernels;
   };
   const bool waits =
       std::any_of(inst.slots.begin(), inst.slots.end(), touched) ||
@@ -179,14 +205,33 @@ bool LocalMemory::waitsForVisitKernels(const PEState &pe, const Inst &inst,
 const uint8_t *LocalMemory::resolveRead(PEState &pe, Unit unit,
                                         const SlotRef &ref, const Command &cmd,
                                         uint64_t bytes) {
+  return readInPlace(pe, unit, ref, cmd, bytes, KernelUse::None);
+}
+
+const uint8_t *LocalMemory::resolveKernelRead(PEState &pe, Unit unit,
+                                              const SlotRef &ref,
+                                              const Command &cmd,
+                                              uint64_t bytes) {
+  return readInPlace(pe, unit, ref, cmd, bytes, KernelUse::Keeps);
+}
+
+const uint8_t *LocalMemory::readInPlace(PEState &pe, Unit unit,
+                                        const SlotRef &ref, const Command &cmd,
+                                        uint64_t bytes, KernelUse use) {
   HostAlias *alias;
-  uint8_t *address = locate(pe, unit, ref, cmd, alias, KernelUse::None);
+  uint8_t *address = locate(pe, unit, ref, cmd, alias, use);
   if (!alias->host)
     return address;
   if (address >= alias->local &&
-      address + bytes <= alias->local + alias->bytes)
-    return alias->host + (address - alias->local);
+      address + bytes <= alias->local + alias->bytes) {
+    const uint8_t *host = alias->host + (address - alias->local);
+    if (use == KernelUse::Keeps)
+      memory.accessForKernel(alias->buffer, host, bytes, /*write=*/false);
+    return host;
+  }
   memory.materialise(*alias);
+  if (use == KernelUse::Keeps)
+    pe.cbs[ref.cb].lastKernel[physicalPage(pe, ref)] = kernels.nextNumber();
   return address;
 }
 

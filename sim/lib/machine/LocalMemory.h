@@ -44,10 +44,16 @@ public:
   enum class KernelUse {
     /// Not at all: the page is accessed now.
     None,
-    /// It reads the page.
+    /// It, a DPE product, reads the page: ordered for it only while a
+    /// kernel may still write it (see orderedForKernel).
     Reads,
-    /// It writes the page (and may read it).
+    /// It, a DPE product, writes the page (and may read it).
     Writes,
+    /// It, another kernel, reads the page, which later accesses leave alone
+    /// until it has run.
+    Keeps,
+    /// It, another kernel, writes the page.
+    Fills,
   };
 
   /// The address of the page `ref` names, which `unit` must hold; null
@@ -69,6 +75,12 @@ public:
   /// the page aliases them there.
   const uint8_t *resolveRead(PEState &pe, Unit unit, const SlotRef &ref,
                              const Command &cmd, uint64_t bytes);
+  /// Where the next kernel submitted reads the `bytes` of the page `ref`
+  /// names (present): the page, ordered for the kernel, or the host bytes
+  /// the page aliases, which the memory system keeps unwritten until the
+  /// kernel has run.
+  const uint8_t *resolveKernelRead(PEState &pe, Unit unit, const SlotRef &ref,
+                                   const Command &cmd, uint64_t bytes);
   /// The address of the page `ref` names (see resolve) for a DMA load that
   /// writes all its `bytes` there, which may then alias them in a host
   /// buffer through `alias`.
@@ -82,8 +94,8 @@ public:
   const uint8_t *resolveInput(PEState &pe, Unit unit, const SimdInput &input,
                               const Command &cmd, DType type, int64_t count,
                               int scratchIndex, bool inPlace = false);
-  /// Whether `inst`, not a DPE instruction, names a page ordered for a
-  /// kernel submitted during the PE's current visit of the stepping loop
+  /// Whether `inst`, not a DPE instruction, names a page ordered for a DPE
+  /// product submitted during the PE's current visit of the stepping loop
   /// (see orderedForKernel); it then waits for the PE's next visit, as
   /// `blockedOn` says, so that the kernel runs on the KernelQueue's worker
   /// while the other PEs are stepped. The rule depends on the stepping
@@ -106,6 +118,11 @@ private:
   /// and the page's alias record.
   uint8_t *locate(PEState &pe, Unit unit, const SlotRef &ref,
                   const Command &cmd, HostAlias *&alias, KernelUse use);
+  /// Where the `bytes` of the page `ref` names are read for `use` (None or
+  /// Keeps): see resolveRead and resolveKernelRead.
+  const uint8_t *readInPlace(PEState &pe, Unit unit, const SlotRef &ref,
+                             const Command &cmd, uint64_t bytes,
+                             KernelUse use);
   /// The physical page of its CB that `ref` (present) names.
   int64_t physicalPage(const PEState &pe, const SlotRef &ref) const;
 

@@ -134,7 +134,8 @@ const GlobalBuffer &MemorySystem::checkedBuffer(uint64_t address,
                                                 uint64_t bytes, bool write,
                                                 const PEState &pe,
                                                 const Command &cmd,
-                                                const char *what) {
+                                                const char *what,
+                                                bool forKernel) {
   if (const GlobalBuffer *buffer = findBuffer(address, bytes)) {
     if (write && buffer->readOnly)
       diagnostics.abortAt(
@@ -145,6 +146,9 @@ const GlobalBuffer &MemorySystem::checkedBuffer(uint64_t address,
               (buffer->hostReadOnly ? " (its host memory is not writable)"
                                     : ""),
           pe, cmd);
+    if (!forKernel && !kernelAccesses.empty())
+      waitForKernelAccesses(*buffer, buffer->host + (address - buffer->base),
+                            bytes, write);
     if (write && !liveAliases.empty())
       materialiseOverlapping(*buffer, buffer->host + (address - buffer->base),
                              bytes);
@@ -230,6 +234,42 @@ void MemorySystem::dropAlias(HostAlias &alias) {
   liveAliases.pop_back();
   --aliasesIn[alias.buffer];
   alias.host = nullptr;
+}
+
+void MemorySystem::accessForKernel(uint32_t buffer, const uint8_t *host,
+                                   uint64_t bytes, bool write) {
+  while (!kernelAccesses.empty() &&
+         kernels.hasRun(kernelAccesses.front().kernel))
+    kernelAccesses.pop_front();
+  const uint64_t kernel = kernels.nextNumber();
+  // A kernel's consecutive rows make one access.
+  if (!kernelAccesses.empty()) {
+    KernelAccess &last = kernelAccesses.back();
+    if (last.kernel == kernel && last.buffer == buffer &&
+        last.write == write && last.host + last.bytes == host) {
+      last.bytes += bytes;
+      return;
+    }
+  }
+  kernelAccesses.push_back({buffer, host, bytes, kernel, write});
+}
+
+void MemorySystem::waitForKernelAccesses(const GlobalBuffer &buffer,
+                                         const uint8_t *host, uint64_t bytes,
+                                         bool write) {
+  const std::vector<uint32_t> &overlaps = hostOverlaps[indexOf(buffer)];
+  uint64_t latest = 0;
+  for (const KernelAccess &access : kernelAccesses)
+    if ((write || access.write) && access.host < host + bytes &&
+        host < access.host + access.bytes &&
+        std::find(overlaps.begin(), overlaps.end(), access.buffer) !=
+            overlaps.end())
+      latest = access.kernel;
+  if (latest == 0)
+    return;
+  kernels.waitFor(latest);
+  while (!kernelAccesses.empty() && kernelAccesses.front().kernel <= latest)
+    kernelAccesses.pop_front();
 }
 
 void MemorySystem::materialiseOverlapping(const GlobalBuffer &buffer,

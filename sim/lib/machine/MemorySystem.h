@@ -14,6 +14,7 @@
 #include "Cache.h"
 #include "Diagnostics.h"
 #include "Dram.h"
+#include "KernelQueue.h"
 #include "PEState.h"
 
 #include "mtia/Program.h"
@@ -21,6 +22,7 @@
 #include "mtia/Target.h"
 
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -51,8 +53,9 @@ struct RequestStream {
 
 class MemorySystem {
 public:
-  MemorySystem(const TargetDesc &target, const Diagnostics &diagnostics)
-      : target(target), diagnostics(diagnostics),
+  MemorySystem(const TargetDesc &target, const Diagnostics &diagnostics,
+               KernelQueue &kernels)
+      : target(target), diagnostics(diagnostics), kernels(kernels),
         dram(target), sram(target.sramBytesPerCycle()),
         cache(target.sramCache.bytes, target.sramCache.lineBytes,
               target.dmaTransactionBytes, target.sramCache.ways) {}
@@ -70,10 +73,13 @@ public:
   /// out_of_bounds naming `what` of `cmd` when none does, and with read_only
   /// when `write` targets a buffer the caller bound as read-only. Before a
   /// write, the local pages that alias the written host bytes receive their
-  /// copy of them.
+  /// copy of them. Unless the access is the next kernel's (see
+  /// accessForKernel), the kernels that write those bytes, or for a write
+  /// that read them, have run.
   const GlobalBuffer &checkedBuffer(uint64_t address, uint64_t bytes,
                                     bool write, const PEState &pe,
-                                    const Command &cmd, const char *what);
+                                    const Command &cmd, const char *what,
+                                    bool forKernel = false);
 
   /// Performs an atomic read-modify-write `fn` of one element of `type` at
   /// `address` with operand `value` (and, for cas, comparand `compare`);
@@ -91,6 +97,16 @@ public:
   void materialise(HostAlias &alias);
   /// Retires `alias` without copying, for a page about to be overwritten.
   void dropAlias(HostAlias &alias);
+  /// Records that the next kernel of the KernelQueue reads (or, when
+  /// `write`, writes) the `bytes` at `host` in the buffer `buffer` (an
+  /// index of the bound buffers): until it has run, other accesses of them
+  /// that it would change, or that would change what it reads, wait for it.
+  void accessForKernel(uint32_t buffer, const uint8_t *host, uint64_t bytes,
+                       bool write);
+  /// The index of `buffer` among the bound buffers.
+  uint32_t indexOf(const GlobalBuffer &buffer) const {
+    return static_cast<uint32_t>(&buffer - buffers.data());
+  }
 
   /// Starts the timing of one DMA instruction: the latency and cache fills
   /// of its transfers accumulate until the next call.
@@ -126,6 +142,10 @@ private:
   /// Materialises the live aliases of the `bytes` at `host` in `buffer`.
   void materialiseOverlapping(const GlobalBuffer &buffer, const uint8_t *host,
                               uint64_t bytes);
+  /// Waits for the kernels that write any of the `bytes` at `host` in
+  /// `buffer` or, before a `write`, read them.
+  void waitForKernelAccesses(const GlobalBuffer &buffer, const uint8_t *host,
+                             uint64_t bytes, bool write);
   std::string describeAddress(uint64_t address) const;
   uint64_t bookCachedTransfer(bool write, RequestStream &requests,
                               uint64_t address, uint64_t bytes);
@@ -134,6 +154,7 @@ private:
 
   const TargetDesc &target;
   const Diagnostics &diagnostics;
+  KernelQueue &kernels;
   std::vector<GlobalBuffer> buffers;
   /// Per buffer, the buffers whose host bytes overlap its own (itself
   /// included; two arguments may share host memory).
@@ -141,6 +162,16 @@ private:
   /// The live aliases, and per buffer how many of them it holds.
   std::vector<HostAlias *> liveAliases;
   std::vector<uint32_t> aliasesIn;
+  /// Host bytes that kernels which may not have run read or write, in the
+  /// order of their kernels.
+  struct KernelAccess {
+    uint32_t buffer;
+    const uint8_t *host;
+    uint64_t bytes;
+    uint64_t kernel;
+    bool write;
+  };
+  std::deque<KernelAccess> kernelAccesses;
   Dram dram;
   BandwidthCalendar sram;
   LastLevelCache cache;

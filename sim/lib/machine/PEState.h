@@ -66,8 +66,14 @@ struct CBState {
   /// Per physical page.
   std::vector<HostAlias> aliases;
   /// Per physical page, the number of the last kernel handed to the
-  /// KernelQueue that writes it (0: none).
+  /// KernelQueue that uses it and that a later access must wait for (0:
+  /// none).
   std::vector<uint64_t> lastKernel;
+  /// Per physical page, the number of the last DPE product the page is
+  /// ordered for (0: none, or an access since has waited for it); an
+  /// instruction that names the page waits for the PE's next visit while
+  /// that product may be of the current visit.
+  std::vector<uint64_t> lastProduct;
   int producer = -1, consumer = -1;
 };
 

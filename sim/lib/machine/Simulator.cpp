@@ -41,12 +41,12 @@ public:
       : target(target), program(program), config(config),
         kernels(config.kernelThread),
         diagnostics(target, program, config.trace), budget(config, diagnostics),
-        memory(target, diagnostics),
+        memory(target, diagnostics, kernels),
         local(target, program, diagnostics, memory, kernels),
         network(target, program, config, diagnostics, local),
         core(target, program, config, diagnostics, budget, memory, local,
              network, paramValues, args),
-        dma(target, diagnostics, memory, local),
+        dma(target, diagnostics, memory, local, kernels),
         compute(target, diagnostics, local, kernels) {}
 
   /// Binds the launch's arguments and plans the local memories; aborts
