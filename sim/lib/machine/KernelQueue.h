@@ -64,12 +64,17 @@ private:
   const bool threaded;
   /// Touched by the submitting thread only.
   uint64_t submitted = 0;
+  /// How many kernels the submitting thread has queued, for the worker to
+  /// poll without the mutex.
+  std::atomic<uint64_t> handedOver{0};
   std::atomic<uint64_t> completed{0};
   std::mutex mutex;
   /// Signals new kernels to the worker and finished ones to the submitter.
   std::condition_variable wake, done;
   std::deque<std::function<void()>> pending;
   bool stopping = false;
+  /// Whether the worker waits on `wake` (guarded by the mutex).
+  bool sleeping = false;
   /// What the first failing kernel threw; the kernels after it are skipped.
   std::exception_ptr failure;
   std::thread worker;
