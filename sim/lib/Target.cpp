@@ -119,7 +119,8 @@ std::string checkSramCache(const TargetDesc &target) {
 }
 
 /// Checks that DRAM rows divide into interleave chunks of whole DMA
-/// transactions and that refresh leaves the channels some time.
+/// transactions, that refresh leaves the channels some time and that the
+/// reorder window is at most a second.
 std::string checkDramStructure(const TargetDesc &target) {
   const DramStructureDesc &dram = target.dramStructure;
   // The address mapping selects channels, banks and columns by bit fields.
@@ -142,6 +143,8 @@ std::string checkDramStructure(const TargetDesc &target) {
            std::to_string(dram.interleaveBytes) + ")";
   if (dram.tRfcNs >= dram.tRefiNs)
     return "field 'dram.trfc_ns' must be less than 'dram.trefi_ns'";
+  if (dram.reorderWindowNs > 1e9)
+    return "field 'dram.reorder_window_ns' must be at most 1e9 (a second)";
   return "";
 }
 
@@ -186,6 +189,7 @@ std::string mtia::parseTarget(std::string_view json, TargetDesc &target) {
   reader.number("dram", "trfc_ns", dramStructure.tRfcNs);
   reader.number("dram", "turnaround_ns", dramStructure.turnaroundNs);
   reader.integer("dram", "write_batch_bytes", dramStructure.writeBatchBytes);
+  reader.number("dram", "reorder_window_ns", dramStructure.reorderWindowNs);
   reader.integer("dma", "alignment_bytes", target.dmaAlignmentBytes);
   reader.integer("dma", "transaction_bytes", target.dmaTransactionBytes);
   reader.integer("dma", "max_rank", target.dmaMaxRank);

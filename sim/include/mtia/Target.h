@@ -44,6 +44,10 @@ struct DramStructureDesc {
   /// bytes a controller moves in one direction before switching back.
   double turnaroundNs = 0;
   uint32_t writeBatchBytes = 0;
+  /// The time over which the controller reorders a channel's requests (its
+  /// queues' depth): the reads and writes of one window share its
+  /// turnarounds.
+  double reorderWindowNs = 0;
 };
 
 /// The part of the on-chip SRAM that is a hardware cache in front of DRAM

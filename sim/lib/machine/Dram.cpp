@@ -10,6 +10,8 @@
 
 #include "Dram.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -33,13 +35,18 @@ unsigned log2Exact(uint64_t value) {
   return static_cast<unsigned>(__builtin_ctzll(value));
 }
 
-/// A channel's calendar buckets: the window within which the controller is
-/// taken to reorder a channel's requests (so the reads and writes of one
-/// bucket share its turnarounds); not a property of the machine.
-constexpr uint64_t kChannelBucketCycles = 256;
-
 uint64_t nsToCycles(double ns, double clockGHz) {
   return static_cast<uint64_t>(std::ceil(ns * clockGHz));
+}
+
+/// The buckets of a channel's calendars: the smallest power of two of
+/// cycles that holds the controller's reorder window, within which it is
+/// taken to reorder the channel's requests, so that the reads and writes of
+/// one bucket share its turnarounds and its activations share the
+/// four-activate limit.
+uint64_t reorderBucketCycles(double windowNs, double clockGHz) {
+  return llvm::PowerOf2Ceil(
+      std::max<uint64_t>(nsToCycles(windowNs, clockGHz), 1));
 }
 
 } // namespace
@@ -81,17 +88,18 @@ Dram::Dram(const TargetDesc &target)
   const double turnaroundBytes =
       structure.turnaroundNs * clock * channelBytesPerCycle;
   const double turnaroundCost = 2 * turnaroundBytes / structure.writeBatchBytes;
+  const uint64_t bucketCycles =
+      reorderBucketCycles(structure.reorderWindowNs, clock);
   channels.resize(structure.channels);
   for (uint32_t c = 0; c < structure.channels; ++c) {
     Channel &channel = channels[c];
-    channel.bus =
-        DirectedBandwidthCalendar(channelBytesPerCycle, kChannelBucketCycles);
+    channel.bus = DirectedBandwidthCalendar(channelBytesPerCycle, bucketCycles);
     // The channels refresh in turn, not all at once.
     channel.bus.blockPeriodically(refreshPeriod, refreshLength,
                                   refreshPeriod * c / structure.channels);
     channel.bus.chargeTurnarounds(turnaroundCost);
-    channel.activations = BandwidthCalendar(4.0 / (structure.tFawNs * clock),
-                                            kChannelBucketCycles);
+    channel.activations =
+        BandwidthCalendar(4.0 / (structure.tFawNs * clock), bucketCycles);
     channel.openRow.assign(structure.banksPerChannel, 0);
   }
   runs.resize(structure.channels);

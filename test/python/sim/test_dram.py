@@ -89,6 +89,17 @@ def test_turnarounds_cost_only_a_mix_of_directions() -> None:
         == read(target_with(), n, 16384).cycles
 
 
+def test_a_longer_reorder_window_charges_a_copy_more_turnarounds() -> None:
+    """The reads and writes of a channel within one reorder window share its
+    turnarounds: the rarer direction over a longer window is never less, so
+    a copy gets slower as the window grows (buckets of 64 cycles, mtia-2i's
+    256, 32 thousand)."""
+    n = 1 << 22
+    cycles = [copy(target_with(reorder_window_ns=window), n, 16384).cycles
+              for window in (24, 160, 20000)]
+    assert cycles[0] < cycles[1] < cycles[2]
+
+
 def test_row_misses_are_limited_by_the_four_activate_window() -> None:
     """Scattered reads open a row each: a wider activation window makes
     them slower in proportion, a contiguous stream (64 transactions per
@@ -153,8 +164,10 @@ def test_a_pe_far_from_the_edge_waits_longer() -> None:
     ("channels", 12, "field 'dram.channels' must be a power of two"),
     ("trfc_ns", 5000, "field 'dram.trfc_ns' must be less than 'dram.trefi_ns'"),
     ("channels", 0, "field 'dram.channels' must be a positive integer"),
+    ("reorder_window_ns", 0, "field 'dram.reorder_window_ns' must be a positive number"),
+    ("reorder_window_ns", 1e12, "field 'dram.reorder_window_ns' must be at most 1e9 (a second)"),
 ])
-def test_target_rejects_an_inconsistent_dram(field: str, value: int, message: str) -> None:
+def test_target_rejects_an_inconsistent_dram(field: str, value: float, message: str) -> None:
     data = json.loads((TARGETS / "mtia-2i.json").read_text())
     data["dram"][field] = value
     with pytest.raises(ValueError, match=re.escape(message)):
