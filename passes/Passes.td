@@ -235,17 +235,32 @@ def ExpandCombineRegions : Pass<"mtia-expand-combine-regions", "::mlir::ModuleOp
   let dependentDialects = ["::mtia::tile::TileDialect"];
 }
 
+def AttachTarget : Pass<"mtia-attach-target", "::mlir::ModuleOp"> {
+  let summary = "Stamp the target description on the module";
+  let description = [{
+    Loads the target description `target` once (a name from targets/ or a
+    path to a .json file) and stamps its figures on the module as the
+    `mtia.target` dictionary, which the passes that need the machine
+    (`mtia-strip-mine-blocks`, the data-movement stage) read, so that every
+    pass of a compilation sees the same machine. A description the loader
+    rejects is an error at the module.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"mtia-2i\"",
+           "target description: a name from targets/ or a path to a .json file">,
+  ];
+}
+
 def LowerDataMovement : Pass<"mtia-lower-data-movement", "::mlir::ModuleOp"> {
   let summary = "The data-movement stage: loads and stores become DMA through circular buffers";
   let description = [{
     The stage's entry: runs, in order, `mtia-lower-memory-accesses`,
     `mtia-share-buffers`, `mtia-reserve-where-produced`,
     `mtia-order-memory-accesses` and `mtia-release-loop-carried-pointers`,
-    with its `target`, `reserved-buffers` and `cb-multiplier`.
+    with its `reserved-buffers` and `cb-multiplier`, on the target stamped on
+    the module (`mtia-attach-target`).
   }];
   let options = [
-    Option<"target", "target", "std::string", /*default=*/"\"mtia-2i\"",
-           "target description: a name from targets/ or a path to a .json file">,
     Option<"reservedBuffers", "reserved-buffers", "int64_t", /*default=*/"0",
            "circular buffers of the target's command processor that later "
            "stages add, which the data-movement stage leaves free">,
@@ -282,8 +297,6 @@ def LowerMemoryAccesses : Pass<"mtia-lower-memory-accesses", "::mlir::ModuleOp">
     rejects.
   }];
   let options = [
-    Option<"target", "target", "std::string", /*default=*/"\"mtia-2i\"",
-           "target description: a name from targets/ or a path to a .json file">,
       Option<"cbMultiplier", "cb-multiplier", "int64_t", /*default=*/"1",
            "multiplies the pages of the buffers of loads and stores, and the "
            "prefetch depth of loads in loops (the circular-buffer depth)">,
@@ -380,8 +393,6 @@ def StripMineBlocks : Pass<"mtia-strip-mine-blocks", "::mlir::ModuleOp"> {
     a well-defined Triton program.
   }];
   let options = [
-    Option<"target", "target", "std::string", /*default=*/"\"mtia-2i\"",
-           "target description: a name from targets/ or a path to a .json file">,
     Option<"budgetDivisor", "budget-divisor", "int64_t", /*default=*/"0",
            "split when the data's peak exceeds 1/d of local memory, into "
            "strips within it (0: exceeds local memory, strips within a quarter)">,
@@ -409,8 +420,6 @@ def ShareBuffers : Pass<"mtia-share-buffers", "::mlir::ModuleOp"> {
     block needs, plus the most run-ahead pages of any.
   }];
   let options = [
-    Option<"target", "target", "std::string", /*default=*/"\"mtia-2i\"",
-           "target description: a name from targets/ or a path to a .json file">,
     Option<"reservedBuffers", "reserved-buffers", "int64_t", /*default=*/"0",
            "circular buffers of the target's command processor that later "
            "stages add, which the data-movement stage leaves free">,
@@ -438,8 +447,6 @@ def CarryInPushedPages : Pass<"mtia-carry-in-pushed-pages", "::mlir::ModuleOp"> 
     `reserved-buffers`.
   }];
   let options = [
-    Option<"target", "target", "std::string", /*default=*/"\"mtia-2i\"",
-           "target description: a name from targets/ or a path to a .json file">,
     Option<"reservedBuffers", "reserved-buffers", "int64_t", /*default=*/"0",
            "circular buffers of the target's command processor that later "
            "stages add, which the data-movement stage leaves free">,

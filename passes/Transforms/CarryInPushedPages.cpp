@@ -356,7 +356,7 @@ struct CarryInPushedPagesPass
 
   void runOnOperation() override {
     FailureOr<int64_t> maxBuffers =
-        getDataMovementBuffers(getOperation(), target, reservedBuffers);
+        getDataMovementBuffers(getOperation(), reservedBuffers);
     if (failed(maxBuffers))
       return signalPassFailure();
     getOperation().walk([&](tt::FuncOp function) {

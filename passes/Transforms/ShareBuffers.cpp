@@ -29,7 +29,7 @@ struct ShareBuffersPass
 
   void runOnOperation() override {
     FailureOr<int64_t> maxBuffers =
-        getDataMovementBuffers(getOperation(), target, reservedBuffers);
+        getDataMovementBuffers(getOperation(), reservedBuffers);
     if (failed(maxBuffers))
       return signalPassFailure();
     getOperation().walk(

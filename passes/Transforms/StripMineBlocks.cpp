@@ -1261,7 +1261,7 @@ struct StripMineBlocksPass
   using StripMineBlocksBase::StripMineBlocksBase;
 
   void runOnOperation() override {
-    FailureOr<TargetDesc> desc = loadTargetDescription(getOperation(), target);
+    FailureOr<TargetDesc> desc = getTargetDescription(getOperation());
     if (failed(desc))
       return signalPassFailure();
     auto localBytes = static_cast<int64_t>(desc->localMemoryBytes);

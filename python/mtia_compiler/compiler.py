@@ -66,8 +66,7 @@ def pass_stages(target: str | Path, strip_budget_divisor: int = 0,
     program id along one axis asks for (`mtia-order-programs`)."""
     if dots_ahead not in (1, 2):
         raise ValueError(f"dots_ahead must be 1 or 2, got {dots_ahead}")
-    strip_mining = (f"mtia-strip-mine-blocks{{target={target} "
-                    f"budget-divisor={strip_budget_divisor} "
+    strip_mining = (f"mtia-strip-mine-blocks{{budget-divisor={strip_budget_divisor} "
                     f"joint-axes={str(strip_joint_axes).lower()}}}")
     loop_splitting = "mtia-split-masked-loops, " if split_masked_loops else ""
     contraction = "mtia-contract-multiply-adds, " if fp_fusion else ""
@@ -77,7 +76,8 @@ def pass_stages(target: str | Path, strip_budget_divisor: int = 0,
         ("ttir", "builtin.module(mtia-drop-assumes, mtia-lift-function-control-flow, "
                  "inline{default-pipeline=}, canonicalize, "
                  "cse, symbol-dce)"),
-        ("tile", "builtin.module(mtia-materialize-poison, "
+        ("tile", f"builtin.module(mtia-attach-target{{target={target}}}, "
+                 "mtia-materialize-poison, "
                  f"mtia-order-programs{{order={program_order}}}, "
                  f"{strip_mining}, mtia-contiguous-accesses, {loop_splitting}"
                  f"mtia-factor-reduction-scales, {contraction}"
@@ -85,7 +85,7 @@ def pass_stages(target: str | Path, strip_budget_divisor: int = 0,
                  "mtia-convert-tt-to-tile, mtia-expand-combine-regions, "
                  "mtia-recompute-reshaped-tiles, canonicalize, cse, "
                  "mtia-relay-shared-products)"),
-        ("dma", f"builtin.module(mtia-lower-data-movement{{target={target} "
+        ("dma", f"builtin.module(mtia-lower-data-movement{{"
                 f"reserved-buffers={PROGRAM_STAGE_BUFFERS} cb-multiplier={cb_multiplier}}}, "
                 "canonicalize, cse, mtia-reserve-where-produced, mtia-rematerialize-tiles)"),
     )

@@ -369,7 +369,7 @@ struct LowerMemoryAccessesPass
           << "cb-multiplier must be at least 1, got " << cbMultiplier;
       return signalPassFailure();
     }
-    FailureOr<TargetDesc> desc = loadTargetDescription(getOperation(), target);
+    FailureOr<TargetDesc> desc = getTargetDescription(getOperation());
     if (failed(desc))
       return signalPassFailure();
     WalkResult result = getOperation().walk([&](tt::FuncOp function) {

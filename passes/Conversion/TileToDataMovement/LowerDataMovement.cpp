@@ -33,14 +33,11 @@ struct LowerDataMovementPass
   void runOnOperation() override {
     OpPassManager pipeline(ModuleOp::getOperationName());
     LowerMemoryAccessesOptions lowering;
-    lowering.target = target;
     lowering.cbMultiplier = cbMultiplier;
     ShareBuffersOptions sharing;
-    sharing.target = target;
     sharing.reservedBuffers = reservedBuffers;
     pipeline.addPass(createLowerMemoryAccesses(lowering));
     CarryInPushedPagesOptions carrying;
-    carrying.target = target;
     carrying.reservedBuffers = reservedBuffers;
     pipeline.addPass(createCarryInPushedPages(carrying));
     pipeline.addPass(createShareBuffers(sharing));

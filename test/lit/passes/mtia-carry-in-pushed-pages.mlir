@@ -1,5 +1,5 @@
-// RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-carry-in-pushed-pages)' | FileCheck %s
-// RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-carry-in-pushed-pages{target=mtia-2i reserved-buffers=31})' | FileCheck %s --check-prefix=BUDGET
+// RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-attach-target,mtia-carry-in-pushed-pages)' | FileCheck %s
+// RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-attach-target{target=mtia-2i},mtia-carry-in-pushed-pages{reserved-buffers=31})' | FileCheck %s --check-prefix=BUDGET
 
 // The loop carries scaled scores for the SIMD engine, which pushes each
 // iteration's next scores to the reduction engine for their row maximum:

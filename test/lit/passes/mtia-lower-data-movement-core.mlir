@@ -1,4 +1,4 @@
-// RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-convert-tt-to-tile,mtia-lower-data-movement,canonicalize,cse)' | FileCheck %s
+// RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-attach-target,mtia-convert-tt-to-tile,mtia-lower-data-movement,canonicalize,cse)' | FileCheck %s
 
 // Scalars that units compute reach the control core's code through a buffer
 // the core consumes: the unit writes the rank-0 tile, the core waits for the

@@ -1,4 +1,4 @@
-// RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-convert-tt-to-tile,mtia-lower-data-movement,canonicalize,cse)' | FileCheck %s
+// RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-attach-target,mtia-convert-tt-to-tile,mtia-lower-data-movement,canonicalize,cse)' | FileCheck %s
 
 // The data-movement stage: structured, aligned accesses become strided DMA
 // through circular buffers; the units are joined by circular buffers.

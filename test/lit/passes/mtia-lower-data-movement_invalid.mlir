@@ -1,4 +1,4 @@
-// RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-convert-tt-to-tile,mtia-lower-data-movement)' --verify-diagnostics
+// RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-attach-target,mtia-convert-tt-to-tile,mtia-lower-data-movement)' --verify-diagnostics
 
 // Accesses the data-movement stage cannot lower are reported at their
 // location, with the reason the pointer analysis gives.

@@ -1,4 +1,4 @@
-// RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-lower-memory-accesses)' | FileCheck %s
+// RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-attach-target,mtia-lower-memory-accesses)' | FileCheck %s
 
 // The input is what the tile stage leaves: compute on tiles, accesses on
 // tensors joined to the tiles by casts. Accesses become DMA transfers through

@@ -1,4 +1,4 @@
-// RUN: mtia-opt %s --pass-pipeline='builtin.module(mtia-share-buffers)' | FileCheck %s
+// RUN: mtia-opt %s --pass-pipeline='builtin.module(mtia-attach-target,mtia-share-buffers)' | FileCheck %s
 
 // The input is what the lowering of accesses leaves: a one-page buffer for
 // every tile one unit passes to another. The tiles the SIMD engine passes to

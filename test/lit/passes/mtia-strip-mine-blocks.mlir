@@ -1,5 +1,5 @@
-// RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-strip-mine-blocks{target=mtia-2i})' | FileCheck %s
-// RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-strip-mine-blocks{target=mtia-2i budget-divisor=8 joint-axes=true})' | FileCheck %s --check-prefix=JOINT
+// RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-attach-target{target=mtia-2i},mtia-strip-mine-blocks)' | FileCheck %s
+// RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-attach-target{target=mtia-2i},mtia-strip-mine-blocks{budget-divisor=8 joint-axes=true})' | FileCheck %s --check-prefix=JOINT
 
 // Vector add of 65536 f32 per program: the peak of its data (two loads and
 // their sum live at once, 12 bytes per element, 768 KiB) exceeds mtia-2i's
