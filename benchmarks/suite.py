@@ -51,6 +51,7 @@ import click
 import torch
 import triton
 import triton.language as tl
+from triton.compiler.errors import CompilationError as FrontendError
 
 from mtia_compiler import CompilationError
 from mtia_compiler.backend import MTIADriver, launches
@@ -584,31 +585,68 @@ def families() -> list[Family]:
     ]
 
 
-def measure(kernel: str, size: Size, case: Case, target: dict[str, Any]) -> Measurement | None:
+@dataclass(frozen=True)
+class LeftOut:
+    """A kernel at a size where no config compiles and checks, and why: the
+    label of each config and its error in one line."""
+
+    kernel: str
+    size: str
+    errors: Sequence[tuple[str, str]]
+
+    @property
+    def reason(self) -> str:
+        """Why the size is left out, in one line: the error once when every
+        config failed with the same one, else each config's error."""
+        messages = {error for _, error in self.errors}
+        if len(messages) == 1:
+            return f"every config: {messages.pop()}"
+        return "; ".join(f"{config}: {error}" for config, error in self.errors)
+
+
+def gist(error: BaseException) -> str:
+    """An error's message in one line: a frontend error's own message (not
+    the source excerpt it starts with), a failed check's lines, or else the
+    first line of the message."""
+    if isinstance(error, FrontendError):
+        message = error.error_message or repr(error.__cause__)
+    elif isinstance(error, AssertionError):
+        return " ".join(line.strip() for line in str(error).splitlines() if line.strip())
+    else:
+        message = str(error)
+    return message.strip().split("\n", 1)[0]
+
+
+def measure(kernel: str, size: Size, case: Case,
+            target: dict[str, Any]) -> Measurement | LeftOut:
     """Runs every config of `case`, prints each one's cycles (or why it is
-    left out) and the best one's line, and returns the best measurement."""
+    left out) and the best one's line, and returns the best measurement, or
+    why the size is left out when no config compiles and checks."""
     label = f"{kernel}[{size_label(size)}]"
     start = time.monotonic()
     cycles: dict[str, int] = {}
+    errors: list[tuple[str, str]] = []
     for config in case.configs:
         config_start = time.monotonic()
         try:
             with launches() as records:
                 output = config.run()
-        except (CompilationError, SimulationError) as error:
+        except (CompilationError, FrontendError, SimulationError) as error:
             click.echo(f"note: {label} {config.label}: left out, {type(error).__name__}: {error}")
+            errors.append((config.label, f"{type(error).__name__}: {gist(error)}"))
             continue
         try:
             case.check(output)
         except AssertionError as error:
             click.echo(f"note: {label} {config.label}: left out, wrong numbers: {error}")
+            errors.append((config.label, f"wrong numbers: {gist(error)}"))
             continue
         cycles[config.label] = sum(record.cycles for record in records)
         click.echo(f"  {label} {config.label}: {cycles[config.label]:,} cycles "
                    f"({time.monotonic() - config_start:.1f} s of host time)")
     if not cycles:
         click.echo(f"note: {label}: left out of the suite, no config compiles and checks")
-        return None
+        return LeftOut(kernel, size_label(size), errors)
     best = min(cycles, key=lambda name: cycles[name])
     roofline, detail = case.bounds.roofline(target)
     measurement = Measurement(kernel, size_label(size), best, cycles[best], roofline,
@@ -620,49 +658,83 @@ def measure(kernel: str, size: Size, case: Case, target: dict[str, Any]) -> Meas
     return measurement
 
 
-@click.command()
-@click.option("--only", default="", help="Only the kernels whose name contains this.")
-@click.option("--quick", is_flag=True, help="Only the smallest size of each kernel.")
-@click.option("--target", default="mtia-2i", show_default=True)
-def main(only: str, quick: bool, target: str) -> None:
+@dataclass(frozen=True)
+class Results:
+    """The best measurement of each kernel at each size that checks, by
+    kernel in the order measured, and the sizes left out."""
+
+    measurements: dict[str, list[Measurement]]
+    left_out: list[LeftOut]
+
+
+def activate(target: str) -> dict[str, Any]:
+    """Makes `target` (`mtia-<arch>`) Triton's active device and returns its
+    description."""
     if not target.startswith("mtia-"):
         raise click.BadParameter("the target's name starts with mtia-", param_hint="--target")
     triton.runtime.driver.set_active(MTIADriver(target.removeprefix("mtia-")))
-    description = load_target(target).to_dict()
-    results: dict[str, list[Measurement]] = {}
-    left_out: list[str] = []
-    for family in families():
+    return load_target(target).to_dict()
+
+
+def measure_families(measured: Sequence[Family], only: str, quick: bool,
+                     target: dict[str, Any]) -> Results:
+    """Measures every family whose kernel's name contains `only`, at its
+    smallest size when `quick` and else at all of them, printing the details."""
+    results = Results({}, [])
+    for family in measured:
         if only not in family.kernel:
             continue
         start = time.monotonic()
         sizes = family.sizes[:1] if quick else family.sizes
         for size in sizes:
-            measurement = measure(family.kernel, size, family.make(size), description)
-            if measurement is None:
-                left_out.append(f"{family.kernel}[{size_label(size)}]")
+            measurement = measure(family.kernel, size, family.make(size), target)
+            if isinstance(measurement, LeftOut):
+                results.left_out.append(measurement)
             else:
-                results.setdefault(family.kernel, []).append(measurement)
+                results.measurements.setdefault(family.kernel, []).append(measurement)
         click.echo(f"{family.kernel}: {len(sizes)} size(s) in {time.monotonic() - start:.0f} s "
                    "of host time")
-    if left_out:
-        click.echo(f"left out (see the notes above): {', '.join(left_out)}")
+    return results
+
+
+def report_sizes(results: Results, quick: bool, target: dict[str, Any]) -> None:
+    """Prints the sizes left out, the streaming copy (measured on the active
+    target, small when `quick`), each memory-bound measurement against it and
+    every measurement against its roofline."""
+    if results.left_out:
+        names = ", ".join(f"{left.kernel}[{left.size}]" for left in results.left_out)
+        click.echo(f"left out (see the notes above): {names}")
     # The roofline is the physical peak; what DRAM streaming reaches on the
     # target is the practical bound of the memory-bound kernels.
     copy_bytes, _, copy_cycles = streaming_copy(quick)
     copy_rate = 2 * copy_bytes / copy_cycles
     click.echo(f"streaming copy: {copy_rate:.1f} B/cycle, "
-               f"{100 * copy_rate / description['dram_bytes_per_cycle']:.1f}% of the DRAM peak")
-    for measurements in results.values():
+               f"{100 * copy_rate / target['dram_bytes_per_cycle']:.1f}% of the DRAM peak")
+    for measurements in results.measurements.values():
         for m in measurements:
             if m.memory_bound:
                 click.echo(f"{m.kernel}[{m.size}]: {m.percent_of_copy(copy_rate):.1f}% of the "
                            "streaming copy")
-    for measurements in results.values():
+    for measurements in results.measurements.values():
         for m in measurements:
             click.echo(f"{m.kernel}[{m.size}]: {m.percent:.1f}% of roofline")
-    for kernel, measurements in results.items():
-        largest = max(measurements, key=lambda m: m.roofline_cycles)
-        click.echo(f"{kernel}: {largest.percent:.1f}% of roofline")
+
+
+def largest(measurements: Sequence[Measurement]) -> Measurement:
+    """The measurement of the largest size: the one with the largest roofline."""
+    return max(measurements, key=lambda m: m.roofline_cycles)
+
+
+@click.command()
+@click.option("--only", default="", help="Only the kernels whose name contains this.")
+@click.option("--quick", is_flag=True, help="Only the smallest size of each kernel.")
+@click.option("--target", default="mtia-2i", show_default=True)
+def main(only: str, quick: bool, target: str) -> None:
+    description = activate(target)
+    results = measure_families(families(), only, quick, description)
+    report_sizes(results, quick, description)
+    for kernel, measurements in results.measurements.items():
+        click.echo(f"{kernel}: {largest(measurements).percent:.1f}% of roofline")
 
 
 if __name__ == "__main__":
