@@ -458,50 +458,16 @@ def attention_exp2_inner(acc, l_i, m_i, q, k_base, v_base, stride_kn, stride_vn,
 
 
 @triton.jit
-def attention_exp2_kernel(Q, K, V, Out, sm_scale, stride_qz, stride_qh, stride_qm, stride_kz,
-                          stride_kh, stride_kn, stride_vz, stride_vh, stride_vn, stride_oz,
-                          stride_oh, stride_om, H, N_CTX, HEAD_DIM: tl.constexpr,
-                          BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, STAGE: tl.constexpr):
-    # Triton's tutorial 06 (forward), with pointers: grid (N_CTX / BLOCK_M,
-    # Z * H); STAGE 1 is not causal, STAGE 3 causal (the blocks left of the
-    # diagonal without a mask, then the diagonal block with one). N_CTX is a
-    # multiple of BLOCK_M and BLOCK_N, as the tutorial requires.
-    start_m = tl.program_id(0)
-    off_hz = tl.program_id(1)
-    off_z = off_hz // H
-    off_h = off_hz % H
-    q_base = Q + off_z * stride_qz + off_h * stride_qh
-    k_base = K + off_z * stride_kz + off_h * stride_kh
-    v_base = V + off_z * stride_vz + off_h * stride_vh
-    offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
-    offs_n = tl.arange(0, BLOCK_N)
-    offs_d = tl.arange(0, HEAD_DIM)
-    m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
-    l_i = tl.zeros([BLOCK_M], dtype=tl.float32) + 1.0
-    acc = tl.zeros([BLOCK_M, HEAD_DIM], dtype=tl.float32)
-    qk_scale = sm_scale * 1.44269504  # 1 / ln(2)
-    q = tl.load(q_base + offs_m[:, None] * stride_qm + offs_d[None, :])
-    if STAGE & 1:
-        acc, l_i, m_i = attention_exp2_inner(acc, l_i, m_i, q, k_base, v_base, stride_kn,
-                                             stride_vn, start_m, qk_scale, offs_m, offs_n,
-                                             N_CTX, HEAD_DIM, BLOCK_M, BLOCK_N, 4 - STAGE)
-    if STAGE & 2:
-        acc, l_i, m_i = attention_exp2_inner(acc, l_i, m_i, q, k_base, v_base, stride_kn,
-                                             stride_vn, start_m, qk_scale, offs_m, offs_n,
-                                             N_CTX, HEAD_DIM, BLOCK_M, BLOCK_N, 2)
-    acc = acc / l_i[:, None]
-    o_base = Out + off_z * stride_oz + off_h * stride_oh
-    tl.store(o_base + offs_m[:, None] * stride_om + offs_d[None, :], acc.to(Out.type.element_ty))
-
-
-@triton.jit
 def attention_gqa_kernel(Q, K, V, Out, sm_scale, stride_qz, stride_qh, stride_qm, stride_kz,
                          stride_kh, stride_kn, stride_vz, stride_vh, stride_vn, stride_oz,
                          stride_oh, stride_om, H, H_KV, N_CTX, HEAD_DIM: tl.constexpr,
                          BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, STAGE: tl.constexpr):
-    # Grouped-query attention: H query heads share H_KV heads of keys and
-    # values, query head h reading key/value head h // (H / H_KV); otherwise
-    # the tutorial's kernel and inner loop.
+    # Triton's tutorial 06 (forward), with pointers, and grouped-query heads:
+    # grid (N_CTX / BLOCK_M, Z * H); H query heads share H_KV heads of keys
+    # and values (H_KV = H: the tutorial), query head h reading key/value head
+    # h // (H / H_KV). STAGE 1 is not causal, STAGE 3 causal (the blocks left
+    # of the diagonal without a mask, then the diagonal block with one).
+    # N_CTX is a multiple of BLOCK_M and BLOCK_N, as the tutorial requires.
     start_m = tl.program_id(0)
     off_hz = tl.program_id(1)
     off_z = off_hz // H
@@ -960,17 +926,8 @@ def attention_case(launch: AttentionLaunch, causal: bool, size: Size) -> Case:
                 attention_bounds(q, k, causal))
 
 
-def launch_exp2(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, out: torch.Tensor,
-                causal: bool, options: dict[str, Any]) -> None:
-    z, h, n, d = q.shape
-    grid = (triton.cdiv(n, options["BLOCK_M"]), z * h)
-    attention_exp2_kernel[grid](q, k, v, out, 1 / math.sqrt(d), *strides(q)[:3],
-                                *strides(k)[:3], *strides(v)[:3], *strides(out)[:3], h, n,
-                                HEAD_DIM=d, STAGE=3 if causal else 1, **options)
-
-
-def launch_gqa(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, out: torch.Tensor,
-               causal: bool, options: dict[str, Any]) -> None:
+def launch_tutorial_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
+                              out: torch.Tensor, causal: bool, options: dict[str, Any]) -> None:
     z, h, n, d = q.shape
     grid = (triton.cdiv(n, options["BLOCK_M"]), z * h)
     attention_gqa_kernel[grid](q, k, v, out, 1 / math.sqrt(d), *strides(q)[:3],
@@ -998,7 +955,7 @@ def launch_padded_head(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, out: t
 
 #: The launches of the tutorial's kernel, which takes no partial blocks of
 #: the sequence and whose diagonal stage needs BLOCK_N <= BLOCK_M.
-TUTORIAL_ATTENTION_LAUNCHES = (launch_exp2, launch_gqa)
+TUTORIAL_ATTENTION_LAUNCHES = (launch_tutorial_attention,)
 
 
 # Memory-bound kernels, sized to several MiB.
@@ -1112,7 +1069,7 @@ def row_sum_case(size: Size) -> Case:
 
 def families() -> list[Family]:
     """Every variant and its sizes, smallest first; the largest fills the chip."""
-    attention_exp2 = functools.partial(attention_case, launch_exp2)
+    attention_exp2 = functools.partial(attention_case, launch_tutorial_attention)
     attention_exp = functools.partial(attention_case, launch_exp)
     return [
         Family("gemm/tutorial", GEMM_SIZES,
@@ -1138,7 +1095,7 @@ def families() -> list[Family]:
         Family("attention/exp", ATTENTION_SIZES, functools.partial(attention_exp, False)),
         Family("attention/exp_causal", ATTENTION_SIZES, functools.partial(attention_exp, True)),
         Family("attention/gqa_causal", [(1, 8, 2, 1024, 128), (1, 32, 8, 4096, 128)],
-               functools.partial(attention_case, launch_gqa, True)),
+               functools.partial(attention_case, launch_tutorial_attention, True)),
         Family("attention/head_dim_80", [(1, 8, 1024, 80), (1, 16, 4096, 80)],
                functools.partial(attention_case, launch_padded_head, False)),
         Family("attention/ragged_seq", [(1, 8, 1000, 64), (1, 16, 4000, 64)],
