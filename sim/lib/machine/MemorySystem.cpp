@@ -146,12 +146,11 @@ const GlobalBuffer &MemorySystem::checkedBuffer(uint64_t address,
               (buffer->hostReadOnly ? " (its host memory is not writable)"
                                     : ""),
           pe, cmd);
+    const uint8_t *host = buffer->host + (address - buffer->base);
     if (!forKernel && !kernelAccesses.empty())
-      waitForKernelAccesses(*buffer, buffer->host + (address - buffer->base),
-                            bytes, write);
+      waitForKernelAccesses(*buffer, host, bytes, write);
     if (write && !liveAliases.empty())
-      materialiseOverlapping(*buffer, buffer->host + (address - buffer->base),
-                             bytes);
+      materialiseOverlapping(*buffer, host, bytes);
     return *buffer;
   }
   diagnostics.abortAt("out_of_bounds",
@@ -216,7 +215,7 @@ void MemorySystem::aliasHost(HostAlias &alias, uint8_t *local,
   alias.local = local;
   alias.host = host;
   alias.bytes = bytes;
-  alias.buffer = static_cast<uint32_t>(&buffer - buffers.data());
+  alias.buffer = indexOf(buffer);
   alias.slot = static_cast<uint32_t>(liveAliases.size());
   liveAliases.push_back(&alias);
   ++aliasesIn[alias.buffer];
@@ -274,7 +273,7 @@ void MemorySystem::waitForKernelAccesses(const GlobalBuffer &buffer,
 
 void MemorySystem::materialiseOverlapping(const GlobalBuffer &buffer,
                                           const uint8_t *host, uint64_t bytes) {
-  for (uint32_t other : hostOverlaps[&buffer - buffers.data()]) {
+  for (uint32_t other : hostOverlaps[indexOf(buffer)]) {
     if (aliasesIn[other] == 0)
       continue;
     // Materialising moves the last live alias into the freed slot, which
