@@ -366,29 +366,20 @@ def attention_case(head_dim: int, causal: bool, size: Size) -> Case:
     expected = torch.nn.functional.scaled_dot_product_attention(
         q.float(), k.float(), v.float(), is_causal=causal).half()
 
-    def run(block_m: int, block_n: int, split: bool, ahead: int, order: str) -> torch.Tensor:
+    def run(block_m: int, block_n: int, stages: int) -> torch.Tensor:
         out = poisoned(q.shape, torch.float16)
         grid = (triton.cdiv(seq_len, block_m), ATTENTION_HEADS)
         attention_fwd_kernel[grid](q, k, v, out, 1 / math.sqrt(head_dim), seq_len, q.stride(1),
                                    q.stride(2), HEAD_DIM=head_dim, BLOCK_M=block_m,
-                                   BLOCK_N=block_n, CAUSAL=causal, split_masked_loops=split,
-                                   dots_ahead=ahead, program_order=order)
+                                   BLOCK_N=block_n, CAUSAL=causal, num_stages=stages)
         return out
 
-    # Each block size with and without the split of the masked iterations
-    # (the `split_masked_loops` option), which trades SIMD work for buffers,
-    # and with Q·K^T one or two iterations ahead (`dots_ahead`), which pays
-    # when the SIMD engine bounds the loop and costs when the DPE does; a
-    # causal attention, whose programs differ in work, also in both program
-    # orders that balance it (`program_order`), which spread its reads from
-    # DRAM differently.
-    orders = ("staggered", "serpentine") if causal else ("staggered",)
-    configs = [Config(block_label(BLOCK_M=bm, BLOCK_N=bn, split_masked_loops=split,
-                                  dots_ahead=ahead,
-                                  **({"program_order": order} if causal else {})),
-                      functools.partial(run, bm, bn, split, ahead, order))
-               for bm, bn in ATTENTION_BLOCKS for split in (True, False) for ahead in (1, 2)
-               for order in orders]
+    # Each block size in three and four stages (Triton's `num_stages`: Q·K^T
+    # up to one or two iterations ahead, as far as the loop's estimated
+    # schedule needs), as Triton's attention configs list them.
+    configs = [Config(block_label(BLOCK_M=bm, BLOCK_N=bn, num_stages=stages),
+                      functools.partial(run, bm, bn, stages))
+               for bm, bn in ATTENTION_BLOCKS for stages in (3, 4)]
     # Every query meets every key, or (causal) the keys up to its own.
     pairs = seq_len * (seq_len + 1) // 2 if causal else seq_len * seq_len
     pairs *= ATTENTION_HEADS

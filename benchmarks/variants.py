@@ -12,8 +12,7 @@ of a Triton tutorial, a library or TorchInductor, and launched as
 `kernel[grid](...)` on torch CPU tensors through the project's Triton
 backend. Its configs are a short list of standard `triton.Config`s (block
 sizes, `num_warps` and `num_stages` as GPU users choose them) and nothing
-else: none of the project's options (`dots_ahead`, `program_order`,
-`split_masked_loops`, `cb_multiplier`), so the figures are what a kernel
+else: not the project's one option (`cb_multiplier`), so the figures are what a kernel
 gets without being written or tuned for this chip. The suite's machinery
 does the rest, imported from it: each size runs every config, checks each
 result against torch and keeps the config with the fewest simulated cycles;

@@ -81,16 +81,10 @@ def OrderPrograms : Pass<"mtia-order-programs", "::mlir::ModuleOp"> {
     the first. The program stage writes the attributes into the program;
     other kernels keep the round-robin order.
 
-    Which of the two balances best depends on when the programs read their
-    data from DRAM, so `order=serpentine` asks for the serpentine order for
-    one axis too (the compile option `program_order`, which an autotuner may
-    try).
+    This is one launch policy, not an option: on the suite's causal
+    attention the serpentine order for one axis would win by up to 3% at
+    some sizes and lose at others.
   }];
-  let options = [
-    Option<"order", "order", "std::string", /*default=*/"\"staggered\"",
-           "The order of a kernel whose loop bounds depend on the program id "
-           "along one axis: staggered or serpentine">,
-  ];
 }
 
 def ContiguousAccesses : Pass<"mtia-contiguous-accesses", "::mlir::ModuleOp"> {
@@ -127,7 +121,10 @@ def SplitMaskedLoops : Pass<"mtia-split-masked-loops", "::mlir::ModuleOp"> {
     true (canonicalization drops the selects and `and`s), then the loop
     itself from that iteration on. Values are the same in every iteration;
     the SIMD engine no longer computes and applies masks that keep
-    everything.
+    everything. The second loop needs buffers of its own, so a loop is split
+    only when the masks bound it: when its estimated initiation interval
+    without them is shorter (passes/Analysis/LoopSchedule.h). The module
+    needs a target description (`mtia-attach-target`).
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
@@ -168,9 +165,10 @@ def ContractMultiplyAdds : Pass<"mtia-contract-multiply-adds", "::mlir::ModuleOp
 }
 
 def PipelineDots : Pass<"mtia-pipeline-dots", "::mlir::ModuleOp"> {
-  let summary = "Loops compute the next iteration's independent dots one iteration ahead";
+  let summary = "Loops of three or more stages compute their independent dots ahead";
   let description = [{
-    Software-pipelines `scf.for` loops that do not write memory: a `tt.dot`
+    Software-pipelines `scf.for` loops of three or more stages (`num_stages`,
+    passes/Analysis/PipelineStages.h) that do not write memory: a `tt.dot`
     of the body whose operands depend only on the induction variable and on
     values defined outside the loop (attention's `Q·K^T` of the next block
     of keys), with the loads and index arithmetic it needs and what the body
@@ -198,7 +196,8 @@ def PipelineDots : Pass<"mtia-pipeline-dots", "::mlir::ModuleOp"> {
     is carried in, or the reduction engine relays it
     (`mtia-relay-shared-products`), so the DPE does not copy it.
 
-    With `ahead=2`, the dots of a pipelined loop are pipelined once more, in
+    With four stages or more, the dots of a pipelined loop are pipelined
+    once more, two iterations ahead, in
     the loop the first round made: the loop carries their products (which
     `mtia-carry-in-buffers` keeps in the buffer to the unit that reads them),
     the DPE multiplies the operands of the iteration after the next, and
@@ -209,12 +208,12 @@ def PipelineDots : Pass<"mtia-pipeline-dots", "::mlir::ModuleOp"> {
     tutorial writes it) stays after this iteration's work, where the SIMD
     engine does not wait for the reduction engine. It pays when the SIMD engine, not the DPE,
     bounds the loop (attention with 64-wide heads); otherwise it costs a
-    page of local memory and the longer fill of the pipeline.
+    page of local memory and the longer fill of the pipeline: a loop takes
+    as many rounds as its estimated modulo schedule needs (the stages of its
+    initiation interval that its critical path spans, less one;
+    passes/Analysis/LoopSchedule.h), within its stages. The module needs a
+    target description (`mtia-attach-target`).
   }];
-  let options = [
-    Option<"ahead", "ahead", "unsigned", /*default=*/"1",
-           "How many iterations ahead the dots are computed (1 or 2)">,
-  ];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }
 
@@ -236,18 +235,23 @@ def ExpandCombineRegions : Pass<"mtia-expand-combine-regions", "::mlir::ModuleOp
 }
 
 def AttachTarget : Pass<"mtia-attach-target", "::mlir::ModuleOp"> {
-  let summary = "Stamp the target description on the module";
+  let summary = "Stamp the target description and the launch's num_stages on the module";
   let description = [{
     Loads the target description `target` once (a name from targets/ or a
     path to a .json file) and stamps its figures on the module as the
     `mtia.target` dictionary, which the passes that need the machine
     (`mtia-strip-mine-blocks`, the data-movement stage) read, so that every
     pass of a compilation sees the same machine. A description the loader
-    rejects is an error at the module.
+    rejects is an error at the module. It also stamps the launch's
+    `num-stages` (Triton's `num_stages`) as `mtia.num_stages`: the stages of
+    every loop without a `tt.num_stages` of its own
+    (passes/Analysis/PipelineStages.h).
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"mtia-2i\"",
            "target description: a name from targets/ or a path to a .json file">,
+    Option<"numStages", "num-stages", "int64_t", /*default=*/"3",
+           "the launch's num_stages: the pipeline stages of a loop without its own">,
   ];
 }
 

@@ -1,13 +1,15 @@
-//===- AttachTarget.cpp - Stamp the target description on the module ------===//
+//===- AttachTarget.cpp - Stamp the target and num_stages on the module ---===//
 //
 // The first pass of a compilation that needs the machine: it loads the
-// target description once and stamps it on the module, where the later
-// passes read it (see passes/Analysis/TargetDescription.h).
+// target description once and stamps it on the module, with the launch's
+// `num_stages`, where the later passes read them (see
+// passes/Analysis/TargetDescription.h and PipelineStages.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
 
+#include "passes/Analysis/PipelineStages.h"
 #include "passes/Analysis/TargetDescription.h"
 
 namespace mtia {
@@ -25,7 +27,8 @@ struct AttachTargetPass
   using AttachTargetBase::AttachTargetBase;
 
   void runOnOperation() override {
-    if (failed(attachTargetDescription(getOperation(), target)))
+    if (failed(attachTargetDescription(getOperation(), target)) ||
+        failed(attachNumStages(getOperation(), numStages)))
       signalPassFailure();
   }
 };

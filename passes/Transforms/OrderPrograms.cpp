@@ -17,10 +17,7 @@
 // the ones that read the keys and values of a head first, from DRAM, and
 // keeps the PEs from all ending a round together and loading the next
 // round's blocks at once. Bounds that depend on several axes get the
-// serpentine order (odd rounds from the last PE to the first), and so does
-// every such kernel with the option `order=serpentine`: when every program
-// reads new data from DRAM all along rather than in a part of it, the
-// serpentine order spreads those reads evenly and the staggered one does not.
+// serpentine order (odd rounds from the last PE to the first).
 //
 //===----------------------------------------------------------------------===//
 
@@ -59,15 +56,7 @@ void collectProgramIdAxes(Value value, llvm::SmallSetVector<int32_t, 3> &axes) {
 
 struct OrderProgramsPass
     : public mtia::impl::OrderProgramsBase<OrderProgramsPass> {
-  using OrderProgramsBase::OrderProgramsBase;
-
   void runOnOperation() override {
-    if (order != "staggered" && order != "serpentine") {
-      getOperation().emitError() << "mtia-order-programs: unknown order '"
-                                 << order
-                                 << "' (expected staggered or serpentine)";
-      return signalPassFailure();
-    }
     getOperation().walk([&](tt::FuncOp function) {
       llvm::SmallSetVector<int32_t, 3> axes;
       function.walk([&](scf::ForOp loop) {
@@ -78,7 +67,7 @@ struct OrderProgramsPass
       if (axes.empty())
         return;
       MLIRContext *context = &getContext();
-      if (axes.size() > 1 || order == "serpentine") {
+      if (axes.size() > 1) {
         function->setAttr("mtia.program_order",
                           StringAttr::get(context, "serpentine"));
         return;

@@ -11,7 +11,10 @@
 // values defined outside the loop (and its loads and index arithmetic) can
 // be computed one iteration ahead, and so can what is computed from such
 // products alone (attention's scaling, masking and row maximum of the
-// scores). This pass software-pipelines such loops: the loop carries the
+// scores). This pass software-pipelines such loops when they have three
+// stages or more (Triton's `num_stages`, passes/Analysis/PipelineStages.h:
+// the first stage is the loads', which the DMA engine runs ahead through
+// their buffers' pages, the last the rest of the body's): the loop carries the
 // values of that part which the rest of the body uses, computed for the
 // first iteration before the loop and for the next one in the body: its
 // loads and dots at the start of the body, so that the DPE multiplies the
@@ -44,7 +47,7 @@
 // second page for it, or the reduction engine relays it
 // (`mtia-relay-shared-products`), so the DPE never copies it.
 //
-// With the option `ahead=2`, the dots of a pipelined loop are pipelined once
+// With four stages or more, the dots of a pipelined loop are pipelined once
 // more in the loop the first round made, which then carries their products:
 // `mtia-carry-in-buffers` keeps each in the buffer to the unit that reads
 // it, so the DPE does not copy it. The DPE then multiplies the operands of
@@ -56,10 +59,19 @@
 // maximum while the SIMD engine works on this iteration, rather than the
 // SIMD engine waiting for it at the start of the next. That pays when the
 // SIMD engine bounds the loop and costs when the DPE does (a page more, a
-// longer fill), so it is an option.
+// longer fill). So a loop takes the rounds its estimated modulo schedule
+// needs (passes/Analysis/LoopSchedule.h: one stage of the initiation
+// interval per round beyond the first, as many as the body's critical path
+// spans), within what its stages allow: attention with 64-wide heads, whose
+// softmax on the SIMD engine is about as long as its products on the DPE,
+// spans three; with 128-wide heads, the DPE's time doubles and it spans
+// two.
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Analysis/LoopSchedule.h"
+#include "passes/Analysis/PipelineStages.h"
+#include "passes/Analysis/TargetDescription.h"
 #include "passes/Passes.h"
 #include "passes/Transforms/LoopSplitting.h"
 
@@ -70,6 +82,8 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include <algorithm>
 
 namespace mtia {
 #define GEN_PASS_DEF_PIPELINEDOTS
@@ -655,12 +669,9 @@ struct PipelineDotsPass
   using PipelineDotsBase::PipelineDotsBase;
 
   void runOnOperation() override {
-    if (ahead != 1 && ahead != 2) {
-      getOperation().emitError("mtia-pipeline-dots computes dots 1 or 2 "
-                               "iterations ahead, not ")
-          << static_cast<unsigned>(ahead);
+    FailureOr<TargetDesc> target = getTargetDescription(getOperation());
+    if (failed(target))
       return signalPassFailure();
-    }
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
     // What the first products of a later loop may move above.
@@ -683,7 +694,14 @@ struct PipelineDotsPass
         passable.insert(round.firstValues);
     };
     for (scf::ForOp loop : loops) {
-      if (!onlyReads(loop))
+      // The first stage is the loads', the last the rest of the body's:
+      // each stage between computes the dots one more iteration ahead, as
+      // many as the body's critical path needs to keep its busiest unit
+      // busy (at most two).
+      int64_t needed =
+          estimateLoopSchedule(*loop.getBody(), *target).getStages() - 1;
+      int64_t rounds = std::min({getNumStages(loop) - 2, needed, int64_t{2}});
+      if (rounds < 1 || !onlyReads(loop))
         continue;
       PipelinedSlice slice = findSlice(loop, /*feedingOnly=*/false);
       if (slice.carried.empty())
@@ -692,7 +710,7 @@ struct PipelineDotsPass
       if (!pipelined)
         continue;
       hoistAndPass(*pipelined);
-      if (ahead == 1)
+      if (rounds == 1)
         continue;
       // The dots two iterations ahead, what follows from them one: the DPE
       // multiplies the next operands before this iteration's products, and

@@ -14,7 +14,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Analysis/LoopSchedule.h"
 #include "passes/Analysis/PointerAnalysis.h"
+#include "passes/Analysis/TargetDescription.h"
 #include "passes/Passes.h"
 #include "passes/Transforms/LoopSplitting.h"
 
@@ -57,6 +59,41 @@ bool decidesSelect(Value mask) {
       return true;
   }
   return false;
+}
+
+/// Adds to `maskOps` the operations that compute with `mask`, an i1
+/// tensor that becomes true: its changes of shape, the `and`s it feeds and
+/// the selects it decides, which canonicalization then drops.
+void collectMaskOps(Value mask, llvm::SmallPtrSetImpl<Operation *> &maskOps) {
+  for (Operation *user : mask.getUsers()) {
+    if (auto select = dyn_cast<arith::SelectOp>(user)) {
+      if (select.getCondition() == mask)
+        maskOps.insert(select);
+      continue;
+    }
+    if (isa<arith::AndIOp, tt::BroadcastOp, tt::ExpandDimsOp, tt::TransOp,
+            tt::ReshapeOp>(user) &&
+        maskOps.insert(user).second)
+      collectMaskOps(user->getResult(0), maskOps);
+  }
+}
+
+/// Whether running `loop` without the comparisons of `conditions` would
+/// shorten its initiation interval on `target`.
+bool masksBoundLoop(scf::ForOp loop, ArrayRef<BlockCondition> conditions,
+                    const TargetDesc &target) {
+  llvm::SmallPtrSet<Operation *, 16> maskOps;
+  for (BlockCondition condition : conditions) {
+    maskOps.insert(condition.compare);
+    collectMaskOps(condition.compare.getResult(), maskOps);
+  }
+  double masked =
+      estimateLoopSchedule(*loop.getBody(), target).initiationInterval;
+  double unmasked =
+      estimateLoopSchedule(*loop.getBody(), target, [&](Operation *op) {
+        return maskOps.contains(op);
+      }).initiationInterval;
+  return unmasked < masked;
 }
 
 /// Returns whether every atom of `expr` is invariant in `loop`.
@@ -223,6 +260,9 @@ void splitLoop(scf::ForOp loop, int64_t step,
 struct SplitMaskedLoopsPass
     : public mtia::impl::SplitMaskedLoopsBase<SplitMaskedLoopsPass> {
   void runOnOperation() override {
+    FailureOr<TargetDesc> target = getTargetDescription(getOperation());
+    if (failed(target))
+      return signalPassFailure();
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
     for (scf::ForOp loop : loops) {
@@ -242,7 +282,7 @@ struct SplitMaskedLoopsPass
                 analyzeCompare(compare, loop, analysis))
           conditions.push_back(*condition);
       });
-      if (!conditions.empty())
+      if (!conditions.empty() && masksBoundLoop(loop, conditions, *target))
         splitLoop(loop, step.getSExtValue(), conditions, analysis);
     }
   }

@@ -46,9 +46,8 @@ from mtia_compiler.source import compiler_context, decode_diagnostics
 
 def pass_stages(target: str | Path, strip_budget_divisor: int = 0,
                 strip_joint_axes: bool = False, cb_multiplier: int = 1,
-                split_masked_loops: bool = True, dots_ahead: int = 1,
-                fp_fusion: bool = True,
-                program_order: str = "staggered") -> tuple[tuple[str, str], ...]:
+                split_masked_loops: bool = True, num_stages: int = 3,
+                fp_fusion: bool = True) -> tuple[tuple[str, str], ...]:
     """The pass pipelines of the stages that transform IR, in order, for
     `target` (a name from `targets/` or a path to a JSON description), which
     the passes read their machine constants from. With a
@@ -56,16 +55,19 @@ def pass_stages(target: str | Path, strip_budget_divisor: int = 0,
     data exceeds 1/d of local memory in strips within 1/d, of one axis or,
     with `strip_joint_axes`, in tiles of two. `cb_multiplier` multiplies the
     pages of the buffers of loads and stores (`mtia-lower-data-movement`).
-    `split_masked_loops` runs `mtia-split-masked-loops`, whose second loop
-    needs buffers of its own. `dots_ahead` (1 or 2) is how many iterations
-    ahead `mtia-pipeline-dots` computes a loop's independent dots.
+    `split_masked_loops` runs `mtia-split-masked-loops` (which splits the
+    loops whose masks bound them), whose second loop needs buffers of its
+    own: `compile` tries without it when the plan does not fit. `num_stages`
+    (Triton's) is the pipeline stages of the loops without a
+    `tt.num_stages` of their own: the loads' prefetch depth is at least that
+    many pages, and from three stages on `mtia-pipeline-dots` computes a
+    loop's independent dots ahead, one iteration per stage beyond two, as
+    far as the loop's estimated schedule needs and at most two.
     `fp_fusion` (Triton's `enable_fp_fusion`) contracts multiplications and
     the additions that use them into fused multiply-adds
-    (`mtia-contract-multiply-adds`). `program_order` ("staggered" or
-    "serpentine") is the order a kernel whose loop bounds depend on the
-    program id along one axis asks for (`mtia-order-programs`)."""
-    if dots_ahead not in (1, 2):
-        raise ValueError(f"dots_ahead must be 1 or 2, got {dots_ahead}")
+    (`mtia-contract-multiply-adds`)."""
+    if num_stages < 1:
+        raise ValueError(f"num_stages must be at least 1, got {num_stages}")
     strip_mining = (f"mtia-strip-mine-blocks{{budget-divisor={strip_budget_divisor} "
                     f"joint-axes={str(strip_joint_axes).lower()}}}")
     loop_splitting = "mtia-split-masked-loops, " if split_masked_loops else ""
@@ -76,12 +78,13 @@ def pass_stages(target: str | Path, strip_budget_divisor: int = 0,
         ("ttir", "builtin.module(mtia-drop-assumes, mtia-lift-function-control-flow, "
                  "inline{default-pipeline=}, canonicalize, "
                  "cse, symbol-dce)"),
-        ("tile", f"builtin.module(mtia-attach-target{{target={target}}}, "
+        ("tile", f"builtin.module(mtia-attach-target{{target={target} "
+                 f"num-stages={num_stages}}}, "
                  "mtia-materialize-poison, "
-                 f"mtia-order-programs{{order={program_order}}}, "
+                 "mtia-order-programs, "
                  f"{strip_mining}, mtia-contiguous-accesses, {loop_splitting}"
                  f"mtia-factor-reduction-scales, {contraction}"
-                 f"mtia-pipeline-dots{{ahead={dots_ahead}}}, "
+                 "mtia-pipeline-dots, "
                  "mtia-convert-tt-to-tile, mtia-expand-combine-regions, "
                  "mtia-recompute-reshaped-tiles, canonicalize, cse, "
                  "mtia-relay-shared-products)"),
@@ -339,21 +342,18 @@ def _read_source(src: str | Path) -> tuple[bytes, str]:
 
 def compile(src: str | Path, target: str = "mtia-2i",  # noqa: A001 (Triton's name)
             stages: Sequence[tuple[str, str]] | None = None,
-            cb_multiplier: int = 1, split_masked_loops: bool = True,
-            dots_ahead: int = 1, fp_fusion: bool = True,
-            program_order: str = "staggered") -> CompiledKernel:
+            cb_multiplier: int = 1, num_stages: int = 3,
+            fp_fusion: bool = True) -> CompiledKernel:
     """Compiles TTIR (a path to a `.ttir` file, or its text) for `target`,
     with `cb_multiplier` times the usual pages in the buffers of loads and
     stores (a deeper prefetch, when local memory allows; the program stage
     gives pages back when it does not), with loops split where their
-    select masks hold for whole blocks (`mtia-split-masked-loops`) unless
-    `split_masked_loops` is false, and with the independent dots of loops
-    computed `dots_ahead` (1 or 2) iterations ahead (`mtia-pipeline-dots`),
-    and, with `fp_fusion` (Triton's `enable_fp_fusion`), multiplications
-    and the additions that use them contracted into fused multiply-adds, and
-    a kernel whose loop bounds depend on the program id along one axis given
-    out to the PEs in the `program_order` ("staggered" or "serpentine",
-    `mtia-order-programs`).
+    select masks hold for whole blocks when the masks bound them
+    (`mtia-split-masked-loops`), with loops in `num_stages` pipeline
+    stages unless they give their own (`tl.range(..., num_stages=)`; see
+    `pass_stages`), and, with `fp_fusion` (Triton's `enable_fp_fusion`),
+    multiplications and the additions that use them contracted into fused
+    multiply-adds.
 
     Raises `mtia_compiler.CompilationError` with `file:line:col` locations
     of the TTIR operations that cannot be compiled."""
@@ -362,13 +362,12 @@ def compile(src: str | Path, target: str = "mtia-2i",  # noqa: A001 (Triton's na
     # Each strip size first with the loops split where masks hold, then,
     # should the buffers of the second loops not fit, without.
     attempts = [(stages, False)] if stages is not None else [
-        (pass_stages(target, divisor, joint, cb_multiplier, split, dots_ahead, fp_fusion,
-                     program_order),
+        (pass_stages(target, divisor, joint, cb_multiplier, split, num_stages, fp_fusion),
          split)
         for joint, divisors in ((False, (0, *STRIP_BUDGET_DIVISORS)),
                                 (True, STRIP_BUDGET_DIVISORS))
         for divisor in divisors
-        for split in ((True, False) if split_masked_loops else (False,))]
+        for split in (True, False)]
     context = compiler_context()
     # The first plan that does not fit, with and without the loop splitting.
     errors: dict[bool, PlanLimitError] = {}

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Conversion/TileToDataMovement/TileToDataMovement.h"
+#include "passes/Analysis/PipelineStages.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -93,16 +94,20 @@ LogicalResult AccessLowering::lowerLoad(tt::LoadOp load) {
 }
 
 /// The pages of the buffer of a load: more in a loop, where the DMA engine
-/// runs ahead of the compute by as many iterations as there are pages.
+/// runs ahead of the compute by as many iterations as there are pages less
+/// one: enough to hide the memory latency (kLoopLoadBytes of pages), and at
+/// least the loop's stages (`num_stages`: its first is the loads').
 int64_t AccessLowering::getLoadPages(Operation *op,
                                      tile::TileType pageType) const {
-  if (!op->getParentOfType<scf::ForOp>() &&
-      !op->getParentOfType<scf::WhileOp>())
+  Operation *loop = op->getParentOfType<scf::ForOp>();
+  if (!loop)
+    loop = op->getParentOfType<scf::WhileOp>();
+  if (!loop)
     return kTransferPages * cbMultiplier;
-  int64_t fitting = kLoopLoadBytes * cbMultiplier /
-                    std::max<int64_t>(pageType.getSizeInBytes(), 1);
-  return std::clamp(fitting, kTransferPages * cbMultiplier,
-                    kLoopLoadPages * cbMultiplier);
+  int64_t fitting =
+      kLoopLoadBytes / std::max<int64_t>(pageType.getSizeInBytes(), 1);
+  int64_t latencyPages = std::clamp(fitting, kTransferPages, kLoopLoadPages);
+  return std::max(latencyPages, getNumStages(loop)) * cbMultiplier;
 }
 
 /// Moves the elements of `access` into a CB page and makes the tile read

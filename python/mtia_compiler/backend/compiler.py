@@ -47,23 +47,19 @@ class MTIAOptions:
     whose vector core and units have a fixed width. It is accepted (and must be
     a power of two, as on every Triton backend) so that kernels and autotune
     configs written for GPUs compile unchanged. `num_ctas` must be 1: a program
-    is never split across PEs. `num_stages` is accepted; the data-movement
-    stage picks the prefetch depth of loads in loops from the local memory the
-    plan leaves free. `cb_multiplier` (MTIA's own option, passed like
+    is never split across PEs. `num_stages` is the pipeline stages of the
+    kernel's loops (a `tl.range(..., num_stages=)` sets a loop's own): the
+    first is the loads', which the DMA engine runs ahead of the compute with
+    at least that many pages per buffer (more where the memory latency needs
+    them), the others the computation's; from three stages on, a loop's dots
+    that depend only on the induction variable (attention's Q·K^T) are
+    computed one iteration ahead per stage beyond two, at most two: the
+    second pays when the SIMD engine bounds the loop (attention with 64-wide
+    heads) and costs when the DPE does, so autotuning tries 3 and 4, as
+    Triton's configs do. `cb_multiplier` (MTIA's own option, passed like
     `num_stages`: `kernel[grid](..., cb_multiplier=2)` or in a
     `triton.Config`) multiplies the pages of the circular buffers of loads and
-    stores, and so the prefetch depth. `split_masked_loops` (also MTIA's own)
-    lets `mtia-split-masked-loops` run a loop's iterations whose select masks
-    hold for whole blocks without them; the second loop it makes needs
-    buffers of its own, which can cost the prefetch depth, so autotuning may
-    try both. `dots_ahead` (also MTIA's own, 1 or 2) is how many iterations
-    ahead `mtia-pipeline-dots` computes a loop's independent dots: 2 pays
-    when the SIMD engine bounds the loop (attention with 64-wide heads) and
-    costs when the DPE does, so autotuning may try both. `program_order`
-    (also MTIA's own, "staggered" or "serpentine") is the order in which the
-    PEs take the programs of a kernel whose loop bounds depend on the program
-    id along one axis (`mtia-order-programs`): which balances the reads from
-    DRAM better depends on the kernel, so autotuning may try both.
+    stores, and so the prefetch depth.
 
     `max_cycles` and `max_seconds` (also MTIA's own) are the budget of each
     launch of the kernel: simulated cycles and host seconds, 0 for none (the
@@ -76,9 +72,6 @@ class MTIAOptions:
     num_ctas: int = 1
     num_stages: int = 3
     cb_multiplier: int = 1
-    split_masked_loops: bool = True
-    dots_ahead: int = 1
-    program_order: str = "staggered"
     max_cycles: int = 0
     max_seconds: float = 0.0
     warp_size: int = WARP_SIZE
@@ -234,10 +227,8 @@ class MTIABackend(BaseBackend):
 
         kernel = compile_ttir(module.str(), target=f"mtia-{options.arch}",
                               cb_multiplier=options.cb_multiplier,
-                              split_masked_loops=options.split_masked_loops,
-                              dots_ahead=options.dots_ahead,
-                              fp_fusion=options.enable_fp_fusion,
-                              program_order=options.program_order)
+                              num_stages=options.num_stages,
+                              fp_fusion=options.enable_fp_fusion)
         metadata["name"] = kernel.name
         metadata["shared"] = kernel.local_memory_bytes
         metadata["mtia_parameters"] = [parameter.to_json() for parameter in kernel.parameters]

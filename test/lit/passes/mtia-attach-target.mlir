@@ -1,11 +1,12 @@
 // RUN: mtia-opt %s --pass-pipeline='builtin.module(mtia-attach-target{target=mtia-2i})' | FileCheck %s
-// RUN: mtia-opt %s --pass-pipeline='builtin.module(mtia-attach-target{target=mtia-v1})' | FileCheck %s --check-prefix=V1
+// RUN: mtia-opt %s --pass-pipeline='builtin.module(mtia-attach-target{target=mtia-v1 num-stages=5})' | FileCheck %s --check-prefix=V1
 
 // The target's figures are stamped on the module as a dictionary: whole
 // numbers as i64, the others as f64, sections as nested dictionaries; the
-// texts that say where the figures come from are left out.
+// texts that say where the figures come from are left out. The launch's
+// `num_stages` goes beside it (Triton's default of 3 unless given).
 
-// CHECK: module attributes {mtia.target = {
+// CHECK: module attributes {mtia.num_stages = 3 : i32, mtia.target = {
 // CHECK-SAME: clock_ghz = 1.350000e+00 : f64
 // CHECK-SAME: command_processor = {circular_buffers = 32 : i64
 // CHECK-SAME: dram = {
@@ -15,7 +16,7 @@
 // CHECK-NOT: description
 // CHECK: tt.func @kernel
 
-// V1: module attributes {mtia.target = {
+// V1: module attributes {mtia.num_stages = 5 : i32, mtia.target = {
 // V1-SAME: clock_ghz = 8.000000e-01 : f64
 // V1-SAME: name = "mtia-v1"
 

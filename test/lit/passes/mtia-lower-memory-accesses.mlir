@@ -303,3 +303,54 @@ tt.func @scores_copied_before_the_current_ones_are_read(%m: index, %n: index) ->
   }
   tt.return %last : !tile.tile<32x32xf32>
 }
+
+// -----
+
+// A load in a loop gets the pages that hide the memory latency (64 KiB of
+// them, two to eight), and at least the loop's stages: its own
+// `tt.num_stages`, else the launch's (Triton's default of 3 here). The DMA
+// engine runs that many pages less one ahead of the compute.
+
+// CHECK-LABEL: tt.func @loop_load_pages
+// CHECK: cb.alloc "load0", dma_in -> simd {run_ahead_pages = 1 : i64} : !cb.cb<16384xf32, pages = 3>
+// CHECK: cb.alloc "load{{[0-9]+}}", dma_in -> simd {run_ahead_pages = 4 : i64} : !cb.cb<16384xf32, pages = 6>
+// CHECK: cb.alloc "load{{[0-9]+}}", dma_in -> simd {run_ahead_pages = 6 : i64} : !cb.cb<256xf32, pages = 8>
+tt.func @loop_load_pages(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>, %z: !tt.ptr<f32>, %n: i32) -> (tensor<16384xf32>, tensor<16384xf32>, tensor<256xf32>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zeros = arith.constant dense<0.000000e+00> : tensor<16384xf32>
+  %small = arith.constant dense<0.000000e+00> : tensor<256xf32>
+  %range = tt.make_range {end = 16384 : i32, start = 0 : i32} : tensor<16384xi32>
+  %x_ptrs = tt.splat %x : !tt.ptr<f32> -> tensor<16384x!tt.ptr<f32>>
+  %x_at = tt.addptr %x_ptrs, %range : tensor<16384x!tt.ptr<f32>>, tensor<16384xi32>
+  %default = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zeros) -> (tensor<16384xf32>) : i32 {
+    %v = tt.load %x_at : tensor<16384x!tt.ptr<f32>>
+    %a = builtin.unrealized_conversion_cast %acc : tensor<16384xf32> to !tile.tile<16384xf32>
+    %t = builtin.unrealized_conversion_cast %v : tensor<16384xf32> to !tile.tile<16384xf32>
+    %s = tile.binary addf %a, %t : !tile.tile<16384xf32>
+    %r = builtin.unrealized_conversion_cast %s : !tile.tile<16384xf32> to tensor<16384xf32>
+    scf.yield %r : tensor<16384xf32>
+  }
+  %y_ptrs = tt.splat %y : !tt.ptr<f32> -> tensor<16384x!tt.ptr<f32>>
+  %y_at = tt.addptr %y_ptrs, %range : tensor<16384x!tt.ptr<f32>>, tensor<16384xi32>
+  %six = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zeros) -> (tensor<16384xf32>) : i32 {
+    %v = tt.load %y_at : tensor<16384x!tt.ptr<f32>>
+    %a = builtin.unrealized_conversion_cast %acc : tensor<16384xf32> to !tile.tile<16384xf32>
+    %t = builtin.unrealized_conversion_cast %v : tensor<16384xf32> to !tile.tile<16384xf32>
+    %s = tile.binary addf %a, %t : !tile.tile<16384xf32>
+    %r = builtin.unrealized_conversion_cast %s : !tile.tile<16384xf32> to tensor<16384xf32>
+    scf.yield %r : tensor<16384xf32>
+  } {tt.num_stages = 6 : i32}
+  %small_range = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32>
+  %z_ptrs = tt.splat %z : !tt.ptr<f32> -> tensor<256x!tt.ptr<f32>>
+  %z_at = tt.addptr %z_ptrs, %small_range : tensor<256x!tt.ptr<f32>>, tensor<256xi32>
+  %one = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %small) -> (tensor<256xf32>) : i32 {
+    %v = tt.load %z_at : tensor<256x!tt.ptr<f32>>
+    %a = builtin.unrealized_conversion_cast %acc : tensor<256xf32> to !tile.tile<256xf32>
+    %t = builtin.unrealized_conversion_cast %v : tensor<256xf32> to !tile.tile<256xf32>
+    %s = tile.binary addf %a, %t : !tile.tile<256xf32>
+    %r = builtin.unrealized_conversion_cast %s : !tile.tile<256xf32> to tensor<256xf32>
+    scf.yield %r : tensor<256xf32>
+  } {tt.num_stages = 1 : i32}
+  tt.return %default, %six, %one : tensor<16384xf32>, tensor<16384xf32>, tensor<256xf32>
+}

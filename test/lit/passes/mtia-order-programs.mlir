@@ -1,20 +1,12 @@
 // RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-order-programs)' | FileCheck %s
-// RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-order-programs{order=serpentine})' | FileCheck %s --check-prefix=SERPENTINE
-// RUN: not mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-order-programs{order=zigzag})' 2>&1 | FileCheck %s --check-prefix=UNKNOWN
-
-// UNKNOWN: unknown order 'zigzag' (expected staggered or serpentine)
 
 // A causal attention's loop runs over the key blocks up to its query block:
 // its upper bound is computed from the program id along x, so the programs
 // differ in work along x and the kernel asks for the staggered order of
 // that axis.
 
-// With `order=serpentine`, the serpentine order.
-
 // CHECK-LABEL: tt.func public @causal
 // CHECK-SAME: attributes {mtia.program_order = "staggered", mtia.program_order_axis = 0 : i32}
-// SERPENTINE-LABEL: tt.func public @causal
-// SERPENTINE-SAME: attributes {mtia.program_order = "serpentine"}
 tt.func public @causal(%out: !tt.ptr<f32>) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32

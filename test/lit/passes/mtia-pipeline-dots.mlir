@@ -1,8 +1,17 @@
-// RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-pipeline-dots)' | FileCheck %s
-// RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-pipeline-dots{ahead=2})' | FileCheck %s --check-prefix=TWO
-// RUN: not mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-pipeline-dots{ahead=3})' 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-attach-target, mtia-pipeline-dots)' | FileCheck %s
+// RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-attach-target{num-stages=4}, mtia-pipeline-dots)' | FileCheck %s --check-prefix=TWO
+// RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-attach-target{num-stages=2}, mtia-pipeline-dots)' | FileCheck %s --check-prefix=NONE
 
-// BAD: error: mtia-pipeline-dots computes dots 1 or 2 iterations ahead, not 3
+// A loop has the launch's stages (`mtia.num_stages`, Triton's default of 3
+// without one) unless it has its own (`tt.num_stages`): three compute its
+// independent dots one iteration ahead (CHECK), four two (TWO), two or fewer
+// leave it alone (the NONE prefix; loads stream ahead through their pages anyway).
+
+// NONE-LABEL: tt.func @scores
+// NONE-NOT: scf.if
+// NONE: scf.for
+// NONE-NOT: scf.for
+// NONE: tt.return
 
 // The product of an operand loaded at the induction variable, and the
 // scaling and row maximum computed from it alone, are computed for the first
@@ -501,4 +510,100 @@ tt.func @first_reductions_move_up_one_iteration(%q: tensor<16x16xf16>, %ptrs: te
     scf.yield %next : tensor<16xf32>
   }
   tt.return %second : tensor<16xf32>
+}
+
+// -----
+
+// A loop's own `tt.num_stages` (`tl.range(..., num_stages=)`) overrides the
+// launch's: one stage leaves the loop alone whatever the launch asks, four
+// pipeline its dots twice, and the loops the pass makes keep the attribute.
+
+// CHECK-LABEL: tt.func @own_stages
+// CHECK: scf.for {{.*}} {
+// CHECK-NOT: scf.if
+// CHECK: } {tt.num_stages = 1 : i32}
+// CHECK: scf.for
+// CHECK: scf.yield
+// CHECK-NEXT: } {tt.num_stages = 4 : i32}
+// CHECK: scf.for
+// CHECK: scf.yield
+// CHECK-NEXT: } {tt.num_stages = 4 : i32}
+// CHECK: scf.for
+// CHECK: scf.yield
+// CHECK-NEXT: } {tt.num_stages = 4 : i32}
+// CHECK: tt.return
+// TWO-LABEL: tt.func @own_stages
+// TWO: scf.for {{.*}} {
+// TWO-NOT: scf.if
+// TWO: } {tt.num_stages = 1 : i32}
+// NONE-LABEL: tt.func @own_stages
+// NONE: } {tt.num_stages = 1 : i32}
+// NONE: scf.if
+tt.func @own_stages(%q: tensor<16x16xf16>, %ptrs: tensor<16x16x!tt.ptr<f16>>, %n: i32) -> (tensor<16xf32>, tensor<16xf32>) {
+  %c0 = arith.constant 0 : i32
+  %c16 = arith.constant 16 : i32
+  %zero = arith.constant dense<0.000000e+00> : tensor<16x16xf32>
+  %init = arith.constant dense<0.000000e+00> : tensor<16xf32>
+  %one = scf.for %iv = %c0 to %n step %c16 iter_args(%acc = %init) -> (tensor<16xf32>) : i32 {
+    %off = tt.splat %iv : i32 -> tensor<16x16xi32>
+    %p = tt.addptr %ptrs, %off : tensor<16x16x!tt.ptr<f16>>, tensor<16x16xi32>
+    %k = tt.load %p : tensor<16x16x!tt.ptr<f16>>
+    %s = tt.dot %q, %k, %zero : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
+    %m = "tt.reduce"(%s) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %x = arith.maxnumf %a, %b : f32
+      tt.reduce.return %x : f32
+    }) : (tensor<16x16xf32>) -> tensor<16xf32>
+    %next = arith.addf %acc, %m : tensor<16xf32>
+    scf.yield %next : tensor<16xf32>
+  } {tt.num_stages = 1 : i32}
+  %four = scf.for %iv = %c0 to %n step %c16 iter_args(%acc = %init) -> (tensor<16xf32>) : i32 {
+    %off = tt.splat %iv : i32 -> tensor<16x16xi32>
+    %p = tt.addptr %ptrs, %off : tensor<16x16x!tt.ptr<f16>>, tensor<16x16xi32>
+    %k = tt.load %p : tensor<16x16x!tt.ptr<f16>>
+    %s = tt.dot %q, %k, %zero : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
+    %m = "tt.reduce"(%s) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %x = arith.maxnumf %a, %b : f32
+      tt.reduce.return %x : f32
+    }) : (tensor<16x16xf32>) -> tensor<16xf32>
+    %next = arith.addf %acc, %m : tensor<16xf32>
+    scf.yield %next : tensor<16xf32>
+  } {tt.num_stages = 4 : i32}
+  tt.return %one, %four : tensor<16xf32>, tensor<16xf32>
+}
+
+// -----
+
+// A loop whose products keep the DPE busier than the rest of its chain
+// keeps the other units (a 128x128x128 product, then a scaling and a row
+// maximum of it) spans two stages of its initiation interval: its dot goes
+// one iteration ahead even with four stages, where the scores of @scores,
+// whose chain is mostly latency, go two.
+
+// TWO-LABEL: tt.func @dpe_bound
+// TWO-COUNT-2: tt.dot
+// TWO-NOT: tt.dot
+// TWO: tt.return
+tt.func @dpe_bound(%q: tensor<128x128xf16>, %ptrs: tensor<128x128x!tt.ptr<f16>>, %n: i32) -> tensor<128xf32> {
+  %c0 = arith.constant 0 : i32
+  %c128 = arith.constant 128 : i32
+  %zero = arith.constant dense<0.000000e+00> : tensor<128x128xf32>
+  %scale = arith.constant dense<2.000000e+00> : tensor<128x128xf32>
+  %init = arith.constant dense<0.000000e+00> : tensor<128xf32>
+  %r = scf.for %iv = %c0 to %n step %c128 iter_args(%acc = %init) -> (tensor<128xf32>) : i32 {
+    %off = tt.splat %iv : i32 -> tensor<128x128xi32>
+    %p = tt.addptr %ptrs, %off : tensor<128x128x!tt.ptr<f16>>, tensor<128x128xi32>
+    %k = tt.load %p : tensor<128x128x!tt.ptr<f16>>
+    %s = tt.dot %q, %k, %zero : tensor<128x128xf16> * tensor<128x128xf16> -> tensor<128x128xf32>
+    %scaled = arith.mulf %s, %scale : tensor<128x128xf32>
+    %m = "tt.reduce"(%scaled) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %x = arith.maxnumf %a, %b : f32
+      tt.reduce.return %x : f32
+    }) : (tensor<128x128xf32>) -> tensor<128xf32>
+    %next = arith.addf %acc, %m : tensor<128xf32>
+    scf.yield %next : tensor<128xf32>
+  }
+  tt.return %r : tensor<128xf32>
 }

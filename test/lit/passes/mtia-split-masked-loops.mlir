@@ -1,4 +1,4 @@
-// RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-split-masked-loops, canonicalize)' | FileCheck %s
+// RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-attach-target, mtia-split-masked-loops, canonicalize)' | FileCheck %s
 
 // Blocks of 64 keys up to %n, masked by `keys < n` before a row maximum:
 // the mask holds for the whole block while iv + 63 < n, that is in the
@@ -145,4 +145,45 @@ tt.func public @left_alone(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>, %n: i32) {
   %op = tt.addptr %os, %range : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
   tt.store %op, %loaded : tensor<64x!tt.ptr<f32>>
   tt.return
+}
+
+// -----
+
+// The same tail mask on the scores of a 128x128x128 product: the DPE bounds
+// the loop (its initiation interval is the product's, masks or not), so a
+// second loop would cost buffers and save nothing: the loop stays whole.
+
+// CHECK-LABEL: tt.func public @dot_bound_tail_mask
+// CHECK: scf.for
+// CHECK: arith.cmpi slt
+// CHECK: arith.select
+// CHECK: "tt.reduce"
+// CHECK-NOT: scf.for
+// CHECK: tt.return
+tt.func public @dot_bound_tail_mask(%q: tensor<128x128xf16>, %ptrs: tensor<128x128x!tt.ptr<f16>>, %n: i32) -> tensor<128xf32> {
+  %c0 = arith.constant 0 : i32
+  %c128 = arith.constant 128 : i32
+  %zero = arith.constant dense<0.000000e+00> : tensor<128x128xf32>
+  %ninf = arith.constant dense<0xFF800000> : tensor<128x128xf32>
+  %init = arith.constant dense<0xFF800000> : tensor<128xf32>
+  %range = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+  %ns = tt.splat %n : i32 -> tensor<128xi32>
+  %max = scf.for %iv = %c0 to %n step %c128 iter_args(%m = %init) -> (tensor<128xf32>) : i32 {
+    %start = tt.splat %iv : i32 -> tensor<128xi32>
+    %keys = arith.addi %start, %range : tensor<128xi32>
+    %valid = arith.cmpi slt, %keys, %ns : tensor<128xi32>
+    %row = tt.expand_dims %valid {axis = 0 : i32} : tensor<128xi1> -> tensor<1x128xi1>
+    %mask = tt.broadcast %row : tensor<1x128xi1> -> tensor<128x128xi1>
+    %k = tt.load %ptrs : tensor<128x128x!tt.ptr<f16>>
+    %s = tt.dot %q, %k, %zero : tensor<128x128xf16> * tensor<128x128xf16> -> tensor<128x128xf32>
+    %kept = arith.select %mask, %s, %ninf : tensor<128x128xi1>, tensor<128x128xf32>
+    %r = "tt.reduce"(%kept) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %t = arith.maxnumf %a, %b : f32
+      tt.reduce.return %t : f32
+    }) : (tensor<128x128xf32>) -> tensor<128xf32>
+    %next = arith.maximumf %m, %r : tensor<128xf32>
+    scf.yield %next : tensor<128xf32>
+  }
+  tt.return %max : tensor<128xf32>
 }

@@ -162,16 +162,19 @@ def transpose_kernel(x_ptr, out_ptr, rows, cols, BLOCK_R: tl.constexpr, BLOCK_C:
 
 @triton.jit
 def row_max_of_scores_kernel(q_ptr, k_ptr, out_ptr, n_keys, BLOCK_M: tl.constexpr,
-                             BLOCK_N: tl.constexpr, DIM: tl.constexpr, MASKED: tl.constexpr):
+                             BLOCK_N: tl.constexpr, DIM: tl.constexpr, MASKED: tl.constexpr,
+                             LOOP_STAGES: tl.constexpr = None):
     # The maximum over all keys of each query's scores q . k, block of keys
-    # by block: the loop `mtia-pipeline-dots` runs one block ahead. Without
-    # MASKED the key blocks are read whole (the caller pads the keys), so a
-    # read before a loop that runs no iteration would leave the tensor.
+    # by block: the loop `mtia-pipeline-dots` runs blocks ahead, as many as
+    # the loop's stages (LOOP_STAGES, else the launch's num_stages) exceed
+    # two. Without MASKED the key blocks are read whole (the caller pads the
+    # keys), so a read before a loop that runs no iteration would leave the
+    # tensor.
     rows = tl.arange(0, BLOCK_M)
     dims = tl.arange(0, DIM)
     q = tl.load(q_ptr + rows[:, None] * DIM + dims[None, :])
     best = tl.full((BLOCK_M,), -float("inf"), tl.float32)
-    for start in range(0, n_keys, BLOCK_N):
+    for start in tl.range(0, n_keys, BLOCK_N, num_stages=LOOP_STAGES):
         keys = start + tl.arange(0, BLOCK_N)
         if MASKED:
             k = tl.load(k_ptr + keys[None, :] * DIM + dims[:, None],

@@ -1,8 +1,9 @@
-"""Loops whose dots depend only on the induction variable compute the next
-iteration's one iteration ahead, or two with `dots_ahead=2`
-(`mtia-pipeline-dots`): the numbers are
-torch's for any number of iterations, none included, and nothing is read
-before a loop that runs no iteration."""
+"""Loops of three stages or more (Triton's `num_stages`, or a loop's own
+`tl.range(..., num_stages=)`) compute the dots that depend only on the
+induction variable ahead of the rest of the body: one iteration with three
+stages, two with four or more, none with one or two (`mtia-pipeline-dots`).
+The numbers are torch's for any number of iterations, none included, and
+nothing is read before a loop that runs no iteration."""
 
 from __future__ import annotations
 
@@ -15,60 +16,72 @@ from mtia_compiler.backend import launches
 from . import kernels
 
 BLOCK_M, BLOCK_N, DIM = 32, 32, 32
+#: The tile stage's products of a kernel whose loop is pipelined 0, 1 or 2
+#: iterations ahead: once in the body and once per iteration computed ahead
+#: before the loop. (The loop is not split at `keys < n_keys`: the DPE and
+#: the reduction engine bound it, not the select.)
+MATMULS_BY_ROUNDS = {0: 1, 1: 2, 2: 3}
+
+
+def run_row_max(n_keys: int, masked: bool, **options: int) -> tuple[str, int]:
+    """Launches the row maximum of the scores of `n_keys` keys with
+    `options` and checks it against torch; returns the tile stage's IR and
+    the DPE's instructions."""
+    q = torch.randn(BLOCK_M, DIM, dtype=torch.float16)
+    keys = torch.randn(n_keys, DIM, dtype=torch.float16)
+    # Whole blocks are read without a mask: pad the keys to whole blocks,
+    # but hand an empty tensor over when there are none.
+    padded = triton.cdiv(n_keys, BLOCK_N) * BLOCK_N
+    k = torch.cat([keys, torch.zeros(padded - n_keys, DIM, dtype=torch.float16)])
+    out = torch.zeros(BLOCK_M)
+    with launches() as records:
+        compiled = kernels.row_max_of_scores_kernel[(1,)](q, k, out, n_keys, BLOCK_M=BLOCK_M,
+                                                          BLOCK_N=BLOCK_N, DIM=DIM,
+                                                          MASKED=masked, **options)
+    expected = (q.float() @ keys.float().T).amax(dim=1) if n_keys else \
+        torch.full((BLOCK_M,), -float("inf"))
+    torch.testing.assert_close(out, expected, rtol=1e-3, atol=1e-3)
+    return compiled.asm["tile"], records[0].result.units["dpe"]["instructions"]
 
 
 @pytest.mark.parametrize("masked", [True, False])
 @pytest.mark.parametrize("n_keys", [0, 32, 75, 128])
 def test_dot_of_the_next_block_ahead(masked: bool, n_keys: int) -> None:
-    q = torch.randn(BLOCK_M, DIM, dtype=torch.float16)
-    keys = torch.randn(n_keys, DIM, dtype=torch.float16)
-    # Whole blocks are read without a mask: pad the keys to whole blocks,
-    # but hand an empty tensor over when there are none.
-    blocks = triton.cdiv(n_keys, BLOCK_N)
-    padded = blocks * BLOCK_N
-    k = torch.cat([keys, torch.zeros(padded - n_keys, DIM, dtype=torch.float16)])
-    out = torch.zeros(BLOCK_M)
-    with launches() as records:
-        compiled = kernels.row_max_of_scores_kernel[(1,)](q, k, out, n_keys, BLOCK_M=BLOCK_M,
-                                                          BLOCK_N=BLOCK_N, DIM=DIM, MASKED=masked)
-    expected = (q.float() @ keys.float().T).amax(dim=1) if n_keys else \
-        torch.full((BLOCK_M,), -float("inf"))
-    torch.testing.assert_close(out, expected, rtol=1e-3, atol=1e-3)
-    # The product is computed before the loop and in it, in each of the two
-    # loops `mtia-split-masked-loops` makes: the blocks before the last,
-    # without the select of `keys < n_keys`, and the last.
-    assert compiled.asm["tile"].count("tile.matmul") == 4
+    # Triton's default of three stages: one block ahead.
+    tile_ir, dpe_instructions = run_row_max(n_keys, masked)
+    assert tile_ir.count("tile.matmul") == MATMULS_BY_ROUNDS[1]
     # The last iteration runs on the product computed ahead for it: the DPE
     # multiplies each block once, and none past the end.
-    assert records[0].result.units["dpe"]["instructions"] == blocks
+    assert dpe_instructions == triton.cdiv(n_keys, BLOCK_N)
 
 
 @pytest.mark.parametrize("masked", [True, False])
 @pytest.mark.parametrize("n_keys", [0, 32, 64, 75, 128])
 def test_dot_two_blocks_ahead(masked: bool, n_keys: int) -> None:
-    # With `dots_ahead=2` the loop also carries the product of the next
-    # block; the numbers are the same, and no block past the end is read
-    # (the unmasked kernel reads whole blocks, so such a read would leave
-    # the keys and fail the launch) for any number of blocks, none included.
-    q = torch.randn(BLOCK_M, DIM, dtype=torch.float16)
-    keys = torch.randn(n_keys, DIM, dtype=torch.float16)
-    padded = triton.cdiv(n_keys, BLOCK_N) * BLOCK_N
-    k = torch.cat([keys, torch.zeros(padded - n_keys, DIM, dtype=torch.float16)])
-    out = torch.zeros(BLOCK_M)
-    compiled = kernels.row_max_of_scores_kernel[(1,)](q, k, out, n_keys, BLOCK_M=BLOCK_M,
-                                                      BLOCK_N=BLOCK_N, DIM=DIM, MASKED=masked,
-                                                      dots_ahead=2)
-    expected = (q.float() @ keys.float().T).amax(dim=1) if n_keys else \
-        torch.full((BLOCK_M,), -float("inf"))
-    torch.testing.assert_close(out, expected, rtol=1e-3, atol=1e-3)
-    # The product is computed before the loop for its first two iterations,
-    # and in it, in each of the two loops `mtia-split-masked-loops` makes.
-    assert compiled.asm["tile"].count("tile.matmul") == 6
+    # With four stages the loop also carries the product of the next block;
+    # the numbers are the same, and no block past the end is read (the
+    # unmasked kernel reads whole blocks, so such a read would leave the
+    # keys and fail the launch) for any number of blocks, none included.
+    tile_ir, _ = run_row_max(n_keys, masked, num_stages=4)
+    assert tile_ir.count("tile.matmul") == MATMULS_BY_ROUNDS[2]
 
 
-def test_dots_ahead_is_one_or_two() -> None:
+@pytest.mark.parametrize(("options", "rounds"), [
+    ({"num_stages": 1}, 0), ({"num_stages": 2}, 0), ({"num_stages": 5}, 2),
+    # A loop's own stages override the launch's.
+    ({"num_stages": 4, "LOOP_STAGES": 2}, 0), ({"num_stages": 1, "LOOP_STAGES": 3}, 1)])
+def test_stages_set_how_far_ahead(options: dict[str, int], rounds: int) -> None:
+    tile_ir, dpe_instructions = run_row_max(75, True, **options)
+    assert tile_ir.count("tile.matmul") == MATMULS_BY_ROUNDS[rounds]
+    # Each block is multiplied once; two iterations ahead, the DPE also
+    # copies a product the loop carries into its buffer, or clears one.
+    blocks = triton.cdiv(75, BLOCK_N)
+    assert blocks <= dpe_instructions <= blocks + (2 if rounds == 2 else 0)
+
+
+def test_num_stages_is_at_least_one() -> None:
     q = torch.randn(BLOCK_M, DIM, dtype=torch.float16)
-    with pytest.raises(ValueError, match="dots_ahead must be 1 or 2, got 3"):
+    with pytest.raises(ValueError, match="num_stages must be at least 1, got 0"):
         kernels.row_max_of_scores_kernel[(1,)](q, q, torch.zeros(BLOCK_M), BLOCK_N,
                                                BLOCK_M=BLOCK_M, BLOCK_N=BLOCK_N, DIM=DIM,
-                                               MASKED=True, dots_ahead=3)
+                                               MASKED=True, num_stages=0)

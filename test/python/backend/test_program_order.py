@@ -8,10 +8,8 @@ in the serpentine order, whose balance the staggered one keeps."""
 from __future__ import annotations
 
 import numpy as np
-import pytest
 import torch
 
-from mtia_compiler import CompilationError
 from mtia_compiler.program import decode, encode
 from mtia_compiler.sim import Simulator
 
@@ -59,20 +57,3 @@ def test_a_uniform_kernel_keeps_the_round_robin_order() -> None:
     compiled = kernels.copy_blocks_kernel[(8,)](x, out, BLOCK=BLOCK)
     assert torch.equal(out, x)
     assert "program_order" not in decode(compiled.asm["bin"])
-
-
-def test_the_program_order_option_asks_for_the_serpentine_order() -> None:
-    blocks, rows = 8, 2
-    x = torch.randn(rows, blocks, BLOCK)
-    out = torch.empty_like(x)
-    compiled = kernels.triangle_kernel[(blocks, rows)](x, out, BLOCK=BLOCK, REPEAT=1,
-                                                       program_order="serpentine")
-    torch.testing.assert_close(out, triangle_reference(x, 1), rtol=1e-5, atol=1e-5)
-    assert decode(compiled.asm["bin"])["program_order"] == "serpentine"
-
-
-def test_an_unknown_program_order_is_refused() -> None:
-    x = torch.randn(2, 8, BLOCK)
-    with pytest.raises(CompilationError, match="unknown order 'zigzag'"):
-        kernels.triangle_kernel[(8, 2)](x, torch.empty_like(x), BLOCK=BLOCK, REPEAT=1,
-                                        program_order="zigzag")

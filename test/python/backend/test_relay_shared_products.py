@@ -19,11 +19,11 @@ from . import kernels
 BLOCK, DIM = 32, 32
 
 
-@pytest.mark.parametrize("dots_ahead", [1, 2])
+@pytest.mark.parametrize("num_stages", [3, 4])
 @pytest.mark.parametrize(("causal", "masked", "seq_len"), [
     (False, True, 32), (False, True, 100), (False, True, 192), (True, True, 32),
     (True, True, 100), (True, True, 192), (False, False, 64), (False, False, 192)])
-def test_tutorial_attention(dots_ahead: int, causal: bool, masked: bool, seq_len: int) -> None:
+def test_tutorial_attention(num_stages: int, causal: bool, masked: bool, seq_len: int) -> None:
     generator = torch.Generator().manual_seed(seq_len)
     q, k, v = (torch.randn(seq_len, DIM, generator=generator).half() for _ in range(3))
     out = torch.empty_like(q)
@@ -31,15 +31,16 @@ def test_tutorial_attention(dots_ahead: int, causal: bool, masked: bool, seq_len
     with launches() as records:
         compiled = kernels.tutorial_attention_kernel[(programs,)](
             q, k, v, out, 1 / math.sqrt(DIM), seq_len, BLOCK_M=BLOCK, BLOCK_N=BLOCK, DIM=DIM,
-            CAUSAL=causal, MASKED=masked, dots_ahead=dots_ahead)
+            CAUSAL=causal, MASKED=masked, num_stages=num_stages)
     expected = torch.nn.functional.scaled_dot_product_attention(
         q.float()[None], k.float()[None], v.float()[None], is_causal=causal)[0]
     torch.testing.assert_close(out.float(), expected, rtol=2e-3, atol=2e-3)
     assert "tile.reduce_copy" in compiled.asm["tile"]
     # Two dots per block of keys a program reads, and the clear of each
     # program's accumulator: the DPE copies none of the products of the
-    # loop. Two iterations ahead, each program adds up to three: the loop's
-    # prologue computes the first two products in conditionals, and the DPE
+    # loop. Two iterations ahead (four stages), each program adds up to
+    # three: the loop's prologue computes the first two products in
+    # conditionals, and the DPE
     # clears the tile of each that does not run (the first one's too when
     # the reduction engine relays it to the loop, which reads it whether or
     # not the loop runs), or copies the first product the loop carries into
@@ -47,5 +48,5 @@ def test_tutorial_attention(dots_ahead: int, causal: bool, masked: bool, seq_len
     blocks = sum(min(program + 1, programs) if causal else programs
                  for program in range(programs))
     dpe_instructions = records[0].result.units["dpe"]["instructions"]
-    per_program = 1 if dots_ahead == 1 else 4
+    per_program = 1 if num_stages == 3 else 4
     assert 2 * blocks + programs <= dpe_instructions <= 2 * blocks + per_program * programs

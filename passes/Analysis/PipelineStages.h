@@ -1,0 +1,48 @@
+//===- PipelineStages.h - How many stages a loop is pipelined in -*- C++ -*-===//
+//
+// Triton's one pipelining control is `num_stages`: the launch option
+// (`kernel[grid](..., num_stages=3)`, a `triton.Config`'s), which
+// `mtia-attach-target` stamps on the module as `mtia.num_stages`, and the
+// per-loop `tl.range(..., num_stages=)`, which reaches the TTIR as the loop's
+// `tt.num_stages`. A loop in s stages has its loads in the first, which the
+// DMA engine runs ahead of the compute through the pages of their buffers
+// (at least s pages each), and its computation in the other s - 1: with
+// three or more, the loop's independent dots are computed s - 2 iterations
+// ahead of the rest of its body (`mtia-pipeline-dots`, at most two).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MTIA_PASSES_ANALYSIS_PIPELINESTAGES_H
+#define MTIA_PASSES_ANALYSIS_PIPELINESTAGES_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Operation.h"
+#include "mlir/Support/LLVM.h"
+
+#include <cstdint>
+
+namespace mtia {
+
+/// The name of the loop attribute Triton's frontend gives a `tl.range` with
+/// `num_stages`.
+constexpr llvm::StringLiteral kLoopStagesAttrName = "tt.num_stages";
+/// The name of the module attribute that holds the launch's `num_stages`.
+constexpr llvm::StringLiteral kModuleStagesAttrName = "mtia.num_stages";
+/// Triton's default `num_stages`, for a module compiled without one.
+constexpr int64_t kDefaultNumStages = 3;
+
+/// Stamps the launch's `numStages` on `module`. Reports a count below one as
+/// an error at the module.
+mlir::LogicalResult attachNumStages(mlir::ModuleOp module, int64_t numStages);
+
+/// The stages of `loop`: its own `tt.num_stages`, else the launch's stamped
+/// on its module, else Triton's default; at least one.
+int64_t getNumStages(mlir::Operation *loop);
+
+/// Gives `to` the `tt.num_stages` of `from`, if it has one: for the loops a
+/// pass makes of another.
+void copyNumStages(mlir::Operation *from, mlir::Operation *to);
+
+} // namespace mtia
+
+#endif // MTIA_PASSES_ANALYSIS_PIPELINESTAGES_H
