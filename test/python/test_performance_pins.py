@@ -1,0 +1,80 @@
+"""Performance regression guards. Simulated cycles are deterministic, so
+the kernels of `benchmarks/suite.py` and `benchmarks/variants.py`, at small
+sizes and with one config each, have their cycles pinned: a change of the
+compiler or of the timing model that moves one by more than PIN_TOLERANCE
+fails here, a slowdown as a regression and a speedup as a pin to update
+(with the new figure in the commit that earns it). Each launch is also
+checked against torch, as the benchmarks check it."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import NamedTuple
+
+import pytest
+
+from mtia_compiler.backend import launches
+
+sys.path.insert(0, str(Path(__file__).parents[2] / "benchmarks"))
+import suite  # noqa: E402 (after its folder is on the path)
+import variants  # noqa: E402
+
+#: How far a kernel's cycles may move from its pin.
+PIN_TOLERANCE = 0.03
+
+
+class Pin(NamedTuple):
+    family: str
+    size: suite.Size
+    config: str
+    cycles: int
+
+
+#: Kernels of both benchmarks in the forms users write: GEMM, attention,
+#: row-wise and reduction kernels, memory-bound and DPE-bound.
+PINS = [
+    Pin("gemm_fp16", (512, 512, 512), "BLOCK_M=128 BLOCK_N=128 BLOCK_K=64 GROUP_M=8", 18_279),
+    Pin("attention_d64", (512,), "BLOCK_M=64 BLOCK_N=64 num_stages=4", 19_227),
+    Pin("attention_d128_causal", (512,), "BLOCK_M=64 BLOCK_N=64 num_stages=3", 34_272),
+    Pin("softmax", (512, 1024), "programs=64", 36_225),
+    Pin("layernorm", (512, 1024), "tutorial loop BLOCK_SIZE=1024", 35_587),
+    Pin("gemm/tutorial", (512, 512, 512),
+        "BLOCK_SIZE_M=128 BLOCK_SIZE_N=128 BLOCK_SIZE_K=32 GROUP_SIZE_M=8 num_warps=4 "
+        "num_stages=4", 21_157),
+    Pin("gemm/plain_grid", (512, 512, 512),
+        "BLOCK_M=128 BLOCK_N=128 BLOCK_K=32 num_warps=4 num_stages=4", 49_633),
+    Pin("gemm/linear_gelu", (512, 512, 512),
+        "BLOCK_M=128 BLOCK_N=128 BLOCK_K=32 GROUP_M=8 num_warps=4 num_stages=4", 28_493),
+    Pin("attention/exp_causal", (1, 4, 512, 64),
+        "BLOCK_M=128 BLOCK_N=64 num_warps=4 num_stages=3", 20_535),
+    Pin("attention/gqa_causal", (1, 4, 2, 512, 128),
+        "BLOCK_M=64 BLOCK_N=64 num_warps=4 num_stages=3", 21_790),
+    Pin("attention/head_dim_80", (1, 4, 512, 80),
+        "BLOCK_M=64 BLOCK_N=32 num_warps=4 num_stages=4", 18_493),
+    Pin("attention/exp2", (1, 4, 512, 64), "BLOCK_M=128 BLOCK_N=128 num_warps=8 num_stages=2",
+        27_308),
+    Pin("memory/softmax_looped", (64, 4096), "BLOCK_SIZE=1024 num_warps=4 num_stages=3", 17_881),
+    Pin("memory/row_sum", (512, 1024), "XBLOCK=8 RBLOCK=512 num_warps=4 num_stages=3", 18_721),
+]
+
+
+def find_family(name: str) -> suite.Family:
+    every = suite.families() + variants.families()
+    return next(family for family in every if family.kernel == name)
+
+
+@pytest.mark.parametrize("pin", PINS, ids=lambda pin: f"{pin.family}{list(pin.size)}")
+def test_cycles_stay_pinned(pin: Pin) -> None:
+    suite.activate("mtia-2i")
+    case = find_family(pin.family).make(pin.size)
+    labels = [config.label for config in case.configs]
+    assert pin.config in labels, labels
+    config = case.configs[labels.index(pin.config)]
+    with launches() as records:
+        output = config.run()
+    case.check(output)
+    cycles = sum(record.cycles for record in records)
+    assert abs(cycles - pin.cycles) <= PIN_TOLERANCE * pin.cycles, (
+        f"{pin.family}{list(pin.size)} {pin.config}: {cycles:,} cycles, pinned at "
+        f"{pin.cycles:,} (+-{PIN_TOLERANCE:.0%})")
