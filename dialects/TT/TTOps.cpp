@@ -215,6 +215,12 @@ LogicalResult ExpandDimsOp::verify() {
   return success();
 }
 
+OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
+  if (getType() == getSrc().getType())
+    return getSrc();
+  return {};
+}
+
 LogicalResult ReshapeOp::verify() {
   auto srcType = cast<RankedTensorType>(getSrc().getType());
   auto resultType = cast<RankedTensorType>(getResult().getType());

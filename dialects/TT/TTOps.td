@@ -304,7 +304,9 @@ def TT_ReshapeOp : TT_Op<"reshape", [Pure, SameOperandsAndResultElementType]> {
   let summary = "reinterpret a tensor with another shape of the same size";
   let description = [{
     Row-major reshape. With `allow_reorder` the compiler may reorder the
-    elements; `efficient_layout` is a layout hint.
+    elements; `efficient_layout` is a layout hint. A reshape to its
+    operand's own type (the frontend's `tl.max(x)` of a 1-D `x`) folds to
+    the operand, as in Triton.
   }];
   let arguments = (ins TT_Tensor:$src, UnitAttr:$allow_reorder, UnitAttr:$efficient_layout);
   let results = (outs TT_Tensor:$result);
@@ -313,6 +315,7 @@ def TT_ReshapeOp : TT_Op<"reshape", [Pure, SameOperandsAndResultElementType]> {
     attr-dict `:` type($src) `->` type($result)
   }];
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def TT_BroadcastOp : TT_Op<"broadcast", [Pure, SameOperandsAndResultElementType]> {

@@ -25,3 +25,15 @@ tt.func @volatile_loads_are_not_merged(%q: !tt.ptr<i32>, %out: !tt.ptr<i32>) {
   tt.store %out, %s : !tt.ptr<i32>
   tt.return
 }
+
+// A reshape to its operand's own type (what the frontend emits for
+// `tl.max(x)` of a 1-D `x`) folds away; one that changes the shape stays.
+// CHECK-LABEL: tt.func @identity_reshape
+// CHECK-SAME: (%[[X:.*]]: tensor<64xf32>)
+// CHECK-NEXT: %[[SQUARE:.*]] = tt.reshape %[[X]] : tensor<64xf32> -> tensor<8x8xf32>
+// CHECK-NEXT: tt.return %[[X]], %[[SQUARE]]
+tt.func @identity_reshape(%x: tensor<64xf32>) -> (tensor<64xf32>, tensor<8x8xf32>) {
+  %same = tt.reshape %x allow_reorder : tensor<64xf32> -> tensor<64xf32>
+  %square = tt.reshape %x : tensor<64xf32> -> tensor<8x8xf32>
+  tt.return %same, %square : tensor<64xf32>, tensor<8x8xf32>
+}
