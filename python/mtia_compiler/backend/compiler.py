@@ -126,13 +126,19 @@ def installation_digest() -> str:
     """A digest of every file of the installed compiler (its Python stages,
     native extensions and target descriptions), part of Triton's cache key:
     a program compiled by another build of the compiler is never reused,
-    even under the same version number."""
-    package = Path(__file__).resolve().parents[1]
+    even under the same version number. An editable install keeps the
+    native extensions and target descriptions in another directory than the
+    Python sources: every directory the package is loaded from counts."""
+    from mtia_compiler import _mtia, _sim
+
+    directories = {Path(__file__).resolve().parents[1],
+                   *(Path(str(module.__file__)).resolve().parent for module in (_mtia, _sim))}
     digest = hashlib.sha256()
-    for path in sorted(package.rglob("*")):
-        if path.is_file() and "__pycache__" not in path.parts:
-            digest.update(str(path.relative_to(package)).encode())
-            digest.update(path.read_bytes())
+    for directory in sorted(directories):
+        for path in sorted(directory.rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                digest.update(str(path.relative_to(directory)).encode())
+                digest.update(path.read_bytes())
     return digest.hexdigest()
 
 

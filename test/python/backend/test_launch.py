@@ -231,6 +231,27 @@ def test_a_second_process_reuses_the_compiled_program(tmp_path: Path) -> None:
     assert (second.returncode, second.stdout, second.stderr) == (0, "cache hit\n", "")
 
 
+def test_the_cache_key_covers_the_native_extensions(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    # An editable install loads the extensions from another directory than
+    # the Python sources: a rebuilt extension there must not reuse programs
+    # the previous build compiled.
+    from mtia_compiler import _mtia, _sim
+    from mtia_compiler.backend.compiler import installation_digest
+
+    extension = tmp_path / "_mtia.so"
+    extension.write_bytes(b"one build")
+    for module in (_mtia, _sim):
+        monkeypatch.setattr(module, "__file__", str(extension))
+    installation_digest.cache_clear()
+    before = installation_digest()
+    extension.write_bytes(b"another build")
+    installation_digest.cache_clear()
+    after = installation_digest()
+    installation_digest.cache_clear()
+    assert before != after
+
+
 def test_importing_and_launching_prints_nothing(tmp_path: Path) -> None:
     result = run_python("""
         import warnings
