@@ -289,10 +289,13 @@ def LowerMemoryAccesses : Pass<"mtia-lower-memory-accesses", "::mlir::ModuleOp">
     only then, element by element otherwise), `dma.gather`/`dma.scatter` with
     an index tile for the others, and indexed `dma.atomic_rmw`/
     `dma.atomic_cas`. Buffers of loads and stores have two pages, loads in
-    loops up to eight (within 64 KB), so that loads overlap compute, all
-    times `cb-multiplier`; each names the DMA
+    loops up to eight (within 64 KB) and at least the loop's stages
+    (`num_stages`), so that loads overlap compute, all times
+    `cb-multiplier`; each names the DMA
     queue it serves (`dma_in` for loads and gathers, `dma_out` for stores,
-    scatters and atomics). Then it inserts a circular buffer wherever a tile computed by
+    scatters and atomics). What only one branch of an `scf.if` uses (the
+    index tile of a versioned access's fallback) moves into that branch.
+    Then it inserts a circular buffer wherever a tile computed by
     one unit is used by another (the `UnitAssignment` analysis says which
     unit holds each tile; the DPE clears a zero accumulator itself instead),
     and frees every page read after the last use of its tile. The connection

@@ -262,6 +262,46 @@ PointerAnalysis::analyzeIntegerUncached(Value value) {
               return result;
             });
       })
+      .Case([&](arith::SelectOp select) -> std::optional<AffineTensor> {
+        // A scalar select is an opaque value of the control code.
+        if (rank == 0)
+          return asAtom();
+        // `where(x < bound, x, other)` (offsets clamped into the tensor, as
+        // Triton's persistent matmul writes them) is `x` where every element
+        // of `x` lies in [0, bound): the same assumption as a remainder's.
+        auto compare = select.getCondition().getDefiningOp<arith::CmpIOp>();
+        if (!compare)
+          return fail(select, "a select of offsets by a mask that is not a "
+                              "comparison");
+        Value clamped = select.getTrueValue();
+        Value bound;
+        arith::CmpIPredicate predicate = compare.getPredicate();
+        if ((predicate == arith::CmpIPredicate::slt ||
+             predicate == arith::CmpIPredicate::ult) &&
+            compare.getLhs() == clamped)
+          bound = compare.getRhs();
+        else if ((predicate == arith::CmpIPredicate::sgt ||
+                  predicate == arith::CmpIPredicate::ugt) &&
+                 compare.getRhs() == clamped)
+          bound = compare.getLhs();
+        if (!bound)
+          return fail(select, "a select of offsets other than "
+                              "`where(x < bound, x, other)`");
+        std::optional<AffineTensor> kept = analyzeInteger(clamped);
+        if (!kept)
+          return std::nullopt;
+        std::optional<AffineTensor> limit = analyzeInteger(bound);
+        if (!limit)
+          return std::nullopt;
+        if (!limit->isUniform())
+          return fail(select, "offsets clamped by index-dependent bounds");
+        AffineTensor result = *kept;
+        llvm::append_range(result.assumptions, limit->assumptions);
+        result.assumptions.push_back(RangeAssumption{
+            kept->offset, kept->strides,
+            llvm::to_vector(getShape(clamped)), limit->offset});
+        return result;
+      })
       .Case<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp,
             arith::IndexCastOp>(
           [&](Operation *cast) { return analyzeInteger(cast->getOperand(0)); })

@@ -12,9 +12,10 @@
 // from memory, `arith.remsi`, `arith.select`, data-dependent masks) are
 // reported as unstructured, with the operation that breaks the structure, so
 // that the lowering can take the indexed (gather/scatter) path instead of
-// guessing. A modulo `x % m` of affine offsets is structured under the
-// assumption that x stays in [0, m) (a RangeAssumption), which the lowering
-// checks at run time before it takes the strided path.
+// guessing. A modulo `x % m` of affine offsets, and a clamp
+// `where(x < m, x, other)` of them, are structured under the assumption
+// that x stays in [0, m) (a RangeAssumption), which the lowering checks at
+// run time before it takes the strided path.
 //
 //===----------------------------------------------------------------------===//
 

@@ -2,7 +2,8 @@
 //
 // Analyses the pointer and mask of each access into a strided window or
 // index and mask tiles, and dispatches the accesses by kind; the pass
-// `mtia-lower-memory-accesses`, which then connects the units.
+// `mtia-lower-memory-accesses`, which then sinks what one branch of a
+// versioned access alone uses into it and connects the units.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +13,9 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/ControlFlowSinkUtils.h"
 
 namespace mtia {
 #define GEN_PASS_DEF_LOWERMEMORYACCESSES
@@ -359,6 +363,30 @@ void AccessLowering::copyOutOfPage(Value page, OpBuilder &builder,
 
 namespace {
 
+/// Moves the side-effect-free operations of the block of an `scf.if` whose
+/// uses all lie in one of its branches into that branch: the index tiles of
+/// the fallback of a versioned access (offsets clamped or wrapped into the
+/// tensor, rows that may be misaligned) are then computed only when the
+/// fallback runs, not in every iteration that takes the strided transfer.
+/// What is computed outside a loop around the `scf.if` stays there, where
+/// it runs once.
+void sinkIntoBranches(tt::FuncOp function) {
+  SmallVector<Region *> regions;
+  function.walk([&](scf::IfOp branch) {
+    getSinglyExecutedRegionsToSink(branch, regions);
+  });
+  DominanceInfo dominance(function);
+  controlFlowSink(
+      regions, dominance,
+      [](Operation *op, Region *region) {
+        return isMemoryEffectFree(op) &&
+               op->getBlock() == region->getParentOp()->getBlock();
+      },
+      [](Operation *op, Region *region) {
+        op->moveBefore(&region->front(), region->front().begin());
+      });
+}
+
 struct LowerMemoryAccessesPass
     : public mtia::impl::LowerMemoryAccessesBase<LowerMemoryAccessesPass> {
   using LowerMemoryAccessesBase::LowerMemoryAccessesBase;
@@ -376,6 +404,7 @@ struct LowerMemoryAccessesPass
       AccessLowering lowering(function, desc->dmaAlignmentBytes, cbMultiplier);
       if (failed(lowering.run()))
         return WalkResult::interrupt();
+      sinkIntoBranches(function);
       connectUnits(function, lowering.getUnits());
       return WalkResult::advance();
     });

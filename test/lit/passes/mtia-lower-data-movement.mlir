@@ -315,9 +315,9 @@ tt.func @lower_bound_mask(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %lo: i3
 
 // Offsets wrapped by a modulo are their own remainder where the block stays
 // below the divisor: the transfer is strided then, and gathers the wrapped
-// offsets otherwise.
+// offsets otherwise, which only that branch computes.
 // CHECK-LABEL: tt.func @wrapped_rows
-// CHECK: %[[WRAPPED:.*]] = tile.binary remsi
+// CHECK-NOT: tile.binary remsi
 // CHECK: %[[FIRST:.*]] = arith.muli %{{.*}}, %c64_i64 : i64
 // CHECK: %[[LAST:.*]] = arith.addi %[[FIRST]], %c63_i64 : i64
 // CHECK: %[[BELOW:.*]] = arith.cmpi slt, %[[LAST]], %{{.*}} : i64
@@ -326,7 +326,10 @@ tt.func @lower_bound_mask(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %lo: i3
 // CHECK: scf.if %[[HOLDS]] {
 // CHECK:   dma.load %arg0[%{{.*}}] strides [%c1] bounds [%c64]
 // CHECK: } else {
-// CHECK:   dma.gather %arg0[%{{.*}}] into
+// CHECK:   %[[WRAPPED:.*]] = tile.binary remsi
+// CHECK:   cb.write_back %[[WRAPPED]]
+// CHECK:   %[[INDICES:.*]] = cb.read_front
+// CHECK:   dma.gather %arg0[%[[INDICES]]] into
 // CHECK: }
 tt.func @wrapped_rows(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %m: i32 {tt.divisibility = 16 : i32}, %y: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
   %pid = tt.get_program_id x : i32

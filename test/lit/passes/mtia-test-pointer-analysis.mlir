@@ -131,7 +131,7 @@ tt.func @unstructured(%x: !tt.ptr<f32>, %idx: !tt.ptr<i32>, %m: i32, %flag: i1) 
   %b = tt.load %p2 : tensor<64x!tt.ptr<f32>>
   %chosen = arith.select %flag, %range, %wrapped : tensor<64xi32>
   %p3 = tt.addptr %base, %chosen : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
-  // expected-remark @+1 {{unstructured pointer (offsets computed by 'arith.select'); no mask}}
+  // expected-remark @+1 {{unstructured pointer (a select of offsets by a mask that is not a comparison); no mask}}
   %c = tt.load %p3 : tensor<64x!tt.ptr<f32>>
   %sq = arith.muli %range, %range : tensor<64xi32>
   %p4 = tt.addptr %base, %sq : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
@@ -289,5 +289,38 @@ tt.func @expanded_masks(%x: !tt.ptr<f32>, %m: i32, %n: i32) {
   %base = tt.splat %x : !tt.ptr<f32> -> tensor<8x8x!tt.ptr<f32>>
   // expected-remark @+1 {{base %arg0, offset 0, strides [0, 0]; mask d0 < %arg1 and d1 < %arg2}}
   %v = tt.load %base, %mask : tensor<8x8x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// Offsets clamped into the tensor, `where(rows < m, rows, 0)` (Triton's
+// persistent matmul), are the rows themselves where every row lies in
+// [0, m): structured under that assumption, like a remainder. A clamp by
+// another bound than the compared one is not.
+tt.func @clamped_rows(%a: !tt.ptr<f16>, %m: i32, %other: i32, %pid: i32) {
+  %c64 = arith.constant 64 : i32
+  %zeros = arith.constant dense<0> : tensor<64xi32>
+  %range = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %start = arith.muli %pid, %c64 : i32
+  %starts = tt.splat %start : i32 -> tensor<64xi32>
+  %rows = arith.addi %starts, %range : tensor<64xi32>
+  %ms = tt.splat %m : i32 -> tensor<64xi32>
+  %inside = arith.cmpi slt, %rows, %ms : tensor<64xi32>
+  %clamped = arith.select %inside, %rows, %zeros : tensor<64xi1>, tensor<64xi32>
+  %base = tt.splat %a : !tt.ptr<f16> -> tensor<64x!tt.ptr<f16>>
+  %p = tt.addptr %base, %clamped : tensor<64x!tt.ptr<f16>>, tensor<64xi32>
+  // expected-remark @+1 {{base %arg0, offset 64*%arg3, strides [1], if 64*%arg3 + [1] * i in [0, %arg1); no mask}}
+  %v = tt.load %p : tensor<64x!tt.ptr<f16>>
+  %reversed = arith.cmpi sgt, %ms, %rows : tensor<64xi32>
+  %also = arith.select %reversed, %rows, %zeros : tensor<64xi1>, tensor<64xi32>
+  %q = tt.addptr %base, %also : tensor<64x!tt.ptr<f16>>, tensor<64xi32>
+  // expected-remark @+1 {{base %arg0, offset 64*%arg3, strides [1], if 64*%arg3 + [1] * i in [0, %arg1); no mask}}
+  %w = tt.load %q : tensor<64x!tt.ptr<f16>>
+  %others = tt.splat %other : i32 -> tensor<64xi32>
+  %swapped = arith.select %inside, %others, %rows : tensor<64xi1>, tensor<64xi32>
+  %r = tt.addptr %base, %swapped : tensor<64x!tt.ptr<f16>>, tensor<64xi32>
+  // expected-remark @+1 {{unstructured pointer (a select of offsets other than `where(x < bound, x, other)`); no mask}}
+  %u = tt.load %r : tensor<64x!tt.ptr<f16>>
   tt.return
 }
