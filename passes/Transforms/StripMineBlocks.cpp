@@ -22,7 +22,10 @@
 // and effect on the axis: the kernel's body, or the body of a loop over
 // rows (a persistent kernel). Index computations on the axis outside that
 // block (a range and its mask before the loop) are recomputed in each
-// strip.
+// strip. Axes whose reductions, scans and effects lie in different blocks
+// (two loops over a row, each over blocks of its own, as Liger-Kernel's
+// cross entropy has) are split one after another, each in its own block,
+// until the data fits.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,6 +45,7 @@
 #include "llvm/ADT/SmallVectorExtras.h"
 
 #include <functional>
+#include <limits>
 
 namespace mtia {
 #define GEN_PASS_DEF_STRIPMINEBLOCKS
@@ -280,6 +284,8 @@ private:
   SmallVector<unsigned> forbidden;
   SmallVector<std::pair<unsigned, tt::ReduceOp>> reductions;
   SmallVector<std::pair<unsigned, tt::ScanOp>> scans;
+  /// The operations on tensors with side effects (stores, atomics).
+  SmallVector<Operation *> effects;
   DenseMap<unsigned, int64_t> lengths;
   bool opaque = false;
 };
@@ -439,6 +445,8 @@ void AxisAnalysis::visit(Operation *op) {
                         llvm::any_of(op->getResultTypes(), isTensor);
   if (!touchesTensors)
     return;
+  if (hasSideEffects(op))
+    effects.push_back(op);
   // Accesses through block pointers address their block as a whole.
   bool blockAccess =
       (isa<tt::LoadOp>(op) && !getTensorType(op->getOperand(0))) ||
@@ -486,10 +494,33 @@ void AxisAnalysis::findSplittableAxes() {
   for (auto &[value, axes] : axesOfValue)
     for (unsigned axis : axes)
       sharingAValue[axis].insert(axes.begin(), axes.end());
+  // The blocks that hold each axis's reductions, scans and effects: its
+  // strips run in a block that holds them all.
+  DenseMap<unsigned, llvm::SmallPtrSet<Block *, 2>> anchorBlocks;
+  for (auto [id, reduce] : reductions)
+    anchorBlocks[find(id)].insert(reduce->getBlock());
+  for (auto [id, scan] : scans)
+    anchorBlocks[find(id)].insert(scan->getBlock());
+  for (Operation *op : effects)
+    for (Value value : llvm::concat<Value>(op->getOperands(), op->getResults()))
+      if (RankedTensorType type = getTensorType(value))
+        for (unsigned dim = 0; dim < type.getRank(); ++dim)
+          if (std::optional<unsigned> axis = getAxis(value, dim))
+            anchorBlocks[*axis].insert(op->getBlock());
+  auto anchoredApart = [&](unsigned a, unsigned b) {
+    const auto &blocksA = anchorBlocks[a];
+    const auto &blocksB = anchorBlocks[b];
+    return llvm::any_of(blocksA, [&](Block *block) {
+      return llvm::any_of(blocksB,
+                          [&](Block *other) { return other != block; });
+    });
+  };
   // Axes of one length that no tensor has two of are independent parts of
   // the block (a volatile load beside the computation it does not feed, an
   // index whose uses were separated): they run in the same strips, so that
-  // no part of the block stays whole.
+  // no part of the block stays whole; unless their reductions, scans or
+  // effects lie in different blocks (two loops over a row, each over blocks
+  // of its own), where each axis is split in its own block.
   SmallVector<SmallVector<unsigned>> groups;
   for (unsigned id = 0; id < parents.size(); ++id) {
     unsigned axis = find(id);
@@ -500,7 +531,8 @@ void AxisAnalysis::findSplittableAxes() {
     auto independent = llvm::find_if(groups, [&](ArrayRef<unsigned> group) {
       return lengths.lookup(group.front()) == length &&
              llvm::none_of(group, [&](unsigned member) {
-               return sharingAValue[axis].contains(member);
+               return sharingAValue[axis].contains(member) ||
+                      anchoredApart(axis, member);
              });
     });
     if (independent == groups.end())
@@ -1216,9 +1248,11 @@ std::optional<StripPlan> planStrips(tt::FuncOp function,
                     {axis});
     if (!split.isLegal() || (jointAxes && split.reduces()))
       continue;
+    // An axis whose block fits as it is (one already in strips, or one
+    // whose own block is small) needs no split.
     int64_t length = axes.getLength(axis);
     if (split.estimatePeakBytes({length}) <= trigger)
-      return std::nullopt;
+      continue;
     int64_t strip = chooseStripSize(split, length, budget);
     candidates.push_back({StripPlan{{axis}, {strip}, split.reduces()},
                           split.estimatePeakBytes({strip})});
@@ -1256,6 +1290,9 @@ std::optional<StripPlan> planStrips(tt::FuncOp function,
   return StripPlan{pair, strips, false};
 }
 
+/// How many axes one kernel is split along, one after another, at most.
+constexpr unsigned kMaxSplitRounds = 4;
+
 struct StripMineBlocksPass
     : public mtia::impl::StripMineBlocksBase<StripMineBlocksPass> {
   using StripMineBlocksBase::StripMineBlocksBase;
@@ -1282,16 +1319,29 @@ struct StripMineBlocksPass
         return;
       expandRangeReshapes(function);
       separateIndexUses(function);
-      AxisAnalysis axes(function);
-      if (!axes.hasOpaqueOperations())
-        if (std::optional<StripPlan> plan =
-                planStrips(function, axes, trigger, budget, jointAxes)) {
-          AxisSplit split(function,
-                          findHomeBlock(function, axes, plan->axes), axes,
-                          plan->axes);
-          (void)split.isLegal();
-          split.apply(plan->stripSizes);
-        }
+      // Axes that are split in blocks of their own (the blocks of two loops
+      // over a row) are split one after another, each as the best left,
+      // until the data fits or a split no longer lowers its peak.
+      int64_t peak = std::numeric_limits<int64_t>::max();
+      for (unsigned round = 0; round < kMaxSplitRounds; ++round) {
+        AxisAnalysis axes(function);
+        if (axes.hasOpaqueOperations())
+          break;
+        std::optional<StripPlan> plan =
+            planStrips(function, axes, trigger, budget, jointAxes);
+        if (!plan)
+          break;
+        AxisSplit split(function, findHomeBlock(function, axes, plan->axes),
+                        axes, plan->axes);
+        (void)split.isLegal();
+        split.apply(plan->stripSizes);
+        int64_t now = AxisSplit(function, function.getBody().front(),
+                                AxisAnalysis(function), {})
+                          .estimatePeakBytes({});
+        if (now <= trigger || now >= peak)
+          break;
+        peak = now;
+      }
       // The uses of indices share their computations again.
       IRRewriter rewriter(function.getContext());
       DominanceInfo dominance(function);

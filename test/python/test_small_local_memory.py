@@ -29,8 +29,6 @@ REFUSED = {
     "34_moe_scale_early_return": "the smallest strips still exceed 24 KiB",
     "37_rope_split_join": "split and join mix the last axis",
     "54_ind_log_softmax_long": "reductions over the row inside the loop over it",
-    "55_ind_layer_norm": "Welford statistics under an scf.if inside the loop over the row",
-    "56_ind_rms_norm_bf16": "reductions over the row inside the loop over it",
     "72_ind_softmax_long": "reductions over the row inside the loop over it",
 }
 

@@ -567,3 +567,56 @@ tt.func public @weights_before_the_rows(%x: !tt.ptr<f32>, %w: !tt.ptr<f32>, %out
   }
   tt.return
 }
+
+// -----
+
+// Two loops over a 65536-element row in blocks of 65536 f32 (Liger-Kernel's
+// cross entropy): the first reduces each block (its largest square), the second
+// stores each block. Their blocks are axes of one length that no tensor
+// shares, but their reductions and stores lie in different loops, so each
+// is split in its own loop, one after the other: the second loop in strips
+// of its stores, the first in strips its reduction combines.
+
+// CHECK-LABEL: tt.func @two_loops_over_a_row
+// CHECK: scf.for
+// CHECK:   scf.for {{.*}} -> (f32)
+// CHECK:     tt.load {{.*}} : tensor<{{[0-9]+}}x!tt.ptr<f32>>
+// CHECK:   "tt.reduce"
+// CHECK: scf.for
+// CHECK:   scf.for
+// CHECK:     tt.store {{.*}} : tensor<{{[0-9]+}}x!tt.ptr<f32>>
+// CHECK-NOT: tensor<65536x
+// CHECK: tt.return
+tt.func @two_loops_over_a_row(%x: !tt.ptr<f32>, %n: i32) -> f32 {
+  %c0 = arith.constant 0 : i32
+  %step = arith.constant 65536 : i32
+  %init = arith.constant 0xFF800000 : f32
+  %max = scf.for %i = %c0 to %n step %step iter_args(%m = %init) -> (f32) : i32 {
+    %range = tt.make_range {end = 65536 : i32, start = 0 : i32} : tensor<65536xi32>
+    %start = tt.splat %i : i32 -> tensor<65536xi32>
+    %offsets = arith.addi %start, %range : tensor<65536xi32>
+    %base = tt.splat %x : !tt.ptr<f32> -> tensor<65536x!tt.ptr<f32>>
+    %ptrs = tt.addptr %base, %offsets : tensor<65536x!tt.ptr<f32>>, tensor<65536xi32>
+    %v = tt.load %ptrs : tensor<65536x!tt.ptr<f32>>
+    %sq = arith.mulf %v, %v : tensor<65536xf32>
+    %b = "tt.reduce"(%sq) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32, %c: f32):
+      %t = arith.maxnumf %a, %c : f32
+      tt.reduce.return %t : f32
+    }) : (tensor<65536xf32>) -> f32
+    %next = arith.maxnumf %m, %b : f32
+    scf.yield %next : f32
+  }
+  scf.for %i = %c0 to %n step %step : i32 {
+    %range = tt.make_range {end = 65536 : i32, start = 0 : i32} : tensor<65536xi32>
+    %start = tt.splat %i : i32 -> tensor<65536xi32>
+    %offsets = arith.addi %start, %range : tensor<65536xi32>
+    %base = tt.splat %x : !tt.ptr<f32> -> tensor<65536x!tt.ptr<f32>>
+    %ptrs = tt.addptr %base, %offsets : tensor<65536x!tt.ptr<f32>>, tensor<65536xi32>
+    %v = tt.load %ptrs : tensor<65536x!tt.ptr<f32>>
+    %maxes = tt.splat %max : f32 -> tensor<65536xf32>
+    %shifted = arith.subf %v, %maxes : tensor<65536xf32>
+    tt.store %ptrs, %shifted : tensor<65536x!tt.ptr<f32>>
+  }
+  tt.return %max : f32
+}

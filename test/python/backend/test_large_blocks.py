@@ -356,6 +356,50 @@ def test_offsets_from_a_reshaped_range_run_in_strips() -> None:
     assert "scf.for" in compiled.asm["tile"]
 
 
+@triton.jit
+def cross_entropy_kernel(x_ptr, x_stride, y_ptr, loss_ptr, n_cols, BLOCK_SIZE: tl.constexpr):
+    # Liger-Kernel's cross entropy: an online maximum and sum of exponentials
+    # over the row in blocks, then the gradient written over the logits in a
+    # second loop over the same blocks.
+    row = tl.program_id(0).to(tl.int64)
+    x_ptr += row * x_stride
+    y = tl.load(y_ptr + row)
+    m = float("-inf")
+    d = 0.0
+    x_y = tl.load(x_ptr + y).cast(tl.float32)
+    for i in range(0, n_cols, BLOCK_SIZE):
+        offsets = i + tl.arange(0, BLOCK_SIZE)
+        block = tl.load(x_ptr + offsets, mask=offsets < n_cols, other=float("-inf"))
+        m_new = tl.maximum(m, tl.max(block))
+        d = d * tl.exp(m - m_new) + tl.sum(tl.exp(block - m_new))
+        m = m_new
+    for i in range(0, n_cols, BLOCK_SIZE):
+        offsets = i + tl.arange(0, BLOCK_SIZE)
+        block = tl.load(x_ptr + offsets, mask=offsets < n_cols, other=float("-inf"))
+        block = tl.exp(block - m) / d
+        block = tl.where(offsets != y, block, block - 1.0)
+        tl.store(x_ptr + offsets, block, mask=offsets < n_cols)
+    tl.store(loss_ptr + row, m + tl.log(d) - x_y)
+
+
+def test_two_loops_over_a_vocabulary_row_run_in_strips() -> None:
+    # The blocks of 32768 logits of each loop are split in their own loop
+    # (the first's reductions and the second's stores lie in different
+    # loops), where the plan once needed 1.2 MB of local memory.
+    vocabulary = 32000
+    generator = torch.Generator().manual_seed(0)
+    x = torch.randn(4, vocabulary, generator=generator)
+    y = torch.randint(0, vocabulary, (4,), generator=generator)
+    logits = x.clone().requires_grad_()
+    expected_loss = torch.nn.functional.cross_entropy(logits, y, reduction="none")
+    expected_loss.sum().backward()
+    loss = torch.empty(4)
+    cross_entropy_kernel[(4,)](x, x.stride(0), y, loss, vocabulary,
+                               BLOCK_SIZE=triton.next_power_of_2(vocabulary))
+    torch.testing.assert_close(loss, expected_loss.detach(), rtol=1e-5, atol=1e-5)
+    torch.testing.assert_close(x, logits.grad, rtol=1e-5, atol=1e-6)
+
+
 def test_a_block_no_axis_of_which_runs_in_strips_is_refused_at_the_kernel() -> None:
     # The error is located at the kernel and names its buffers.
     x = torch.randn(512 * 512)
