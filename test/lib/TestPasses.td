@@ -22,4 +22,15 @@ def TestPointerAnalysis : Pass<"mtia-test-pointer-analysis", "::mlir::ModuleOp">
   }];
 }
 
+def TestLoopSchedule : Pass<"mtia-test-loop-schedule", "::mlir::ModuleOp"> {
+  let summary = "Report every loop's estimated modulo schedule as a remark";
+  let description = [{
+    Estimates, for every `scf.for`, the schedule `mtia-pipeline-dots` and
+    `mtia-split-masked-loops` decide by (passes/Analysis/LoopSchedule.h) on
+    the target stamped on the module, and attaches it to the loop as a
+    remark: its initiation interval and critical path in cycles, the stages
+    of the interval the path spans, and the loop's `num_stages`.
+  }];
+}
+
 #endif // MTIA_TEST_LIB_TESTPASSES_TD
