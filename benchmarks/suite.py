@@ -374,12 +374,12 @@ def attention_case(head_dim: int, causal: bool, size: Size) -> Case:
                                    BLOCK_N=block_n, CAUSAL=causal, num_stages=stages)
         return out
 
-    # Each block size in three and four stages (Triton's `num_stages`: Q·K^T
+    # Each block size in two and three stages (Triton's `num_stages`: Q·K^T
     # up to one or two iterations ahead, as far as the loop's estimated
     # schedule needs), as Triton's attention configs list them.
     configs = [Config(block_label(BLOCK_M=bm, BLOCK_N=bn, num_stages=stages),
                       functools.partial(run, bm, bn, stages))
-               for bm, bn in ATTENTION_BLOCKS for stages in (3, 4)]
+               for bm, bn in ATTENTION_BLOCKS for stages in (2, 3)]
     # Every query meets every key, or (causal) the keys up to its own.
     pairs = seq_len * (seq_len + 1) // 2 if causal else seq_len * seq_len
     pairs *= ATTENTION_HEADS

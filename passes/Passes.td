@@ -165,9 +165,9 @@ def ContractMultiplyAdds : Pass<"mtia-contract-multiply-adds", "::mlir::ModuleOp
 }
 
 def PipelineDots : Pass<"mtia-pipeline-dots", "::mlir::ModuleOp"> {
-  let summary = "Loops of three or more stages compute their independent dots ahead";
+  let summary = "Loops of two or more stages compute their independent dots ahead";
   let description = [{
-    Software-pipelines `scf.for` loops of three or more stages (`num_stages`,
+    Software-pipelines `scf.for` loops of two or more stages (`num_stages`,
     passes/Analysis/PipelineStages.h) that do not write memory: a `tt.dot`
     of the body whose operands depend only on the induction variable and on
     values defined outside the loop (attention's `Q·K^T` of the next block
@@ -196,7 +196,7 @@ def PipelineDots : Pass<"mtia-pipeline-dots", "::mlir::ModuleOp"> {
     is carried in, or the reduction engine relays it
     (`mtia-relay-shared-products`), so the DPE does not copy it.
 
-    With four stages or more, the dots of a pipelined loop are pipelined
+    With three stages or more, the dots of a pipelined loop are pipelined
     once more, two iterations ahead, in
     the loop the first round made: the loop carries their products (which
     `mtia-carry-in-buffers` keeps in the buffer to the unit that reads them),

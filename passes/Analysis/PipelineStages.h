@@ -4,11 +4,12 @@
 // (`kernel[grid](..., num_stages=3)`, a `triton.Config`'s), which
 // `mtia-attach-target` stamps on the module as `mtia.num_stages`, and the
 // per-loop `tl.range(..., num_stages=)`, which reaches the TTIR as the loop's
-// `tt.num_stages`. A loop in s stages has its loads in the first, which the
-// DMA engine runs ahead of the compute through the pages of their buffers
-// (at least s pages each), and its computation in the other s - 1: with
-// three or more, the loop's independent dots are computed s - 2 iterations
-// ahead of the rest of its body (`mtia-pipeline-dots`, at most two).
+// `tt.num_stages`. A loop's loads stream ahead of its compute through the
+// pages of their buffers, at least s of them for s stages (the DMA engine
+// runs that many less one iterations ahead); and a loop of s stages may
+// compute its independent dots up to s - 1 iterations ahead of the rest of
+// its body, as far as its estimated schedule needs and at most two
+// (`mtia-pipeline-dots`): one stage runs the body in order.
 //
 //===----------------------------------------------------------------------===//
 

@@ -11,10 +11,9 @@
 // values defined outside the loop (and its loads and index arithmetic) can
 // be computed one iteration ahead, and so can what is computed from such
 // products alone (attention's scaling, masking and row maximum of the
-// scores). This pass software-pipelines such loops when they have three
-// stages or more (Triton's `num_stages`, passes/Analysis/PipelineStages.h:
-// the first stage is the loads', which the DMA engine runs ahead through
-// their buffers' pages, the last the rest of the body's): the loop carries the
+// scores). This pass software-pipelines such loops when they have two
+// stages or more (Triton's `num_stages`, passes/Analysis/PipelineStages.h;
+// the loads stream ahead through their buffers' pages whatever the stages): the loop carries the
 // values of that part which the rest of the body uses, computed for the
 // first iteration before the loop and for the next one in the body: its
 // loads and dots at the start of the body, so that the DPE multiplies the
@@ -47,7 +46,7 @@
 // second page for it, or the reduction engine relays it
 // (`mtia-relay-shared-products`), so the DPE never copies it.
 //
-// With four stages or more, the dots of a pipelined loop are pipelined once
+// With three stages or more, the dots of a pipelined loop are pipelined once
 // more in the loop the first round made, which then carries their products:
 // `mtia-carry-in-buffers` keeps each in the buffer to the unit that reads
 // it, so the DPE does not copy it. The DPE then multiplies the operands of
@@ -694,13 +693,12 @@ struct PipelineDotsPass
         passable.insert(round.firstValues);
     };
     for (scf::ForOp loop : loops) {
-      // The first stage is the loads', the last the rest of the body's:
-      // each stage between computes the dots one more iteration ahead, as
-      // many as the body's critical path needs to keep its busiest unit
-      // busy (at most two).
+      // Each stage beyond the first computes the dots one more iteration
+      // ahead, as many as the body's critical path needs to keep its
+      // busiest unit busy (at most two).
       int64_t needed =
           estimateLoopSchedule(*loop.getBody(), *target).getStages() - 1;
-      int64_t rounds = std::min({getNumStages(loop) - 2, needed, int64_t{2}});
+      int64_t rounds = std::min({getNumStages(loop) - 1, needed, int64_t{2}});
       if (rounds < 1 || !onlyReads(loop))
         continue;
       PipelinedSlice slice = findSlice(loop, /*feedingOnly=*/false);

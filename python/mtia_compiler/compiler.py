@@ -60,9 +60,9 @@ def pass_stages(target: str | Path, strip_budget_divisor: int = 0,
     own: `compile` tries without it when the plan does not fit. `num_stages`
     (Triton's) is the pipeline stages of the loops without a
     `tt.num_stages` of their own: the loads' prefetch depth is at least that
-    many pages, and from three stages on `mtia-pipeline-dots` computes a
-    loop's independent dots ahead, one iteration per stage beyond two, as
-    far as the loop's estimated schedule needs and at most two.
+    many pages, and from two stages on `mtia-pipeline-dots` computes a
+    loop's independent dots ahead, one iteration per stage beyond the first,
+    as far as the loop's estimated schedule needs and at most two.
     `fp_fusion` (Triton's `enable_fp_fusion`) contracts multiplications and
     the additions that use them into fused multiply-adds
     (`mtia-contract-multiply-adds`)."""

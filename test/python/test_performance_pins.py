@@ -35,7 +35,7 @@ class Pin(NamedTuple):
 #: row-wise and reduction kernels, memory-bound and DPE-bound.
 PINS = [
     Pin("gemm_fp16", (512, 512, 512), "BLOCK_M=128 BLOCK_N=128 BLOCK_K=64 GROUP_M=8", 18_279),
-    Pin("attention_d64", (512,), "BLOCK_M=64 BLOCK_N=64 num_stages=4", 19_227),
+    Pin("attention_d64", (512,), "BLOCK_M=64 BLOCK_N=64 num_stages=3", 19_227),
     Pin("attention_d128_causal", (512,), "BLOCK_M=64 BLOCK_N=64 num_stages=3", 34_272),
     Pin("softmax", (512, 1024), "programs=64", 36_225),
     Pin("layernorm", (512, 1024), "tutorial loop BLOCK_SIZE=1024", 35_587),
@@ -53,7 +53,7 @@ PINS = [
     Pin("attention/head_dim_80", (1, 4, 512, 80),
         "BLOCK_M=64 BLOCK_N=32 num_warps=4 num_stages=4", 18_493),
     Pin("attention/exp2", (1, 4, 512, 64), "BLOCK_M=128 BLOCK_N=128 num_warps=8 num_stages=2",
-        27_308),
+        22_443),
     Pin("memory/softmax_looped", (64, 4096), "BLOCK_SIZE=1024 num_warps=4 num_stages=3", 17_881),
     Pin("memory/row_sum", (512, 1024), "XBLOCK=8 RBLOCK=512 num_warps=4 num_stages=3", 18_721),
 ]

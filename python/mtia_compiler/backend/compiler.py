@@ -48,18 +48,17 @@ class MTIAOptions:
     a power of two, as on every Triton backend) so that kernels and autotune
     configs written for GPUs compile unchanged. `num_ctas` must be 1: a program
     is never split across PEs. `num_stages` is the pipeline stages of the
-    kernel's loops (a `tl.range(..., num_stages=)` sets a loop's own): the
-    first is the loads', which the DMA engine runs ahead of the compute with
-    at least that many pages per buffer (more where the memory latency needs
-    them), the others the computation's; from three stages on, a loop's dots
-    that depend only on the induction variable (attention's Q·K^T) are
-    computed one iteration ahead per stage beyond two, at most two: the
-    second pays when the SIMD engine bounds the loop (attention with 64-wide
-    heads) and costs when the DPE does, so autotuning tries 3 and 4, as
-    Triton's configs do. `cb_multiplier` (MTIA's own option, passed like
-    `num_stages`: `kernel[grid](..., cb_multiplier=2)` or in a
-    `triton.Config`) multiplies the pages of the circular buffers of loads and
-    stores, and so the prefetch depth.
+    kernel's loops (a `tl.range(..., num_stages=)` gives a loop its own):
+    loads stream ahead of the compute with at least that many pages per
+    buffer (more where the memory latency needs them), and from two stages
+    on, a loop's dots that depend only on the induction variable
+    (attention's Q·K^T) are computed up to one iteration ahead per stage
+    beyond the first, as far as the loop's estimated schedule needs and at
+    most two: two pay when the SIMD engine's softmax is about as long as the
+    DPE's products (attention with 64-wide heads). `cb_multiplier` (MTIA's
+    own option, passed like `num_stages`: `kernel[grid](..., cb_multiplier=2)`
+    or in a `triton.Config`) multiplies the pages of the circular buffers of
+    loads and stores, and so the prefetch depth.
 
     `max_cycles` and `max_seconds` (also MTIA's own) are the budget of each
     launch of the kernel: simulated cycles and host seconds, 0 for none (the

@@ -1,11 +1,12 @@
-// RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-attach-target, mtia-pipeline-dots)' | FileCheck %s
-// RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-attach-target{num-stages=4}, mtia-pipeline-dots)' | FileCheck %s --check-prefix=TWO
-// RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-attach-target{num-stages=2}, mtia-pipeline-dots)' | FileCheck %s --check-prefix=NONE
+// RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-attach-target{num-stages=2}, mtia-pipeline-dots)' | FileCheck %s
+// RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-attach-target, mtia-pipeline-dots)' | FileCheck %s --check-prefix=TWO
+// RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-attach-target{num-stages=1}, mtia-pipeline-dots)' | FileCheck %s --check-prefix=NONE
 
 // A loop has the launch's stages (`mtia.num_stages`, Triton's default of 3
-// without one) unless it has its own (`tt.num_stages`): three compute its
-// independent dots one iteration ahead (CHECK), four two (TWO), two or fewer
-// leave it alone (the NONE prefix; loads stream ahead through their pages anyway).
+// here) unless it has its own (`tt.num_stages`): two compute its
+// independent dots one iteration ahead (CHECK), three or more two, as far
+// as the loop's estimated schedule needs (TWO), one leaves it alone (the
+// NONE prefix; loads stream ahead through their pages anyway).
 
 // NONE-LABEL: tt.func @scores
 // NONE-NOT: scf.if
@@ -516,7 +517,8 @@ tt.func @first_reductions_move_up_one_iteration(%q: tensor<16x16xf16>, %ptrs: te
 
 // A loop's own `tt.num_stages` (`tl.range(..., num_stages=)`) overrides the
 // launch's: one stage leaves the loop alone whatever the launch asks, four
-// pipeline its dots twice, and the loops the pass makes keep the attribute.
+// pipeline its dots twice (as far as its schedule needs), and the loops the
+// pass makes keep the attribute.
 
 // CHECK-LABEL: tt.func @own_stages
 // CHECK: scf.for {{.*}} {
@@ -578,7 +580,7 @@ tt.func @own_stages(%q: tensor<16x16xf16>, %ptrs: tensor<16x16x!tt.ptr<f16>>, %n
 // A loop whose products keep the DPE busier than the rest of its chain
 // keeps the other units (a 128x128x128 product, then a scaling and a row
 // maximum of it) spans two stages of its initiation interval: its dot goes
-// one iteration ahead even with four stages, where the scores of @scores,
+// one iteration ahead even with three stages, where the scores of @scores,
 // whose chain is mostly latency, go two.
 
 // TWO-LABEL: tt.func @dpe_bound
