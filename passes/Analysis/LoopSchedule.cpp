@@ -40,7 +40,7 @@ double getDotTops(Type element, const TargetDesc &target) {
     return target.dpeTopsF32;
   if (element.isBF16())
     return target.dpeTopsBF16;
-  if (element.isInteger(8) || element.getIntOrFloatBitWidth() == 8)
+  if (element.isIntOrFloat() && element.getIntOrFloatBitWidth() == 8)
     return target.dpeTopsI8;
   return target.dpeTopsF16;
 }
@@ -71,7 +71,8 @@ std::optional<UnitCost> getUnitCost(Operation *op, const TargetDesc &target) {
   if (auto dot = dyn_cast<tt::DotOp>(op)) {
     auto a = cast<RankedTensorType>(dot.getA().getType());
     int64_t macs = getElements(dot.getType()) * a.getShape().back();
-    double rate = target.macsPerCyclePerPE(getDotTops(a.getElementType(), target));
+    double rate =
+        target.macsPerCyclePerPE(getDotTops(a.getElementType(), target));
     return UnitCost{Unit::DPE, rate > 0 ? macs / rate : 0,
                     static_cast<double>(target.dpeLatencyCycles)};
   }
@@ -82,7 +83,8 @@ std::optional<UnitCost> getUnitCost(Operation *op, const TargetDesc &target) {
                     static_cast<double>(target.reduceLatencyCycles)};
   }
   Dialect *dialect = op->getDialect();
-  bool arithmetic = isa_and_nonnull<arith::ArithDialect, math::MathDialect>(dialect);
+  bool arithmetic =
+      isa_and_nonnull<arith::ArithDialect, math::MathDialect>(dialect);
   if (!arithmetic || isa<arith::ConstantOp>(op) || op->getNumResults() != 1)
     return std::nullopt;
   Type type = op->getResult(0).getType();

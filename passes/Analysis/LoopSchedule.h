@@ -1,4 +1,4 @@
-//===- LoopSchedule.h - A loop body's modulo schedule, estimated -*- C++ -*-===//
+//===- LoopSchedule.h - A loop body's modulo schedule ---------*- C++ -*-===//
 //
 // The units of a PE run their instructions in program order, each from its
 // own queue, so a loop whose body is one dependent chain across the units

@@ -13,8 +13,7 @@ using namespace mtia;
 
 LogicalResult mtia::attachNumStages(ModuleOp module, int64_t numStages) {
   if (numStages < 1)
-    return module.emitError("num_stages must be at least 1, got ")
-           << numStages;
+    return module.emitError("num_stages must be at least 1, got ") << numStages;
   module->setAttr(kModuleStagesAttrName,
                   Builder(module.getContext()).getI32IntegerAttr(numStages));
   return success();

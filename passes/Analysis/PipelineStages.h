@@ -1,4 +1,4 @@
-//===- PipelineStages.h - How many stages a loop is pipelined in -*- C++ -*-===//
+//===- PipelineStages.h - The pipeline stages of a loop --------*- C++ -*-===//
 //
 // Triton's one pipelining control is `num_stages`: the launch option
 // (`kernel[grid](..., num_stages=3)`, a `triton.Config`'s), which

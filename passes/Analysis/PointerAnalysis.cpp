@@ -297,9 +297,9 @@ PointerAnalysis::analyzeIntegerUncached(Value value) {
           return fail(select, "offsets clamped by index-dependent bounds");
         AffineTensor result = *kept;
         llvm::append_range(result.assumptions, limit->assumptions);
-        result.assumptions.push_back(RangeAssumption{
-            kept->offset, kept->strides,
-            llvm::to_vector(getShape(clamped)), limit->offset});
+        result.assumptions.push_back(
+            RangeAssumption{kept->offset, kept->strides,
+                            llvm::to_vector(getShape(clamped)), limit->offset});
         return result;
       })
       .Case<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp,

@@ -13,11 +13,11 @@
 // products alone (attention's scaling, masking and row maximum of the
 // scores). This pass software-pipelines such loops when they have two
 // stages or more (Triton's `num_stages`, passes/Analysis/PipelineStages.h;
-// the loads stream ahead through their buffers' pages whatever the stages): the loop carries the
-// values of that part which the rest of the body uses, computed for the
-// first iteration before the loop and for the next one in the body: its
-// loads and dots at the start of the body, so that the DPE multiplies the
-// next operands while the other units work on this iteration, and the rest
+// the loads stream ahead through their buffers' pages whatever the stages): the
+// loop carries the values of that part which the rest of the body uses,
+// computed for the first iteration before the loop and for the next one in the
+// body: its loads and dots at the start of the body, so that the DPE multiplies
+// the next operands while the other units work on this iteration, and the rest
 // at the end, after this iteration's chain. The last iteration runs after
 // the loop, in a loop of its own (of one iteration, or none), on the values
 // computed ahead for it: nothing is computed past the end, so no access

@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "passes/Conversion/TileToDataMovement/TileToDataMovement.h"
 #include "passes/Analysis/PipelineStages.h"
+#include "passes/Conversion/TileToDataMovement/TileToDataMovement.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
