@@ -122,9 +122,10 @@ def SplitMaskedLoops : Pass<"mtia-split-masked-loops", "::mlir::ModuleOp"> {
     itself from that iteration on. Values are the same in every iteration;
     the SIMD engine no longer computes and applies masks that keep
     everything. The second loop needs buffers of its own, so a loop is split
-    only when the masks bound it: when its estimated initiation interval
-    without them is shorter (passes/Analysis/LoopSchedule.h). The module
-    needs a target description (`mtia-attach-target`).
+    only when the masks bound it: when it has no loop inside and its
+    estimated initiation interval without them is shorter
+    (passes/Analysis/LoopSchedule.h). The module needs a target description
+    (`mtia-attach-target`).
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }

@@ -10,7 +10,14 @@
 // every iteration up to a bound computed before the loop. The loop is split
 // there into two loops over consecutive iterations: the first runs with the
 // comparisons replaced by true (canonicalization then drops the selects and
-// the `and`s they fed), the second is the loop as it was.
+// the `and`s they fed), the second is the loop as it was. The second loop
+// needs buffers of its own, which can cost the loads' prefetch depth, so a
+// loop is split only when the masks' work bounds it: when it has no loop
+// inside and its estimated initiation interval without them is shorter
+// (passes/Analysis/LoopSchedule.h), as in attention with 64-wide heads,
+// whose softmax keeps the SIMD engine about as busy as the products keep
+// the DPE; with 128-wide heads the DPE bounds it, and the masks cost
+// nothing the split would save.
 //
 //===----------------------------------------------------------------------===//
 
@@ -79,9 +86,16 @@ void collectMaskOps(Value mask, llvm::SmallPtrSetImpl<Operation *> &maskOps) {
 }
 
 /// Whether running `loop` without the comparisons of `conditions` would
-/// shorten its initiation interval on `target`.
+/// shorten its initiation interval on `target`. A loop with loops inside
+/// (the strips of a large block around a matmul's loop over K) spends its
+/// time in them, as many times over as they iterate: its own masks do not
+/// bound it.
 bool masksBoundLoop(scf::ForOp loop, ArrayRef<BlockCondition> conditions,
                     const TargetDesc &target) {
+  bool hasInnerLoops = false;
+  loop.getBody()->walk([&](LoopLikeOpInterface) { hasInnerLoops = true; });
+  if (hasInnerLoops)
+    return false;
   llvm::SmallPtrSet<Operation *, 16> maskOps;
   for (BlockCondition condition : conditions) {
     maskOps.insert(condition.compare);

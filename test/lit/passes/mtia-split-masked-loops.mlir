@@ -187,3 +187,49 @@ tt.func public @dot_bound_tail_mask(%q: tensor<128x128xf16>, %ptrs: tensor<128x1
   }
   tt.return %max : tensor<128xf32>
 }
+
+// -----
+
+// The same tail mask in a loop with a loop inside: the loop spends its time
+// in the inner loop, as many times over as it iterates, so its own mask does
+// not bound it and it stays whole.
+
+// CHECK-LABEL: tt.func public @mask_around_an_inner_loop
+// CHECK: scf.for
+// CHECK: arith.cmpi slt
+// CHECK: arith.select
+// CHECK: scf.for
+// CHECK: "tt.reduce"
+// CHECK-NOT: arith.select
+// CHECK: tt.store
+tt.func public @mask_around_an_inner_loop(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>, %n: i32, %k: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  %ninf = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %init = arith.constant 0xFF800000 : f32
+  %range = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %ns = tt.splat %n : i32 -> tensor<64xi32>
+  %xs = tt.splat %x : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+  %max = scf.for %iv = %c0 to %n step %c64 iter_args(%m = %init) -> (f32) : i32 {
+    %start = tt.splat %iv : i32 -> tensor<64xi32>
+    %keys = arith.addi %start, %range : tensor<64xi32>
+    %valid = arith.cmpi slt, %keys, %ns : tensor<64xi32>
+    %p = tt.addptr %xs, %keys : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+    %v = tt.load %p : tensor<64x!tt.ptr<f32>>
+    %kept = arith.select %valid, %v, %ninf : tensor<64xi1>, tensor<64xf32>
+    %scaled = scf.for %j = %c0 to %k step %c1 iter_args(%acc = %kept) -> (tensor<64xf32>) : i32 {
+      %twice = arith.addf %acc, %acc : tensor<64xf32>
+      scf.yield %twice : tensor<64xf32>
+    }
+    %r = "tt.reduce"(%scaled) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %t = arith.maxnumf %a, %b : f32
+      tt.reduce.return %t : f32
+    }) : (tensor<64xf32>) -> f32
+    %next = arith.maxnumf %m, %r : f32
+    scf.yield %next : f32
+  }
+  tt.store %out, %max : !tt.ptr<f32>
+  tt.return
+}
