@@ -29,8 +29,3 @@ int64_t mtia::getNumStages(Operation *loop) {
     return std::max<int64_t>(stages.getInt(), 1);
   return kDefaultNumStages;
 }
-
-void mtia::copyNumStages(Operation *from, Operation *to) {
-  if (Attribute stages = from->getAttr(kLoopStagesAttrName))
-    to->setAttr(kLoopStagesAttrName, stages);
-}

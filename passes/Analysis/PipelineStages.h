@@ -40,10 +40,6 @@ mlir::LogicalResult attachNumStages(mlir::ModuleOp module, int64_t numStages);
 /// on its module, else Triton's default; at least one.
 int64_t getNumStages(mlir::Operation *loop);
 
-/// Gives `to` the `tt.num_stages` of `from`, if it has one: for the loops a
-/// pass makes of another.
-void copyNumStages(mlir::Operation *from, mlir::Operation *to);
-
 } // namespace mtia
 
 #endif // MTIA_PASSES_ANALYSIS_PIPELINESTAGES_H

@@ -96,7 +96,7 @@ LogicalResult AccessLowering::lowerLoad(tt::LoadOp load) {
 /// The pages of the buffer of a load: more in a loop, where the DMA engine
 /// runs ahead of the compute by as many iterations as there are pages less
 /// one: enough to hide the memory latency (kLoopLoadBytes of pages), and at
-/// least the loop's stages (`num_stages`: its first is the loads').
+/// least the loop's stages (`num_stages`).
 int64_t AccessLowering::getLoadPages(Operation *op,
                                      tile::TileType pageType) const {
   Operation *loop = op->getParentOfType<scf::ForOp>();
