@@ -1,0 +1,1 @@
+"""The host side of the simulated MTIA chips (`torch_mtia`: PyTorch's runtime)."""

@@ -1,0 +1,55 @@
+"""Loads the runtime: PyTorch's MTIA hooks, device guard, allocator and
+operations for the simulated chips (`_runtime`), configured from the target
+description, and PyTorch's `torch.mtia` state that a runtime provides.
+
+PyTorch imports this module by name where it needs an MTIA runtime (Inductor's
+generated wrappers do); its device-extension autoload calls `autoload` at
+`import torch`, so that `torch.device("mtia")` works without importing
+anything else.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+import torch
+
+from mtia.host_runtime.torch_mtia import _runtime
+from mtia.host_runtime.torch_mtia.acc_flags import device_count, target_name
+
+
+def _configure() -> None:
+    name = target_name()
+    description = resources.files("mtia_compiler") / "targets" / f"{name}.json"
+    if not description.is_file():
+        raise ValueError(f"MTIA_TARGET={name!r} names no target description of "
+                         f"mtia_compiler/targets")
+    target = json.loads(description.read_text())
+    grid = target["pe_grid"]
+    _runtime.configure(
+        count=device_count(), target=name, arch=name.removeprefix("mtia-"),
+        dram_bytes=int(target["dram"]["bytes"]), sram_bytes=int(target["sram"]["bytes"]),
+        processing_elements=int(grid["rows"]) * int(grid["cols"]),
+        local_memory_bytes=int(target["local_memory"]["bytes_per_pe"]),
+        clock_ghz=float(target["clock_ghz"]))
+    # Random numbers of mtia tensors come from the host's generator (the
+    # runtime draws them on the host), so seeding either seeds both.
+    torch.mtia.default_generators = (torch.default_generator,) * device_count()
+
+
+_configure()
+
+
+def autoload() -> None:
+    """PyTorch's device-extension entry point: importing this module is all
+    there is to do."""
+
+
+def host_operations() -> dict[str, int]:
+    """How often each ATen operation ran on the host for `mtia` tensors."""
+    return dict(_runtime.host_operations())
+
+
+def reset_host_operations() -> None:
+    _runtime.reset_host_operations()
