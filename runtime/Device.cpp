@@ -22,6 +22,7 @@ struct Devices {
   int count = 1;
   ChipProperties properties;
   std::vector<MemoryStatistics> memory = std::vector<MemoryStatistics>(1);
+  std::vector<double> clocks = std::vector<double>(1);
   /// The chip and size of each live allocation, by address.
   std::unordered_map<void *, std::pair<c10::DeviceIndex, int64_t>> blocks;
   std::map<std::string, int64_t> hostOperations;
@@ -106,6 +107,7 @@ void configureDevices(int count, const ChipProperties &properties) {
   state.count = count;
   state.properties = properties;
   state.memory.assign(count, MemoryStatistics());
+  state.clocks.assign(count, 0.0);
 }
 
 c10::DeviceIndex deviceCount() {
@@ -145,6 +147,21 @@ void resetPeakMemory(c10::DeviceIndex device) {
 c10::Allocator *deviceAllocator() {
   static DeviceAllocator allocator;
   return &allocator;
+}
+
+double deviceClock(c10::DeviceIndex device) {
+  checkDevice(device);
+  Devices &state = devices();
+  std::lock_guard<std::mutex> lock(state.mutex);
+  return state.clocks[device];
+}
+
+void advanceClock(c10::DeviceIndex device, double seconds) {
+  checkDevice(device);
+  TORCH_CHECK(seconds >= 0, "a launch takes no negative time, got ", seconds);
+  Devices &state = devices();
+  std::lock_guard<std::mutex> lock(state.mutex);
+  state.clocks[device] += seconds;
 }
 
 void countHostOperation(const std::string &name) {

@@ -59,6 +59,12 @@ void resetPeakMemory(c10::DeviceIndex device);
 /// counted against the current chip's DRAM.
 c10::Allocator *deviceAllocator();
 
+/// The simulated time of the work issued to `device` so far, in seconds: the
+/// clock that the device's events read. Each kernel launch on the simulator
+/// advances it by the launch's simulated time.
+double deviceClock(c10::DeviceIndex device);
+void advanceClock(c10::DeviceIndex device, double seconds);
+
 /// Counts an ATen operation that ran on the host for an `mtia` tensor.
 void countHostOperation(const std::string &name);
 std::map<std::string, int64_t> hostOperationCounts();

@@ -81,19 +81,33 @@ public:
     return runtime::deviceCount();
   }
 
-  // Work is done when it is issued: events are complete once recorded.
-  void record(void **, const c10::Stream &, const c10::DeviceIndex,
-              const c10::EventFlag) const override {}
+  // Work is done when it is issued (launches return once simulated), so an
+  // event is complete once recorded; it holds the device's simulated clock
+  // at that moment, and the time between two events is simulated time.
+  void record(void **event, const c10::Stream &stream,
+              const c10::DeviceIndex deviceIndex,
+              const c10::EventFlag) const override {
+    c10::DeviceIndex device =
+        deviceIndex >= 0 ? deviceIndex : stream.device_index();
+    if (!*event)
+      *event = new double(0);
+    *static_cast<double *>(*event) = deviceClock(device);
+  }
+  void destroyEvent(void *event, const c10::DeviceIndex) const noexcept override {
+    delete static_cast<double *>(event);
+  }
+  double elapsedTime(void *start, void *end,
+                     const c10::DeviceIndex) const override {
+    TORCH_CHECK(start && end,
+                "both events must be recorded before measuring between them");
+    return (*static_cast<double *>(end) - *static_cast<double *>(start)) * 1e3;
+  }
   void block(void *, const c10::Stream &) const override {}
   bool queryEvent(void *) const override { return true; }
-  void destroyEvent(void *, const c10::DeviceIndex) const noexcept override {}
   bool queryStream(const c10::Stream &) const override { return true; }
   void synchronizeStream(const c10::Stream &) const override {}
   void synchronizeEvent(void *) const override {}
   void synchronizeDevice(const c10::DeviceIndex) const override {}
-  double elapsedTime(void *, void *, const c10::DeviceIndex) const override {
-    return 0;
-  }
 };
 
 C10_REGISTER_GUARD_IMPL(MTIA, GuardImpl);

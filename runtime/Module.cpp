@@ -37,6 +37,10 @@ NB_MODULE(_runtime, m) {
       nb::arg("processing_elements"), nb::arg("local_memory_bytes"),
       nb::arg("clock_ghz"),
       "Sets how many simulated chips the process has and what they are.");
+  m.def("advance_clock", &advanceClock, nb::arg("device"), nb::arg("seconds"),
+        "Advances the simulated clock of a device by a launch's time.");
+  m.def("device_clock", &deviceClock, nb::arg("device"),
+        "The simulated seconds of the work issued to a device so far.");
   m.def("host_operations", &hostOperationCounts,
         "How often each ATen operation ran on the host for mtia tensors.");
   m.def("reset_host_operations", &resetHostOperationCounts);

@@ -101,6 +101,21 @@ at::Tensor copyFromAndResize(const at::Tensor &source,
   return copyFrom(source, destination, false);
 }
 
+/// Fills of device memory, which the fallback would copy to the host and
+/// back: written in place (as the chip's DMA engine would), and counted as
+/// host operations, since the host writes them.
+at::Tensor &fill(at::Tensor &self, const at::Scalar &value) {
+  countHostOperation("aten::fill_.Scalar");
+  hostAlias(self).fill_(value);
+  return self;
+}
+
+at::Tensor &zero(at::Tensor &self) {
+  countHostOperation("aten::zero_");
+  hostAlias(self).zero_();
+  return self;
+}
+
 void hostFallback(const c10::OperatorHandle &op, torch::jit::Stack *stack) {
   countHostOperation(c10::toString(op.schema().operator_name()));
   at::native::cpu_fallback(op, stack, /*error_on_views=*/true);
@@ -121,6 +136,8 @@ TORCH_LIBRARY_IMPL(aten, MTIA, m) {
          TORCH_FN(at::native::set_storage_cpu_));
   m.impl("_copy_from", TORCH_FN(copyFrom));
   m.impl("_copy_from_and_resize", TORCH_FN(copyFromAndResize));
+  m.impl("fill_.Scalar", TORCH_FN(fill));
+  m.impl("zero_", TORCH_FN(zero));
 }
 
 TORCH_LIBRARY_IMPL(_, MTIA, m) {

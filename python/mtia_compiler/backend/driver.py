@@ -22,6 +22,7 @@ driver is active, `triton.testing.do_bench` measures one call, whatever its
 
 from __future__ import annotations
 
+import ctypes
 import math
 import os
 import sys
@@ -127,15 +128,21 @@ def last_launch() -> LaunchRecord | None:
 
 
 def _storage_pointer(tensor: Any, name: str, address: int) -> Pointer:
-    """A pointer to `address` in the storage of a torch CPU tensor, which is
-    bound whole, zero-copy."""
+    """A pointer to `address` in the storage of a torch tensor on the host or
+    on `mtia` (whose memory is host memory the simulator reads in place),
+    which is bound whole, zero-copy."""
     import torch
 
-    if tensor.device.type != "cpu":
-        raise TypeError(f"argument '{name}' is on {tensor.device}: the simulated MTIA "
-                        f"reads torch CPU tensors")
     storage = tensor.untyped_storage()
-    memory = torch.empty(0, dtype=torch.uint8).set_(storage).numpy()
+    if tensor.device.type == "cpu":
+        memory = torch.empty(0, dtype=torch.uint8).set_(storage).numpy()
+    elif tensor.device.type == "mtia":
+        memory = np.ctypeslib.as_array(
+            (ctypes.c_uint8 * storage.nbytes()).from_address(storage.data_ptr())) \
+            if storage.nbytes() else np.empty(0, dtype=np.uint8)
+    else:
+        raise TypeError(f"argument '{name}' is on {tensor.device}: the simulated MTIA "
+                        f"reads torch tensors on mtia or the CPU")
     return Pointer(memory, address - storage.data_ptr())
 
 
@@ -164,6 +171,21 @@ def _pointer(value: Any, name: str) -> Pointer:
     raise TypeError(f"argument '{name}' ({type(value).__name__}) points to {address:#x}, "
                     f"which lies in no torch tensor it holds: the simulated MTIA binds a "
                     f"pointer to the tensor whose memory it addresses")
+
+
+def _chip_of(kernel: str, args: tuple[Any, ...]) -> int | None:
+    """The `mtia` device whose tensors a launch reads and writes (whose
+    simulated clock its time advances), if any: one program runs on one chip,
+    so tensors on two are an error."""
+    import torch
+
+    chips = {value.device.index for value in args
+             if isinstance(value, torch.Tensor) and value.device.type == "mtia"}
+    if len(chips) > 1:
+        raise ValueError(f"kernel '{kernel}' has tensors on "
+                         f"{', '.join(f'mtia:{chip}' for chip in sorted(chips))}: a launch "
+                         f"runs on one chip (move them to one device)")
+    return chips.pop() if chips else None
 
 
 def _flatten(signature: Any, value: Any, name: str, out: list[tuple[str, Any]]) -> None:
@@ -333,12 +355,18 @@ class MTIALauncher:
         except (TypeError, ValueError) as error:
             raise type(error)(f"kernel '{self.kernel_name}': {error}") from None
         flat = self._bind(args)
+        chip = _chip_of(self.kernel_name, args)
         max_cycles = _budget(self.metadata, "max_cycles", MAX_CYCLES_VARIABLE, int)
         max_seconds = _budget(self.metadata, "max_seconds", MAX_SECONDS_VARIABLE, float)
         if enter_hook is not None:
             enter_hook(launch_metadata)
         if math.prod(grid) > 0:
+            started = _log.simulated_seconds
             self._launch(function, grid, [value for _, value in flat], max_cycles, max_seconds)
+            if chip is not None:
+                from mtia.host_runtime.torch_mtia import _runtime
+
+                _runtime.advance_clock(chip, _log.simulated_seconds - started)
         if exit_hook is not None:
             exit_hook(launch_metadata)
 

@@ -3,9 +3,9 @@ operations for the simulated chips (`_runtime`), configured from the target
 description, and PyTorch's `torch.mtia` state that a runtime provides.
 
 PyTorch imports this module by name where it needs an MTIA runtime (Inductor's
-generated wrappers do); its device-extension autoload calls `autoload` at
-`import torch`, so that `torch.device("mtia")` works without importing
-anything else.
+generated wrappers do); its device-extension autoload imports it at
+`import torch` (`mtia.host_runtime.torch_mtia.autoload`), so that
+`torch.device("mtia")` works without importing anything else.
 """
 
 from __future__ import annotations
@@ -38,12 +38,15 @@ def _configure() -> None:
     torch.mtia.default_generators = (torch.default_generator,) * device_count()
 
 
+def _empty_strided_mtia(size: tuple[int, ...], stride: tuple[int, ...],
+                        dtype: torch.dtype) -> torch.Tensor:
+    """Allocation in Inductor's generated wrappers, which PyTorch's open-source
+    build provides for CUDA and XPU only."""
+    return torch.empty_strided(size, stride, dtype=dtype, device="mtia")
+
+
 _configure()
-
-
-def autoload() -> None:
-    """PyTorch's device-extension entry point: importing this module is all
-    there is to do."""
+torch._C._dynamo.guards._empty_strided_mtia = _empty_strided_mtia
 
 
 def host_operations() -> dict[str, int]:
