@@ -43,5 +43,7 @@ NB_MODULE(_runtime, m) {
         "The simulated seconds of the work issued to a device so far.");
   m.def("host_operations", &hostOperationCounts,
         "How often each ATen operation ran on the host for mtia tensors.");
+  m.def("count_host_operation", &countHostOperation, nb::arg("name"),
+        "Counts one run of an ATen operation on the host for mtia tensors.");
   m.def("reset_host_operations", &resetHostOperationCounts);
 }

@@ -51,7 +51,7 @@ class GPT2Block(nn.Module):
         q, k, v = self.qkv(self.ln1(x)).split(width, dim=-1)
         q, k, v = (t.view(batch, seq, self.heads, -1).transpose(1, 2) for t in (q, k, v))
         scores = q @ k.transpose(-1, -2) / math.sqrt(q.shape[-1])
-        causal = torch.ones(seq, seq, dtype=torch.bool).triu(1)
+        causal = torch.ones(seq, seq, dtype=torch.bool, device=x.device).triu(1)
         attention = scores.masked_fill(causal, float("-inf")).softmax(-1) @ v
         x = x + self.proj(attention.transpose(1, 2).reshape(batch, seq, width))
         return x + self.mlp(self.ln2(x))
@@ -93,8 +93,8 @@ class LlamaBlock(nn.Module):
         head_dim = width // self.heads
         q, k, v = self.qkv(self.norm1(x)).split(width, dim=-1)
         q, k, v = (t.view(batch, seq, self.heads, head_dim).transpose(1, 2) for t in (q, k, v))
-        frequencies = 1.0 / 10000 ** (torch.arange(0, head_dim, 2).float() / head_dim)
-        angles = torch.outer(torch.arange(seq).float(), frequencies)
+        frequencies = 1.0 / 10000 ** (torch.arange(0, head_dim, 2, device=x.device).float() / head_dim)
+        angles = torch.outer(torch.arange(seq, device=x.device).float(), frequencies)
         cos, sin = (torch.cat((f, f), dim=-1) for f in (angles.cos(), angles.sin()))
         q, k = rotate(q, cos, sin), rotate(k, cos, sin)
         attention = F.scaled_dot_product_attention(q, k, v, is_causal=True)

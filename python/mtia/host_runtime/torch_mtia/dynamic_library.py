@@ -15,7 +15,7 @@ from importlib import resources
 
 import torch
 
-from mtia.host_runtime.torch_mtia import _runtime
+from mtia.host_runtime.torch_mtia import _runtime, operations  # noqa: F401 (registers)
 from mtia.host_runtime.torch_mtia.acc_flags import device_count, target_name
 
 

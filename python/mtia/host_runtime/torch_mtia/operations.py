@@ -1,0 +1,163 @@
+"""The ATen operations of `mtia` tensors that run on the simulated chip: the
+runtime registers them for PyTorch's MTIA dispatch key when it loads. Each
+runs one of the runtime's Triton kernels (`kernels`) when its operands are
+floating point of a type the kernels take, and otherwise what every other
+operation does: it runs on the host, counted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import torch
+
+from mtia.host_runtime.torch_mtia import _runtime
+
+_library = torch.library.Library("aten", "IMPL")
+
+
+def _on_chip(*tensors: torch.Tensor | None) -> bool:
+    """Whether the kernels take these operands: all `mtia`, of one floating
+    type the kernels support, with elements."""
+    from mtia.host_runtime.torch_mtia.kernels import FLOAT_TYPES
+
+    present = [t for t in tensors if t is not None]
+    return all(t.device.type == "mtia" and t.dtype == present[0].dtype for t in present) \
+        and present[0].dtype in FLOAT_TYPES and all(t.numel() > 0 for t in present)
+
+
+def _on_host(name: str, function: object, *args: object, **kwargs: object) -> torch.Tensor:
+    """`function` of the operands moved to the host, counted as the host
+    operation `name`; the result comes back to the first operand's device."""
+    _runtime.count_host_operation(name)
+    device = next(a.device for a in args if isinstance(a, torch.Tensor))
+    moved = [a.cpu() if isinstance(a, torch.Tensor) else a for a in args]
+    result = function(*moved, **kwargs)  # type: ignore[operator]
+    return result.to(device)
+
+
+def _check_matmul(a: torch.Tensor, b: torch.Tensor, dims: int, name: str) -> None:
+    if a.dim() != dims or b.dim() != dims:
+        raise RuntimeError(f"{name}: expected {dims}-D tensors, got {a.dim()}-D and {b.dim()}-D")
+    if a.shape[-1] != b.shape[-2] or (dims == 3 and a.shape[0] != b.shape[0]):
+        raise RuntimeError(f"{name}: shapes {tuple(a.shape)} and {tuple(b.shape)} cannot be "
+                           f"multiplied")
+
+
+def _product(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None, alpha: float,
+             beta: float, out: torch.Tensor | None, name: str) -> torch.Tensor:
+    from mtia.host_runtime.torch_mtia import kernels
+
+    shape = (*a.shape[:-1], b.shape[-1])
+    if out is None:
+        out = torch.empty(shape, dtype=a.dtype, device=a.device)
+    elif tuple(out.shape) != shape:
+        out.resize_(shape)
+    if not _on_chip(a, b, bias, out):
+        host = {"mm": torch.mm, "bmm": torch.bmm}.get(name)
+        if host is not None:
+            out.copy_(_on_host(f"aten::{name}", host, a, b))
+        else:
+            out.copy_(_on_host(f"aten::{name}", torch.addmm, bias, a, b, alpha=alpha, beta=beta))
+        return out
+    if a.shape[-1] == 0:
+        out.copy_((beta * bias).expand(shape) if bias is not None else torch.zeros_like(out))
+        return out
+    kernels.matmul(a, b, out, bias, alpha, beta)
+    return out
+
+
+def mm(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    _check_matmul(a, b, 2, "mm")
+    return _product(a, b, None, 1.0, 0.0, None, "mm")
+
+
+def mm_out(a: torch.Tensor, b: torch.Tensor, *, out: torch.Tensor) -> torch.Tensor:
+    _check_matmul(a, b, 2, "mm")
+    return _product(a, b, None, 1.0, 0.0, out, "mm")
+
+
+def bmm(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    _check_matmul(a, b, 3, "bmm")
+    return _product(a, b, None, 1.0, 0.0, None, "bmm")
+
+
+def bmm_out(a: torch.Tensor, b: torch.Tensor, *, out: torch.Tensor) -> torch.Tensor:
+    _check_matmul(a, b, 3, "bmm")
+    return _product(a, b, None, 1.0, 0.0, out, "bmm")
+
+
+def addmm(bias: torch.Tensor, a: torch.Tensor, b: torch.Tensor, *, beta: float = 1,
+          alpha: float = 1) -> torch.Tensor:
+    _check_matmul(a, b, 2, "addmm")
+    return _product(a, b, bias, float(alpha), float(beta), None, "addmm")
+
+
+def addmm_out(bias: torch.Tensor, a: torch.Tensor, b: torch.Tensor, *, beta: float = 1,
+              alpha: float = 1, out: torch.Tensor) -> torch.Tensor:
+    _check_matmul(a, b, 2, "addmm")
+    return _product(a, b, bias, float(alpha), float(beta), out, "addmm")
+
+
+def native_layer_norm(x: torch.Tensor, normalized_shape: Sequence[int],
+                      weight: torch.Tensor | None, bias: torch.Tensor | None,
+                      eps: float) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    from mtia.host_runtime.torch_mtia import kernels
+
+    axis = x.dim() - len(normalized_shape)
+    if axis < 0 or tuple(x.shape[axis:]) != tuple(normalized_shape):
+        raise RuntimeError(f"native_layer_norm: input of shape {tuple(x.shape)} does not end "
+                           f"in the normalized shape {tuple(normalized_shape)}")
+    if not _on_chip(x, weight, bias):
+        _runtime.count_host_operation("aten::native_layer_norm")
+        results = torch.native_layer_norm(
+            x.cpu(), normalized_shape, None if weight is None else weight.cpu(),
+            None if bias is None else bias.cpu(), eps)
+        return tuple(r.to(x.device) for r in results)  # type: ignore[return-value]
+    stats_shape = (*x.shape[:axis], *([1] * len(normalized_shape)))
+    x = x.contiguous()
+    out = torch.empty_like(x)
+    mean = torch.empty(stats_shape, dtype=torch.float32, device=x.device)
+    rstd = torch.empty(stats_shape, dtype=torch.float32, device=x.device)
+    kernels.layer_norm(x, None if weight is None else weight.contiguous(),
+                       None if bias is None else bias.contiguous(), eps, out, mean, rstd)
+    return out, mean, rstd
+
+
+def convolution_overrideable(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None,
+                             stride: Sequence[int], padding: Sequence[int],
+                             dilation: Sequence[int], transposed: bool,
+                             output_padding: Sequence[int], groups: int) -> torch.Tensor:
+    """Convolutions run on the host (PyTorch routes a device's convolutions
+    here, past the fallback), into an output laid out as PyTorch's meta
+    function of the convolution says (channels last when an operand is),
+    which is what a compiled graph expects."""
+    arguments = (stride, padding, dilation, transposed, output_padding, groups)
+    meta = torch.ops.aten.convolution(
+        x.to("meta"), weight.to("meta"), None if bias is None else bias.to("meta"), *arguments)
+    out = torch.empty_strided(meta.shape, meta.stride(), dtype=meta.dtype, device=x.device)
+    out.copy_(_on_host("aten::convolution", torch.ops.aten.convolution, x, weight, bias,
+                       *arguments))
+    return out
+
+
+def convolution_backward_overrideable(
+        grad: torch.Tensor, x: torch.Tensor, weight: torch.Tensor, stride: Sequence[int],
+        padding: Sequence[int], dilation: Sequence[int], transposed: bool,
+        output_padding: Sequence[int], groups: int, output_mask: Sequence[bool],
+) -> tuple[torch.Tensor | None, ...]:
+    _runtime.count_host_operation("aten::convolution_backward")
+    channels = weight.shape[1] * groups if transposed else weight.shape[0]
+    results = torch.ops.aten.convolution_backward(
+        grad.cpu(), x.cpu(), weight.cpu(), [channels] if output_mask[2] else None, stride,
+        padding, dilation, transposed, output_padding, groups, output_mask)
+    return tuple(None if r is None else r.to(x.device) for r in results)
+
+
+for _name, _function in (("mm", mm), ("mm.out", mm_out), ("bmm", bmm), ("bmm.out", bmm_out),
+                         ("addmm", addmm), ("addmm.out", addmm_out),
+                         ("native_layer_norm", native_layer_norm),
+                         ("convolution_overrideable", convolution_overrideable),
+                         ("convolution_backward_overrideable",
+                          convolution_backward_overrideable)):
+    _library.impl(_name, _function, "MTIA")
