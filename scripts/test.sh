@@ -5,7 +5,7 @@
 # runner on its own (its run.py would clash with the conformance runner's).
 source "$(dirname "$0")/bootstrap.sh"
 ruff check .
-mypy -p mtia_compiler
+mypy -p mtia_compiler -p mtia
 mypy
 mypy test/flaggems
 lit -sv test/lit

@@ -93,7 +93,8 @@ class LlamaBlock(nn.Module):
         head_dim = width // self.heads
         q, k, v = self.qkv(self.norm1(x)).split(width, dim=-1)
         q, k, v = (t.view(batch, seq, self.heads, head_dim).transpose(1, 2) for t in (q, k, v))
-        frequencies = 1.0 / 10000 ** (torch.arange(0, head_dim, 2, device=x.device).float() / head_dim)
+        steps = torch.arange(0, head_dim, 2, device=x.device).float()
+        frequencies = 1.0 / 10000 ** (steps / head_dim)
         angles = torch.outer(torch.arange(seq, device=x.device).float(), frequencies)
         cos, sin = (torch.cat((f, f), dim=-1) for f in (angles.cos(), angles.sin()))
         q, k = rotate(q, cos, sin), rotate(k, cos, sin)

@@ -10,8 +10,9 @@ generated wrappers do); its device-extension autoload imports it at
 
 from __future__ import annotations
 
+import importlib.util
 import json
-from importlib import resources
+from pathlib import Path
 
 import torch
 
@@ -21,8 +22,13 @@ from mtia.host_runtime.torch_mtia.acc_flags import device_count, target_name
 
 def _configure() -> None:
     name = target_name()
-    description = resources.files("mtia_compiler") / "targets" / f"{name}.json"
-    if not description.is_file():
+    # The descriptions installed with mtia_compiler, found without importing
+    # it (which loads MLIR): `import torch` stays quick.
+    spec = importlib.util.find_spec("mtia_compiler")
+    locations = spec.submodule_search_locations if spec is not None else None
+    descriptions = [Path(location) / "targets" / f"{name}.json" for location in locations or []]
+    description = next((path for path in descriptions if path.is_file()), None)
+    if description is None:
         raise ValueError(f"MTIA_TARGET={name!r} names no target description of "
                          f"mtia_compiler/targets")
     target = json.loads(description.read_text())
@@ -46,7 +52,7 @@ def _empty_strided_mtia(size: tuple[int, ...], stride: tuple[int, ...],
 
 
 _configure()
-torch._C._dynamo.guards._empty_strided_mtia = _empty_strided_mtia
+torch._C._dynamo.guards._empty_strided_mtia = _empty_strided_mtia  # type: ignore[attr-defined]
 
 
 def host_operations() -> dict[str, int]:

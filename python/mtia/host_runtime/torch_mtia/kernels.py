@@ -99,8 +99,10 @@ def _machine() -> object:
 def _strides3(tensor: torch.Tensor) -> tuple[int, int, int]:
     """The (batch, row, column) strides of a 2-D or 3-D tensor."""
     if tensor.dim() == 2:
-        return (0, *tensor.stride())
-    return tensor.stride()  # type: ignore[return-value]
+        rows, columns = tensor.stride()
+        return 0, rows, columns
+    batch, rows, columns = tensor.stride()
+    return batch, rows, columns
 
 
 def matmul(a: torch.Tensor, b: torch.Tensor, out: torch.Tensor,
