@@ -19,7 +19,8 @@ constexpr size_t kAlignment = 128;
 
 struct Devices {
   std::mutex mutex;
-  int count = 1;
+  /// No chip until the runtime is configured (`configureDevices`).
+  int count = 0;
   ChipProperties properties;
   std::vector<MemoryStatistics> memory = std::vector<MemoryStatistics>(1);
   std::vector<double> clocks = std::vector<double>(1);

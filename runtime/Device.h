@@ -39,7 +39,7 @@ struct MemoryStatistics {
 };
 
 /// Sets the number of chips and what they are; called once when the runtime
-/// loads, before any tensor exists.
+/// loads, before any tensor exists. Until then the process has no chip.
 void configureDevices(int count, const ChipProperties &properties);
 
 c10::DeviceIndex deviceCount();

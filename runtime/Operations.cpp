@@ -25,6 +25,8 @@
 #include <c10/core/DeviceGuard.h>
 #include <torch/library.h>
 
+#include <utility>
+
 namespace mtia::runtime {
 namespace {
 
@@ -95,9 +97,23 @@ at::Tensor copyFrom(const at::Tensor &source, const at::Tensor &destination,
   return destination;
 }
 
+/// Resizing may allocate: the new memory must be on the tensor's own chip.
+const at::Tensor &resize(const at::Tensor &self, c10::IntArrayRef size,
+                         std::optional<c10::MemoryFormat> memoryFormat) {
+  c10::DeviceGuard guard(self.device());
+  return at::native::resize_(self, size, memoryFormat);
+}
+
+at::Tensor &setStorage(at::Tensor &self, at::Storage source, int64_t offset,
+                       c10::IntArrayRef size, c10::IntArrayRef stride) {
+  c10::DeviceGuard guard(self.device());
+  return at::native::set_storage_cpu_(self, std::move(source), offset, size,
+                                      stride);
+}
+
 at::Tensor copyFromAndResize(const at::Tensor &source,
                              const at::Tensor &destination) {
-  at::native::resize_(destination, source.sizes());
+  resize(destination, source.sizes(), std::nullopt);
   return copyFrom(source, destination, false);
 }
 
@@ -130,10 +146,9 @@ TORCH_LIBRARY_IMPL(aten, MTIA, m) {
   m.impl("view", TORCH_FN(at::native::view));
   m.impl("_reshape_alias", TORCH_FN(at::native::_reshape_alias));
   m.impl("unfold", TORCH_FN(at::native::unfold));
-  m.impl("resize_", TORCH_FN(at::native::resize_));
+  m.impl("resize_", TORCH_FN(resize));
   m.impl("set_.source_Storage", TORCH_FN(at::native::set_));
-  m.impl("set_.source_Storage_storage_offset",
-         TORCH_FN(at::native::set_storage_cpu_));
+  m.impl("set_.source_Storage_storage_offset", TORCH_FN(setStorage));
   m.impl("_copy_from", TORCH_FN(copyFrom));
   m.impl("_copy_from_and_resize", TORCH_FN(copyFromAndResize));
   m.impl("fill_.Scalar", TORCH_FN(fill));

@@ -1,0 +1,329 @@
+"""The simulated chip as PyTorch's `mtia` device (`mtia.host_runtime.torch_mtia`):
+tensors, copies and views, dtypes, autograd, `torch.mtia`'s APIs, the
+operations that run as kernels on the simulator and those that run on the
+host (counted), Triton kernels and `torch.compile` on `mtia` tensors, several
+devices, and a fresh interpreter that never imports the project."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+import torch
+import triton
+import triton.language as tl
+
+from mtia.host_runtime.torch_mtia.dynamic_library import host_operations, reset_host_operations
+from mtia_compiler.backend import last_launch, launches
+
+from .zoo import ZOO
+
+TARGETS = Path(__file__).resolve().parents[3] / "targets"
+
+
+def run_fresh(directory: Path, script: str, **environment: str) -> str:
+    """Runs `script` (written to a file in `directory`: Triton reads the
+    source of its kernels) in a new interpreter, with `environment` added,
+    and returns its output; the script must succeed."""
+    path = directory / "script.py"
+    path.write_text(textwrap.dedent(script))
+    env = {**os.environ, **environment}
+    completed = subprocess.run([sys.executable, str(path)], env=env, capture_output=True,
+                               text=True, timeout=600)
+    assert completed.returncode == 0, completed.stderr[-4000:]
+    return completed.stdout
+
+
+@triton.jit
+def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):  # noqa: ANN001, ANN201
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    x = tl.load(x_ptr + offsets, mask=mask)
+    tl.store(out_ptr + offsets, x + tl.load(y_ptr + offsets, mask=mask), mask=mask)
+
+
+def test_a_fresh_interpreter_uses_mtia_without_importing_the_project(tmp_path: Path) -> None:
+    output = run_fresh(tmp_path, """
+        import torch
+        import triton
+        import triton.language as tl
+
+        assert torch.mtia.is_available() and torch.mtia.device_count() == 1
+        torch.manual_seed(0)
+        x = torch.randn(8, 32, device="mtia")
+        assert x.device == torch.device("mtia", 0)
+
+        model = torch.nn.Sequential(torch.nn.Linear(32, 64), torch.nn.GELU(),
+                                    torch.nn.Linear(64, 4))
+        expected = model(x.cpu())
+        model.to("mtia")
+        got = torch.compile(model)(x)
+        assert got.device.type == "mtia"
+        torch.testing.assert_close(got.cpu(), expected, rtol=1e-4, atol=1e-5)
+
+        @triton.jit
+        def double(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+            offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+            mask = offsets < n
+            tl.store(out_ptr + offsets, 2 * tl.load(x_ptr + offsets, mask=mask), mask=mask)
+
+        flat = x.flatten()
+        out = torch.empty_like(flat)
+        double[(triton.cdiv(flat.numel(), 128),)](flat, out, flat.numel(), BLOCK=128)
+        assert torch.equal(out.cpu(), 2 * flat.cpu())
+        print("ok")
+    """)
+    assert output.split() == ["ok"]
+
+
+def test_copies_views_and_strides_share_the_device_memory() -> None:
+    host = torch.arange(24, dtype=torch.float32).reshape(4, 6)
+    device = host.to("mtia")
+    assert device.device.type == "mtia" and device.is_contiguous()
+    assert torch.equal(device.t().cpu(), host.t())
+    assert torch.equal(device[1:, ::2].cpu(), host[1:, ::2])
+    assert torch.equal(device.view(2, 12).cpu(), host.view(2, 12))
+    assert torch.equal(device.unfold(1, 3, 2).cpu(), host.unfold(1, 3, 2))
+    column = device[:, 2]
+    column.add_(100)
+    host[:, 2] += 100
+    assert torch.equal(device.cpu(), host)
+    assert device.t().contiguous().stride() == (4, 1)
+    strided = torch.empty_strided((3, 2), (1, 3), device="mtia")
+    strided.copy_(torch.ones(3, 2))
+    assert strided.stride() == (1, 3) and torch.equal(strided.cpu(), torch.ones(3, 2))
+    resized = torch.empty(0, device="mtia")
+    resized.resize_(5).fill_(3)
+    assert torch.equal(resized.cpu(), torch.full((5,), 3.0))
+    assert torch.equal(device.to("mtia").cpu(), host)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16, torch.int8,
+                                   torch.int64, torch.bool])
+def test_dtypes_round_trip_exactly(dtype: torch.dtype) -> None:
+    values = (torch.randn(5, 7) * 50).to(dtype)
+    on_device = values.to("mtia")
+    assert on_device.dtype == dtype
+    assert torch.equal(on_device.cpu(), values)
+    assert torch.equal((on_device == on_device).cpu(), torch.ones(5, 7, dtype=torch.bool))
+
+
+def test_autograd_on_mtia_matches_the_cpu() -> None:
+    torch.manual_seed(1)
+    x, w = torch.randn(6, 5), torch.randn(5, 3)
+    x_device = x.to("mtia").requires_grad_()
+    w_device = w.to("mtia").requires_grad_()
+    (x_device @ w_device).tanh().sum().backward()
+    x.requires_grad_()
+    w.requires_grad_()
+    (x @ w).tanh().sum().backward()
+    assert x_device.grad is not None and w_device.grad is not None
+    assert x_device.grad.device.type == "mtia"
+    torch.testing.assert_close(x_device.grad.cpu(), x.grad)
+    torch.testing.assert_close(w_device.grad.cpu(), w.grad)
+
+
+def test_torch_mtia_reports_the_target_and_the_memory_of_its_tensors() -> None:
+    description = json.loads((TARGETS / "mtia-2i.json").read_text())
+    properties = torch.mtia.get_device_properties(0)
+    assert properties["name"] == "mtia-2i"
+    assert properties["total_memory"] == description["dram"]["bytes"]
+    assert properties["processing_elements"] == 64
+    assert torch.mtia.get_device_capability(0) == (2, 0)
+    assert torch.mtia.current_device() == 0
+    assert torch.mtia.current_stream().device == torch.device("mtia", 0)
+    torch.mtia.synchronize()
+    before = torch.mtia.memory_allocated()
+    block = torch.empty(1000, dtype=torch.float64, device="mtia")
+    assert torch.mtia.memory_allocated() == before + 8000
+    assert torch.mtia.max_memory_allocated() >= before + 8000
+    del block
+    assert torch.mtia.memory_allocated() == before
+
+
+def test_more_memory_than_the_chip_has_is_an_out_of_memory_error() -> None:
+    with pytest.raises(torch.OutOfMemoryError, match="MTIA out of memory"):
+        torch.empty(1 << 37, dtype=torch.uint8, device="mtia")
+
+
+def test_a_device_that_does_not_exist_is_an_error() -> None:
+    with pytest.raises(RuntimeError, match="mtia:3 does not exist"):
+        torch.zeros(2, device="mtia:3")
+
+
+def test_events_measure_simulated_time() -> None:
+    x, y = torch.randn(5000, device="mtia"), torch.randn(5000, device="mtia")
+    out = torch.empty_like(x)
+    start, end = torch.mtia.Event(enable_timing=True), torch.mtia.Event(enable_timing=True)
+    start.record()
+    add_kernel[(triton.cdiv(5000, 1024),)](x, y, out, 5000, BLOCK=1024)
+    end.record()
+    launch = last_launch()
+    assert launch is not None
+    assert start.elapsed_time(end) == pytest.approx(launch.seconds * 1e3)
+    assert torch.equal(out.cpu(), x.cpu() + y.cpu())
+
+
+def test_operations_without_a_kernel_run_on_the_host_and_are_counted() -> None:
+    x = torch.linspace(-2, 2, 50, device="mtia")
+    reset_host_operations()
+    with launches() as records:
+        result = torch.sin(x).cpu()
+    assert records == []
+    assert host_operations() == {"aten::sin.out": 1}
+    assert torch.equal(result, torch.sin(torch.linspace(-2, 2, 50)))
+
+
+@pytest.mark.parametrize(("dtype", "tolerance"), [(torch.float32, 1e-4), (torch.float16, 2e-2),
+                                                  (torch.bfloat16, 1e-1)])
+def test_matmuls_run_on_the_chip(dtype: torch.dtype, tolerance: float) -> None:
+    generator = torch.Generator().manual_seed(2)
+    a = torch.randn(70, 50, generator=generator).to(dtype)
+    b = torch.randn(50, 90, generator=generator).to(dtype)
+    bias = torch.randn(90, generator=generator).to(dtype)
+    batched = torch.randn(3, 50, 20, generator=generator).to(dtype)
+    reset_host_operations()
+    with launches() as records:
+        addmm = torch.addmm(bias.to("mtia"), a.to("mtia"), b.to("mtia"), beta=0.5, alpha=2.0)
+        # A transposed operand is read through its strides.
+        mm = a.to("mtia") @ b.t().contiguous().to("mtia").t()
+        bmm = torch.bmm(a[:60].reshape(3, 20, 50).to("mtia"), batched.to("mtia"))
+    assert [record.kernel for record in records] == ["_matmul_kernel"] * 3
+    assert host_operations() == {}
+    exact = {"addmm": torch.addmm(bias.double(), a.double(), b.double(), beta=0.5, alpha=2.0),
+             "mm": a.double() @ b.double(),
+             "bmm": torch.bmm(a[:60].reshape(3, 20, 50).double(), batched.double())}
+    for name, got in (("addmm", addmm), ("mm", mm), ("bmm", bmm)):
+        expected = exact[name]
+        assert got.dtype == dtype
+        error = (got.cpu().double() - expected).abs().max().item()
+        assert error <= tolerance * expected.abs().max().item(), name
+
+
+def test_integer_matmuls_run_on_the_host_exactly() -> None:
+    a = torch.arange(6).reshape(2, 3)
+    b = torch.arange(12).reshape(3, 4)
+    reset_host_operations()
+    got = (a.to("mtia") @ b.to("mtia")).cpu()
+    assert torch.equal(got, a @ b)
+    assert host_operations() == {"aten::mm": 1}
+
+
+def test_layer_norm_runs_on_the_chip() -> None:
+    generator = torch.Generator().manual_seed(3)
+    x = torch.randn(4, 6, 1500, generator=generator)
+    norm = torch.nn.LayerNorm(1500)
+    with torch.no_grad():
+        norm.weight.uniform_(0.5, 1.5, generator=generator)
+        norm.bias.uniform_(-1, 1, generator=generator)
+    expected = norm(x)
+    norm.to("mtia")
+    reset_host_operations()
+    with launches() as records:
+        got = norm(x.to("mtia"))
+    assert [record.kernel for record in records] == ["_layer_norm_kernel"]
+    assert host_operations() == {}
+    torch.testing.assert_close(got.cpu(), expected, rtol=1e-5, atol=1e-5)
+
+
+def test_convolutions_run_on_the_host_laid_out_as_pytorch_says() -> None:
+    generator = torch.Generator().manual_seed(4)
+    conv = torch.nn.Conv2d(3, 8, 3, padding=1)
+    x = torch.randn(2, 3, 9, 9, generator=generator).to(memory_format=torch.channels_last)
+    expected = conv(x)
+    conv.to("mtia")
+    reset_host_operations()
+    got = conv(x.to("mtia"))
+    assert host_operations() == {"aten::convolution": 1}
+    meta = torch.nn.functional.conv2d(x.to("meta"), conv.weight.to("meta"),
+                                      conv.bias.to("meta"), padding=1)
+    assert got.stride() == meta.stride()
+    torch.testing.assert_close(got.cpu(), expected)
+
+
+def test_several_devices_each_hold_their_own_state(tmp_path: Path) -> None:
+    output = run_fresh(tmp_path, """
+        import torch
+        import triton
+        import triton.language as tl
+
+        assert torch.mtia.device_count() == 2
+        x = torch.arange(10.0, device="mtia:1")
+        assert x.device == torch.device("mtia", 1)
+        assert torch.mtia.memory_allocated(1) == 40 and torch.mtia.memory_allocated(0) == 0
+        with torch.mtia.device(1):
+            assert torch.mtia.current_device() == 1
+            assert torch.empty(3, device="mtia").device.index == 1
+        assert torch.equal(x.to("mtia:0").cpu(), x.cpu())
+
+        @triton.jit
+        def copy(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+            offsets = tl.arange(0, BLOCK)
+            tl.store(out_ptr + offsets, tl.load(x_ptr + offsets, mask=offsets < n),
+                     mask=offsets < n)
+
+        out = torch.empty_like(x)
+        start = [torch.mtia.Event(enable_timing=True) for _ in range(2)]
+        end = [torch.mtia.Event(enable_timing=True) for _ in range(2)]
+        for device in range(2):
+            start[device].record(torch.mtia.default_stream(device))
+        copy[(1,)](x, out, 10, BLOCK=16)
+        for device in range(2):
+            end[device].record(torch.mtia.default_stream(device))
+        assert torch.equal(out.cpu(), x.cpu())
+        # The launch ran on mtia:1: only its clock moved.
+        assert start[1].elapsed_time(end[1]) > 0 and start[0].elapsed_time(end[0]) == 0
+        try:
+            copy[(1,)](x, torch.empty(10, device="mtia:0"), 10, BLOCK=16)
+        except ValueError as error:
+            print(error)
+        try:
+            torch.empty(1, device="mtia:2")
+        except RuntimeError as error:
+            print(str(error).splitlines()[0])
+    """, MTIA_DEVICE_COUNT="2")
+    assert "kernel 'copy' has tensors on mtia:0, mtia:1: a launch runs on one chip" in output
+    assert "mtia:2 does not exist: this process has 2 simulated MTIA device(s)" in output
+
+
+def test_a_runtime_that_cannot_load_leaves_torch_importable(tmp_path: Path) -> None:
+    output = run_fresh(tmp_path, """
+        import warnings
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            import torch
+        print(torch.mtia.is_available(), torch.ones(2).sum().item())
+        print([str(warning.message) for warning in caught])
+    """, MTIA_TARGET="mtia-nonexistent")
+    assert output.splitlines()[0] == "False 2.0"
+    assert "the simulated MTIA device is unavailable" in output
+    assert "MTIA_TARGET='mtia-nonexistent' names no target description" in output
+
+
+def _to_mtia(value: Any) -> Any:
+    return value.to("mtia") if isinstance(value, torch.Tensor | torch.nn.Module) else value
+
+
+@pytest.mark.parametrize("name", ["mlp_gelu", "dlrm", "cnn_head", "cross_entropy",
+                                  "mlp_training"])
+def test_zoo_models_compile_on_mtia_with_stock_torch_compile(name: str) -> None:
+    model = ZOO[name]
+    eager_model, eager_inputs = model.make(1)
+    expected = model.step(eager_model, eager_model, eager_inputs)
+    device_model, inputs = model.make(1)
+    device_model = _to_mtia(device_model)
+    inputs = tuple(_to_mtia(value) for value in inputs)
+    compiled = torch.compile(device_model)
+    with launches() as records:
+        got = model.step(compiled, device_model, inputs)
+    assert records, "nothing ran on the simulator"
+    assert all(tensor.device.type == "mtia" for tensor in got)
+    for got_tensor, expected_tensor in zip(got, expected, strict=True):
+        torch.testing.assert_close(got_tensor.cpu(), expected_tensor, rtol=model.rtol,
+                                   atol=model.atol)
