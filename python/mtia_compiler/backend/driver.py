@@ -124,6 +124,85 @@ def last_launch() -> LaunchRecord | None:
     return _log.last
 
 
+@dataclass(frozen=True)
+class TensorArgument:
+    """A tensor a launch was passed: its parameter name, shape, element type
+    and size in bytes."""
+
+    name: str
+    shape: tuple[int, ...]
+    dtype: str
+    nbytes: int
+
+
+@dataclass(frozen=True)
+class KernelLaunch:
+    """One launch of a kernel as a report describes it: simulated on MTIA
+    (`record` holds the simulator's result) or run on the host (`fallback`
+    holds the located reason it does not compile for MTIA; see
+    `mtia_compiler.torch.host_target`)."""
+
+    name: str
+    #: The file of the kernel's Python source (Inductor's kernel module).
+    path: str
+    grid: tuple[int, int, int]
+    tensors: tuple[TensorArgument, ...]
+    record: LaunchRecord | None
+    fallback: str | None
+
+
+class _KernelRecorders(threading.local):
+    """The `kernel_launches()` blocks open in the calling thread, innermost
+    last, each with whether it is exclusive. Each thread has its own: a
+    model called from several threads at once records each call's launches
+    in that call's blocks."""
+
+    def __init__(self) -> None:
+        self.open: list[tuple[list[KernelLaunch], bool]] = []
+
+    def add(self, launch: KernelLaunch) -> None:
+        for records, exclusive in reversed(self.open):
+            records.append(launch)
+            if exclusive:
+                return
+
+
+_kernel_recorders = _KernelRecorders()
+
+
+def record_kernel_launch(launch: KernelLaunch) -> None:
+    """Adds `launch` to the `kernel_launches()` blocks open in the thread."""
+    _kernel_recorders.add(launch)
+
+
+@contextmanager
+def kernel_launches(exclusive: bool = False) -> Iterator[list[KernelLaunch]]:
+    """Collects the launches the calling thread makes inside the `with`
+    block, in order, with what a report needs beyond the simulator's
+    statistics (the kernel's source file, the tensors it was passed). The
+    launches of an `exclusive` block (a benchmark) are hidden from the
+    blocks it is nested in."""
+    records: list[KernelLaunch] = []
+    opened = _kernel_recorders.open
+    opened.append((records, exclusive))
+    try:
+        yield records
+    finally:
+        # By identity: an outer block may hold equal records (or none).
+        del opened[max(i for i, (open_records, _) in enumerate(opened)
+                       if open_records is records)]
+
+
+def tensor_arguments(names: list[str], args: tuple[Any, ...]) -> tuple[TensorArgument, ...]:
+    """The tensors among a launch's arguments `args` (of parameters `names`)."""
+    import torch
+
+    return tuple(TensorArgument(name, tuple(value.shape), str(value.dtype).removeprefix("torch."),
+                                value.numel() * value.element_size())
+                 for name, value in zip(names, args, strict=True)
+                 if isinstance(value, torch.Tensor))
+
+
 # -- binding arguments -------------------------------------------------------
 
 
@@ -320,6 +399,8 @@ class MTIALauncher:
         self.parameters = metadata.mtia_parameters
         self.metadata = metadata
         self.kernel: Any = None
+        #: The file of the kernel's Python source, if it has one.
+        self.path = str(src.fn.fn.__code__.co_filename) if hasattr(src, "fn") else ""
 
     def _bind(self, args: tuple[Any, ...]) -> list[tuple[str, Any]]:
         """The program's arguments: Triton's, given for every parameter or
@@ -367,6 +448,10 @@ class MTIALauncher:
                 from mtia.host_runtime.torch_mtia import _runtime
 
                 _runtime.advance_clock(chip, _log.simulated_seconds - started)
+            if _kernel_recorders.open:
+                record_kernel_launch(KernelLaunch(
+                    self.kernel_name, self.path, grid, tensor_arguments(self.names, args),
+                    _log.last, None))
         if exit_hook is not None:
             exit_hook(launch_metadata)
 
@@ -629,4 +714,5 @@ class MTIADriver(DriverBase):
         return None
 
 
-__all__ = ["LaunchRecord", "MTIADriver", "do_bench", "last_launch", "launches"]
+__all__ = ["KernelLaunch", "LaunchRecord", "MTIADriver", "TensorArgument", "do_bench",
+           "kernel_launches", "last_launch", "launches"]

@@ -21,9 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mtia_compiler.backend.driver import KernelLaunch, kernel_launches
 from mtia_compiler.torch.decompositions import decompositions
 from mtia_compiler.torch.heuristics import MTIAChoices
-from mtia_compiler.torch.host_target import KernelLaunch, installed, kernel_launches
+from mtia_compiler.torch.host_target import installed
 from mtia_compiler.torch.report import GraphSource, Report, make_record
 
 

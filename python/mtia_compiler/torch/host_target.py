@@ -16,9 +16,8 @@ Two things differ from the `mtia` backend:
   kernel) is not an error: its "program" is a marker that records the reason,
   and its launches run the kernel on the host with Triton's interpreter.
   `mtia_compiler.torch` warns once per kernel and counts it in the report.
-* Every launch, simulated or on the host, is recorded with what the report
-  needs beyond the simulator's statistics: the kernel's source file and the
-  tensors it was passed (`kernel_launches()`).
+* A launch on the host is recorded for the report as a simulated one is
+  (`mtia_compiler.backend.driver.kernel_launches()`), with its reason.
 """
 
 from __future__ import annotations
@@ -27,10 +26,8 @@ import dataclasses
 import functools
 import hashlib
 import re
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -39,11 +36,12 @@ from triton.backends.compiler import Language
 from mtia_compiler.backend.compiler import MTIABackend, MTIAOptions, StageOutput
 from mtia_compiler.backend.driver import (
     MAX_THREADS,
-    LaunchRecord,
+    KernelLaunch,
     MTIADriver,
     MTIALauncher,
     MTIAUtils,
-    last_launch,
+    record_kernel_launch,
+    tensor_arguments,
 )
 
 #: The name of the Triton backend and target that Inductor compiles CPU
@@ -52,68 +50,6 @@ HOST_BACKEND = "cpu"
 
 #: The "program" of a kernel that runs on the host: the launcher recognises it.
 FALLBACK_PROGRAM = b"mtia-compiler: this kernel runs on the host\n"
-
-
-@dataclass(frozen=True)
-class TensorArgument:
-    """A tensor a launch was passed: its parameter name, shape, element type
-    and size in bytes."""
-
-    name: str
-    shape: tuple[int, ...]
-    dtype: str
-    nbytes: int
-
-
-@dataclass(frozen=True)
-class KernelLaunch:
-    """One launch of an Inductor kernel: simulated on MTIA (`record` holds the
-    simulator's result) or run on the host (`fallback` holds the located
-    reason it does not compile for MTIA)."""
-
-    name: str
-    #: The file Inductor wrote the kernel's module to.
-    path: str
-    grid: tuple[int, int, int]
-    tensors: tuple[TensorArgument, ...]
-    record: LaunchRecord | None
-    fallback: str | None
-
-
-class _Recorders(threading.local):
-    """The `kernel_launches()` blocks open in the calling thread, innermost
-    last, each with whether it is exclusive. Each thread has its own: a
-    model called from several threads at once records each call's launches
-    in that call's blocks."""
-
-    def __init__(self) -> None:
-        self.open: list[tuple[list[KernelLaunch], bool]] = []
-
-    def add(self, launch: KernelLaunch) -> None:
-        for records, exclusive in reversed(self.open):
-            records.append(launch)
-            if exclusive:
-                return
-
-
-_recorders = _Recorders()
-
-
-@contextmanager
-def kernel_launches(exclusive: bool = False) -> Iterator[list[KernelLaunch]]:
-    """Collects the launches of kernels compiled for the host target that
-    the calling thread makes inside the `with` block, in order. The launches
-    of an `exclusive` block (a benchmark) are hidden from the blocks it is
-    nested in."""
-    records: list[KernelLaunch] = []
-    opened = _recorders.open
-    opened.append((records, exclusive))
-    try:
-        yield records
-    finally:
-        # By identity: an outer block may hold equal records (or none).
-        del opened[max(i for i, (open_records, _) in enumerate(opened)
-                       if open_records is records)]
 
 
 def _target_digest(target: str) -> str:
@@ -201,15 +137,6 @@ class HostTargetBackend(MTIABackend):
         stages["bin"] = functools.partial(self.make_bin, options=options)
 
 
-def _tensor_arguments(names: list[str], args: tuple[Any, ...]) -> tuple[TensorArgument, ...]:
-    import torch
-
-    return tuple(TensorArgument(name, tuple(value.shape), str(value.dtype).removeprefix("torch."),
-                                value.numel() * value.element_size())
-                 for name, value in zip(names, args, strict=True)
-                 if isinstance(value, torch.Tensor))
-
-
 class HostTargetLauncher(MTIALauncher):
     """Launches a kernel compiled by `HostTargetBackend`: on the simulator,
     or, for a host fallback, with Triton's interpreter on the torch tensors."""
@@ -219,24 +146,19 @@ class HostTargetLauncher(MTIALauncher):
         self.target = metadata.mtia_target
         self.fallback: str = metadata.mtia_fallback
         self.function = src.fn.fn
-        self.path = str(self.function.__code__.co_filename)
 
     def __call__(self, grid_x: int, grid_y: int, grid_z: int, stream: Any, function: Any,
                  packed_metadata: Any, launch_metadata: Any, enter_hook: Any, exit_hook: Any,
                  *args: Any) -> None:
-        grid = (int(grid_x), int(grid_y), int(grid_z))
-        tensors = _tensor_arguments(self.names, args)
-        if self.fallback:
-            self._run_on_host(grid, args)
-            _recorders.add(KernelLaunch(self.kernel_name, self.path, grid, tensors, None,
-                                        self.fallback))
+        if not self.fallback:
+            super().__call__(grid_x, grid_y, grid_z, stream, function, packed_metadata,
+                             launch_metadata, enter_hook, exit_hook, *args)
             return
-        before = last_launch()
-        super().__call__(grid_x, grid_y, grid_z, stream, function, packed_metadata,
-                         launch_metadata, enter_hook, exit_hook, *args)
-        record = last_launch()
-        if record is not None and record is not before:
-            _recorders.add(KernelLaunch(self.kernel_name, self.path, grid, tensors, record, None))
+        grid = (int(grid_x), int(grid_y), int(grid_z))
+        self._run_on_host(grid, args)
+        record_kernel_launch(KernelLaunch(self.kernel_name, self.path, grid,
+                                          tensor_arguments(self.names, args), None,
+                                          self.fallback))
 
     def _run_on_host(self, grid: tuple[int, int, int], args: tuple[Any, ...]) -> None:
         """Runs the kernel's Python source with Triton's interpreter, which

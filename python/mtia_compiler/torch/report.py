@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mtia_compiler.torch.host_target import KernelLaunch, TensorArgument
+from mtia_compiler.backend.driver import KernelLaunch, TensorArgument
 
 #: The bytes a launch moved between a PE and the memory outside it: DRAM,
 #: the SRAM scratch, and the SRAM cache's hits (the simulator's `bytes`).

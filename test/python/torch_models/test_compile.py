@@ -148,8 +148,7 @@ def test_the_roofline_counts_only_bytes_that_crossed_dram() -> None:
     # cache; the roofline takes the DRAM traffic, so it stays below 100%.
     from types import SimpleNamespace
 
-    from mtia_compiler.backend.driver import LaunchRecord
-    from mtia_compiler.torch.host_target import KernelLaunch, TensorArgument
+    from mtia_compiler.backend.driver import KernelLaunch, LaunchRecord, TensorArgument
     from mtia_compiler.torch.report import make_record
 
     target = load_target("mtia-2i").to_dict()
