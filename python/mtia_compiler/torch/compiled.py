@@ -119,6 +119,8 @@ class _Graph:
 
     kind: str
     source: GraphSource
+    #: Whether its tensors are on the `mtia` device (else on the CPU).
+    on_device: bool
 
 
 class CompiledModel:
@@ -138,16 +140,34 @@ class CompiledModel:
         self._patches = {**self._choices.inductor_config(), **(options or {})}
         self._graphs: list[_Graph] = []
         self._launches: list[tuple[int, KernelLaunch]] = []
+        self._host_operations: dict[str, int] = {}
         self._warned: set[tuple[int, str]] = set()
         self._compiled = torch.compile(model, backend=self._compile_graph, dynamic=dynamic,
                                        fullgraph=fullgraph)
 
     @contextmanager
-    def _session(self) -> Iterator[None]:
+    def _session(self, on_device: bool) -> Iterator[None]:
+        """What must hold while a graph compiles or runs: for CPU tensors, the
+        MTIA backend behind Inductor's CPU target and benchmarks in simulated
+        time; for `mtia` tensors nothing, since Inductor's MTIA path compiles
+        for the `mtia` backend and benchmarks with the device's events, which
+        read its simulated clock."""
         with ExitStack() as stack:
-            stack.enter_context(installed(self.target))
-            stack.enter_context(_simulated_benchmarks())
+            if not on_device:
+                stack.enter_context(installed(self.target))
+                stack.enter_context(_simulated_benchmarks())
             yield
+
+    def _check_device_target(self) -> None:
+        """Inductor compiles `mtia` tensors' kernels for the target the
+        device simulates, which must be the one this model compiles for."""
+        from mtia.host_runtime.torch_mtia.acc_flags import TARGET_VARIABLE, target_name
+
+        if Path(self.target).stem != target_name():
+            raise ValueError(
+                f"the mtia device simulates {target_name()}, and this model compiles for "
+                f"{self.target}: pass CPU tensors to compile for {self.target}, or set "
+                f"{TARGET_VARIABLE}={Path(self.target).stem} before importing torch")
 
     def _compile_graph(self, graph_module: Any, example_inputs: Any) -> Any:
         """The `torch.compile` backend: Inductor's `compile_fx` with our
@@ -169,7 +189,11 @@ class CompiledModel:
         from torch._inductor.compile_fx import compile_fx_inner
         from torch._inductor.virtualized import V
 
-        with self._session(), V.set_choices_handler(self._choices), _masked_prologues():
+        on_device = _on_mtia(example_inputs)
+        if on_device:
+            self._check_device_target()
+        with self._session(on_device), V.set_choices_handler(self._choices), \
+                _masked_prologues():
             compiled = compile_fx_inner(graph_module, example_inputs, **kwargs)
         if not hasattr(compiled, "current_callable"):
             # A graph without operations to generate code for is a plain
@@ -178,13 +202,17 @@ class CompiledModel:
         kind = ("backward" if kwargs.get("is_backward") else
                 "inference" if kwargs.get("is_inference") else "forward")
         index = len(self._graphs)
-        self._graphs.append(_Graph(kind, GraphSource.parse(getattr(compiled, "source_code", ""))))
+        self._graphs.append(_Graph(kind, GraphSource.parse(getattr(compiled, "source_code", "")),
+                                   on_device))
         run = compiled.current_callable
 
         def run_in_session(inputs: Any) -> Any:
-            with self._session(), kernel_launches() as launches:
+            with self._session(on_device), host_operations_counted() as host_operations, \
+                    kernel_launches() as launches:
                 outputs = run(inputs)
             self._launches.extend((index, launch) for launch in launches)
+            for name, count in host_operations.items():
+                self._host_operations[name] = self._host_operations.get(name, 0) + count
             self._warn_fallbacks(index, launches)
             return outputs
 
@@ -201,6 +229,7 @@ class CompiledModel:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         self._launches = []
+        self._host_operations = {}
         return self._compiled(*args, **kwargs)
 
     def report(self) -> Report:
@@ -209,10 +238,47 @@ class CompiledModel:
         records = [make_record(launch, self._graphs[graph].kind,
                                self._graphs[graph].source.ops(launch), self._description)
                    for graph, launch in self._launches]
+        # On the CPU, the ATen calls of a graph's wrapper run on the host; on
+        # the device, the runtime runs some as kernels and counts the others.
         graphs = dict.fromkeys(graph for graph, _ in self._launches)
-        host_ops = tuple(dict.fromkeys(op for graph in graphs
+        host_ops = tuple(dict.fromkeys(op for graph in graphs if not self._graphs[graph].on_device
                                        for op in self._graphs[graph].source.host_ops))
-        return Report(self.target, float(self._description["clock_ghz"]), records, host_ops)
+        return Report(self.target, float(self._description["clock_ghz"]), records, host_ops,
+                      dict(self._host_operations))
+
+
+def _on_mtia(example_inputs: Any) -> bool:
+    """Whether a graph's example inputs are on the `mtia` device."""
+    import torch
+
+    return any(isinstance(value, torch.Tensor) and value.device.type == "mtia"
+               for value in example_inputs)
+
+
+@contextmanager
+def host_operations_counted() -> Iterator[dict[str, int]]:
+    """Fills the dictionary it gives, when the block ends, with the ATen
+    operations that ran on the host for `mtia` tensors in the block (the
+    runtime's count), by name."""
+    counted: dict[str, int] = {}
+    if not _mtia_runtime_loaded():
+        yield counted
+        return
+    from mtia.host_runtime.torch_mtia.dynamic_library import host_operations
+
+    before = host_operations()
+    try:
+        yield counted
+    finally:
+        for name, count in host_operations().items():
+            if count > before.get(name, 0):
+                counted[name] = count - before.get(name, 0)
+
+
+def _mtia_runtime_loaded() -> bool:
+    import sys
+
+    return "mtia.host_runtime.torch_mtia.dynamic_library" in sys.modules
 
 
 def compile(model_or_fn: Any, target: str | Path = "mtia-2i", *,  # noqa: A001 (torch's name)
@@ -224,8 +290,11 @@ def compile(model_or_fn: Any, target: str | Path = "mtia-2i", *,  # noqa: A001 (
     compiled by this project's Triton backend and launched on the simulator.
     Inputs and outputs are torch CPU tensors.
 
-    A kernel that does not compile for MTIA runs on the host, with one
-    `MTIAFallbackWarning` naming it and the located reason. `heuristics=False`
+    Inputs on the `mtia` device compile through Inductor's MTIA path and
+    the `mtia` backend (for the target the device simulates) with the same
+    heuristics; the report then counts the ATen operations that ran on the
+    host. With CPU inputs, a kernel that does not compile for MTIA runs on the
+    host, with one `MTIAFallbackWarning` naming it and the located reason. `heuristics=False`
     leaves Inductor's own block sizes and keeps matmuls on ATen (the
     baseline the heuristics are measured against); `options` are further
     Inductor configuration patches."""

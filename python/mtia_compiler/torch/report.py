@@ -146,6 +146,9 @@ class Report:
     #: ATen operations Inductor left to the host in the graphs that ran (a
     #: convolution, say): they are not Triton kernels and take no simulated time.
     host_ops: tuple[str, ...] = ()
+    #: For `mtia` tensors, the ATen operations the device runtime ran on the
+    #: host, with how often (they take no simulated time).
+    host_operation_counts: dict[str, int] = field(default_factory=dict)
 
     @property
     def total_cycles(self) -> int:
@@ -209,6 +212,10 @@ class Report:
             lines.append(f"on the host: {name}: {reason.splitlines()[0] if reason else ''}")
         if self.host_ops:
             lines.append(f"ATen operations on the host: {', '.join(self.host_ops)}")
+        if self.host_operation_counts:
+            counts = ", ".join(f"{name} x{count}"
+                               for name, count in sorted(self.host_operation_counts.items()))
+            lines.append(f"ATen operations on the host for mtia tensors: {counts}")
         return "\n".join(lines)
 
     def chrome_trace(self, path: str | Path) -> Path:
