@@ -327,3 +327,65 @@ def test_zoo_models_compile_on_mtia_with_stock_torch_compile(name: str) -> None:
     for got_tensor, expected_tensor in zip(got, expected, strict=True):
         torch.testing.assert_close(got_tensor.cpu(), expected_tensor, rtol=model.rtol,
                                    atol=model.atol)
+
+
+class ConvolutionHead(torch.nn.Module):
+    """A convolution (on the host), then a linear layer and a layer norm (the
+    runtime's kernels) and a ReLU (Inductor's)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 4, 3)
+        self.linear = torch.nn.Linear(4 * 6 * 6, 16)
+        self.norm = torch.nn.LayerNorm(16)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.norm(self.linear(torch.relu(self.conv(x)).flatten(1)))
+
+
+def _convolution_head() -> tuple[torch.nn.Module, torch.Tensor, torch.Tensor]:
+    torch.manual_seed(5)
+    model = ConvolutionHead()
+    x = torch.randn(2, 3, 8, 8)
+    return model, x, model(x).detach()
+
+
+def test_the_compile_api_on_mtia_tensors_reports_what_ran_on_the_host() -> None:
+    import mtia_compiler.torch
+
+    model, x, expected = _convolution_head()
+    compiled = mtia_compiler.torch.compile(model.to("mtia"))
+    got = compiled(x.to("mtia"))
+    torch.testing.assert_close(got.cpu(), expected, rtol=1e-4, atol=1e-5)
+    report = compiled.report()
+    assert report.host_operation_counts == {"aten::convolution": 1}
+    assert report.host_ops == ()
+    names = [kernel.name for kernel in report.kernels]
+    assert "_matmul_kernel" in names and "_layer_norm_kernel" in names
+    assert all(kernel.on_mtia and kernel.cycles > 0 for kernel in report.kernels)
+    assert "aten::convolution x1" in str(report)
+
+
+def test_the_compile_api_refuses_a_target_the_device_does_not_simulate() -> None:
+    import mtia_compiler.torch
+
+    model, x, _ = _convolution_head()
+    compiled = mtia_compiler.torch.compile(model.to("mtia"), target="mtia-v1")
+    with pytest.raises(Exception, match="the mtia device simulates mtia-2i, and this model "
+                                        "compiles for mtia-v1"):
+        compiled(x.to("mtia"))
+
+
+def test_profile_reports_a_stock_compiled_model() -> None:
+    import mtia_compiler.torch
+
+    model, x, expected = _convolution_head()
+    compiled = torch.compile(model.to("mtia"))
+    compiled(x.to("mtia"))
+    with mtia_compiler.torch.profile() as profiled:
+        got = compiled(x.to("mtia"))
+    torch.testing.assert_close(got.cpu(), expected, rtol=1e-4, atol=1e-5)
+    report = profiled.report()
+    assert report.target == "mtia-2i"
+    assert report.host_operation_counts == {"aten::convolution": 1}
+    assert len(report.kernels) == 3 and report.total_cycles > 0
