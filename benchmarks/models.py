@@ -2,7 +2,8 @@
 (`test/python/torch_models/zoo.py`) at a larger batch, through
 `mtia_compiler.torch.compile`.
 
-    python benchmarks/models.py [--scale 8] [--baseline] [--target mtia-2i] [MODEL ...]
+    python benchmarks/models.py [--scale 8] [--baseline] [--target mtia-2i] [--device cpu|mtia]
+                                [MODEL ...]
 
 Each model runs one step, is checked against eager PyTorch, and prints its
 kernels (on MTIA / on the host), its total simulated time and the share of
@@ -11,7 +12,9 @@ compulsory DRAM traffic at the DRAM bandwidth and their MACs at the DPE
 rate). With `--baseline` it is also compiled with Inductor's own block sizes
 and matmul configs (`heuristics=False`, autotuned in simulated time where
 Inductor autotunes) and the cycles the MTIA heuristics save are printed.
-The last line is the total over the models.
+With `--device mtia` the models' tensors live on PyTorch's `mtia` device
+(docs/device.md) and each line also counts the ATen operations the device
+runtime ran on the host. The last line is the total over the models.
 """
 
 from __future__ import annotations
@@ -44,15 +47,17 @@ def load_zoo() -> ModuleType:
     return module
 
 
-def run(model: Any, scale: int, target: str, heuristics: bool) -> mtia_compiler.torch.Report:
-    """One step of `model` compiled for `target`, checked against eager."""
-    eager_model, eager_inputs = model.make(scale)
+def run(model: Any, scale: int, target: str, heuristics: bool,
+        device: str) -> mtia_compiler.torch.Report:
+    """One step of `model` on `device` compiled for `target`, checked against
+    eager on the CPU."""
+    eager_model, eager_inputs = model.make(scale, "cpu")
     expected = model.step(eager_model, eager_model, eager_inputs)
-    mtia_model, mtia_inputs = model.make(scale)
+    mtia_model, mtia_inputs = model.make(scale, device)
     compiled = mtia_compiler.torch.compile(mtia_model, target=target, heuristics=heuristics)
     got = model.step(compiled, mtia_model, mtia_inputs)
     for actual, wanted in zip(got, expected, strict=True):
-        torch.testing.assert_close(actual, wanted, rtol=model.rtol, atol=model.atol)
+        torch.testing.assert_close(actual.cpu(), wanted, rtol=model.rtol, atol=model.atol)
     return compiled.report()
 
 
@@ -62,7 +67,9 @@ def run(model: Any, scale: int, target: str, heuristics: bool) -> mtia_compiler.
 @click.option("--baseline/--no-baseline", default=False, show_default=True,
               help="also compile with Inductor's own heuristics and print the cycles saved")
 @click.option("--target", default="mtia-2i", show_default=True)
-def main(models: tuple[str, ...], scale: int, baseline: bool, target: str) -> None:
+@click.option("--device", type=click.Choice(["cpu", "mtia"]), default="cpu", show_default=True,
+              help="where the models' tensors live (mtia: PyTorch's mtia device, docs/device.md)")
+def main(models: tuple[str, ...], scale: int, baseline: bool, target: str, device: str) -> None:
     zoo = load_zoo()
     names = list(models) or list(zoo.ZOO)
     total_cycles = total_baseline = total_low = 0
@@ -70,7 +77,7 @@ def main(models: tuple[str, ...], scale: int, baseline: bool, target: str) -> No
     for name in names:
         torch._dynamo.reset()
         start = time.perf_counter()
-        report = run(zoo.ZOO[name], scale, target, heuristics=True)
+        report = run(zoo.ZOO[name], scale, target, heuristics=True, device=device)
         seconds = time.perf_counter() - start
         coverage = report.coverage
         low = report.cycles_below(LOW_ROOFLINE)
@@ -83,9 +90,12 @@ def main(models: tuple[str, ...], scale: int, baseline: bool, target: str) -> No
                 f"({report.total_seconds * 1e6:.1f} us simulated); "
                 f"{low / max(report.total_cycles, 1):.0%} of it in kernels below "
                 f"{LOW_ROOFLINE:.0%} of roofline")
+        if report.host_operation_counts:
+            line += "; on the host: " + ", ".join(
+                f"{op} x{count}" for op, count in sorted(report.host_operation_counts.items()))
         if baseline:
             torch._dynamo.reset()
-            reference = run(zoo.ZOO[name], scale, target, heuristics=False)
+            reference = run(zoo.ZOO[name], scale, target, heuristics=False, device=device)
             total_baseline += reference.total_cycles
             saved = reference.total_cycles - report.total_cycles
             line += (f"; Inductor's heuristics: {reference.total_cycles} cycles, "

@@ -399,8 +399,10 @@ class MTIALauncher:
         self.parameters = metadata.mtia_parameters
         self.metadata = metadata
         self.kernel: Any = None
-        #: The file of the kernel's Python source, if it has one.
-        self.path = str(src.fn.fn.__code__.co_filename) if hasattr(src, "fn") else ""
+        #: The file of the kernel's Python source, if it has one (a kernel
+        #: Inductor loaded from its cache holds no function).
+        function = getattr(getattr(src, "fn", None), "fn", None)
+        self.path = str(function.__code__.co_filename) if hasattr(function, "__code__") else ""
 
     def _bind(self, args: tuple[Any, ...]) -> list[tuple[str, Any]]:
         """The program's arguments: Triton's, given for every parameter or

@@ -22,7 +22,8 @@ MOVED_BYTES = ("dram_read", "dram_write", "sram_read", "sram_write", "cache_read
 #: of a matmul's operands; other types run at the f32 rate.
 DPE_RATES = {"float16": "f16", "bfloat16": "bf16", "float32": "f32", "int8": "i8"}
 
-#: Inductor's names for the matrix operands of its matmul templates.
+#: Inductor's names for the matrix operands of its matmul templates (the
+#: mtia runtime's matmul kernel takes the same).
 MATMUL_OPERANDS = ("arg_A", "arg_B")
 
 

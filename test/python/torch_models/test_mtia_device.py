@@ -12,7 +12,6 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
-from typing import Any
 
 import pytest
 import torch
@@ -306,19 +305,13 @@ def test_a_runtime_that_cannot_load_leaves_torch_importable(tmp_path: Path) -> N
     assert "MTIA_TARGET='mtia-nonexistent' names no target description" in output
 
 
-def _to_mtia(value: Any) -> Any:
-    return value.to("mtia") if isinstance(value, torch.Tensor | torch.nn.Module) else value
-
-
-@pytest.mark.parametrize("name", ["mlp_gelu", "dlrm", "cnn_head", "cross_entropy",
+@pytest.mark.parametrize("name", ["mlp_gelu", "dlrm", "cnn_head", "cross_entropy", "adamw_step",
                                   "mlp_training"])
 def test_zoo_models_compile_on_mtia_with_stock_torch_compile(name: str) -> None:
     model = ZOO[name]
-    eager_model, eager_inputs = model.make(1)
+    eager_model, eager_inputs = model.make(1, "cpu")
     expected = model.step(eager_model, eager_model, eager_inputs)
-    device_model, inputs = model.make(1)
-    device_model = _to_mtia(device_model)
-    inputs = tuple(_to_mtia(value) for value in inputs)
+    device_model, inputs = model.make(1, "mtia")
     compiled = torch.compile(device_model)
     with launches() as records:
         got = model.step(compiled, device_model, inputs)

@@ -159,13 +159,14 @@ Step = Callable[[Callable[..., Any], Any, tuple[Any, ...]], list[torch.Tensor]]
 
 @dataclass
 class ZooModel:
-    """A model of the zoo: `make(scale)` builds the model (a module or
-    function) and its inputs from a fixed seed, with `scale` times the batch
-    of the tests; `step(call, model, inputs)` runs one step with `call`
-    standing for the model and returns the tensors to compare."""
+    """A model of the zoo: `make(scale, device)` builds the model (a module
+    or function) and its inputs from a fixed seed, with `scale` times the
+    batch of the tests, on `device` ("cpu" or "mtia"); `step(call, model,
+    inputs)` runs one step with `call` standing for the model and returns the
+    tensors to compare."""
 
     name: str
-    make: Callable[[int], tuple[Any, tuple[Any, ...]]]
+    make: Callable[[int, str], tuple[Any, tuple[Any, ...]]]
     step: Step
     rtol: float = 1e-4
     atol: float = 1e-5
@@ -199,31 +200,46 @@ def _seeded(seed: int) -> torch.Generator:
     return torch.Generator().manual_seed(seed)
 
 
-def mlp_gelu(scale: int = 1) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+#: What a model's `make` returns: the model (a module or function) and its inputs.
+Made = tuple[Callable[..., Any], tuple[Any, ...]]
+
+
+def _on(device: str, model: Any, inputs: tuple[Any, ...]) -> Made:
+    """The model (a module, or a function as it is) and its tensor inputs,
+    made on the host from a seed, moved to `device`."""
+    if isinstance(model, nn.Module):
+        model = model.to(device)
+    return model, tuple(value.to(device) if isinstance(value, torch.Tensor) else value
+                        for value in inputs)
+
+
+def mlp_gelu(scale: int = 1, device: str = "cpu") -> Made:
     generator = _seeded(1)
-    return MLP().eval(), (torch.randn(32 * scale, 64, generator=generator),)
+    return _on(device, MLP().eval(), (torch.randn(32 * scale, 64, generator=generator),))
 
 
-def gpt2_block(scale: int = 1) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+def gpt2_block(scale: int = 1, device: str = "cpu") -> Made:
     generator = _seeded(2)
-    return GPT2Block().eval(), (torch.randn(2 * scale, 16, 64, generator=generator),)
+    return _on(device, GPT2Block().eval(),
+               (torch.randn(2 * scale, 16, 64, generator=generator),))
 
 
-def llama_block(scale: int = 1) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+def llama_block(scale: int = 1, device: str = "cpu") -> Made:
     generator = _seeded(3)
-    return LlamaBlock().eval(), (torch.randn(2 * scale, 16, 64, generator=generator),)
+    return _on(device, LlamaBlock().eval(),
+               (torch.randn(2 * scale, 16, 64, generator=generator),))
 
 
-def dlrm(scale: int = 1) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+def dlrm(scale: int = 1, device: str = "cpu") -> Made:
     generator = _seeded(4)
     batch, tables, per_bag = 8 * scale, 3, 4
     dense = torch.randn(batch, 13, generator=generator)
     indices = torch.randint(0, 100, (tables, batch * per_bag), generator=generator)
     offsets = torch.arange(0, batch * per_bag, per_bag).repeat(tables, 1)
-    return DLRM(tables).eval(), (dense, indices, offsets)
+    return _on(device, DLRM(tables).eval(), (dense, indices, offsets))
 
 
-def cnn_head(scale: int = 1) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+def cnn_head(scale: int = 1, device: str = "cpu") -> Made:
     generator = _seeded(5)
     model = CNNHead().eval()
     with torch.no_grad():
@@ -231,10 +247,10 @@ def cnn_head(scale: int = 1) -> tuple[Callable[..., Any], tuple[Any, ...]]:
             assert bn.running_mean is not None and bn.running_var is not None
             bn.running_mean.uniform_(-0.5, 0.5, generator=generator)
             bn.running_var.uniform_(0.5, 1.5, generator=generator)
-    return model, (torch.randn(2 * scale, 3, 16, 16, generator=generator),)
+    return _on(device, model, (torch.randn(2 * scale, 3, 16, 16, generator=generator),))
 
 
-def cross_entropy(scale: int = 1) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+def cross_entropy(scale: int = 1, device: str = "cpu") -> Made:
     generator = _seeded(6)
     logits = torch.randn(32 * scale, 100, generator=generator)
     target = torch.randint(0, 100, (32 * scale,), generator=generator)
@@ -246,16 +262,19 @@ def cross_entropy(scale: int = 1) -> tuple[Callable[..., Any], tuple[Any, ...]]:
         assert logits.grad is not None
         return loss.detach(), logits.grad
 
-    return loss_and_gradient, (logits, target)
+    return _on(device, loss_and_gradient, (logits, target))
 
 
-def adamw_step(scale: int = 1) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+def adamw_step(scale: int = 1, device: str = "cpu") -> Made:
     """One AdamW step of an MLP's parameters whose gradients are set; the
     compiled function is the step itself. `scale` widens the MLP."""
     generator = _seeded(7)
     model = MLP(32 * scale, 64 * scale)
     for parameter in model.parameters():
         parameter.grad = torch.randn(parameter.shape, generator=generator)
+    # Moving the module moves its parameters and their gradients in place,
+    # so the optimizer made next steps them where they are.
+    model.to(device)
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2, weight_decay=0.1)
 
     def step() -> list[torch.Tensor]:
@@ -265,14 +284,14 @@ def adamw_step(scale: int = 1) -> tuple[Callable[..., Any], tuple[Any, ...]]:
     return step, ()
 
 
-def mlp_training(scale: int = 1) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+def mlp_training(scale: int = 1, device: str = "cpu") -> Made:
     generator = _seeded(8)
-    return MLP(), (torch.randn(32 * scale, 64, generator=generator),)
+    return _on(device, MLP(), (torch.randn(32 * scale, 64, generator=generator),))
 
 
-def gpt2_training(scale: int = 1) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+def gpt2_training(scale: int = 1, device: str = "cpu") -> Made:
     generator = _seeded(9)
-    return GPT2Block(), (torch.randn(2 * scale, 16, 64, generator=generator),)
+    return _on(device, GPT2Block(), (torch.randn(2 * scale, 16, 64, generator=generator),))
 
 
 ZOO: dict[str, ZooModel] = {model.name: model for model in (
