@@ -175,10 +175,16 @@ class CompiledModel:
         from torch._functorch import config as functorch_config
         from torch._inductor.compile_fx import compile_fx
 
+        patches = self._patches
+        if _on_mtia(example_inputs):
+            # Inductor refuses its matmul templates on a device of fewer than
+            # 68 SMs (the chip has 64 PEs); its extern matmul calls run as the
+            # device runtime's matmul kernel, with the same heuristics' tiles.
+            patches = {**patches, "max_autotune_gemm": False}
         # AOTAutograd's cache would hand back compiled graphs without calling
         # the inner compilation step, which wraps each graph in a session.
         with functorch_config.patch(enable_autograd_cache=False):
-            return compile_fx(graph_module, example_inputs, config_patches=self._patches,
+            return compile_fx(graph_module, example_inputs, config_patches=patches,
                               inner_compile=self._compile_inner,
                               decompositions=decompositions())
 
