@@ -57,6 +57,7 @@ class DeviceAllocator final : public c10::Allocator {
 public:
   c10::DataPtr allocate(size_t bytes) override {
     c10::DeviceIndex device = currentDevice();
+    checkDevice(device);
     c10::Device where(c10::DeviceType::MTIA, device);
     if (bytes == 0)
       return {nullptr, nullptr, &releaseBlock, where};
@@ -120,6 +121,9 @@ const ChipProperties &chipProperties() { return devices().properties; }
 c10::DeviceIndex currentDevice() { return threadDevice; }
 
 void checkDevice(c10::DeviceIndex device) {
+  TORCH_CHECK(deviceCount() > 0, "this process has no simulated MTIA device: ",
+              "the runtime did not load (see the MTIARuntimeWarning of ",
+              "`import torch`)");
   TORCH_CHECK(device >= 0 && device < deviceCount(), "mtia:", int(device),
               " does not exist: this process has ", int(deviceCount()),
               " simulated MTIA device(s) (set MTIA_DEVICE_COUNT for more)");

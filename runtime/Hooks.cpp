@@ -62,15 +62,15 @@ public:
   }
 
   c10::Stream getStream(c10::Device device) const override {
-    return onlyStream(device.index());
+    return onlyStream(resolve(device.index()));
   }
 
   c10::Stream getDefaultStream(c10::Device device) const override {
-    return onlyStream(device.index());
+    return onlyStream(resolve(device.index()));
   }
 
   c10::Stream getNewStream(c10::Device device, int) const override {
-    return onlyStream(device.index());
+    return onlyStream(resolve(device.index()));
   }
 
   c10::Stream exchangeStream(c10::Stream stream) const override {

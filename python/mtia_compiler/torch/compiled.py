@@ -48,19 +48,30 @@ def simulated_milliseconds(call: Callable[[], Any]) -> float:
 
 @contextmanager
 def _simulated_benchmarks() -> Iterator[None]:
-    """Makes Inductor's benchmarker measure CPU-device calls in simulated time
-    while the block runs. Inductor's CPU benchmarks (of autotune configs, of
+    """Makes Inductor's benchmarker measure calls on the CPU and on the `mtia`
+    device in simulated time while the block runs, hiding their launches
+    from the report. Inductor's CPU benchmarks (of autotune configs, of
     matmul templates and ATen choices) all go through
     `benchmarker.benchmark_cpu`, which has no hook; it is replaced on the
-    benchmarker object and restored afterwards."""
-    from torch._inductor.runtime.benchmarking import benchmarker
+    benchmarker object and restored afterwards. Device benchmarks go through
+    Inductor's registry of benchmarkers by device type, where the one for
+    `mtia` is registered and then removed (Inductor's default for it, events
+    around repeated calls, would measure the same simulated time with
+    repetitions and cache flushes that the report would see)."""
+    from torch._inductor.runtime import benchmarking
+    from torch._inductor.runtime.benchmarking import benchmarker, register_benchmarker
 
     def benchmark_cpu(_callable: Callable[[], Any], warmup: int = 0, rep: int = 0,
                       **kwargs: Any) -> float:
         return simulated_milliseconds(_callable)
 
+    def benchmark_mtia(_benchmarker: Any, _callable: Callable[[], Any], **kwargs: Any) -> float:
+        return simulated_milliseconds(_callable)
+
     previous = vars(benchmarker).get("benchmark_cpu")
+    previous_mtia = benchmarking._BENCHMARK_DISPATCH.get("mtia")
     benchmarker.benchmark_cpu = benchmark_cpu  # type: ignore[method-assign]
+    register_benchmarker("mtia", benchmark_mtia, override=True)
     try:
         yield
     finally:
@@ -68,6 +79,10 @@ def _simulated_benchmarks() -> Iterator[None]:
             del benchmarker.benchmark_cpu
         else:
             benchmarker.benchmark_cpu = previous  # type: ignore[method-assign]
+        if previous_mtia is None:
+            del benchmarking._BENCHMARK_DISPATCH["mtia"]
+        else:
+            register_benchmarker("mtia", previous_mtia, override=True)
 
 
 def prologue_keeps_zeros(prologue: Any) -> bool:
@@ -146,16 +161,14 @@ class CompiledModel:
                                        fullgraph=fullgraph)
 
     @contextmanager
-    def _session(self, on_device: bool) -> Iterator[None]:
-        """What must hold while a graph compiles or runs: for CPU tensors, the
-        MTIA backend behind Inductor's CPU target and benchmarks in simulated
-        time; for `mtia` tensors nothing, since Inductor's MTIA path compiles
-        for the `mtia` backend and benchmarks with the device's events, which
-        read its simulated clock."""
+    def _session(self) -> Iterator[None]:
+        """What must hold while a graph compiles or runs: the MTIA backend
+        behind Inductor's CPU target (CPU tensors' kernels, also those of a
+        graph on `mtia` that keeps some on the CPU, an optimizer's step
+        counts say) and benchmarks in simulated time on either device."""
         with ExitStack() as stack:
-            if not on_device:
-                stack.enter_context(installed(self.target))
-                stack.enter_context(_simulated_benchmarks())
+            stack.enter_context(installed(self.target))
+            stack.enter_context(_simulated_benchmarks())
             yield
 
     def _check_device_target(self) -> None:
@@ -180,7 +193,11 @@ class CompiledModel:
             # Inductor refuses its matmul templates on a device of fewer than
             # 68 SMs (the chip has 64 PEs); its extern matmul calls run as the
             # device runtime's matmul kernel, with the same heuristics' tiles.
+            # What a graph on `mtia` keeps on the CPU (an optimizer's step
+            # counts) is host code, as beside any accelerator: Inductor's
+            # wrapper for the device cannot launch Triton kernels on the CPU.
             patches = {**patches, "max_autotune_gemm": False}
+            del patches["cpu_backend"]
         # AOTAutograd's cache would hand back compiled graphs without calling
         # the inner compilation step, which wraps each graph in a session.
         with functorch_config.patch(enable_autograd_cache=False):
@@ -198,8 +215,7 @@ class CompiledModel:
         on_device = _on_mtia(example_inputs)
         if on_device:
             self._check_device_target()
-        with self._session(on_device), V.set_choices_handler(self._choices), \
-                _masked_prologues():
+        with self._session(), V.set_choices_handler(self._choices), _masked_prologues():
             compiled = compile_fx_inner(graph_module, example_inputs, **kwargs)
         if not hasattr(compiled, "current_callable"):
             # A graph without operations to generate code for is a plain
@@ -213,7 +229,7 @@ class CompiledModel:
         run = compiled.current_callable
 
         def run_in_session(inputs: Any) -> Any:
-            with self._session(on_device), host_operations_counted() as host_operations, \
+            with self._session(), host_operations_counted() as host_operations, \
                     kernel_launches() as launches:
                 outputs = run(inputs)
             self._launches.extend((index, launch) for launch in launches)

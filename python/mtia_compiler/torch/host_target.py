@@ -143,8 +143,10 @@ class HostTargetLauncher(MTIALauncher):
 
     def __init__(self, src: Any, metadata: Any) -> None:
         super().__init__(src, metadata)
-        self.target = metadata.mtia_target
-        self.fallback: str = metadata.mtia_fallback
+        # Kernels of the `mtia` backend (`mtia` tensors' kernels, launched
+        # while this driver is active) are launched as that backend does.
+        self.target = getattr(metadata, "mtia_target", self.target)
+        self.fallback: str = getattr(metadata, "mtia_fallback", "")
         self.function = src.fn.fn
 
     def __call__(self, grid_x: int, grid_y: int, grid_z: int, stream: Any, function: Any,
