@@ -401,8 +401,8 @@ class MTIALauncher:
         self.kernel: Any = None
         #: The file of the kernel's Python source, if it has one (a kernel
         #: Inductor loaded from its cache holds no function).
-        function = getattr(getattr(src, "fn", None), "fn", None)
-        self.path = str(function.__code__.co_filename) if hasattr(function, "__code__") else ""
+        code = getattr(getattr(getattr(src, "fn", None), "fn", None), "__code__", None)
+        self.path = str(code.co_filename) if code is not None else ""
 
     def _bind(self, args: tuple[Any, ...]) -> list[tuple[str, Any]]:
         """The program's arguments: Triton's, given for every parameter or
