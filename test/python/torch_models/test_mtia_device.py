@@ -240,6 +240,7 @@ def test_convolutions_run_on_the_host_laid_out_as_pytorch_says() -> None:
     reset_host_operations()
     got = conv(x.to("mtia"))
     assert host_operations() == {"aten::convolution": 1}
+    assert conv.bias is not None
     meta = torch.nn.functional.conv2d(x.to("meta"), conv.weight.to("meta"),
                                       conv.bias.to("meta"), padding=1)
     assert got.stride() == meta.stride()

@@ -14,9 +14,9 @@ from .zoo import ZOO, ZooModel
 
 @pytest.mark.parametrize("model", ZOO.values(), ids=list(ZOO))
 def test_zoo_model_matches_eager_on_mtia(model: ZooModel) -> None:
-    eager_model, eager_inputs = model.make(1)
+    eager_model, eager_inputs = model.make(1, "cpu")
     expected = model.step(eager_model, eager_model, eager_inputs)
-    mtia_model, mtia_inputs = model.make(1)
+    mtia_model, mtia_inputs = model.make(1, "cpu")
     compiled = mtia_compiler.torch.compile(mtia_model, target="mtia-2i")
     got = model.step(compiled, mtia_model, mtia_inputs)
 
