@@ -1,8 +1,8 @@
 """The runtime's own kernels: ATen operations of `mtia` tensors that run on
 the simulated chip as Triton kernels (compiled by mtia-compiler's backend),
 as a device runtime ships kernels for the operations Inductor leaves to it
-(matmuls, which Inductor calls as extern kernels, and layer norm, which its
-MTIA path keeps whole).
+(matmuls and convolutions, which Inductor calls as extern kernels, and layer
+norm, which its MTIA path keeps whole).
 
 Each function takes `mtia` tensors of a floating type the kernels support
 and writes its result into `out`; `operations` decides when they apply.
@@ -11,6 +11,7 @@ and writes its result into `out`; `operations` decides when they apply.
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 
 import torch
 import triton
@@ -91,6 +92,51 @@ def _layer_norm_kernel(x_ptr, weight_ptr, bias_ptr, out_ptr, mean_ptr, rstd_ptr,
         tl.store(out_ptr + row * N + offs, y.to(out_ptr.dtype.element_ty), mask=mask)
 
 
+@triton.jit
+def _convolution_kernel(
+        x_ptr, w_ptr, bias_ptr, out_ptr, M, COUT_G, K, C_G, OD, OH, OW, KD, KH, KW, D, H, W,
+        sxn, sxc, sxd, sxh, sxw, swo, swc, swd, swh, sww, son, soc, sod, soh, sow,
+        stride_d, stride_h, stride_w, pad_d, pad_h, pad_w, dil_d, dil_h, dil_w,
+        HAS_BIAS: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+        BLOCK_K: tl.constexpr):
+    """A convolution over three spatial dimensions as an implicit GEMM per
+    group (program axis 2): rows are the output positions (n, od, oh, ow),
+    columns the group's output channels, and the reduction runs over its
+    input channels and the kernel's taps (c, kd, kh, kw); the input patch of
+    each row is gathered as it is read, zero outside the padded input."""
+    group = tl.program_id(2)
+    rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    cols = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    ow = rows % OW
+    oh = (rows // OW) % OH
+    od = (rows // (OW * OH)) % OD
+    n = rows // (OW * OH * OD)
+    channels = group * COUT_G + cols
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for start in range(0, K, BLOCK_K):
+        ks = start + tl.arange(0, BLOCK_K)
+        kw = ks % KW
+        kh = (ks // KW) % KH
+        kd = (ks // (KW * KH)) % KD
+        c = ks // (KW * KH * KD)
+        d = od[:, None] * stride_d - pad_d + kd[None, :] * dil_d
+        h = oh[:, None] * stride_h - pad_h + kh[None, :] * dil_h
+        w = ow[:, None] * stride_w - pad_w + kw[None, :] * dil_w
+        inside = (rows[:, None] < M) & (ks[None, :] < K) & (d >= 0) & (d < D) & (h >= 0) \
+            & (h < H) & (w >= 0) & (w < W)
+        a = tl.load(x_ptr + n[:, None] * sxn + (group * C_G + c[None, :]) * sxc + d * sxd
+                    + h * sxh + w * sxw, mask=inside, other=0.0)
+        b = tl.load(w_ptr + channels[None, :] * swo + c[:, None] * swc + kd[:, None] * swd
+                    + kh[:, None] * swh + kw[:, None] * sww,
+                    mask=(ks[:, None] < K) & (cols[None, :] < COUT_G), other=0.0)
+        acc = tl.dot(a, b, acc, input_precision="ieee")
+    if HAS_BIAS:
+        acc += tl.load(bias_ptr + channels, mask=cols < COUT_G, other=0.0).to(tl.float32)[None, :]
+    tl.store(out_ptr + n[:, None] * son + channels[None, :] * soc + od[:, None] * sod
+             + oh[:, None] * soh + ow[:, None] * sow, acc.to(out_ptr.dtype.element_ty),
+             mask=(rows[:, None] < M) & (cols[None, :] < COUT_G))
+
+
 @functools.cache
 def _machine() -> object:
     from mtia_compiler.torch.heuristics import Machine
@@ -135,3 +181,43 @@ def layer_norm(x: torch.Tensor, weight: torch.Tensor | None, bias: torch.Tensor 
     _layer_norm_kernel[(rows,)](x, weight, bias, out, mean, rstd, n, float(eps),
                                 HAS_WEIGHT=weight is not None, HAS_BIAS=bias is not None,
                                 BLOCK=block)
+
+
+def _as_3d(tensor: torch.Tensor) -> torch.Tensor:
+    """A (batch, channels, *spatial) tensor of 1 to 3 spatial dimensions as a
+    view with three, the missing leading ones of size 1."""
+    while tensor.dim() < 5:
+        tensor = tensor.unsqueeze(2)
+    return tensor
+
+
+def _padded(values: Sequence[int], spatial: int, fill: int) -> tuple[int, int, int]:
+    first, second, third = (fill,) * (3 - spatial) + tuple(values)
+    return first, second, third
+
+
+def convolution(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None,
+                stride: Sequence[int], padding: Sequence[int], dilation: Sequence[int],
+                groups: int, out: torch.Tensor) -> None:
+    """out = the convolution of `x` (batch, channels, *spatial; 1 to 3
+    spatial dimensions) with `weight`, plus `bias`; `out` has the output's
+    shape, in any layout."""
+    from mtia_compiler.torch.heuristics import gemm_configs
+
+    spatial = x.dim() - 2
+    x5, w5, out5 = _as_3d(x), _as_3d(weight), _as_3d(out)
+    batch, channels, depth, height, width = x5.shape
+    out_channels, channels_per_group, taps_d, taps_h, taps_w = w5.shape
+    _, _, out_d, out_h, out_w = out5.shape
+    rows = batch * out_d * out_h * out_w
+    columns = out_channels // groups
+    reduction = channels_per_group * taps_d * taps_h * taps_w
+    config = gemm_configs(rows, columns, reduction, x.element_size(),
+                          _machine())[0]  # type: ignore[arg-type]
+    grid = (triton.cdiv(rows, config.block_m), triton.cdiv(columns, config.block_n), groups)
+    _convolution_kernel[grid](
+        x5, w5, bias, out5, rows, columns, reduction, channels_per_group, out_d, out_h, out_w,
+        taps_d, taps_h, taps_w, depth, height, width, *x5.stride(), *w5.stride(),
+        *out5.stride(), *_padded(stride, spatial, 1), *_padded(padding, spatial, 0),
+        *_padded(dilation, spatial, 1), HAS_BIAS=bias is not None, BLOCK_M=config.block_m,
+        BLOCK_N=config.block_n, BLOCK_K=config.block_k)

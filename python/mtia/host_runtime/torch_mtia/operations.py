@@ -1,4 +1,5 @@
-"""The ATen operations of `mtia` tensors that run on the simulated chip: the
+"""The ATen operations of `mtia` tensors that run on the simulated chip
+(matmuls, layer norm, convolutions): the
 runtime registers them for PyTorch's MTIA dispatch key when it loads. Each
 runs one of the runtime's Triton kernels (`kernels`) when its operands are
 floating point of a type the kernels take, and otherwise what every other
@@ -128,16 +129,22 @@ def convolution_overrideable(x: torch.Tensor, weight: torch.Tensor, bias: torch.
                              stride: Sequence[int], padding: Sequence[int],
                              dilation: Sequence[int], transposed: bool,
                              output_padding: Sequence[int], groups: int) -> torch.Tensor:
-    """Convolutions run on the host (PyTorch routes a device's convolutions
-    here, past the fallback), into an output laid out as PyTorch's meta
-    function of the convolution says (channels last when an operand is),
-    which is what a compiled graph expects."""
+    """A device's convolutions (PyTorch routes them here, past the
+    fallback), into an output laid out as PyTorch's meta function of the
+    convolution says (channels last when an operand is), which is what a
+    compiled graph expects. Convolutions run as the runtime's kernel on the
+    chip; transposed ones, and types the kernels do not take, on the host."""
+    from mtia.host_runtime.torch_mtia import kernels
+
     arguments = (stride, padding, dilation, transposed, output_padding, groups)
     meta = torch.ops.aten.convolution(
         x.to("meta"), weight.to("meta"), None if bias is None else bias.to("meta"), *arguments)
     out = torch.empty_strided(meta.shape, meta.stride(), dtype=meta.dtype, device=x.device)
-    out.copy_(_on_host("aten::convolution", torch.ops.aten.convolution, x, weight, bias,
-                       *arguments))
+    if transposed or not 3 <= x.dim() <= 5 or not _on_chip(x, weight, bias, out):
+        out.copy_(_on_host("aten::convolution", torch.ops.aten.convolution, x, weight, bias,
+                           *arguments))
+        return out
+    kernels.convolution(x, weight, bias, stride, padding, dilation, groups, out)
     return out
 
 
