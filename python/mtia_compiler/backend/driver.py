@@ -160,29 +160,59 @@ class _KernelRecorders(threading.local):
     def __init__(self) -> None:
         self.open: list[tuple[list[KernelLaunch], bool]] = []
 
-    def add(self, launch: KernelLaunch) -> None:
+    def add(self, launch: KernelLaunch) -> bool:
+        """Adds `launch` to the blocks; whether an exclusive one took it."""
         for records, exclusive in reversed(self.open):
             records.append(launch)
             if exclusive:
-                return
+                return True
+        return False
 
 
 _kernel_recorders = _KernelRecorders()
+#: The `kernel_launches(every_thread=True)` blocks open in the process.
+_process_recorders: list[list[KernelLaunch]] = []
+_process_recorders_lock = threading.Lock()
+
+
+def recording_kernel_launches() -> bool:
+    """Whether a `kernel_launches()` block would record a launch of the
+    calling thread."""
+    return bool(_kernel_recorders.open or _process_recorders)
 
 
 def record_kernel_launch(launch: KernelLaunch) -> None:
-    """Adds `launch` to the `kernel_launches()` blocks open in the thread."""
-    _kernel_recorders.add(launch)
+    """Adds `launch` to the `kernel_launches()` blocks open in the thread,
+    and, unless an exclusive one took it, to those open for every thread."""
+    if _kernel_recorders.add(launch):
+        return
+    with _process_recorders_lock:
+        for records in _process_recorders:
+            records.append(launch)
 
 
 @contextmanager
-def kernel_launches(exclusive: bool = False) -> Iterator[list[KernelLaunch]]:
+def kernel_launches(exclusive: bool = False,
+                    every_thread: bool = False) -> Iterator[list[KernelLaunch]]:
     """Collects the launches the calling thread makes inside the `with`
     block, in order, with what a report needs beyond the simulator's
     statistics (the kernel's source file, the tensors it was passed). The
     launches of an `exclusive` block (a benchmark) are hidden from the
-    blocks it is nested in."""
+    blocks it is nested in. A block for `every_thread` collects the
+    launches of all threads while it is open (PyTorch runs the backward of
+    device tensors on a thread of its own)."""
     records: list[KernelLaunch] = []
+    if every_thread:
+        with _process_recorders_lock:
+            _process_recorders.append(records)
+        try:
+            yield records
+        finally:
+            with _process_recorders_lock:
+                del _process_recorders[max(i for i, open_records in
+                                           enumerate(_process_recorders)
+                                           if open_records is records)]
+        return
     opened = _kernel_recorders.open
     opened.append((records, exclusive))
     try:
@@ -450,7 +480,7 @@ class MTIALauncher:
                 from mtia.host_runtime.torch_mtia import _runtime
 
                 _runtime.advance_clock(chip, _log.simulated_seconds - started)
-            if _kernel_recorders.open:
+            if recording_kernel_launches():
                 record_kernel_launch(KernelLaunch(
                     self.kernel_name, self.path, grid, tensor_arguments(self.names, args),
                     _log.last, None))

@@ -40,9 +40,11 @@ class Profile:
 
 @contextmanager
 def profile() -> Iterator[Profile]:
-    """Records what the calling thread runs on the `mtia` device in the block."""
+    """Records what runs on the `mtia` device while the block runs, on any
+    thread (the backward of device tensors runs on a thread of PyTorch's)."""
     profiled = Profile()
-    with host_operations_counted() as host_operations, kernel_launches() as launches:
+    with host_operations_counted() as host_operations, \
+            kernel_launches(every_thread=True) as launches:
         yield profiled
     profiled.launches = launches
     profiled.host_operations = host_operations

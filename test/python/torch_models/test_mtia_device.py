@@ -235,10 +235,11 @@ CONVOLUTIONS = {
     "conv2d": ((2, 3, 9, 9), (8, 3, 3, 3), {"padding": 1}),
     "conv2d_stride_dilation": ((1, 4, 11, 10), (6, 4, 3, 2),
                                {"stride": (2, 1), "padding": (1, 2), "dilation": (2, 1)}),
+    "conv2d_stride_3": ((1, 2, 10, 10), (3, 2, 3, 3), {"stride": 3}),
     "conv2d_groups": ((2, 6, 8, 8), (9, 2, 3, 3), {"groups": 3, "padding": 1}),
     "depthwise": ((2, 8, 7, 7), (8, 1, 3, 3), {"groups": 8, "padding": 1}),
     "conv1d": ((2, 5, 17), (4, 5, 3), {"stride": 2, "padding": 1}),
-    "conv3d": ((1, 2, 5, 6, 7), (3, 2, 2, 3, 3), {"padding": (0, 1, 1)}),
+    "conv3d": ((1, 2, 5, 6, 7), (3, 2, 2, 3, 3), {"padding": (0, 1, 1), "stride": (1, 2, 1)}),
     "pointwise": ((2, 16, 5, 5), (32, 16, 1, 1), {}),
 }
 CONVOLUTION_FUNCTIONS = {3: torch.nn.functional.conv1d, 4: torch.nn.functional.conv2d,
@@ -259,6 +260,36 @@ def test_convolutions_run_on_the_chip(name: str) -> None:
     assert [record.kernel for record in records] == ["_convolution_kernel"]
     assert host_operations() == {}
     torch.testing.assert_close(got.cpu().double(), expected, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("name", list(CONVOLUTIONS))
+def test_convolution_gradients_run_on_the_chip(name: str) -> None:
+    """The input's and the weight's gradients are the runtime's kernels, run
+    on PyTorch's thread for device backward, which `profile()` sees; the
+    bias's is a sum on the host."""
+    import mtia_compiler.torch
+
+    x_shape, w_shape, options = CONVOLUTIONS[name]
+    generator = torch.Generator().manual_seed(7)
+    operands = [torch.randn(x_shape, generator=generator),
+                torch.randn(w_shape, generator=generator),
+                torch.randn(w_shape[0], generator=generator)]
+    convolve = CONVOLUTION_FUNCTIONS[len(x_shape)]
+    exact = [operand.double().requires_grad_() for operand in operands]
+    output = convolve(*exact, **options)
+    grad = torch.randn(output.shape, generator=generator)
+    output.backward(grad.double())
+    device = [operand.to("mtia").requires_grad_() for operand in operands]
+    with mtia_compiler.torch.profile() as profiled:
+        convolve(*device, **options).backward(grad.to("mtia"))
+    assert [launch.name for launch in profiled.launches] == [
+        "_convolution_kernel", "_convolution_input_grad_kernel",
+        "_convolution_weight_grad_kernel"]
+    assert profiled.host_operations == {"aten::sum.IntList_out": 1}
+    for got, expected in zip(device, exact, strict=True):
+        assert got.grad is not None and expected.grad is not None
+        torch.testing.assert_close(got.grad.cpu().double(), expected.grad, rtol=1e-5,
+                                   atol=1e-5)
 
 
 def test_a_convolution_is_laid_out_as_pytorch_says() -> None:

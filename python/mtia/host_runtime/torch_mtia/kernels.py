@@ -137,6 +137,92 @@ def _convolution_kernel(
              mask=(rows[:, None] < M) & (cols[None, :] < COUT_G))
 
 
+@triton.jit
+def _convolution_input_grad_kernel(
+        grad_ptr, w_ptr, out_ptr, M, C_G, K, COUT_G, D, H, W, KD, KH, KW, OD, OH, OW,
+        sgn, sgc, sgd, sgh, sgw, swo, swc, swd, swh, sww, son, soc, sod, soh, sow,
+        stride_d, stride_h, stride_w, pad_d, pad_h, pad_w, dil_d, dil_h, dil_w,
+        BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    """The gradient of a convolution's input as an implicit GEMM per group:
+    rows are the input positions (n, d, h, w), columns the group's input
+    channels, and the reduction runs over its output channels and the taps
+    (co, kd, kh, kw) whose strided, dilated window reaches the position."""
+    group = tl.program_id(2)
+    rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    cols = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    w_ = rows % W
+    h_ = (rows // W) % H
+    d_ = (rows // (W * H)) % D
+    n = rows // (W * H * D)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for start in range(0, K, BLOCK_K):
+        ks = start + tl.arange(0, BLOCK_K)
+        kw = ks % KW
+        kh = (ks // KW) % KH
+        kd = (ks // (KW * KH)) % KD
+        co = group * COUT_G + ks // (KW * KH * KD)
+        d = d_[:, None] + pad_d - kd[None, :] * dil_d
+        h = h_[:, None] + pad_h - kh[None, :] * dil_h
+        w = w_[:, None] + pad_w - kw[None, :] * dil_w
+        od = d // stride_d
+        oh = h // stride_h
+        ow = w // stride_w
+        reached = (rows[:, None] < M) & (ks[None, :] < K) & (d >= 0) & (h >= 0) & (w >= 0) \
+            & (d % stride_d == 0) & (h % stride_h == 0) & (w % stride_w == 0) \
+            & (od < OD) & (oh < OH) & (ow < OW)
+        a = tl.load(grad_ptr + n[:, None] * sgn + co[None, :] * sgc + od * sgd + oh * sgh
+                    + ow * sgw, mask=reached, other=0.0)
+        b = tl.load(w_ptr + co[:, None] * swo + cols[None, :] * swc + kd[:, None] * swd
+                    + kh[:, None] * swh + kw[:, None] * sww,
+                    mask=(ks[:, None] < K) & (cols[None, :] < C_G), other=0.0)
+        acc = tl.dot(a, b, acc, input_precision="ieee")
+    channels = group * C_G + cols
+    tl.store(out_ptr + n[:, None] * son + channels[None, :] * soc + d_[:, None] * sod
+             + h_[:, None] * soh + w_[:, None] * sow, acc.to(out_ptr.dtype.element_ty),
+             mask=(rows[:, None] < M) & (cols[None, :] < C_G))
+
+
+@triton.jit
+def _convolution_weight_grad_kernel(
+        grad_ptr, x_ptr, out_ptr, COUT_G, N, K, C_G, KD, KH, KW, OD, OH, OW, D, H, W,
+        sgn, sgc, sgd, sgh, sgw, sxn, sxc, sxd, sxh, sxw, soo, soc, sod, soh, sow,
+        stride_d, stride_h, stride_w, pad_d, pad_h, pad_w, dil_d, dil_h, dil_w,
+        BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    """The gradient of a convolution's weight as an implicit GEMM per group:
+    rows are the group's output channels, columns its input channels and
+    taps (c, kd, kh, kw), and the reduction runs over the output positions
+    (n, od, oh, ow), the input gathered where each tap read it."""
+    group = tl.program_id(2)
+    rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    cols = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    kw = cols % KW
+    kh = (cols // KW) % KH
+    kd = (cols // (KW * KH)) % KD
+    c = group * C_G + cols // (KW * KH * KD)
+    co = group * COUT_G + rows
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for start in range(0, K, BLOCK_K):
+        ks = start + tl.arange(0, BLOCK_K)
+        ow = ks % OW
+        oh = (ks // OW) % OH
+        od = (ks // (OW * OH)) % OD
+        n = ks // (OW * OH * OD)
+        a = tl.load(grad_ptr + co[:, None] * sgc + n[None, :] * sgn + od[None, :] * sgd
+                    + oh[None, :] * sgh + ow[None, :] * sgw,
+                    mask=(rows[:, None] < COUT_G) & (ks[None, :] < K), other=0.0)
+        d = od[:, None] * stride_d - pad_d + kd[None, :] * dil_d
+        h = oh[:, None] * stride_h - pad_h + kh[None, :] * dil_h
+        w = ow[:, None] * stride_w - pad_w + kw[None, :] * dil_w
+        inside = (ks[:, None] < K) & (cols[None, :] < N) & (d >= 0) & (d < D) & (h >= 0) \
+            & (h < H) & (w >= 0) & (w < W)
+        b = tl.load(x_ptr + n[:, None] * sxn + c[None, :] * sxc + d * sxd + h * sxh + w * sxw,
+                    mask=inside, other=0.0)
+        acc = tl.dot(a, b, acc, input_precision="ieee")
+    tl.store(out_ptr + co[:, None] * soo + (cols // (KW * KH * KD))[None, :] * soc
+             + kd[None, :] * sod + kh[None, :] * soh + kw[None, :] * sow,
+             acc.to(out_ptr.dtype.element_ty), mask=(rows[:, None] < COUT_G) & (cols[None, :] < N))
+
+
 @functools.cache
 def _machine() -> object:
     from mtia_compiler.torch.heuristics import Machine
@@ -221,3 +307,57 @@ def convolution(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None
         *out5.stride(), *_padded(stride, spatial, 1), *_padded(padding, spatial, 0),
         *_padded(dilation, spatial, 1), HAS_BIAS=bias is not None, BLOCK_M=config.block_m,
         BLOCK_N=config.block_n, BLOCK_K=config.block_k)
+
+
+def convolution_input_grad(grad: torch.Tensor, weight: torch.Tensor, stride: Sequence[int],
+                           padding: Sequence[int], dilation: Sequence[int], groups: int,
+                           out: torch.Tensor) -> None:
+    """out = the gradient of a convolution's input (of `out`'s shape) from
+    the gradient of its output `grad` and its `weight`."""
+    from mtia_compiler.torch.heuristics import gemm_configs
+
+    spatial = grad.dim() - 2
+    g5, w5, out5 = _as_3d(grad), _as_3d(weight), _as_3d(out)
+    batch, channels, depth, height, width = out5.shape
+    out_channels, channels_per_group, taps_d, taps_h, taps_w = w5.shape
+    _, _, grad_d, grad_h, grad_w = g5.shape
+    rows = batch * depth * height * width
+    per_group = out_channels // groups
+    reduction = per_group * taps_d * taps_h * taps_w
+    config = gemm_configs(rows, channels_per_group, reduction, grad.element_size(),
+                          _machine())[0]  # type: ignore[arg-type]
+    grid = (triton.cdiv(rows, config.block_m), triton.cdiv(channels_per_group, config.block_n),
+            groups)
+    _convolution_input_grad_kernel[grid](
+        g5, w5, out5, rows, channels_per_group, reduction, per_group, depth, height, width,
+        taps_d, taps_h, taps_w, grad_d, grad_h, grad_w, *g5.stride(), *w5.stride(),
+        *out5.stride(), *_padded(stride, spatial, 1), *_padded(padding, spatial, 0),
+        *_padded(dilation, spatial, 1), BLOCK_M=config.block_m, BLOCK_N=config.block_n,
+        BLOCK_K=config.block_k)
+
+
+def convolution_weight_grad(grad: torch.Tensor, x: torch.Tensor, stride: Sequence[int],
+                            padding: Sequence[int], dilation: Sequence[int], groups: int,
+                            out: torch.Tensor) -> None:
+    """out = the gradient of a convolution's weight (of `out`'s shape) from
+    the gradient of its output `grad` and its input `x`."""
+    from mtia_compiler.torch.heuristics import gemm_configs
+
+    spatial = grad.dim() - 2
+    g5, x5, out5 = _as_3d(grad), _as_3d(x), _as_3d(out)
+    batch, _, depth, height, width = x5.shape
+    out_channels, channels_per_group, taps_d, taps_h, taps_w = out5.shape
+    _, _, grad_d, grad_h, grad_w = g5.shape
+    per_group = out_channels // groups
+    columns = channels_per_group * taps_d * taps_h * taps_w
+    reduction = batch * grad_d * grad_h * grad_w
+    config = gemm_configs(per_group, columns, reduction, grad.element_size(),
+                          _machine())[0]  # type: ignore[arg-type]
+    grid = (triton.cdiv(per_group, config.block_m), triton.cdiv(columns, config.block_n),
+            groups)
+    _convolution_weight_grad_kernel[grid](
+        g5, x5, out5, per_group, columns, reduction, channels_per_group, taps_d, taps_h,
+        taps_w, grad_d, grad_h, grad_w, depth, height, width, *g5.stride(), *x5.stride(),
+        *out5.stride(), *_padded(stride, spatial, 1), *_padded(padding, spatial, 0),
+        *_padded(dilation, spatial, 1), BLOCK_M=config.block_m, BLOCK_N=config.block_n,
+        BLOCK_K=config.block_k)

@@ -153,12 +153,30 @@ def convolution_backward_overrideable(
         padding: Sequence[int], dilation: Sequence[int], transposed: bool,
         output_padding: Sequence[int], groups: int, output_mask: Sequence[bool],
 ) -> tuple[torch.Tensor | None, ...]:
-    _runtime.count_host_operation("aten::convolution_backward")
-    channels = weight.shape[1] * groups if transposed else weight.shape[0]
-    results = torch.ops.aten.convolution_backward(
-        grad.cpu(), x.cpu(), weight.cpu(), [channels] if output_mask[2] else None, stride,
-        padding, dilation, transposed, output_padding, groups, output_mask)
-    return tuple(None if r is None else r.to(x.device) for r in results)
+    """The gradients of a device's convolution: of its input and weight as
+    the runtime's kernels on the chip (of its bias, a sum, on the host);
+    transposed convolutions, and types the kernels do not take, on the host."""
+    from mtia.host_runtime.torch_mtia import kernels
+
+    if transposed or not 3 <= x.dim() <= 5 or not _on_chip(grad, x, weight):
+        _runtime.count_host_operation("aten::convolution_backward")
+        channels = weight.shape[1] * groups if transposed else weight.shape[0]
+        results = torch.ops.aten.convolution_backward(
+            grad.cpu(), x.cpu(), weight.cpu(), [channels] if output_mask[2] else None, stride,
+            padding, dilation, transposed, output_padding, groups, output_mask)
+        return tuple(None if r is None else r.to(x.device) for r in results)
+    grad_input = grad_weight = grad_bias = None
+    if output_mask[0]:
+        grad_input = torch.empty_like(x)
+        kernels.convolution_input_grad(grad, weight, stride, padding, dilation, groups,
+                                       grad_input)
+    if output_mask[1]:
+        grad_weight = torch.empty_like(weight)
+        kernels.convolution_weight_grad(grad, x, stride, padding, dilation, groups,
+                                        grad_weight)
+    if output_mask[2]:
+        grad_bias = grad.sum(dim=[0, *range(2, grad.dim())])
+    return grad_input, grad_weight, grad_bias
 
 
 for _name, _function in (("mm", mm), ("mm.out", mm_out), ("bmm", bmm), ("bmm.out", bmm_out),
