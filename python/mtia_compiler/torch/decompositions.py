@@ -15,6 +15,11 @@ generates Triton kernels for.
   fallback in Inductor, becomes a gather of the rows and an `index_add` of
   them into their bags (an atomic add in the kernel), for the modes sum and
   mean; `max` stays on the host.
+* `convolution` and its backward (an ATen call in Inductor on every device)
+  become the device runtime's implicit-GEMM operators
+  (`torch.ops.mtia_compiler.convolution`, `..._input_grad`, `..._weight_grad`:
+  `torch.library.triton_op`s), whose Triton kernels Inductor compiles into
+  the graph; transposed convolutions and dynamic shapes stay ATen's.
 """
 
 from __future__ import annotations
@@ -162,6 +167,49 @@ def flash_attention_for_cpu_backward(grad_out: torch.Tensor, query: torch.Tensor
             _key_heads(grad_value, value).to(value.dtype))
 
 
+def _runs_as_kernel(*tensors: torch.Tensor) -> bool:
+    """Whether the convolution kernels take these operands: of one floating
+    type they support, with 1 to 3 spatial dimensions and static shapes (the
+    kernels' tiles are chosen from the shapes when the graph is traced)."""
+    from mtia.host_runtime.torch_mtia.kernels import FLOAT_TYPES
+
+    return (3 <= tensors[0].dim() <= 5 and tensors[0].dtype in FLOAT_TYPES
+            and all(tensor.dtype == tensors[0].dtype for tensor in tensors)
+            and all(isinstance(size, int) for tensor in tensors for size in tensor.shape))
+
+
+def convolution(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None,
+                stride: list[int], padding: list[int], dilation: list[int], transposed: bool,
+                output_padding: list[int], groups: int) -> Any:
+    """`aten.convolution`, which Inductor calls on the host for the CPU
+    device and as an extern kernel for devices: the device runtime's
+    implicit-GEMM operator, whose Triton kernel Inductor compiles into the
+    graph. Transposed convolutions stay ATen's."""
+    if transposed or not _runs_as_kernel(x, weight):
+        return NotImplemented
+    return torch.ops.mtia_compiler.convolution(x, weight, bias, stride, padding, dilation,
+                                               groups)
+
+
+def convolution_backward(grad: torch.Tensor, x: torch.Tensor, weight: torch.Tensor,
+                         bias_sizes: list[int] | None, stride: list[int], padding: list[int],
+                         dilation: list[int], transposed: bool, output_padding: list[int],
+                         groups: int, output_mask: list[bool]) -> Any:
+    """`aten.convolution_backward`: the gradients of the input and of the
+    weight as the device runtime's operators, of the bias as a sum."""
+    if transposed or not _runs_as_kernel(grad, x, weight):
+        return NotImplemented
+    operators = torch.ops.mtia_compiler
+    grad_input = operators.convolution_input_grad(
+        grad, weight, list(x.shape), stride, padding, dilation, groups) \
+        if output_mask[0] else None
+    grad_weight = operators.convolution_weight_grad(
+        grad, x, list(weight.shape), stride, padding, dilation, groups) \
+        if output_mask[1] else None
+    grad_bias = grad.sum(dim=[0, *range(2, grad.dim())]) if output_mask[2] else None
+    return grad_input, grad_weight, grad_bias
+
+
 #: The operations a compilation for MTIA decomposes, beyond Inductor's own
 #: table, with their decompositions.
 DECOMPOSITIONS: dict[Any, Any] = {
@@ -170,11 +218,16 @@ DECOMPOSITIONS: dict[Any, Any] = {
         flash_attention_for_cpu_backward,
     aten._embedding_bag.default: embedding_bag,
     aten._embedding_bag_forward_only.default: embedding_bag,
+    aten.convolution.default: convolution,
+    aten.convolution_backward.default: convolution_backward,
 }
 
 
 def decompositions() -> dict[Any, Any]:
-    """Inductor's decomposition table with the decompositions above."""
+    """Inductor's decomposition table with the decompositions above (the
+    device runtime's operators are registered when its kernels are imported)."""
     from torch._inductor.decomposition import select_decomp_table
+
+    import mtia.host_runtime.torch_mtia.kernels  # noqa: F401 (registers the operators)
 
     return {**select_decomp_table(), **DECOMPOSITIONS}

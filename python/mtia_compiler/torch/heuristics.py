@@ -314,8 +314,10 @@ class MTIAChoices(InductorChoices):
             # ATen (on the host) remains for when no template compiles.
             "max_autotune_gemm": True,
             "max_autotune_gemm_backends": "TRITON,ATEN",
-            # Convolutions stay on ATen: Inductor's convolution templates do
-            # not benchmark on the CPU device.
+            # Convolutions are decomposed into the device runtime's operators
+            # (decompositions.py); those that are not (transposed ones) stay
+            # on ATen: Inductor's convolution templates do not benchmark on
+            # the CPU device.
             "max_autotune_conv_backends": "ATEN",
             # Benchmarking a template with its epilogue writes a module that
             # does not import on the CPU device (torch 2.13); epilogues are

@@ -107,6 +107,28 @@ def _bag_inputs(frozen: bool) -> tuple[torch.Tensor, ...]:
     return (_randn(10, 16, grad=not frozen), _randn(16, 8) if frozen else _randn(12))
 
 
+def convolutions(x: torch.Tensor, first: torch.Tensor, bias: torch.Tensor,
+                 second: torch.Tensor) -> torch.Tensor:
+    hidden = F.conv2d(x, first, bias, stride=(2, 1), padding=(1, 2), dilation=(1, 2))
+    return F.conv2d(torch.relu(hidden), second, groups=2).flatten(1)
+
+
+def _convolution_inputs() -> tuple[torch.Tensor, ...]:
+    torch.manual_seed(0)
+    return _randn(2, 3, 9, 8), _randn(6, 3, 3, 3), _randn(6), _randn(4, 3, 2, 2)
+
+
+def convolutions_1d_and_3d(x: torch.Tensor, taps: torch.Tensor, volume: torch.Tensor,
+                           cube: torch.Tensor) -> torch.Tensor:
+    line = F.conv1d(x, taps, stride=2, padding=1, groups=4)
+    return torch.cat([line.flatten(1), F.conv3d(volume, cube, padding=1).flatten(1)], dim=1)
+
+
+def _convolution_1d_3d_inputs() -> tuple[torch.Tensor, ...]:
+    torch.manual_seed(0)
+    return _randn(2, 4, 15), _randn(8, 1, 3), _randn(2, 2, 4, 5, 6), _randn(3, 2, 3, 3, 3)
+
+
 CASES = [
     Case("causal_1x2x16x32", causal_attention, lambda: _sdpa_inputs(1, 2, 2, 16, 16, 32)),
     Case("causal_with_bias", causal_attention_with_bias,
@@ -117,6 +139,8 @@ CASES = [
     Case("attention_block", attention_block, _block_inputs),
     Case("embedding_bag_sum_and_mean", embedding_bags, lambda: _bag_inputs(frozen=False)),
     Case("embedding_bag_frozen_table", frozen_embedding_bag, lambda: _bag_inputs(frozen=True)),
+    Case("convolutions_strided_dilated_grouped", convolutions, _convolution_inputs),
+    Case("convolutions_1d_depthwise_and_3d", convolutions_1d_and_3d, _convolution_1d_3d_inputs),
 ]
 
 

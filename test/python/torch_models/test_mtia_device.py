@@ -483,3 +483,32 @@ def test_the_compile_api_on_mtia_matches_eager_and_reports_no_benchmarks(name: s
     second = compiled.report()
     assert [kernel.name for kernel in first.kernels] == [kernel.name for kernel in second.kernels]
     assert first.total_cycles == second.total_cycles
+
+
+@pytest.mark.parametrize("device", ["cpu", "mtia"])
+def test_the_compile_api_runs_convolutions_and_their_gradients_on_the_chip(device: str) -> None:
+    """On either device, `mtia_compiler.torch.compile` decomposes ATen's
+    convolutions into the runtime's operators, whose kernels Inductor
+    compiles into the forward and backward graphs."""
+    import mtia_compiler.torch
+
+    torch.manual_seed(8)
+    model = torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.ReLU(),
+                                torch.nn.Conv2d(8, 4, 3, stride=2, groups=2),
+                                torch.nn.Flatten(), torch.nn.Linear(4 * 7 * 7, 5))
+    x = torch.randn(2, 3, 16, 16)
+    model(x).square().sum().backward()
+    expected = [parameter.grad.clone() for parameter in model.parameters()
+                if parameter.grad is not None]
+    model.zero_grad()
+    model.to(device)
+    compiled = mtia_compiler.torch.compile(model)
+    compiled(x.to(device)).square().sum().backward()
+    got = [parameter.grad.cpu() for parameter in model.parameters() if parameter.grad is not None]
+    for got_grad, expected_grad in zip(got, expected, strict=True):
+        torch.testing.assert_close(got_grad, expected_grad, rtol=1e-4, atol=1e-4)
+    report = compiled.report()
+    assert report.host_ops == () and report.host_operation_counts == {}
+    kernels = {(kernel.graph, kernel.name) for kernel in report.kernels}
+    assert {("forward", "_convolution_kernel"), ("backward", "_convolution_input_grad_kernel"),
+            ("backward", "_convolution_weight_grad_kernel")} <= kernels

@@ -4,8 +4,13 @@ as a device runtime ships kernels for the operations Inductor leaves to it
 (matmuls and convolutions, which Inductor calls as extern kernels, and layer
 norm, which its MTIA path keeps whole).
 
-Each function takes `mtia` tensors of a floating type the kernels support
-and writes its result into `out`; `operations` decides when they apply.
+Each function takes tensors of a floating type the kernels support and
+writes its result into `out`; `operations` decides when they apply to `mtia`
+tensors. The convolutions are also PyTorch operators (`torch.library.triton_op`,
+`torch.ops.mtia_compiler.convolution...`), which `mtia_compiler.torch.compile`
+decomposes ATen's convolutions into on either device: Inductor then compiles
+their Triton kernels into its graphs, whose launches run on the simulator.
+Launches go through `wrap_triton`, as the operators need.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from collections.abc import Sequence
 import torch
 import triton
 import triton.language as tl
+from torch.library import triton_op, wrap_triton
 
 from mtia.host_runtime.torch_mtia.acc_flags import target_name
 
@@ -251,7 +257,7 @@ def matmul(a: torch.Tensor, b: torch.Tensor, out: torch.Tensor,
     config = gemm_configs(m, n, k, a.element_size(), _machine())[0]  # type: ignore[arg-type]
     expanded = bias.expand(out.shape) if bias is not None else out
     grid = (triton.cdiv(m, config.block_m), triton.cdiv(n, config.block_n), batch)
-    _matmul_kernel[grid](a, b, expanded, out, m, n, k, *_strides3(a), *_strides3(b),
+    wrap_triton(_matmul_kernel)[grid](a, b, expanded, out, m, n, k, *_strides3(a), *_strides3(b),
                          *_strides3(expanded), *_strides3(out), float(alpha), float(beta),
                          HAS_BIAS=bias is not None and beta != 0, BLOCK_M=config.block_m,
                          BLOCK_N=config.block_n, BLOCK_K=config.block_k)
@@ -264,7 +270,7 @@ def layer_norm(x: torch.Tensor, weight: torch.Tensor | None, bias: torch.Tensor 
     rows = mean.numel()
     n = x.numel() // rows
     block = min(triton.next_power_of_2(n), 1024)
-    _layer_norm_kernel[(rows,)](x, weight, bias, out, mean, rstd, n, float(eps),
+    wrap_triton(_layer_norm_kernel)[(rows,)](x, weight, bias, out, mean, rstd, n, float(eps),
                                 HAS_WEIGHT=weight is not None, HAS_BIAS=bias is not None,
                                 BLOCK=block)
 
@@ -301,7 +307,7 @@ def convolution(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None
     config = gemm_configs(rows, columns, reduction, x.element_size(),
                           _machine())[0]  # type: ignore[arg-type]
     grid = (triton.cdiv(rows, config.block_m), triton.cdiv(columns, config.block_n), groups)
-    _convolution_kernel[grid](
+    wrap_triton(_convolution_kernel)[grid](
         x5, w5, bias, out5, rows, columns, reduction, channels_per_group, out_d, out_h, out_w,
         taps_d, taps_h, taps_w, depth, height, width, *x5.stride(), *w5.stride(),
         *out5.stride(), *_padded(stride, spatial, 1), *_padded(padding, spatial, 0),
@@ -328,7 +334,7 @@ def convolution_input_grad(grad: torch.Tensor, weight: torch.Tensor, stride: Seq
                           _machine())[0]  # type: ignore[arg-type]
     grid = (triton.cdiv(rows, config.block_m), triton.cdiv(channels_per_group, config.block_n),
             groups)
-    _convolution_input_grad_kernel[grid](
+    wrap_triton(_convolution_input_grad_kernel)[grid](
         g5, w5, out5, rows, channels_per_group, reduction, per_group, depth, height, width,
         taps_d, taps_h, taps_w, grad_d, grad_h, grad_w, *g5.stride(), *w5.stride(),
         *out5.stride(), *_padded(stride, spatial, 1), *_padded(padding, spatial, 0),
@@ -355,9 +361,50 @@ def convolution_weight_grad(grad: torch.Tensor, x: torch.Tensor, stride: Sequenc
                           _machine())[0]  # type: ignore[arg-type]
     grid = (triton.cdiv(per_group, config.block_m), triton.cdiv(columns, config.block_n),
             groups)
-    _convolution_weight_grad_kernel[grid](
+    wrap_triton(_convolution_weight_grad_kernel)[grid](
         g5, x5, out5, per_group, columns, reduction, channels_per_group, taps_d, taps_h,
         taps_w, grad_d, grad_h, grad_w, depth, height, width, *g5.stride(), *x5.stride(),
         *out5.stride(), *_padded(stride, spatial, 1), *_padded(padding, spatial, 0),
         *_padded(dilation, spatial, 1), BLOCK_M=config.block_m, BLOCK_N=config.block_n,
         BLOCK_K=config.block_k)
+
+
+def _output_shape(x: torch.Tensor, weight: torch.Tensor, stride: Sequence[int],
+                  padding: Sequence[int], dilation: Sequence[int], groups: int) -> torch.Size:
+    """The shape of the convolution of `x` with `weight`, by PyTorch's meta function."""
+    return torch.ops.aten.convolution(
+        torch.empty(x.shape, device="meta"), torch.empty(weight.shape, device="meta"), None,
+        stride, padding, dilation, False, [0] * len(stride), groups).shape
+
+
+@triton_op("mtia_compiler::convolution", mutates_args={})
+def convolution_operator(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None,
+                         stride: Sequence[int], padding: Sequence[int],
+                         dilation: Sequence[int], groups: int) -> torch.Tensor:
+    """The convolution of `x` with `weight` plus `bias`, contiguous."""
+    out = torch.empty(_output_shape(x, weight, stride, padding, dilation, groups),
+                      dtype=x.dtype, device=x.device)
+    convolution(x, weight, bias, stride, padding, dilation, groups, out)
+    return out
+
+
+@triton_op("mtia_compiler::convolution_input_grad", mutates_args={})
+def convolution_input_grad_operator(grad: torch.Tensor, weight: torch.Tensor,
+                                    input_shape: Sequence[int], stride: Sequence[int],
+                                    padding: Sequence[int], dilation: Sequence[int],
+                                    groups: int) -> torch.Tensor:
+    """The gradient of a convolution's input (of `input_shape`), contiguous."""
+    out = torch.empty(input_shape, dtype=grad.dtype, device=grad.device)
+    convolution_input_grad(grad, weight, stride, padding, dilation, groups, out)
+    return out
+
+
+@triton_op("mtia_compiler::convolution_weight_grad", mutates_args={})
+def convolution_weight_grad_operator(grad: torch.Tensor, x: torch.Tensor,
+                                     weight_shape: Sequence[int], stride: Sequence[int],
+                                     padding: Sequence[int], dilation: Sequence[int],
+                                     groups: int) -> torch.Tensor:
+    """The gradient of a convolution's weight (of `weight_shape`), contiguous."""
+    out = torch.empty(weight_shape, dtype=grad.dtype, device=grad.device)
+    convolution_weight_grad(grad, x, stride, padding, dilation, groups, out)
+    return out
