@@ -26,6 +26,14 @@ from .zoo import ZOO
 TARGETS = Path(__file__).resolve().parents[3] / "targets"
 
 
+@pytest.fixture(autouse=True)
+def fresh_dynamo() -> None:
+    """Each test compiles from scratch: Dynamo would otherwise compile a
+    `Sequential` seen before with other shapes for dynamic ones (which the
+    convolution operators leave to ATen)."""
+    torch._dynamo.reset()
+
+
 def run_fresh(directory: Path, script: str, **environment: str) -> str:
     """Runs `script` (written to a file in `directory`: Triton reads the
     source of its kernels) in a new interpreter, with `environment` added,
@@ -451,11 +459,12 @@ def test_profile_reports_a_stock_compiled_model() -> None:
     report = profiled.report()
     assert report.target == "mtia-2i"
     assert report.host_operation_counts == {"aten::convolution": 1}
-    # Inductor adds the biases of the convolutions it calls in its own kernels.
-    assert [kernel.name for kernel in report.kernels] == [
-        "_convolution_kernel", "triton_poi_fused_convolution_relu_0",
-        "triton_poi_fused_convolution_1", "_matmul_kernel", "_layer_norm_kernel"]
-    assert report.total_cycles > 0
+    # Inductor adds the biases of the convolutions it calls in two kernels
+    # of its own.
+    names = [kernel.name for kernel in report.kernels]
+    assert [name for name in names if not name.startswith("triton_")] == [
+        "_convolution_kernel", "_matmul_kernel", "_layer_norm_kernel"]
+    assert len(names) == 5 and report.total_cycles > 0
 
 
 @pytest.mark.parametrize("name", ["llama_block", "adamw_step"])
