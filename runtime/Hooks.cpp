@@ -93,7 +93,8 @@ public:
       *event = new double(0);
     *static_cast<double *>(*event) = deviceClock(device);
   }
-  void destroyEvent(void *event, const c10::DeviceIndex) const noexcept override {
+  void destroyEvent(void *event,
+                    const c10::DeviceIndex) const noexcept override {
     delete static_cast<double *>(event);
   }
   double elapsedTime(void *start, void *end,
@@ -142,9 +143,7 @@ public:
   void setCurrentDevice(c10::DeviceIndex device) const override {
     runtime::setCurrentDevice(device);
   }
-  c10::DeviceIndex getCurrentDevice() const override {
-    return currentDevice();
-  }
+  c10::DeviceIndex getCurrentDevice() const override { return currentDevice(); }
   c10::DeviceIndex exchangeDevice(c10::DeviceIndex device) const override {
     c10::DeviceIndex previous = currentDevice();
     if (device >= 0)
@@ -174,7 +173,8 @@ public:
   PyObject *memoryStats(c10::DeviceIndex device) const override {
     MemoryStatistics memory = memoryStatistics(resolve(device));
     PyObject *dram = PyDict_New();
-    setItem(dram, "allocated_bytes", PyLong_FromLongLong(memory.allocatedBytes));
+    setItem(dram, "allocated_bytes",
+            PyLong_FromLongLong(memory.allocatedBytes));
     setItem(dram, "peak_bytes", PyLong_FromLongLong(memory.peakBytes));
     setItem(dram, "allocations", PyLong_FromLongLong(memory.allocations));
     setItem(dram, "total_bytes",

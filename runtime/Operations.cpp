@@ -40,16 +40,22 @@ c10::OptionalDeviceGuard guardFor(std::optional<c10::Device> device) {
   return c10::OptionalDeviceGuard(device);
 }
 
-at::Tensor empty(c10::IntArrayRef size, std::optional<at::ScalarType> dtype,
-                 std::optional<at::Layout> layout,
-                 std::optional<c10::Device> device,
-                 std::optional<bool> pinMemory,
-                 std::optional<c10::MemoryFormat> memoryFormat) {
+/// Fails unless a factory's options describe what an `mtia` tensor can be.
+void checkDeviceOptions(std::optional<at::Layout> layout,
+                        std::optional<bool> pinMemory) {
   TORCH_CHECK(!pinMemory.value_or(false),
               "pinned memory is host memory: it cannot live on mtia");
   TORCH_CHECK(c10::layout_or_default(layout) == c10::kStrided,
               "mtia tensors are strided, got layout ",
               c10::layout_or_default(layout));
+}
+
+at::Tensor empty(c10::IntArrayRef size, std::optional<at::ScalarType> dtype,
+                 std::optional<at::Layout> layout,
+                 std::optional<c10::Device> device,
+                 std::optional<bool> pinMemory,
+                 std::optional<c10::MemoryFormat> memoryFormat) {
+  checkDeviceOptions(layout, pinMemory);
   auto guard = guardFor(device);
   return at::detail::empty_generic(size, deviceAllocator(), kMTIAKeys,
                                    c10::dtype_or_default(dtype), memoryFormat);
@@ -60,15 +66,10 @@ at::Tensor emptyStrided(c10::IntArrayRef size, c10::IntArrayRef stride,
                         std::optional<at::Layout> layout,
                         std::optional<c10::Device> device,
                         std::optional<bool> pinMemory) {
-  TORCH_CHECK(!pinMemory.value_or(false),
-              "pinned memory is host memory: it cannot live on mtia");
-  TORCH_CHECK(c10::layout_or_default(layout) == c10::kStrided,
-              "mtia tensors are strided, got layout ",
-              c10::layout_or_default(layout));
+  checkDeviceOptions(layout, pinMemory);
   auto guard = guardFor(device);
-  return at::detail::empty_strided_generic(size, stride, deviceAllocator(),
-                                           kMTIAKeys,
-                                           c10::dtype_or_default(dtype));
+  return at::detail::empty_strided_generic(
+      size, stride, deviceAllocator(), kMTIAKeys, c10::dtype_or_default(dtype));
 }
 
 /// A CPU tensor over the same host memory as `tensor` (an `mtia` tensor's
@@ -85,9 +86,8 @@ at::Tensor hostAlias(const at::Tensor &tensor) {
 /// following the strides as the CPU's copy does.
 at::Tensor copyFrom(const at::Tensor &source, const at::Tensor &destination,
                     bool /*nonBlocking*/) {
-  TORCH_CHECK(source.is_cpu() || source.is_mtia(),
-              "cannot copy from ", source.device(), " to ",
-              destination.device());
+  TORCH_CHECK(source.is_cpu() || source.is_mtia(), "cannot copy from ",
+              source.device(), " to ", destination.device());
   TORCH_CHECK(destination.is_cpu() || destination.is_mtia(),
               "cannot copy from ", source.device(), " to ",
               destination.device());
