@@ -100,42 +100,46 @@ def _layer_norm_kernel(x_ptr, weight_ptr, bias_ptr, out_ptr, mean_ptr, rstd_ptr,
 
 @triton.jit
 def _convolution_kernel(
-        x_ptr, w_ptr, bias_ptr, out_ptr, M, COUT_G, K, C_G, OD, OH, OW, KD, KH, KW, D, H, W,
+        x_ptr, w_ptr, bias_ptr, out_ptr, M, COUT_G, C_G, OD, OH, OW, KD, KH, KW, D, H, W,
         sxn, sxc, sxd, sxh, sxw, swo, swc, swd, swh, sww, son, soc, sod, soh, sow,
         stride_d, stride_h, stride_w, pad_d, pad_h, pad_w, dil_d, dil_h, dil_w,
         HAS_BIAS: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
         BLOCK_K: tl.constexpr):
     """A convolution over three spatial dimensions as an implicit GEMM per
     group (program axis 2): rows are the output positions (n, od, oh, ow),
-    columns the group's output channels, and the reduction runs over its
-    input channels and the kernel's taps (c, kd, kh, kw); the input patch of
-    each row is gathered as it is read, zero outside the padded input."""
+    columns the group's output channels, and the reduction runs over the
+    kernel's taps and, for each, the group's input channels in blocks. For a
+    tap, a row reads its input position at one offset (zero outside the
+    padded input) and the channels at theirs, so a block of the input patch
+    is a row offset plus a channel offset."""
     group = tl.program_id(2)
     rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
     cols = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    steps = tl.arange(0, BLOCK_K)
     ow = rows % OW
     oh = (rows // OW) % OH
     od = (rows // (OW * OH)) % OD
     n = rows // (OW * OH * OD)
     channels = group * COUT_G + cols
+    x_group = x_ptr + group * C_G * sxc
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-    for start in range(0, K, BLOCK_K):
-        ks = start + tl.arange(0, BLOCK_K)
-        kw = ks % KW
-        kh = (ks // KW) % KH
-        kd = (ks // (KW * KH)) % KD
-        c = ks // (KW * KH * KD)
-        d = od[:, None] * stride_d - pad_d + kd[None, :] * dil_d
-        h = oh[:, None] * stride_h - pad_h + kh[None, :] * dil_h
-        w = ow[:, None] * stride_w - pad_w + kw[None, :] * dil_w
-        inside = (rows[:, None] < M) & (ks[None, :] < K) & (d >= 0) & (d < D) & (h >= 0) \
-            & (h < H) & (w >= 0) & (w < W)
-        a = tl.load(x_ptr + n[:, None] * sxn + (group * C_G + c[None, :]) * sxc + d * sxd
-                    + h * sxh + w * sxw, mask=inside, other=0.0)
-        b = tl.load(w_ptr + channels[None, :] * swo + c[:, None] * swc + kd[:, None] * swd
-                    + kh[:, None] * swh + kw[:, None] * sww,
-                    mask=(ks[:, None] < K) & (cols[None, :] < COUT_G), other=0.0)
-        acc = tl.dot(a, b, acc, input_precision="ieee")
+    for tap in range(0, KD * KH * KW):
+        kw = tap % KW
+        kh = (tap // KW) % KH
+        kd = tap // (KW * KH)
+        d = od * stride_d - pad_d + kd * dil_d
+        h = oh * stride_h - pad_h + kh * dil_h
+        w = ow * stride_w - pad_w + kw * dil_w
+        inside = (rows < M) & (d >= 0) & (d < D) & (h >= 0) & (h < H) & (w >= 0) & (w < W)
+        row_offsets = n * sxn + d * sxd + h * sxh + w * sxw
+        w_tap = w_ptr + kd * swd + kh * swh + kw * sww
+        for start in range(0, C_G, BLOCK_K):
+            c = start + steps
+            a = tl.load(x_group + row_offsets[:, None] + c[None, :] * sxc,
+                        mask=inside[:, None] & (c[None, :] < C_G), other=0.0)
+            b = tl.load(w_tap + c[:, None] * swc + channels[None, :] * swo,
+                        mask=(c[:, None] < C_G) & (cols[None, :] < COUT_G), other=0.0)
+            acc = tl.dot(a, b, acc, input_precision="ieee")
     if HAS_BIAS:
         acc += tl.load(bias_ptr + channels, mask=cols < COUT_G, other=0.0).to(tl.float32)[None, :]
     tl.store(out_ptr + n[:, None] * son + channels[None, :] * soc + od[:, None] * sod
@@ -145,43 +149,47 @@ def _convolution_kernel(
 
 @triton.jit
 def _convolution_input_grad_kernel(
-        grad_ptr, w_ptr, out_ptr, M, C_G, K, COUT_G, D, H, W, KD, KH, KW, OD, OH, OW,
+        grad_ptr, w_ptr, out_ptr, M, C_G, COUT_G, D, H, W, KD, KH, KW, OD, OH, OW,
         sgn, sgc, sgd, sgh, sgw, swo, swc, swd, swh, sww, son, soc, sod, soh, sow,
         stride_d, stride_h, stride_w, pad_d, pad_h, pad_w, dil_d, dil_h, dil_w,
         BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
     """The gradient of a convolution's input as an implicit GEMM per group:
     rows are the input positions (n, d, h, w), columns the group's input
-    channels, and the reduction runs over its output channels and the taps
-    (co, kd, kh, kw) whose strided, dilated window reaches the position."""
+    channels, and the reduction runs over the taps and, for each, the
+    group's output channels in blocks: a row takes the output position whose
+    strided, dilated window reaches it through the tap, if one does."""
     group = tl.program_id(2)
     rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
     cols = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    steps = tl.arange(0, BLOCK_K)
     w_ = rows % W
     h_ = (rows // W) % H
     d_ = (rows // (W * H)) % D
     n = rows // (W * H * D)
+    grad_group = grad_ptr + group * COUT_G * sgc
+    w_group = w_ptr + group * COUT_G * swo
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-    for start in range(0, K, BLOCK_K):
-        ks = start + tl.arange(0, BLOCK_K)
-        kw = ks % KW
-        kh = (ks // KW) % KH
-        kd = (ks // (KW * KH)) % KD
-        co = group * COUT_G + ks // (KW * KH * KD)
-        d = d_[:, None] + pad_d - kd[None, :] * dil_d
-        h = h_[:, None] + pad_h - kh[None, :] * dil_h
-        w = w_[:, None] + pad_w - kw[None, :] * dil_w
+    for tap in range(0, KD * KH * KW):
+        kw = tap % KW
+        kh = (tap // KW) % KH
+        kd = tap // (KW * KH)
+        d = d_ + pad_d - kd * dil_d
+        h = h_ + pad_h - kh * dil_h
+        w = w_ + pad_w - kw * dil_w
         od = d // stride_d
         oh = h // stride_h
         ow = w // stride_w
-        reached = (rows[:, None] < M) & (ks[None, :] < K) & (d >= 0) & (h >= 0) & (w >= 0) \
-            & (d % stride_d == 0) & (h % stride_h == 0) & (w % stride_w == 0) \
-            & (od < OD) & (oh < OH) & (ow < OW)
-        a = tl.load(grad_ptr + n[:, None] * sgn + co[None, :] * sgc + od * sgd + oh * sgh
-                    + ow * sgw, mask=reached, other=0.0)
-        b = tl.load(w_ptr + co[:, None] * swo + cols[None, :] * swc + kd[:, None] * swd
-                    + kh[:, None] * swh + kw[:, None] * sww,
-                    mask=(ks[:, None] < K) & (cols[None, :] < C_G), other=0.0)
-        acc = tl.dot(a, b, acc, input_precision="ieee")
+        reached = (rows < M) & (d >= 0) & (h >= 0) & (w >= 0) & (d % stride_d == 0) \
+            & (h % stride_h == 0) & (w % stride_w == 0) & (od < OD) & (oh < OH) & (ow < OW)
+        row_offsets = n * sgn + od * sgd + oh * sgh + ow * sgw
+        w_tap = w_group + kd * swd + kh * swh + kw * sww
+        for start in range(0, COUT_G, BLOCK_K):
+            co = start + steps
+            a = tl.load(grad_group + row_offsets[:, None] + co[None, :] * sgc,
+                        mask=reached[:, None] & (co[None, :] < COUT_G), other=0.0)
+            b = tl.load(w_tap + co[:, None] * swo + cols[None, :] * swc,
+                        mask=(co[:, None] < COUT_G) & (cols[None, :] < C_G), other=0.0)
+            acc = tl.dot(a, b, acc, input_precision="ieee")
     channels = group * C_G + cols
     tl.store(out_ptr + n[:, None] * son + channels[None, :] * soc + d_[:, None] * sod
              + h_[:, None] * soh + w_[:, None] * sow, acc.to(out_ptr.dtype.element_ty),
@@ -190,22 +198,23 @@ def _convolution_input_grad_kernel(
 
 @triton.jit
 def _convolution_weight_grad_kernel(
-        grad_ptr, x_ptr, out_ptr, COUT_G, N, K, C_G, KD, KH, KW, OD, OH, OW, D, H, W,
+        grad_ptr, x_ptr, out_ptr, COUT_G, C_G, K, KD, KH, KW, OD, OH, OW, D, H, W,
         sgn, sgc, sgd, sgh, sgw, sxn, sxc, sxd, sxh, sxw, soo, soc, sod, soh, sow,
         stride_d, stride_h, stride_w, pad_d, pad_h, pad_w, dil_d, dil_h, dil_w,
         BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
-    """The gradient of a convolution's weight as an implicit GEMM per group:
-    rows are the group's output channels, columns its input channels and
-    taps (c, kd, kh, kw), and the reduction runs over the output positions
-    (n, od, oh, ow), the input gathered where each tap read it."""
-    group = tl.program_id(2)
+    """The gradient of a convolution's weight as an implicit GEMM per group
+    and tap (program axis 2): rows are the group's output channels, columns
+    its input channels, and the reduction runs over the output positions
+    (n, od, oh, ow), the input read where the tap read it for each."""
+    group = tl.program_id(2) // (KD * KH * KW)
+    tap = tl.program_id(2) % (KD * KH * KW)
+    kw = tap % KW
+    kh = (tap // KW) % KH
+    kd = tap // (KW * KH)
     rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
     cols = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
-    kw = cols % KW
-    kh = (cols // KW) % KH
-    kd = (cols // (KW * KH)) % KD
-    c = group * C_G + cols // (KW * KH * KD)
     co = group * COUT_G + rows
+    c = group * C_G + cols
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
     for start in range(0, K, BLOCK_K):
         ks = start + tl.arange(0, BLOCK_K)
@@ -213,20 +222,20 @@ def _convolution_weight_grad_kernel(
         oh = (ks // OW) % OH
         od = (ks // (OW * OH)) % OD
         n = ks // (OW * OH * OD)
-        a = tl.load(grad_ptr + co[:, None] * sgc + n[None, :] * sgn + od[None, :] * sgd
-                    + oh[None, :] * sgh + ow[None, :] * sgw,
+        a = tl.load(grad_ptr + co[:, None] * sgc + (n * sgn + od * sgd + oh * sgh
+                                                   + ow * sgw)[None, :],
                     mask=(rows[:, None] < COUT_G) & (ks[None, :] < K), other=0.0)
-        d = od[:, None] * stride_d - pad_d + kd[None, :] * dil_d
-        h = oh[:, None] * stride_h - pad_h + kh[None, :] * dil_h
-        w = ow[:, None] * stride_w - pad_w + kw[None, :] * dil_w
-        inside = (ks[:, None] < K) & (cols[None, :] < N) & (d >= 0) & (d < D) & (h >= 0) \
-            & (h < H) & (w >= 0) & (w < W)
-        b = tl.load(x_ptr + n[:, None] * sxn + c[None, :] * sxc + d * sxd + h * sxh + w * sxw,
-                    mask=inside, other=0.0)
+        d = od * stride_d - pad_d + kd * dil_d
+        h = oh * stride_h - pad_h + kh * dil_h
+        w = ow * stride_w - pad_w + kw * dil_w
+        inside = (ks < K) & (d >= 0) & (d < D) & (h >= 0) & (h < H) & (w >= 0) & (w < W)
+        b = tl.load(x_ptr + (n * sxn + d * sxd + h * sxh + w * sxw)[:, None]
+                    + c[None, :] * sxc, mask=inside[:, None] & (cols[None, :] < C_G),
+                    other=0.0)
         acc = tl.dot(a, b, acc, input_precision="ieee")
-    tl.store(out_ptr + co[:, None] * soo + (cols // (KW * KH * KD))[None, :] * soc
-             + kd[None, :] * sod + kh[None, :] * soh + kw[None, :] * sow,
-             acc.to(out_ptr.dtype.element_ty), mask=(rows[:, None] < COUT_G) & (cols[None, :] < N))
+    tl.store(out_ptr + co[:, None] * soo + cols[None, :] * soc + kd * sod + kh * soh
+             + kw * sow, acc.to(out_ptr.dtype.element_ty),
+             mask=(rows[:, None] < COUT_G) & (cols[None, :] < C_G))
 
 
 @functools.cache
@@ -303,12 +312,13 @@ def convolution(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None
     _, _, out_d, out_h, out_w = out5.shape
     rows = batch * out_d * out_h * out_w
     columns = out_channels // groups
-    reduction = channels_per_group * taps_d * taps_h * taps_w
-    config = gemm_configs(rows, columns, reduction, x.element_size(),
+    # The tile of a GEMM whose reduction is one tap's channels, which the
+    # kernel runs once per tap.
+    config = gemm_configs(rows, columns, channels_per_group, x.element_size(),
                           _machine())[0]  # type: ignore[arg-type]
     grid = (triton.cdiv(rows, config.block_m), triton.cdiv(columns, config.block_n), groups)
     wrap_triton(_convolution_kernel)[grid](
-        x5, w5, bias, out5, rows, columns, reduction, channels_per_group, out_d, out_h, out_w,
+        x5, w5, bias, out5, rows, columns, channels_per_group, out_d, out_h, out_w,
         taps_d, taps_h, taps_w, depth, height, width, *x5.stride(), *w5.stride(),
         *out5.stride(), *_padded(stride, spatial, 1), *_padded(padding, spatial, 0),
         *_padded(dilation, spatial, 1), HAS_BIAS=bias is not None, BLOCK_M=config.block_m,
@@ -329,13 +339,13 @@ def convolution_input_grad(grad: torch.Tensor, weight: torch.Tensor, stride: Seq
     _, _, grad_d, grad_h, grad_w = g5.shape
     rows = batch * depth * height * width
     per_group = out_channels // groups
-    reduction = per_group * taps_d * taps_h * taps_w
-    config = gemm_configs(rows, channels_per_group, reduction, grad.element_size(),
+    # The tile of a GEMM whose reduction is one tap's output channels.
+    config = gemm_configs(rows, channels_per_group, per_group, grad.element_size(),
                           _machine())[0]  # type: ignore[arg-type]
     grid = (triton.cdiv(rows, config.block_m), triton.cdiv(channels_per_group, config.block_n),
             groups)
     wrap_triton(_convolution_input_grad_kernel)[grid](
-        g5, w5, out5, rows, channels_per_group, reduction, per_group, depth, height, width,
+        g5, w5, out5, rows, channels_per_group, per_group, depth, height, width,
         taps_d, taps_h, taps_w, grad_d, grad_h, grad_w, *g5.stride(), *w5.stride(),
         *out5.stride(), *_padded(stride, spatial, 1), *_padded(padding, spatial, 0),
         *_padded(dilation, spatial, 1), BLOCK_M=config.block_m, BLOCK_N=config.block_n,
@@ -355,15 +365,15 @@ def convolution_weight_grad(grad: torch.Tensor, x: torch.Tensor, stride: Sequenc
     out_channels, channels_per_group, taps_d, taps_h, taps_w = out5.shape
     _, _, grad_d, grad_h, grad_w = g5.shape
     per_group = out_channels // groups
-    columns = channels_per_group * taps_d * taps_h * taps_w
     reduction = batch * grad_d * grad_h * grad_w
-    config = gemm_configs(per_group, columns, reduction, grad.element_size(),
+    # One GEMM per group and tap, reducing over the output positions.
+    config = gemm_configs(per_group, channels_per_group, reduction, grad.element_size(),
                           _machine())[0]  # type: ignore[arg-type]
-    grid = (triton.cdiv(per_group, config.block_m), triton.cdiv(columns, config.block_n),
-            groups)
+    grid = (triton.cdiv(per_group, config.block_m),
+            triton.cdiv(channels_per_group, config.block_n), groups * taps_d * taps_h * taps_w)
     wrap_triton(_convolution_weight_grad_kernel)[grid](
-        g5, x5, out5, per_group, columns, reduction, channels_per_group, taps_d, taps_h,
-        taps_w, grad_d, grad_h, grad_w, depth, height, width, *g5.stride(), *x5.stride(),
+        g5, x5, out5, per_group, channels_per_group, reduction, taps_d, taps_h, taps_w,
+        grad_d, grad_h, grad_w, depth, height, width, *g5.stride(), *x5.stride(),
         *out5.stride(), *_padded(stride, spatial, 1), *_padded(padding, spatial, 0),
         *_padded(dilation, spatial, 1), BLOCK_M=config.block_m, BLOCK_N=config.block_n,
         BLOCK_K=config.block_k)
