@@ -36,6 +36,12 @@ void setItem(PyObject *dict, const char *key, PyObject *value) {
   Py_DECREF(value);
 }
 
+/// Fails for what PyTorch's MTIA interface offers and the simulated chip's
+/// runtime does not.
+[[noreturn]] void unsupported(const char *what) {
+  TORCH_CHECK(false, "the simulated MTIA runtime does not provide ", what);
+}
+
 class GuardImpl final : public c10::impl::DeviceGuardImplInterface {
 public:
   c10::DeviceType type() const override { return kMTIA; }
@@ -189,6 +195,20 @@ public:
   }
 
   void emptyCache() const override {}
+
+  PyObject *memorySnapshot(const std::optional<std::string> &) const override {
+    unsupported("memory snapshots");
+  }
+  void recordMemoryHistory(const std::optional<std::string> &,
+                           const std::string &, size_t) const override {
+    unsupported("a memory history");
+  }
+  void attachOutOfMemoryObserver(PyObject *) const override {
+    unsupported("out-of-memory observers");
+  }
+  int64_t mtiagraphCreate(bool) const override {
+    unsupported("MTIA graphs (each launch runs when it is issued)");
+  }
 
   PyObject *getDeviceCapability(c10::DeviceIndex device) const override {
     checkDevice(resolve(device));

@@ -166,6 +166,18 @@ def test_a_device_that_does_not_exist_is_an_error() -> None:
         torch.zeros(2, device="mtia:3")
 
 
+@pytest.mark.parametrize(("call", "what"), [
+    (lambda: torch.mtia.snapshot(), "memory snapshots"),
+    (lambda: torch.mtia.record_memory_history(), "a memory history"),
+    (lambda: torch.mtia.attach_out_of_memory_observer(print), "out-of-memory observers"),
+    (lambda: torch.mtia.MTIAGraph(), "MTIA graphs"),
+])
+def test_what_the_runtime_does_not_provide_is_a_clear_error(call: Callable[[], Any],
+                                                            what: str) -> None:
+    with pytest.raises(RuntimeError, match=f"the simulated MTIA runtime does not provide {what}"):
+        call()
+
+
 def test_events_measure_simulated_time() -> None:
     x, y = torch.randn(5000, device="mtia"), torch.randn(5000, device="mtia")
     out = torch.empty_like(x)
