@@ -166,10 +166,15 @@ def test_a_device_that_does_not_exist_is_an_error() -> None:
         torch.zeros(2, device="mtia:3")
 
 
+def _record_memory_history() -> None:
+    # PyTorch asks for the history once the device is initialised.
+    torch.mtia.init()
+    torch.mtia.record_memory_history()
+
+
 @pytest.mark.parametrize(("call", "what"), [
     (lambda: torch.mtia.snapshot(), "memory snapshots"),
-    # PyTorch asks for the history once the device is initialised.
-    (lambda: (torch.mtia.init(), torch.mtia.record_memory_history()), "a memory history"),
+    (_record_memory_history, "a memory history"),
     (lambda: torch.mtia.attach_out_of_memory_observer(print), "out-of-memory observers"),
     (lambda: torch.mtia.MTIAGraph(), "MTIA graphs"),
 ])
