@@ -167,17 +167,6 @@ def flash_attention_for_cpu_backward(grad_out: torch.Tensor, query: torch.Tensor
             _key_heads(grad_value, value).to(value.dtype))
 
 
-def _runs_as_kernel(*tensors: torch.Tensor) -> bool:
-    """Whether the convolution kernels take these operands: of one floating
-    type they support, with 1 to 3 spatial dimensions and static shapes (the
-    kernels' tiles are chosen from the shapes when the graph is traced)."""
-    from mtia.host_runtime.torch_mtia.kernels import FLOAT_TYPES
-
-    return (3 <= tensors[0].dim() <= 5 and tensors[0].dtype in FLOAT_TYPES
-            and all(tensor.dtype == tensors[0].dtype for tensor in tensors)
-            and all(isinstance(size, int) for tensor in tensors for size in tensor.shape))
-
-
 def convolution(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None,
                 stride: list[int], padding: list[int], dilation: list[int], transposed: bool,
                 output_padding: list[int], groups: int) -> Any:
@@ -185,7 +174,9 @@ def convolution(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None
     device and as an extern kernel for devices: the device runtime's
     implicit-GEMM operator, whose Triton kernel Inductor compiles into the
     graph. Transposed convolutions stay ATen's."""
-    if transposed or not _runs_as_kernel(x, weight):
+    from mtia.host_runtime.torch_mtia.kernels import convolution_runs_as_kernel
+
+    if not convolution_runs_as_kernel(transposed, x, weight, bias):
         return NotImplemented
     return torch.ops.mtia_compiler.convolution(x, weight, bias, stride, padding, dilation,
                                                groups)
@@ -197,7 +188,9 @@ def convolution_backward(grad: torch.Tensor, x: torch.Tensor, weight: torch.Tens
                          groups: int, output_mask: list[bool]) -> Any:
     """`aten.convolution_backward`: the gradients of the input and of the
     weight as the device runtime's operators, of the bias as a sum."""
-    if transposed or not _runs_as_kernel(grad, x, weight):
+    from mtia.host_runtime.torch_mtia.kernels import convolution_runs_as_kernel
+
+    if not convolution_runs_as_kernel(transposed, x, weight, grad):
         return NotImplemented
     operators = torch.ops.mtia_compiler
     grad_input = operators.convolution_input_grad(

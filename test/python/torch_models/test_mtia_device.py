@@ -330,6 +330,28 @@ def test_a_convolution_is_laid_out_as_pytorch_says() -> None:
     torch.testing.assert_close(got.cpu(), torch.nn.functional.conv2d(x, w, padding=1))
 
 
+def test_types_the_kernels_do_not_take_run_on_the_host() -> None:
+    """f64 layer norms and convolutions, and their gradients, run on the
+    host, counted, with the host's results."""
+    generator = torch.Generator().manual_seed(9)
+    x = torch.randn(1, 2, 5, 5, dtype=torch.float64, generator=generator)
+    w = torch.randn(3, 2, 3, 3, dtype=torch.float64, generator=generator, requires_grad=True)
+    norm = torch.nn.LayerNorm(27, dtype=torch.float64)
+    expected = norm(torch.nn.functional.conv2d(x, w).flatten(1))
+    expected.sum().backward()
+    w_device = w.detach().to("mtia").requires_grad_()
+    norm.to("mtia")
+    reset_host_operations()
+    got = norm(torch.nn.functional.conv2d(x.to("mtia"), w_device).flatten(1))
+    got.sum().backward()
+    counted = host_operations()
+    assert counted["aten::convolution"] == counted["aten::convolution_backward"] == 1
+    assert counted["aten::native_layer_norm"] == 1
+    torch.testing.assert_close(got.cpu(), expected)
+    assert w_device.grad is not None and w.grad is not None
+    torch.testing.assert_close(w_device.grad.cpu(), w.grad)
+
+
 def test_transposed_convolutions_run_on_the_host() -> None:
     generator = torch.Generator().manual_seed(6)
     x = torch.randn(1, 4, 5, 5, generator=generator)

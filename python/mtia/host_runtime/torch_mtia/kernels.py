@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import torch
 import triton
@@ -24,6 +25,11 @@ import triton.language as tl
 from torch.library import triton_op, wrap_triton
 
 from mtia.host_runtime.torch_mtia.acc_flags import target_name
+
+if TYPE_CHECKING:
+    from torch._inductor.template_heuristics.triton import GemmConfig
+
+    from mtia_compiler.torch.heuristics import Machine
 
 #: The dtypes the kernels take; others run on the host.
 FLOAT_TYPES = (torch.float32, torch.float16, torch.bfloat16)
@@ -239,10 +245,18 @@ def _convolution_weight_grad_kernel(
 
 
 @functools.cache
-def _machine() -> object:
+def _machine() -> Machine:
     from mtia_compiler.torch.heuristics import Machine
 
     return Machine.of(target_name())
+
+
+def _tile(m: int, n: int, k: int, element_size: int) -> GemmConfig:
+    """The tile of an (m x k) @ (k x n) product on the device's chip: the
+    first of the MTIA matmul heuristics' candidates."""
+    from mtia_compiler.torch.heuristics import gemm_configs
+
+    return gemm_configs(m, n, k, element_size, _machine())[0]
 
 
 def _strides3(tensor: torch.Tensor) -> tuple[int, int, int]:
@@ -258,18 +272,16 @@ def matmul(a: torch.Tensor, b: torch.Tensor, out: torch.Tensor,
            bias: torch.Tensor | None = None, alpha: float = 1.0, beta: float = 1.0) -> None:
     """out = alpha * a @ b + beta * bias for (M x K) @ (K x N) or batched
     (B x M x K) @ (B x K x N); `bias` is broadcast to `out`'s shape."""
-    from mtia_compiler.torch.heuristics import gemm_configs
-
     m, k = a.shape[-2:]
     n = b.shape[-1]
     batch = a.shape[0] if a.dim() == 3 else 1
-    config = gemm_configs(m, n, k, a.element_size(), _machine())[0]  # type: ignore[arg-type]
+    config = _tile(m, n, k, a.element_size())
     expanded = bias.expand(out.shape) if bias is not None else out
     grid = (triton.cdiv(m, config.block_m), triton.cdiv(n, config.block_n), batch)
-    wrap_triton(_matmul_kernel)[grid](a, b, expanded, out, m, n, k, *_strides3(a), *_strides3(b),
-                         *_strides3(expanded), *_strides3(out), float(alpha), float(beta),
-                         HAS_BIAS=bias is not None and beta != 0, BLOCK_M=config.block_m,
-                         BLOCK_N=config.block_n, BLOCK_K=config.block_k)
+    wrap_triton(_matmul_kernel)[grid](
+        a, b, expanded, out, m, n, k, *_strides3(a), *_strides3(b), *_strides3(expanded),
+        *_strides3(out), float(alpha), float(beta), HAS_BIAS=bias is not None and beta != 0,
+        BLOCK_M=config.block_m, BLOCK_N=config.block_n, BLOCK_K=config.block_k)
 
 
 def layer_norm(x: torch.Tensor, weight: torch.Tensor | None, bias: torch.Tensor | None,
@@ -279,9 +291,9 @@ def layer_norm(x: torch.Tensor, weight: torch.Tensor | None, bias: torch.Tensor 
     rows = mean.numel()
     n = x.numel() // rows
     block = min(triton.next_power_of_2(n), 1024)
-    wrap_triton(_layer_norm_kernel)[(rows,)](x, weight, bias, out, mean, rstd, n, float(eps),
-                                HAS_WEIGHT=weight is not None, HAS_BIAS=bias is not None,
-                                BLOCK=block)
+    wrap_triton(_layer_norm_kernel)[(rows,)](
+        x, weight, bias, out, mean, rstd, n, float(eps), HAS_WEIGHT=weight is not None,
+        HAS_BIAS=bias is not None, BLOCK=block)
 
 
 def _as_3d(tensor: torch.Tensor) -> torch.Tensor:
@@ -292,9 +304,27 @@ def _as_3d(tensor: torch.Tensor) -> torch.Tensor:
     return tensor
 
 
-def _padded(values: Sequence[int], spatial: int, fill: int) -> tuple[int, int, int]:
-    first, second, third = (fill,) * (3 - spatial) + tuple(values)
-    return first, second, third
+def _geometry(stride: Sequence[int], padding: Sequence[int], dilation: Sequence[int],
+              spatial: int) -> tuple[int, ...]:
+    """A convolution's strides, paddings and dilations over three spatial
+    dimensions (the missing leading ones: stride 1, no padding, dilation 1),
+    in the order the kernels take them."""
+    def padded(values: Sequence[int], fill: int) -> tuple[int, ...]:
+        return (fill,) * (3 - spatial) + tuple(values)
+
+    return (*padded(stride, 1), *padded(padding, 0), *padded(dilation, 1))
+
+
+def convolution_runs_as_kernel(transposed: bool, *tensors: torch.Tensor | None) -> bool:
+    """Whether the convolution kernels take a convolution of these operands
+    (input first): not transposed, of one floating type they support, with
+    1 to 3 spatial dimensions and static shapes (their tiles are chosen from
+    the shapes)."""
+    present = [tensor for tensor in tensors if tensor is not None]
+    return (not transposed and 3 <= present[0].dim() <= 5
+            and present[0].dtype in FLOAT_TYPES
+            and all(tensor.dtype == present[0].dtype for tensor in present)
+            and all(isinstance(size, int) for tensor in present for size in tensor.shape))
 
 
 def convolution(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None,
@@ -303,8 +333,6 @@ def convolution(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None
     """out = the convolution of `x` (batch, channels, *spatial; 1 to 3
     spatial dimensions) with `weight`, plus `bias`; `out` has the output's
     shape, in any layout."""
-    from mtia_compiler.torch.heuristics import gemm_configs
-
     spatial = x.dim() - 2
     x5, w5, out5 = _as_3d(x), _as_3d(weight), _as_3d(out)
     batch, channels, depth, height, width = x5.shape
@@ -314,15 +342,14 @@ def convolution(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None
     columns = out_channels // groups
     # The tile of a GEMM whose reduction is one tap's channels, which the
     # kernel runs once per tap.
-    config = gemm_configs(rows, columns, channels_per_group, x.element_size(),
-                          _machine())[0]  # type: ignore[arg-type]
+    config = _tile(rows, columns, channels_per_group, x.element_size())
     grid = (triton.cdiv(rows, config.block_m), triton.cdiv(columns, config.block_n), groups)
     wrap_triton(_convolution_kernel)[grid](
         x5, w5, bias, out5, rows, columns, channels_per_group, out_d, out_h, out_w,
         taps_d, taps_h, taps_w, depth, height, width, *x5.stride(), *w5.stride(),
-        *out5.stride(), *_padded(stride, spatial, 1), *_padded(padding, spatial, 0),
-        *_padded(dilation, spatial, 1), HAS_BIAS=bias is not None, BLOCK_M=config.block_m,
-        BLOCK_N=config.block_n, BLOCK_K=config.block_k)
+        *out5.stride(), *_geometry(stride, padding, dilation, spatial),
+        HAS_BIAS=bias is not None, BLOCK_M=config.block_m, BLOCK_N=config.block_n,
+        BLOCK_K=config.block_k)
 
 
 def convolution_input_grad(grad: torch.Tensor, weight: torch.Tensor, stride: Sequence[int],
@@ -330,8 +357,6 @@ def convolution_input_grad(grad: torch.Tensor, weight: torch.Tensor, stride: Seq
                            out: torch.Tensor) -> None:
     """out = the gradient of a convolution's input (of `out`'s shape) from
     the gradient of its output `grad` and its `weight`."""
-    from mtia_compiler.torch.heuristics import gemm_configs
-
     spatial = grad.dim() - 2
     g5, w5, out5 = _as_3d(grad), _as_3d(weight), _as_3d(out)
     batch, channels, depth, height, width = out5.shape
@@ -340,16 +365,14 @@ def convolution_input_grad(grad: torch.Tensor, weight: torch.Tensor, stride: Seq
     rows = batch * depth * height * width
     per_group = out_channels // groups
     # The tile of a GEMM whose reduction is one tap's output channels.
-    config = gemm_configs(rows, channels_per_group, per_group, grad.element_size(),
-                          _machine())[0]  # type: ignore[arg-type]
+    config = _tile(rows, channels_per_group, per_group, grad.element_size())
     grid = (triton.cdiv(rows, config.block_m), triton.cdiv(channels_per_group, config.block_n),
             groups)
     wrap_triton(_convolution_input_grad_kernel)[grid](
         g5, w5, out5, rows, channels_per_group, per_group, depth, height, width,
         taps_d, taps_h, taps_w, grad_d, grad_h, grad_w, *g5.stride(), *w5.stride(),
-        *out5.stride(), *_padded(stride, spatial, 1), *_padded(padding, spatial, 0),
-        *_padded(dilation, spatial, 1), BLOCK_M=config.block_m, BLOCK_N=config.block_n,
-        BLOCK_K=config.block_k)
+        *out5.stride(), *_geometry(stride, padding, dilation, spatial),
+        BLOCK_M=config.block_m, BLOCK_N=config.block_n, BLOCK_K=config.block_k)
 
 
 def convolution_weight_grad(grad: torch.Tensor, x: torch.Tensor, stride: Sequence[int],
@@ -357,8 +380,6 @@ def convolution_weight_grad(grad: torch.Tensor, x: torch.Tensor, stride: Sequenc
                             out: torch.Tensor) -> None:
     """out = the gradient of a convolution's weight (of `out`'s shape) from
     the gradient of its output `grad` and its input `x`."""
-    from mtia_compiler.torch.heuristics import gemm_configs
-
     spatial = grad.dim() - 2
     g5, x5, out5 = _as_3d(grad), _as_3d(x), _as_3d(out)
     batch, _, depth, height, width = x5.shape
@@ -367,16 +388,14 @@ def convolution_weight_grad(grad: torch.Tensor, x: torch.Tensor, stride: Sequenc
     per_group = out_channels // groups
     reduction = batch * grad_d * grad_h * grad_w
     # One GEMM per group and tap, reducing over the output positions.
-    config = gemm_configs(per_group, channels_per_group, reduction, grad.element_size(),
-                          _machine())[0]  # type: ignore[arg-type]
+    config = _tile(per_group, channels_per_group, reduction, grad.element_size())
     grid = (triton.cdiv(per_group, config.block_m),
             triton.cdiv(channels_per_group, config.block_n), groups * taps_d * taps_h * taps_w)
     wrap_triton(_convolution_weight_grad_kernel)[grid](
         g5, x5, out5, per_group, channels_per_group, reduction, taps_d, taps_h, taps_w,
         grad_d, grad_h, grad_w, depth, height, width, *g5.stride(), *x5.stride(),
-        *out5.stride(), *_padded(stride, spatial, 1), *_padded(padding, spatial, 0),
-        *_padded(dilation, spatial, 1), BLOCK_M=config.block_m, BLOCK_N=config.block_n,
-        BLOCK_K=config.block_k)
+        *out5.stride(), *_geometry(stride, padding, dilation, spatial),
+        BLOCK_M=config.block_m, BLOCK_N=config.block_n, BLOCK_K=config.block_k)
 
 
 def _output_shape(x: torch.Tensor, weight: torch.Tensor, stride: Sequence[int],

@@ -8,7 +8,8 @@ operation does: it runs on the host, counted.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import torch
 
@@ -27,14 +28,17 @@ def _on_chip(*tensors: torch.Tensor | None) -> bool:
         and present[0].dtype in FLOAT_TYPES and all(t.numel() > 0 for t in present)
 
 
-def _on_host(name: str, function: object, *args: object, **kwargs: object) -> torch.Tensor:
+def _on_host(name: str, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """`function` of the operands moved to the host, counted as the host
-    operation `name`; the result comes back to the first operand's device."""
+    operation `name`; its result (a tensor, or a tuple of tensors and
+    Nones) comes back to the first operand's device."""
     _runtime.count_host_operation(name)
     device = next(a.device for a in args if isinstance(a, torch.Tensor))
     moved = [a.cpu() if isinstance(a, torch.Tensor) else a for a in args]
-    result = function(*moved, **kwargs)  # type: ignore[operator]
-    return result.to(device)
+    result = function(*moved, **kwargs)
+    if isinstance(result, torch.Tensor):
+        return result.to(device)
+    return tuple(None if item is None else item.to(device) for item in result)
 
 
 def _check_matmul(a: torch.Tensor, b: torch.Tensor, dims: int, name: str) -> None:
@@ -110,11 +114,8 @@ def native_layer_norm(x: torch.Tensor, normalized_shape: Sequence[int],
         raise RuntimeError(f"native_layer_norm: input of shape {tuple(x.shape)} does not end "
                            f"in the normalized shape {tuple(normalized_shape)}")
     if not _on_chip(x, weight, bias):
-        _runtime.count_host_operation("aten::native_layer_norm")
-        results = torch.native_layer_norm(
-            x.cpu(), normalized_shape, None if weight is None else weight.cpu(),
-            None if bias is None else bias.cpu(), eps)
-        return tuple(r.to(x.device) for r in results)  # type: ignore[return-value]
+        return _on_host("aten::native_layer_norm", torch.native_layer_norm, x,
+                        normalized_shape, weight, bias, eps)
     stats_shape = (*x.shape[:axis], *([1] * len(normalized_shape)))
     x = x.contiguous()
     out = torch.empty_like(x)
@@ -140,7 +141,8 @@ def convolution_overrideable(x: torch.Tensor, weight: torch.Tensor, bias: torch.
     meta = torch.ops.aten.convolution(
         x.to("meta"), weight.to("meta"), None if bias is None else bias.to("meta"), *arguments)
     out = torch.empty_strided(meta.shape, meta.stride(), dtype=meta.dtype, device=x.device)
-    if transposed or not 3 <= x.dim() <= 5 or not _on_chip(x, weight, bias, out):
+    if not (kernels.convolution_runs_as_kernel(transposed, x, weight, bias)
+            and _on_chip(x, weight, bias, out)):
         out.copy_(_on_host("aten::convolution", torch.ops.aten.convolution, x, weight, bias,
                            *arguments))
         return out
@@ -158,13 +160,13 @@ def convolution_backward_overrideable(
     transposed convolutions, and types the kernels do not take, on the host."""
     from mtia.host_runtime.torch_mtia import kernels
 
-    if transposed or not 3 <= x.dim() <= 5 or not _on_chip(grad, x, weight):
-        _runtime.count_host_operation("aten::convolution_backward")
+    if not (kernels.convolution_runs_as_kernel(transposed, x, weight, grad)
+            and _on_chip(grad, x, weight)):
         channels = weight.shape[1] * groups if transposed else weight.shape[0]
-        results = torch.ops.aten.convolution_backward(
-            grad.cpu(), x.cpu(), weight.cpu(), [channels] if output_mask[2] else None, stride,
-            padding, dilation, transposed, output_padding, groups, output_mask)
-        return tuple(None if r is None else r.to(x.device) for r in results)
+        return _on_host(
+            "aten::convolution_backward", torch.ops.aten.convolution_backward, grad, x, weight,
+            [channels] if output_mask[2] else None, stride, padding, dilation, transposed,
+            output_padding, groups, output_mask)
     grad_input = grad_weight = grad_bias = None
     if output_mask[0]:
         grad_input = torch.empty_like(x)
