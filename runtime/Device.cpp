@@ -134,6 +134,13 @@ void setCurrentDevice(c10::DeviceIndex device) {
   threadDevice = device;
 }
 
+c10::DeviceIndex exchangeCurrentDevice(c10::DeviceIndex device) {
+  c10::DeviceIndex previous = currentDevice();
+  if (device >= 0 && device != previous)
+    setCurrentDevice(device);
+  return previous;
+}
+
 MemoryStatistics memoryStatistics(c10::DeviceIndex device) {
   checkDevice(device);
   Devices &state = devices();

@@ -49,6 +49,10 @@ const ChipProperties &chipProperties();
 c10::DeviceIndex currentDevice();
 void setCurrentDevice(c10::DeviceIndex device);
 
+/// Makes `device` current (a negative index keeps the current one) and
+/// returns the device that was.
+c10::DeviceIndex exchangeCurrentDevice(c10::DeviceIndex device);
+
 /// Fails with a located error unless `device` names a chip of the process.
 void checkDevice(c10::DeviceIndex device);
 

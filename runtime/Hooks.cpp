@@ -47,10 +47,7 @@ public:
   c10::DeviceType type() const override { return kMTIA; }
 
   c10::Device exchangeDevice(c10::Device device) const override {
-    c10::Device previous = getDevice();
-    if (device.index() != previous.index())
-      setCurrentDevice(device.index());
-    return previous;
+    return c10::Device(kMTIA, exchangeCurrentDevice(device.index()));
   }
 
   c10::Device getDevice() const override {
@@ -151,13 +148,10 @@ public:
   }
   c10::DeviceIndex getCurrentDevice() const override { return currentDevice(); }
   c10::DeviceIndex exchangeDevice(c10::DeviceIndex device) const override {
-    c10::DeviceIndex previous = currentDevice();
-    if (device >= 0)
-      runtime::setCurrentDevice(device);
-    return previous;
+    return exchangeCurrentDevice(device);
   }
   c10::DeviceIndex maybeExchangeDevice(c10::DeviceIndex device) const override {
-    return exchangeDevice(device);
+    return exchangeCurrentDevice(device);
   }
 
   c10::Stream getCurrentStream(c10::DeviceIndex device) const override {
