@@ -190,6 +190,7 @@ class CompiledModel:
 
         patches = self._patches
         if _on_mtia(example_inputs):
+            self._check_device_target()
             # Inductor refuses its matmul templates on a device of fewer than
             # 68 SMs (the chip has 64 PEs); its extern matmul calls run as the
             # device runtime's matmul kernel, with the same heuristics' tiles.
@@ -213,8 +214,6 @@ class CompiledModel:
         from torch._inductor.virtualized import V
 
         on_device = _on_mtia(example_inputs)
-        if on_device:
-            self._check_device_target()
         with self._session(), V.set_choices_handler(self._choices), _masked_prologues():
             compiled = compile_fx_inner(graph_module, example_inputs, **kwargs)
         if not hasattr(compiled, "current_callable"):
