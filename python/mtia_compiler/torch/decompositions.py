@@ -5,12 +5,13 @@ the host: a compilation for MTIA decomposes them into operations Inductor
 generates Triton kernels for.
 
 * `scaled_dot_product_attention` reaches Inductor as
-  `_scaled_dot_product_flash_attention_for_cpu`, which it calls on the host,
-  and its gradient as `_scaled_dot_product_flash_attention_for_cpu_backward`.
-  Both become the math of attention (matmuls, the masks, a softmax from the
-  log-sum-exp of the scores), the backward's from the forward's output and
-  log-sum-exp, as the ATen kernels compute them; with dropout (which the CPU
-  route does not send to this operation) both stay on the host.
+  `_scaled_dot_product_flash_attention_for_cpu` for the CPU device and as
+  `_scaled_dot_product_fused_attention_overrideable` for `mtia` (the runtime's
+  choice), which Inductor calls as they are, and their gradients likewise:
+  they become the device runtime's flash-attention operators
+  (`torch.ops.mtia_compiler.attention`, `attention_backward`), whose Triton
+  kernels Inductor compiles into the graph; with dropout, dynamic shapes or
+  types the kernels do not take they stay ATen's.
 * `embedding_bag` (`_embedding_bag`, `_embedding_bag_forward_only`), an ATen
   fallback in Inductor, becomes a gather of the rows and an `index_add` of
   them into their bags (an atomic add in the kernel), for the modes sum and
@@ -24,14 +25,10 @@ generates Triton kernels for.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import torch
-from torch._prims_common import (
-    compute_elementwise_output_logical_to_physical_perm,
-    get_computation_dtype,
-)
+from torch._prims_common import compute_elementwise_output_logical_to_physical_perm
 
 aten = torch.ops.aten
 
@@ -69,74 +66,21 @@ def embedding_bag(weight: torch.Tensor, indices: torch.Tensor, offsets: torch.Te
     return output, offset2bag, bag_size, torch.zeros_like(bag_size)
 
 
-def _attention_scores(query: torch.Tensor, key: torch.Tensor, is_causal: bool,
-                      attn_mask: torch.Tensor | None, scale: float | None) -> torch.Tensor:
-    """The scaled and masked scores of attention, q k^T * scale (+ mask), of
-    the computation type (float32 for 16-bit inputs), with `key`'s heads
-    repeated for the query's heads that share them (grouped-query attention)."""
-    compute = get_computation_dtype(query.dtype)
-    if scale is None:
-        scale = 1.0 / math.sqrt(query.shape[-1])
-    scores = (query.to(compute) @ _query_heads(key, query).to(compute).transpose(-2, -1)) * scale
-    length, source = scores.shape[-2:]
-    if is_causal:
-        # The CPU kernel's causal mask is aligned to the top left: row i sees
-        # the columns up to i.
-        rows = torch.arange(length, device=query.device).unsqueeze(-1)
-        columns = torch.arange(source, device=query.device)
-        scores = scores.masked_fill(columns > rows, -math.inf)
-    if attn_mask is not None:
-        if attn_mask.dtype == torch.bool:
-            scores = scores.masked_fill(attn_mask.logical_not(), -math.inf)
-        else:
-            scores = scores + attn_mask.to(compute)
-    return scores
-
-
-def _query_heads(tensor: torch.Tensor, query: torch.Tensor) -> torch.Tensor:
-    """`tensor` (keys or values) with each head repeated for the query heads
-    that share it."""
-    groups = query.shape[1] // tensor.shape[1]
-    return tensor if groups == 1 else tensor.repeat_interleave(groups, dim=1)
-
-
-def _key_heads(grad: torch.Tensor, key: torch.Tensor) -> torch.Tensor:
-    """The gradient of `key` (or of the values) from the gradient of its
-    repetition over the query heads (`_query_heads`): the sum over each
-    group."""
-    batch, heads = key.shape[:2]
-    if grad.shape[1] == heads:
-        return grad
-    return grad.reshape(batch, heads, grad.shape[1] // heads, *grad.shape[2:]).sum(2)
-
-
-def _in_layout_of(tensor: torch.Tensor, reference: torch.Tensor) -> torch.Tensor:
-    """`tensor` laid out in memory in the order of `reference`'s dimensions."""
-    order, _ = compute_elementwise_output_logical_to_physical_perm(reference)
-    inverse = [order.index(dim) for dim in range(len(order))]
-    return tensor.permute(order).contiguous().permute(inverse)
-
-
 def flash_attention_for_cpu(query: torch.Tensor, key: torch.Tensor, value: torch.Tensor,
                             dropout_p: float = 0.0, is_causal: bool = False, *,
                             attn_mask: torch.Tensor | None = None,
                             scale: float | None = None) -> Any:
-    """`aten._scaled_dot_product_flash_attention_for_cpu`: (output, logsumexp),
-    as the ATen kernel computes them. The output has the query's type and
-    memory layout (a graph may view it as the kernel lays it out); the
-    log-sum-exp of each row of scores, which the backward reads, is of the
-    computation type, (batch, heads, length) laid out as (batch, length,
-    heads); a row whose scores are all masked has the log-sum-exp 0 and the
-    output 0. Dropout is not decomposed."""
-    if dropout_p != 0.0:
+    """`aten._scaled_dot_product_flash_attention_for_cpu`: (output,
+    logsumexp) by the device runtime's flash-attention operator. The output
+    has the query's memory layout (a graph may view it as the CPU kernel
+    lays it out); the log-sum-exp of each row of scores, which the backward
+    reads, is f32 (batch, heads, length) laid out as (batch, length, heads).
+    Dropout, and what the kernels do not take, stay ATen's."""
+    if dropout_p != 0.0 or not _attention_runs_as_kernel(query, key, value, attn_mask):
         return NotImplemented
-    scores = _attention_scores(query, key, is_causal, attn_mask, scale)
-    logsumexp = torch.logsumexp(scores, dim=-1)
-    logsumexp = torch.where(logsumexp == -math.inf, 0.0, logsumexp)
-    probabilities = torch.exp(scores - logsumexp.unsqueeze(-1))
-    output = probabilities @ _query_heads(value, query).to(scores.dtype)
-    return (_in_layout_of(output.to(query.dtype), query),
-            logsumexp.transpose(1, 2).contiguous().transpose(1, 2))
+    out, logsumexp = torch.ops.mtia_compiler.attention(query, key, value, attn_mask, is_causal,
+                                                       scale)
+    return (_in_layout_of(out, query), logsumexp.transpose(1, 2).contiguous().transpose(1, 2))
 
 
 def flash_attention_for_cpu_backward(grad_out: torch.Tensor, query: torch.Tensor,
@@ -145,26 +89,64 @@ def flash_attention_for_cpu_backward(grad_out: torch.Tensor, query: torch.Tensor
                                      *, attn_mask: torch.Tensor | None = None,
                                      scale: float | None = None) -> Any:
     """`aten._scaled_dot_product_flash_attention_for_cpu_backward`: the
-    gradients of the query, key and value from the output's, recomputing the
-    probabilities from the forward's log-sum-exp (P = exp(S - lse)):
-    dV = P^T dO, dP = dO V^T, dS = P (dP - rowsum(dO O)), dQ = dS K scale,
-    dK = dS^T Q scale."""
-    if dropout_p != 0.0:
+    gradients of the query, key and value by the device runtime's
+    flash-attention backward operator, from the forward's output and
+    log-sum-exp (the CPU kernel gives the mask no gradient)."""
+    if dropout_p != 0.0 or not _attention_runs_as_kernel(query, key, value, attn_mask):
         return NotImplemented
-    compute = get_computation_dtype(query.dtype)
-    if scale is None:
-        scale = 1.0 / math.sqrt(query.shape[-1])
-    scores = _attention_scores(query, key, is_causal, attn_mask, scale)
-    probabilities = torch.exp(scores - logsumexp.to(compute).unsqueeze(-1))
-    grad_out = grad_out.to(compute)
-    grad_value = probabilities.transpose(-2, -1) @ grad_out
-    grad_probabilities = grad_out @ _query_heads(value, query).to(compute).transpose(-2, -1)
-    delta = (grad_out * out.to(compute)).sum(-1, keepdim=True)
-    grad_scores = probabilities * (grad_probabilities - delta) * scale
-    grad_query = grad_scores @ _query_heads(key, query).to(compute)
-    grad_key = grad_scores.transpose(-2, -1) @ query.to(compute)
-    return (grad_query.to(query.dtype), _key_heads(grad_key, key).to(key.dtype),
-            _key_heads(grad_value, value).to(value.dtype))
+    grad_query, grad_key, grad_value, _ = torch.ops.mtia_compiler.attention_backward(
+        grad_out, query, key, value, attn_mask, out, logsumexp, is_causal, scale, False)
+    return grad_query, grad_key, grad_value
+
+
+def fused_attention_overrideable(query: torch.Tensor, key: torch.Tensor, value: torch.Tensor,
+                                 attn_bias: torch.Tensor | None = None, dropout_p: float = 0.0,
+                                 is_causal: bool = False, return_debug_mask: bool = False, *,
+                                 scale: float | None = None) -> Any:
+    """`aten._scaled_dot_product_fused_attention_overrideable` (the
+    attention of `mtia` tensors) by the device runtime's operator, which
+    Inductor then compiles into the graph instead of calling the runtime."""
+    if dropout_p != 0.0 or return_debug_mask or query.dim() != 4:
+        return NotImplemented
+    out, logsumexp = torch.ops.mtia_compiler.attention(query, key, value, attn_bias, is_causal,
+                                                       scale)
+    unused = query.new_empty((), dtype=torch.int64)
+    return (_in_layout_of(out, query), logsumexp, None, None, query.shape[2], key.shape[2],
+            unused, unused, None)
+
+
+def fused_attention_overrideable_backward(
+        grad_out: torch.Tensor, query: torch.Tensor, key: torch.Tensor, value: torch.Tensor,
+        attn_bias: torch.Tensor | None, grad_input_mask: list[bool], out: torch.Tensor,
+        logsumexp: torch.Tensor, cum_seq_q: torch.Tensor | None, cum_seq_k: torch.Tensor | None,
+        max_q: int, max_k: int, dropout_p: float, is_causal: bool, philox_seed: torch.Tensor,
+        philox_offset: torch.Tensor, *, scale: float | None = None) -> Any:
+    """The backward of `fused_attention_overrideable` by the device
+    runtime's operator."""
+    bias_grad = attn_bias is not None and grad_input_mask[3]
+    grad_query, grad_key, grad_value, grad_bias = torch.ops.mtia_compiler.attention_backward(
+        grad_out, query, key, value, attn_bias, out, logsumexp, is_causal, scale, bias_grad)
+    return grad_query, grad_key, grad_value, grad_bias if bias_grad else None
+
+
+def _attention_runs_as_kernel(query: torch.Tensor, key: torch.Tensor, value: torch.Tensor,
+                              mask: torch.Tensor | None) -> bool:
+    """Whether the flash-attention operator takes these operands: of one
+    floating type it supports, with static shapes, and an additive mask (the
+    CPU route's attention has a boolean one converted already)."""
+    from mtia.host_runtime.torch_mtia.kernels import FLOAT_TYPES
+
+    tensors = [query, key, value]
+    return (query.dtype in FLOAT_TYPES and all(t.dtype == query.dtype for t in tensors)
+            and all(isinstance(size, int) for t in tensors for size in t.shape)
+            and (mask is None or mask.dtype != torch.bool))
+
+
+def _in_layout_of(tensor: torch.Tensor, reference: torch.Tensor) -> torch.Tensor:
+    """`tensor` laid out in memory in the order of `reference`'s dimensions."""
+    order, _ = compute_elementwise_output_logical_to_physical_perm(reference)
+    inverse = [order.index(dim) for dim in range(len(order))]
+    return tensor.permute(order).contiguous().permute(inverse)
 
 
 def convolution(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None,
@@ -209,6 +191,9 @@ DECOMPOSITIONS: dict[Any, Any] = {
     aten._scaled_dot_product_flash_attention_for_cpu.default: flash_attention_for_cpu,
     aten._scaled_dot_product_flash_attention_for_cpu_backward.default:
         flash_attention_for_cpu_backward,
+    aten._scaled_dot_product_fused_attention_overrideable.default: fused_attention_overrideable,
+    aten._scaled_dot_product_fused_attention_overrideable_backward.default:
+        fused_attention_overrideable_backward,
     aten._embedding_bag.default: embedding_bag,
     aten._embedding_bag_forward_only.default: embedding_bag,
     aten.convolution.default: convolution,
@@ -221,6 +206,7 @@ def decompositions() -> dict[Any, Any]:
     device runtime's operators are registered when its kernels are imported)."""
     from torch._inductor.decomposition import select_decomp_table
 
-    import mtia.host_runtime.torch_mtia.kernels  # noqa: F401 (registers the operators)
+    import mtia.host_runtime.torch_mtia.attention
+    import mtia.host_runtime.torch_mtia.kernels  # noqa: F401 (they register the operators)
 
     return {**select_decomp_table(), **DECOMPOSITIONS}

@@ -1,8 +1,10 @@
 """Every decomposition the torch route registers (`DECOMPOSITIONS`) checked in
-training against eager PyTorch: the outputs and the gradients of every input
-within stated tolerances, with every kernel on MTIA and the decomposed
-operations nowhere on the host. A registration that no case below runs in
-eager (forward or backward) fails `test_every_registered_decomposition_is_trained`."""
+training against eager PyTorch on the CPU: the outputs and the gradients of
+every input within stated tolerances, with every kernel on MTIA and the
+decomposed operations nowhere on the host. Cases run on CPU tensors or on the
+`mtia` device (whose attention PyTorch sends to an operation of its own). A
+registration that no case below runs in eager on its device (forward or
+backward) fails `test_every_registered_decomposition_is_trained`."""
 
 from __future__ import annotations
 
@@ -32,6 +34,7 @@ class Case:
     name: str
     function: Callable[..., torch.Tensor]
     make: Callable[[], tuple[torch.Tensor, ...]]
+    device: str = "cpu"
 
 
 def _randn(*shape: int, grad: bool = True) -> torch.Tensor:
@@ -54,10 +57,17 @@ def causal_attention_with_bias(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor
     return F.scaled_dot_product_attention(q, k, v, attn_mask=bias, is_causal=True, scale=0.3)
 
 
+def attention_with_a_trained_bias(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
+                                  bias: torch.Tensor) -> torch.Tensor:
+    # A bias per head, broadcast over the batch and the queries (as a
+    # relative-position bias per key), which is trained.
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=bias)
+
+
 def padded_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
     # Keys 12 and after are padding; query row 3 sees nothing at all (its
     # output is 0 in eager, and so is its gradient).
-    keep = torch.arange(k.shape[2]) < 12
+    keep = torch.arange(k.shape[2], device=k.device) < 12
     mask = keep.expand(q.shape[2], -1).clone()
     mask[3] = False
     return F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
@@ -141,6 +151,14 @@ CASES = [
     Case("embedding_bag_frozen_table", frozen_embedding_bag, lambda: _bag_inputs(frozen=True)),
     Case("convolutions_strided_dilated_grouped", convolutions, _convolution_inputs),
     Case("convolutions_1d_depthwise_and_3d", convolutions_1d_and_3d, _convolution_1d_3d_inputs),
+    Case("mtia_grouped_query", grouped_query_attention,
+         lambda: _sdpa_inputs(2, 4, 2, 24, 40, 80), "mtia"),
+    Case("mtia_causal_with_bias", causal_attention_with_bias,
+         lambda: (*_sdpa_inputs(2, 2, 2, 8, 16, 16), _randn(8, 16, grad=False)), "mtia"),
+    Case("mtia_trained_bias", attention_with_a_trained_bias,
+         lambda: (*_sdpa_inputs(2, 2, 2, 20, 12, 16), _randn(2, 1, 12)), "mtia"),
+    Case("mtia_boolean_mask_with_a_row_masked", padded_attention,
+         lambda: _sdpa_inputs(1, 2, 2, 8, 16, 16), "mtia"),
 ]
 
 
@@ -157,21 +175,21 @@ class _Dispatched(TorchDispatchMode):
         return func(*args, **(kwargs or {}))
 
 
-def _train(call: Callable[..., torch.Tensor], inputs: tuple[torch.Tensor, ...]
-           ) -> list[torch.Tensor]:
-    """The output of `call` and the gradients of a loss of it with respect to
-    the inputs that require one."""
-    leaves = [t.detach().clone().requires_grad_(t.requires_grad) for t in inputs]
+def _train(call: Callable[..., torch.Tensor], inputs: tuple[torch.Tensor, ...],
+           device: str = "cpu") -> list[torch.Tensor]:
+    """The output of `call` of the inputs on `device` and the gradients of a
+    loss of it with respect to the inputs that require one, on the CPU."""
+    leaves = [t.detach().to(device).requires_grad_(t.requires_grad) for t in inputs]
     out = call(*leaves)
     # Weighted, so that the output's gradient is not uniform.
-    out.mul(torch.linspace(-1, 1, out.shape[-1])).square().sum().backward()
-    return [out.detach(), *(t.grad for t in leaves if t.grad is not None)]
+    out.mul(torch.linspace(-1, 1, out.shape[-1], device=device)).square().sum().backward()
+    return [t.cpu() for t in (out.detach(), *(t.grad for t in leaves if t.grad is not None))]
 
 
 @functools.cache
 def _eager_ops(case: Case) -> frozenset[Any]:
     with _Dispatched() as dispatched:
-        _train(case.function, case.make())
+        _train(case.function, case.make(), case.device)
     return frozenset(dispatched.ops)
 
 
@@ -186,7 +204,7 @@ def test_decomposition_matches_eager_in_training(case: Case) -> None:
     inputs = case.make()
     expected = _train(case.function, inputs)
     compiled = mtia_compiler.torch.compile(case.function)
-    got = _train(compiled, inputs)
+    got = _train(compiled, inputs, case.device)
 
     assert len(got) == len(expected) == 1 + sum(t.requires_grad for t in inputs)
     for actual, wanted in zip(got, expected, strict=True):

@@ -1,5 +1,5 @@
 """The ATen operations of `mtia` tensors that run on the simulated chip
-(matmuls, layer norm, convolutions): the
+(matmuls, layer norm, convolutions, attention): the
 runtime registers them for PyTorch's MTIA dispatch key when it loads. Each
 runs one of the runtime's Triton kernels (`kernels`) when its operands are
 floating point of a type the kernels take, and otherwise what every other
@@ -181,10 +181,58 @@ def convolution_backward_overrideable(
     return grad_input, grad_weight, grad_bias
 
 
+def scaled_dot_product_fused_attention_overrideable(
+        query: torch.Tensor, key: torch.Tensor, value: torch.Tensor,
+        attn_bias: torch.Tensor | None = None, dropout_p: float = 0.0, is_causal: bool = False,
+        return_debug_mask: bool = False, *, scale: float | None = None) -> tuple[Any, ...]:
+    """The attention of `mtia` tensors (PyTorch's backend for devices
+    outside its tree, which the runtime chooses when the kernels take the
+    call: `runtime/Attention.cpp`) as the runtime's flash-attention kernel
+    on the chip. The output is laid out as the query is, as PyTorch's meta
+    function of the operation says (a compiled graph expects that layout);
+    the log-sum-exp is contiguous f32 (batch, heads, L). The other results
+    are the unused ones of the meta function."""
+    from torch._meta_registrations import alloc_with_matching_layout
+
+    from mtia.host_runtime.torch_mtia import attention
+
+    if dropout_p != 0.0 or return_debug_mask or query.dim() != 4:
+        raise RuntimeError("_scaled_dot_product_fused_attention_overrideable on mtia takes 4-D "
+                           "inputs without dropout or a debug mask; scaled_dot_product_attention "
+                           "sends other calls to the math backend")
+    out = alloc_with_matching_layout(query, (*query.shape[:3], value.shape[3]))
+    lse = torch.empty(query.shape[:3], dtype=torch.float32, device=query.device)
+    attention.attention(query, key, value, attn_bias, is_causal, scale, out, lse)
+    unused = torch.empty((), dtype=torch.int64, device=query.device)
+    return (out, lse, None, None, query.shape[2], key.shape[2], unused, unused.clone(), None)
+
+
+def scaled_dot_product_fused_attention_overrideable_backward(
+        grad_out: torch.Tensor, query: torch.Tensor, key: torch.Tensor, value: torch.Tensor,
+        attn_bias: torch.Tensor | None, grad_input_mask: Sequence[bool], out: torch.Tensor,
+        logsumexp: torch.Tensor, cum_seq_q: torch.Tensor | None, cum_seq_k: torch.Tensor | None,
+        max_q: int, max_k: int, dropout_p: float, is_causal: bool, philox_seed: torch.Tensor,
+        philox_offset: torch.Tensor, *, scale: float | None = None,
+) -> tuple[torch.Tensor | None, ...]:
+    """The gradients of `scaled_dot_product_fused_attention_overrideable`'s
+    query, key, value and bias, as the runtime's flash-attention backward
+    kernels on the chip (the bias's summed over what it broadcasts)."""
+    from mtia.host_runtime.torch_mtia import attention
+
+    bias_grad = attn_bias is not None and grad_input_mask[3]
+    grad_query, grad_key, grad_value, grad_bias = attention.attention_backward_operator(
+        grad_out, query, key, value, attn_bias, out, logsumexp, is_causal, scale, bias_grad)
+    return grad_query, grad_key, grad_value, grad_bias if bias_grad else None
+
+
 for _name, _function in (("mm", mm), ("mm.out", mm_out), ("bmm", bmm), ("bmm.out", bmm_out),
                          ("addmm", addmm), ("addmm.out", addmm_out),
                          ("native_layer_norm", native_layer_norm),
                          ("convolution_overrideable", convolution_overrideable),
                          ("convolution_backward_overrideable",
-                          convolution_backward_overrideable)):
+                          convolution_backward_overrideable),
+                         ("_scaled_dot_product_fused_attention_overrideable",
+                          scaled_dot_product_fused_attention_overrideable),
+                         ("_scaled_dot_product_fused_attention_overrideable_backward",
+                          scaled_dot_product_fused_attention_overrideable_backward)):
     _library.impl(_name, _function, "MTIA")
