@@ -362,6 +362,132 @@ def test_transposed_convolutions_run_on_the_host() -> None:
     torch.testing.assert_close(got.cpu(), torch.nn.functional.conv_transpose2d(x, w, stride=2))
 
 
+#: Attention cases: (batch, heads, key heads, queries, keys, head dim) and the
+#: options of `scaled_dot_product_attention`; "bias" is an additive mask of
+#: that shape, "boolean" a boolean one.
+ATTENTION: dict[str, tuple[tuple[int, ...], dict[str, Any]]] = {
+    "plain": ((2, 3, 3, 40, 40, 32), {}),
+    "causal_grouped_query_odd_head_dim": ((1, 4, 2, 33, 50, 80),
+                                          {"is_causal": True, "enable_gqa": True}),
+    "bias_per_head_and_key": ((2, 2, 2, 20, 70, 16), {"bias": (1, 2, 1, 70), "scale": 0.3}),
+    "causal_with_bias": ((1, 2, 2, 24, 24, 16), {"bias": (24, 24), "is_causal": True}),
+    "boolean_mask": ((1, 2, 2, 17, 9, 24), {"boolean": (17, 9)}),
+    "fewer_keys_than_queries": ((1, 1, 1, 70, 5, 64), {"is_causal": True}),
+}
+
+
+def _attention_operands(name: str, dtype: torch.dtype = torch.float32,
+                        ) -> tuple[list[torch.Tensor], dict[str, Any]]:
+    """The query, key and value of an attention case, and the options of
+    `scaled_dot_product_attention` (the mask made from its shape). The query
+    is a transposed view of (batch, queries, heads, dim), as models make it."""
+    (batch, heads, key_heads, length, source, dim), options = ATTENTION[name]
+    generator = torch.Generator().manual_seed(11)
+    query = torch.randn(batch, length, heads, dim, generator=generator).transpose(1, 2)
+    key = torch.randn(batch, key_heads, source, dim, generator=generator)
+    value = torch.randn(batch, key_heads, source, dim, generator=generator)
+    options = dict(options)
+    if "bias" in options:
+        options["attn_mask"] = torch.randn(options.pop("bias"), generator=generator)
+    if "boolean" in options:
+        mask = torch.rand(options.pop("boolean"), generator=generator) > 0.4
+        mask[3] = False  # A row that sees no key has a zero output.
+        options["attn_mask"] = mask
+    return [t.to(dtype) for t in (query, key, value)], options
+
+
+def _on(device: str, options: dict[str, Any]) -> dict[str, Any]:
+    return {key: value.to(device) if isinstance(value, torch.Tensor) else value
+            for key, value in options.items()}
+
+
+@pytest.mark.parametrize("name", list(ATTENTION))
+def test_attention_runs_on_the_chip(name: str) -> None:
+    operands, options = _attention_operands(name)
+    sdpa = torch.nn.functional.scaled_dot_product_attention
+    expected = sdpa(*(t.double() for t in operands),
+                    **{key: value.double() if isinstance(value, torch.Tensor)
+                       and value.is_floating_point() else value
+                       for key, value in options.items()})
+    reset_host_operations()
+    with launches() as records:
+        got = sdpa(*(t.to("mtia") for t in operands), **_on("mtia", options))
+    assert [record.kernel for record in records] == ["_attention_kernel"]
+    # A boolean mask becomes an additive one first (PyTorch's conversion, on the host).
+    assert not any("attention" in operation for operation in host_operations())
+    # The output is laid out as the query, as on the CPU.
+    assert got.stride() == sdpa(*operands, **options).stride()
+    torch.testing.assert_close(got.cpu().double(), expected, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize(("dtype", "tolerance"), [(torch.float16, 1e-2), (torch.bfloat16, 5e-2)])
+def test_attention_of_16_bit_types_runs_on_the_chip(dtype: torch.dtype, tolerance: float) -> None:
+    operands, options = _attention_operands("causal_grouped_query_odd_head_dim", dtype)
+    sdpa = torch.nn.functional.scaled_dot_product_attention
+    expected = sdpa(*(t.double() for t in operands), **options)
+    with launches() as records:
+        got = sdpa(*(t.to("mtia") for t in operands), **options)
+    assert [record.kernel for record in records] == ["_attention_kernel"]
+    assert got.dtype == dtype
+    torch.testing.assert_close(got.cpu().double(), expected, rtol=tolerance, atol=tolerance)
+
+
+@pytest.mark.parametrize("name", ["causal_grouped_query_odd_head_dim", "bias_per_head_and_key",
+                                  "boolean_mask"])
+def test_attention_gradients_run_on_the_chip(name: str) -> None:
+    """The query's, key's and value's gradients, and a trained bias's (its
+    sum over what it broadcasts on the host), from the runtime's kernels."""
+    import mtia_compiler.torch
+
+    operands, options = _attention_operands(name)
+    sdpa = torch.nn.functional.scaled_dot_product_attention
+    trained = [t.double().requires_grad_() for t in operands]
+    exact_options = dict(options)
+    mask = options.get("attn_mask")
+    bias_trained = mask is not None and mask.is_floating_point()
+    if bias_trained:
+        exact_options["attn_mask"] = mask.double().requires_grad_()
+        trained.append(exact_options["attn_mask"])
+    output = sdpa(*trained[:3], **exact_options)
+    grad = torch.randn(output.shape, generator=torch.Generator().manual_seed(12))
+    output.backward(grad.double())
+    device = [t.to("mtia").requires_grad_() for t in operands]
+    device_options = _on("mtia", options)
+    if bias_trained:
+        device_options["attn_mask"].requires_grad_()
+        device.append(device_options["attn_mask"])
+    with mtia_compiler.torch.profile() as profiled:
+        sdpa(*device[:3], **device_options).backward(grad.to("mtia"))
+    assert [launch.name for launch in profiled.launches] == [
+        "_attention_kernel", "_attention_delta_kernel", "_attention_key_grad_kernel",
+        "_attention_query_grad_kernel"]
+    assert not any("attention" in operation for operation in profiled.host_operations)
+    for got, expected in zip(device, trained, strict=True):
+        assert got.grad is not None and expected.grad is not None
+        torch.testing.assert_close(got.grad.cpu().double(), expected.grad, rtol=1e-5,
+                                   atol=1e-5)
+
+
+def test_attention_the_kernels_do_not_take_uses_the_math_backend() -> None:
+    """Dropout, f64, and a backend the user selects go to PyTorch's math
+    backend (matmuls on the chip, the rest on the host), as on other devices."""
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    operands, _ = _attention_operands("plain")
+    sdpa = torch.nn.functional.scaled_dot_product_attention
+    device = [t.to("mtia") for t in operands]
+    with launches() as records:
+        with sdpa_kernel(SDPBackend.MATH):
+            math = sdpa(*device)
+        doubles = sdpa(*(t.double() for t in device))
+        torch.manual_seed(0)
+        dropped = sdpa(*device, dropout_p=0.5)
+    assert "_attention_kernel" not in [record.kernel for record in records]
+    torch.testing.assert_close(math.cpu(), sdpa(*operands), rtol=1e-5, atol=1e-5)
+    torch.testing.assert_close(doubles.cpu(), sdpa(*(t.double() for t in operands)))
+    assert dropped.shape == math.shape
+
+
 def test_several_devices_each_hold_their_own_state(tmp_path: Path) -> None:
     output = run_fresh(tmp_path, """
         import torch
