@@ -1,9 +1,11 @@
 """PyTorch models on the simulated MTIA: the zoo of the tests
-(`test/python/torch_models/zoo.py`) at a larger batch, through
-`mtia_compiler.torch.compile`.
+(`test/python/torch_models/zoo.py`), or with `--architectures` the real
+architectures of `transformers` built from small configurations
+(`architectures.py` there, inference and a training step each), at a larger
+batch, through `mtia_compiler.torch.compile`.
 
     python benchmarks/models.py [--scale 8] [--baseline] [--target mtia-2i] [--device cpu|mtia]
-                                [MODEL ...]
+                                [--architectures] [MODEL ...]
 
 Each model runs one step, is checked against eager PyTorch, and prints its
 kernels (on MTIA / on the host), its total simulated time and the share of
@@ -19,11 +21,9 @@ runtime ran on the host. The last line is the total over the models.
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 import time
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import click
@@ -31,20 +31,21 @@ import torch
 
 import mtia_compiler.torch
 
-ZOO_PATH = Path(__file__).resolve().parents[1] / "test" / "python" / "torch_models" / "zoo.py"
+#: The zoos are the tests' (`test/python/torch_models`), imported as the
+#: tests import them.
+TESTS_PATH = Path(__file__).resolve().parents[1] / "test" / "python"
 
 #: The roofline share below which a kernel's time counts as poorly used.
 LOW_ROOFLINE = 0.5
 
 
-def load_zoo() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("zoo", ZOO_PATH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    # Its dataclasses look their module up by name.
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+def load_zoos() -> tuple[dict[str, Any], dict[str, Any]]:
+    """The hand-written zoo's models and the real architectures', by name."""
+    sys.path.insert(0, str(TESTS_PATH))
+    from torch_models.architectures import ARCHITECTURE_ZOO
+    from torch_models.zoo import ZOO
+
+    return ZOO, ARCHITECTURE_ZOO
 
 
 def run(model: Any, scale: int, target: str, heuristics: bool,
@@ -69,15 +70,20 @@ def run(model: Any, scale: int, target: str, heuristics: bool,
 @click.option("--target", default="mtia-2i", show_default=True)
 @click.option("--device", type=click.Choice(["cpu", "mtia"]), default="cpu", show_default=True,
               help="where the models' tensors live (mtia: PyTorch's mtia device, docs/device.md)")
-def main(models: tuple[str, ...], scale: int, baseline: bool, target: str, device: str) -> None:
-    zoo = load_zoo()
-    names = list(models) or list(zoo.ZOO)
+@click.option("--architectures/--no-architectures", default=False, show_default=True,
+              help="run the real architectures (transformers, from configurations) "
+                   "instead of the hand-written zoo")
+def main(models: tuple[str, ...], scale: int, baseline: bool, target: str, device: str,
+         architectures: bool) -> None:
+    hand_written, real = load_zoos()
+    zoo = {**hand_written, **real}
+    names = list(models) or list(real if architectures else hand_written)
     total_cycles = total_baseline = total_low = 0
     generated = on_mtia = 0
     for name in names:
         torch._dynamo.reset()
         start = time.perf_counter()
-        report = run(zoo.ZOO[name], scale, target, heuristics=True, device=device)
+        report = run(zoo[name], scale, target, heuristics=True, device=device)
         seconds = time.perf_counter() - start
         coverage = report.coverage
         low = report.cycles_below(LOW_ROOFLINE)
@@ -90,12 +96,14 @@ def main(models: tuple[str, ...], scale: int, baseline: bool, target: str, devic
                 f"({report.total_seconds * 1e6:.1f} us simulated); "
                 f"{low / max(report.total_cycles, 1):.0%} of it in kernels below "
                 f"{LOW_ROOFLINE:.0%} of roofline")
+        if report.host_ops:
+            line += "; operators called on the host: " + ", ".join(report.host_ops)
         if report.host_operation_counts:
             line += "; on the host: " + ", ".join(
                 f"{op} x{count}" for op, count in sorted(report.host_operation_counts.items()))
         if baseline:
             torch._dynamo.reset()
-            reference = run(zoo.ZOO[name], scale, target, heuristics=False, device=device)
+            reference = run(zoo[name], scale, target, heuristics=False, device=device)
             total_baseline += reference.total_cycles
             saved = reference.total_cycles - report.total_cycles
             line += (f"; Inductor's heuristics: {reference.total_cycles} cycles, "

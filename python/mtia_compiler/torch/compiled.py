@@ -25,7 +25,13 @@ from mtia_compiler.backend.driver import KernelLaunch, kernel_launches
 from mtia_compiler.torch.decompositions import decompositions
 from mtia_compiler.torch.heuristics import MTIAChoices
 from mtia_compiler.torch.host_target import installed
-from mtia_compiler.torch.report import GraphSource, Report, make_record
+from mtia_compiler.torch.report import (
+    GraphSource,
+    OperatorRecord,
+    Report,
+    graph_operators,
+    make_record,
+)
 
 
 class MTIAFallbackWarning(UserWarning):
@@ -136,6 +142,8 @@ class _Graph:
     source: GraphSource
     #: Whether its tensors are on the `mtia` device (else on the CPU).
     on_device: bool
+    #: Its operator instances, with their FLOPs (`graph_operators`).
+    operators: tuple[tuple[str, int], ...]
 
 
 class CompiledModel:
@@ -155,6 +163,8 @@ class CompiledModel:
         self._patches = {**self._choices.inductor_config(), **(options or {})}
         self._graphs: list[_Graph] = []
         self._launches: list[tuple[int, KernelLaunch]] = []
+        #: The graphs that ran in the last call, by index, each time they ran.
+        self._runs: list[int] = []
         self._host_operations: dict[str, int] = {}
         self._warned: set[tuple[int, str]] = set()
         self._compiled = torch.compile(model, backend=self._compile_graph, dynamic=dynamic,
@@ -214,6 +224,8 @@ class CompiledModel:
         from torch._inductor.virtualized import V
 
         on_device = _on_mtia(example_inputs)
+        # Inductor's passes rewrite the graph in place as it compiles it.
+        operators = graph_operators(graph_module)
         with self._session(), V.set_choices_handler(self._choices), _masked_prologues():
             compiled = compile_fx_inner(graph_module, example_inputs, **kwargs)
         if not hasattr(compiled, "current_callable"):
@@ -224,7 +236,7 @@ class CompiledModel:
                 "inference" if kwargs.get("is_inference") else "forward")
         index = len(self._graphs)
         self._graphs.append(_Graph(kind, GraphSource.parse(getattr(compiled, "source_code", "")),
-                                   on_device))
+                                   on_device, operators))
         run = compiled.current_callable
 
         def run_in_session(inputs: Any) -> Any:
@@ -232,6 +244,7 @@ class CompiledModel:
                     kernel_launches() as launches:
                 outputs = run(inputs)
             self._launches.extend((index, launch) for launch in launches)
+            self._runs.append(index)
             for name, count in host_operations.items():
                 self._host_operations[name] = self._host_operations.get(name, 0) + count
             self._warn_fallbacks(index, launches)
@@ -250,6 +263,7 @@ class CompiledModel:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         self._launches = []
+        self._runs = []
         self._host_operations = {}
         return self._compiled(*args, **kwargs)
 
@@ -265,7 +279,48 @@ class CompiledModel:
         host_ops = tuple(dict.fromkeys(op for graph in graphs if not self._graphs[graph].on_device
                                        for op in self._graphs[graph].source.host_ops))
         return Report(self.target, float(self._description["clock_ghz"]), records, host_ops,
-                      dict(self._host_operations))
+                      dict(self._host_operations), tuple(self._operator_records()))
+
+    def _operator_records(self) -> Iterator[OperatorRecord]:
+        """The operator instances of the graphs that ran in the last call,
+        on the host when their kernel fell back to it, when the wrapper of a
+        graph of CPU tensors called them as they are, or when the device
+        runtime ran them on the host for `mtia` tensors; on the MTIA
+        otherwise. What a wrapper called on the host that is no operator of
+        its graph counts as an operator instance on the host too."""
+        run_on_host = {_operator_name(name) for name in self._host_operations}
+        for index in self._runs:
+            graph = self._graphs[index]
+            fallbacks = {op: launch.fallback for number, launch in self._launches
+                         if number == index and launch.fallback is not None
+                         for op in graph.source.ops(launch)}
+            for name, flops in graph.operators:
+                reason = None
+                if name in fallbacks:
+                    reason = ("its kernel does not compile for MTIA: "
+                              f"{(fallbacks[name] or '').splitlines()[0]}")
+                elif graph.on_device and name in run_on_host:
+                    reason = ("the device runtime has no kernel for it: PyTorch's CPU fallback "
+                              "runs it on the host")
+                elif not graph.on_device and name in graph.source.host_ops:
+                    reason = "Inductor calls it as it is, and it runs on the host"
+                yield OperatorRecord(name, graph.kind, flops, reason is None, reason)
+            if graph.on_device:
+                continue
+            # What the wrapper calls on the host that is no operator of the
+            # graph comes from Inductor's lowering of one (a fallback of it).
+            computed = {name for name, _ in graph.operators}
+            for name in graph.source.host_ops:
+                if name not in computed:
+                    yield OperatorRecord(name, graph.kind, 0, False,
+                                         "Inductor's lowering of the graph calls it on the host")
+
+
+def _operator_name(name: str) -> str:
+    """The device runtime's name of an operator it ran ("aten::mm.out") as
+    the report names operators ("aten.mm")."""
+    namespace, _, rest = name.partition("::")
+    return f"{namespace}.{rest.split('.', 1)[0]}"
 
 
 def _on_mtia(example_inputs: Any) -> bool:

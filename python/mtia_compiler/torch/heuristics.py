@@ -323,6 +323,10 @@ class MTIAChoices(InductorChoices):
             # does not import on the CPU device (torch 2.13); epilogues are
             # fused without it.
             "benchmark_epilogue_fusion": False,
+            # A scatter with a sum (an index_add, a max pool's gradient) is a
+            # kernel of atomic adds, as on GPUs, not a call on the host (the
+            # CPU device's default).
+            "cpp.fallback_scatter_reduce_sum": False,
             # Autotuning writes no tables or statistics to the user's stderr.
             "autotune_num_choices_displayed": 0,
             "max_autotune_report_choices_stats": False,

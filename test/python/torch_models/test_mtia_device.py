@@ -11,7 +11,7 @@ import os
 import subprocess
 import sys
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -396,6 +396,11 @@ def _attention_operands(name: str, dtype: torch.dtype = torch.float32,
     return [t.to(dtype) for t in (query, key, value)], options
 
 
+def _sdpa(operands: Sequence[torch.Tensor], **options: Any) -> torch.Tensor:
+    query, key, value = operands
+    return torch.nn.functional.scaled_dot_product_attention(query, key, value, **options)
+
+
 def _on(device: str, options: dict[str, Any]) -> dict[str, Any]:
     return {key: value.to(device) if isinstance(value, torch.Tensor) else value
             for key, value in options.items()}
@@ -404,29 +409,27 @@ def _on(device: str, options: dict[str, Any]) -> dict[str, Any]:
 @pytest.mark.parametrize("name", list(ATTENTION))
 def test_attention_runs_on_the_chip(name: str) -> None:
     operands, options = _attention_operands(name)
-    sdpa = torch.nn.functional.scaled_dot_product_attention
-    expected = sdpa(*(t.double() for t in operands),
+    expected = _sdpa([t.double() for t in operands],
                     **{key: value.double() if isinstance(value, torch.Tensor)
                        and value.is_floating_point() else value
                        for key, value in options.items()})
     reset_host_operations()
     with launches() as records:
-        got = sdpa(*(t.to("mtia") for t in operands), **_on("mtia", options))
+        got = _sdpa([t.to("mtia") for t in operands], **_on("mtia", options))
     assert [record.kernel for record in records] == ["_attention_kernel"]
     # A boolean mask becomes an additive one first (PyTorch's conversion, on the host).
     assert not any("attention" in operation for operation in host_operations())
     # The output is laid out as the query, as on the CPU.
-    assert got.stride() == sdpa(*operands, **options).stride()
+    assert got.stride() == _sdpa(operands, **options).stride()
     torch.testing.assert_close(got.cpu().double(), expected, rtol=1e-5, atol=1e-5)
 
 
 @pytest.mark.parametrize(("dtype", "tolerance"), [(torch.float16, 1e-2), (torch.bfloat16, 5e-2)])
 def test_attention_of_16_bit_types_runs_on_the_chip(dtype: torch.dtype, tolerance: float) -> None:
     operands, options = _attention_operands("causal_grouped_query_odd_head_dim", dtype)
-    sdpa = torch.nn.functional.scaled_dot_product_attention
-    expected = sdpa(*(t.double() for t in operands), **options)
+    expected = _sdpa([t.double() for t in operands], **options)
     with launches() as records:
-        got = sdpa(*(t.to("mtia") for t in operands), **options)
+        got = _sdpa([t.to("mtia") for t in operands], **options)
     assert [record.kernel for record in records] == ["_attention_kernel"]
     assert got.dtype == dtype
     torch.testing.assert_close(got.cpu().double(), expected, rtol=tolerance, atol=tolerance)
@@ -440,15 +443,14 @@ def test_attention_gradients_run_on_the_chip(name: str) -> None:
     import mtia_compiler.torch
 
     operands, options = _attention_operands(name)
-    sdpa = torch.nn.functional.scaled_dot_product_attention
     trained = [t.double().requires_grad_() for t in operands]
     exact_options = dict(options)
     mask = options.get("attn_mask")
-    bias_trained = mask is not None and mask.is_floating_point()
-    if bias_trained:
+    bias_trained = isinstance(mask, torch.Tensor) and mask.is_floating_point()
+    if isinstance(mask, torch.Tensor) and bias_trained:
         exact_options["attn_mask"] = mask.double().requires_grad_()
         trained.append(exact_options["attn_mask"])
-    output = sdpa(*trained[:3], **exact_options)
+    output = _sdpa(trained[:3], **exact_options)
     grad = torch.randn(output.shape, generator=torch.Generator().manual_seed(12))
     output.backward(grad.double())
     device = [t.to("mtia").requires_grad_() for t in operands]
@@ -457,7 +459,7 @@ def test_attention_gradients_run_on_the_chip(name: str) -> None:
         device_options["attn_mask"].requires_grad_()
         device.append(device_options["attn_mask"])
     with mtia_compiler.torch.profile() as profiled:
-        sdpa(*device[:3], **device_options).backward(grad.to("mtia"))
+        _sdpa(device[:3], **device_options).backward(grad.to("mtia"))
     assert [launch.name for launch in profiled.launches] == [
         "_attention_kernel", "_attention_delta_kernel", "_attention_key_grad_kernel",
         "_attention_query_grad_kernel"]
@@ -474,17 +476,16 @@ def test_attention_the_kernels_do_not_take_uses_the_math_backend() -> None:
     from torch.nn.attention import SDPBackend, sdpa_kernel
 
     operands, _ = _attention_operands("plain")
-    sdpa = torch.nn.functional.scaled_dot_product_attention
     device = [t.to("mtia") for t in operands]
     with launches() as records:
         with sdpa_kernel(SDPBackend.MATH):
-            math = sdpa(*device)
-        doubles = sdpa(*(t.double() for t in device))
+            math = _sdpa(device)
+        doubles = _sdpa([t.double() for t in device])
         torch.manual_seed(0)
-        dropped = sdpa(*device, dropout_p=0.5)
+        dropped = _sdpa(device, dropout_p=0.5)
     assert "_attention_kernel" not in [record.kernel for record in records]
-    torch.testing.assert_close(math.cpu(), sdpa(*operands), rtol=1e-5, atol=1e-5)
-    torch.testing.assert_close(doubles.cpu(), sdpa(*(t.double() for t in operands)))
+    torch.testing.assert_close(math.cpu(), _sdpa(operands), rtol=1e-5, atol=1e-5)
+    torch.testing.assert_close(doubles.cpu(), _sdpa([t.double() for t in operands]))
     assert dropped.shape == math.shape
 
 

@@ -23,6 +23,11 @@ import torch
 import triton
 import triton.language as tl
 from torch.library import triton_op, wrap_triton
+from torch.utils.flop_counter import (
+    register_flop_formula,
+    sdpa_backward_flop_count,
+    sdpa_flop_count,
+)
 
 #: log2(e): the kernels take exponentials in base 2 of scores scaled by it.
 LOG2E = 1.4426950408889634
@@ -352,3 +357,18 @@ def attention_backward_operator(
                  else torch.empty(0, dtype=query.dtype, device=query.device))
     return (grads[0].to(query.dtype), grads[1].to(key.dtype), grads[2].to(value.dtype),
             grad_bias)
+
+
+@register_flop_formula(torch.ops.mtia_compiler.attention)
+def _attention_flops(query_shape: torch.Size, key_shape: torch.Size, value_shape: torch.Size,
+                     *args: object, out_shape: object = None, **kwargs: object) -> int:
+    """The FLOPs of attention, as PyTorch's flop counter counts them for
+    `scaled_dot_product_attention` (the two products)."""
+    return sdpa_flop_count(query_shape, key_shape, value_shape)
+
+
+@register_flop_formula(torch.ops.mtia_compiler.attention_backward)
+def _attention_backward_flops(grad_shape: torch.Size, query_shape: torch.Size,
+                              key_shape: torch.Size, value_shape: torch.Size, *args: object,
+                              out_shape: object = None, **kwargs: object) -> int:
+    return sdpa_backward_flop_count(grad_shape, query_shape, key_shape, value_shape)

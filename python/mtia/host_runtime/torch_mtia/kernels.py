@@ -23,6 +23,7 @@ import torch
 import triton
 import triton.language as tl
 from torch.library import triton_op, wrap_triton
+from torch.utils.flop_counter import conv_flop_count, register_flop_formula
 
 from mtia.host_runtime.torch_mtia.acc_flags import target_name
 
@@ -437,3 +438,26 @@ def convolution_weight_grad_operator(grad: torch.Tensor, x: torch.Tensor,
     out = torch.empty(weight_shape, dtype=grad.dtype, device=grad.device)
     convolution_weight_grad(grad, x, stride, padding, dilation, groups, out)
     return out
+
+
+@register_flop_formula(torch.ops.mtia_compiler.convolution)
+def _convolution_flops(x_shape: torch.Size, weight_shape: torch.Size, *args: object,
+                       out_shape: torch.Size, **kwargs: object) -> int:
+    """The FLOPs of a convolution, as PyTorch's flop counter counts them."""
+    return conv_flop_count(list(x_shape), list(weight_shape), list(out_shape))
+
+
+@register_flop_formula(torch.ops.mtia_compiler.convolution_input_grad)
+def _convolution_input_grad_flops(grad_shape: torch.Size, weight_shape: torch.Size,
+                                  input_shape: Sequence[int], *args: object,
+                                  **kwargs: object) -> int:
+    """The FLOPs of a convolution's input gradient: those of the convolution."""
+    return conv_flop_count(list(input_shape), list(weight_shape), list(grad_shape))
+
+
+@register_flop_formula(torch.ops.mtia_compiler.convolution_weight_grad)
+def _convolution_weight_grad_flops(grad_shape: torch.Size, x_shape: torch.Size,
+                                   weight_shape: Sequence[int], *args: object,
+                                   **kwargs: object) -> int:
+    """The FLOPs of a convolution's weight gradient: those of the convolution."""
+    return conv_flop_count(list(x_shape), list(weight_shape), list(grad_shape))
