@@ -16,6 +16,12 @@ generates Triton kernels for.
   fallback in Inductor, becomes a gather of the rows and an `index_add` of
   them into their bags (an atomic add in the kernel), for the modes sum and
   mean; `max` stays on the host.
+* `histc` (a router's tokens per expert), an ATen call in Inductor, and the
+  grouped matmuls of a mixture of experts (`_grouped_mm`, and the fallback
+  `transformers` uses under `torch.compile`, with its backward) become the
+  device runtime's routing operators (`torch.ops.mtia_compiler.histc`,
+  `grouped_mm`, `grouped_mm_weight_grad`); a sort and top-k are kernels of
+  Inductor's (`triton.decompose_sort_ops`).
 * `convolution` and its backward (an ATen call in Inductor on every device)
   become the device runtime's implicit-GEMM operators
   (`torch.ops.mtia_compiler.convolution`, `..._input_grad`, `..._weight_grad`:
@@ -185,6 +191,60 @@ def convolution_backward(grad: torch.Tensor, x: torch.Tensor, weight: torch.Tens
     return grad_input, grad_weight, grad_bias
 
 
+def histc(x: torch.Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Any:  # noqa: A002
+    """`aten.histc` (a router's tokens per expert), an ATen call on the host
+    in Inductor: the device runtime's histogram operator."""
+    if not all(isinstance(size, int) for size in x.shape):
+        return NotImplemented
+    return torch.ops.mtia_compiler.histc(x, bins, float(min), float(max))
+
+
+def grouped_mm(a: torch.Tensor, b: torch.Tensor, offs: torch.Tensor | None = None,
+               bias: torch.Tensor | None = None, out_dtype: torch.dtype | None = None) -> Any:
+    """`aten._grouped_mm` with offsets, in its two forms of a mixture of
+    experts' matmuls: rows (S, K) by groups' weights (E, K, N), and the
+    weights' gradient, (K, S) by (S, N) into (E, K, N); by the device
+    runtime's grouped matmul operators."""
+    if offs is None or bias is not None or out_dtype not in (None, a.dtype) \
+            or b.dtype != a.dtype or a.dim() != 2:
+        return NotImplemented
+    operators = torch.ops.mtia_compiler
+    if b.dim() == 3:
+        return operators.grouped_mm(a, b, offs)
+    if b.dim() == 2:
+        return operators.grouped_mm_weight_grad(a.t(), b, offs)
+    return NotImplemented
+
+
+def grouped_mm_fallback(a: torch.Tensor, weight: torch.Tensor, offs: torch.Tensor) -> Any:
+    """`transformers.grouped_mm_fallback` (the experts of `transformers`'
+    mixtures of experts under `torch.compile`), which Inductor calls as it
+    is, a Python loop of matmuls on the host: the grouped matmul operator."""
+    return torch.ops.mtia_compiler.grouped_mm(a, weight, offs)
+
+
+def grouped_mm_fallback_backward(a: torch.Tensor, weight: torch.Tensor, offs: torch.Tensor,
+                                 grad: torch.Tensor) -> Any:
+    """`transformers.grouped_mm_fallback_backward`: the input's gradient as a
+    grouped matmul by the transposed weights, the weights' by the grouped
+    weight gradient."""
+    operators = torch.ops.mtia_compiler
+    return (operators.grouped_mm(grad, weight.transpose(1, 2), offs),
+            operators.grouped_mm_weight_grad(a, grad, offs))
+
+
+def _library_decompositions() -> dict[Any, Any]:
+    """The decompositions of other libraries' operators, when those are
+    registered."""
+    transformers = torch.ops.transformers
+    table: dict[Any, Any] = {}
+    if hasattr(transformers, "grouped_mm_fallback"):
+        table[transformers.grouped_mm_fallback.default] = grouped_mm_fallback
+    if hasattr(transformers, "grouped_mm_fallback_backward"):
+        table[transformers.grouped_mm_fallback_backward.default] = grouped_mm_fallback_backward
+    return table
+
+
 #: The operations a compilation for MTIA decomposes, beyond Inductor's own
 #: table, with their decompositions.
 DECOMPOSITIONS: dict[Any, Any] = {
@@ -198,6 +258,8 @@ DECOMPOSITIONS: dict[Any, Any] = {
     aten._embedding_bag_forward_only.default: embedding_bag,
     aten.convolution.default: convolution,
     aten.convolution_backward.default: convolution_backward,
+    aten.histc.default: histc,
+    aten._grouped_mm.default: grouped_mm,
 }
 
 
@@ -207,6 +269,7 @@ def decompositions() -> dict[Any, Any]:
     from torch._inductor.decomposition import select_decomp_table
 
     import mtia.host_runtime.torch_mtia.attention
-    import mtia.host_runtime.torch_mtia.kernels  # noqa: F401 (they register the operators)
+    import mtia.host_runtime.torch_mtia.kernels
+    import mtia.host_runtime.torch_mtia.routing  # noqa: F401 (they register the operators)
 
-    return {**select_decomp_table(), **DECOMPOSITIONS}
+    return {**select_decomp_table(), **DECOMPOSITIONS, **_library_decompositions()}

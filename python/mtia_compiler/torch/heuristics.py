@@ -327,6 +327,8 @@ class MTIAChoices(InductorChoices):
             # kernel of atomic adds, as on GPUs, not a call on the host (the
             # CPU device's default).
             "cpp.fallback_scatter_reduce_sum": False,
+            # top-k, median and mode are sorts in kernels, not host calls.
+            "triton.decompose_sort_ops": True,
             # Autotuning writes no tables or statistics to the user's stderr.
             "autotune_num_choices_displayed": 0,
             "max_autotune_report_choices_stats": False,

@@ -23,6 +23,8 @@ CASES = [
     ("vit_training", "mtia", "attention"),
     ("mobilenet_v2", "mtia", "convolution"),
     ("t5", "mtia", "GEMM"),
+    ("mixtral_training", "cpu", "GEMM"),
+    ("qwen2_moe", "mtia", "GEMM"),
 ]
 
 

@@ -489,6 +489,23 @@ def test_attention_the_kernels_do_not_take_uses_the_math_backend() -> None:
     assert dropped.shape == math.shape
 
 
+def test_histograms_of_any_type_run_on_the_chip() -> None:
+    """Integer histograms (a router's tokens per expert), which the CPU's
+    histogram refuses, run as the runtime's kernel, as floating ones do."""
+    generator = torch.Generator().manual_seed(13)
+    experts = torch.randint(0, 8, (300,), generator=generator, dtype=torch.int32)
+    values = torch.randn(1000, generator=generator)
+    reset_host_operations()
+    with launches() as records:
+        per_expert = torch.histc(experts.to("mtia"), bins=8, min=0, max=7)
+        spread = torch.histc(values.to("mtia"), bins=20)
+    assert [record.kernel for record in records] == ["_histogram_kernel"] * 2
+    assert host_operations() == {}
+    assert per_expert.dtype == torch.int32
+    assert torch.equal(per_expert.cpu(), torch.histc(experts.float(), 8, 0, 7).int())
+    assert torch.equal(spread.cpu(), torch.histc(values, bins=20))
+
+
 def test_several_devices_each_hold_their_own_state(tmp_path: Path) -> None:
     output = run_fresh(tmp_path, """
         import torch

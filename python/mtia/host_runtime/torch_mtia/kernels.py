@@ -252,7 +252,7 @@ def _machine() -> Machine:
     return Machine.of(target_name())
 
 
-def _tile(m: int, n: int, k: int, element_size: int) -> GemmConfig:
+def tile(m: int, n: int, k: int, element_size: int) -> GemmConfig:
     """The tile of an (m x k) @ (k x n) product on the device's chip: the
     first of the MTIA matmul heuristics' candidates."""
     from mtia_compiler.torch.heuristics import gemm_configs
@@ -276,7 +276,7 @@ def matmul(a: torch.Tensor, b: torch.Tensor, out: torch.Tensor,
     m, k = a.shape[-2:]
     n = b.shape[-1]
     batch = a.shape[0] if a.dim() == 3 else 1
-    config = _tile(m, n, k, a.element_size())
+    config = tile(m, n, k, a.element_size())
     expanded = bias.expand(out.shape) if bias is not None else out
     grid = (triton.cdiv(m, config.block_m), triton.cdiv(n, config.block_n), batch)
     wrap_triton(_matmul_kernel)[grid](
@@ -343,7 +343,7 @@ def convolution(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None
     columns = out_channels // groups
     # The tile of a GEMM whose reduction is one tap's channels, which the
     # kernel runs once per tap.
-    config = _tile(rows, columns, channels_per_group, x.element_size())
+    config = tile(rows, columns, channels_per_group, x.element_size())
     grid = (triton.cdiv(rows, config.block_m), triton.cdiv(columns, config.block_n), groups)
     wrap_triton(_convolution_kernel)[grid](
         x5, w5, bias, out5, rows, columns, channels_per_group, out_d, out_h, out_w,
@@ -366,7 +366,7 @@ def convolution_input_grad(grad: torch.Tensor, weight: torch.Tensor, stride: Seq
     rows = batch * depth * height * width
     per_group = out_channels // groups
     # The tile of a GEMM whose reduction is one tap's output channels.
-    config = _tile(rows, channels_per_group, per_group, grad.element_size())
+    config = tile(rows, channels_per_group, per_group, grad.element_size())
     grid = (triton.cdiv(rows, config.block_m), triton.cdiv(channels_per_group, config.block_n),
             groups)
     wrap_triton(_convolution_input_grad_kernel)[grid](
@@ -389,7 +389,7 @@ def convolution_weight_grad(grad: torch.Tensor, x: torch.Tensor, stride: Sequenc
     per_group = out_channels // groups
     reduction = batch * grad_d * grad_h * grad_w
     # One GEMM per group and tap, reducing over the output positions.
-    config = _tile(per_group, channels_per_group, reduction, grad.element_size())
+    config = tile(per_group, channels_per_group, reduction, grad.element_size())
     grid = (triton.cdiv(per_group, config.block_m),
             triton.cdiv(channels_per_group, config.block_n), groups * taps_d * taps_h * taps_w)
     wrap_triton(_convolution_weight_grad_kernel)[grid](

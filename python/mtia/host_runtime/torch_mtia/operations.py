@@ -1,5 +1,5 @@
 """The ATen operations of `mtia` tensors that run on the simulated chip
-(matmuls, layer norm, convolutions, attention): the
+(matmuls, layer norm, convolutions, attention, histograms): the
 runtime registers them for PyTorch's MTIA dispatch key when it loads. Each
 runs one of the runtime's Triton kernels (`kernels`) when its operands are
 floating point of a type the kernels take, and otherwise what every other
@@ -225,6 +225,16 @@ def scaled_dot_product_fused_attention_overrideable_backward(
     return grad_query, grad_key, grad_value, grad_bias if bias_grad else None
 
 
+def histc(x: torch.Tensor, bins: int = 100, min: float = 0,  # noqa: A002 (ATen's names)
+          max: float = 0) -> torch.Tensor:  # noqa: A002
+    """A histogram of an `mtia` tensor (a router's tokens per expert) as the
+    runtime's kernel on the chip, for floating and integer types alike (the
+    CPU's histogram takes floating types only)."""
+    from mtia.host_runtime.torch_mtia import routing
+
+    return routing.histc_operator(x, bins, float(min), float(max))
+
+
 for _name, _function in (("mm", mm), ("mm.out", mm_out), ("bmm", bmm), ("bmm.out", bmm_out),
                          ("addmm", addmm), ("addmm.out", addmm_out),
                          ("native_layer_norm", native_layer_norm),
@@ -234,5 +244,6 @@ for _name, _function in (("mm", mm), ("mm.out", mm_out), ("bmm", bmm), ("bmm.out
                          ("_scaled_dot_product_fused_attention_overrideable",
                           scaled_dot_product_fused_attention_overrideable),
                          ("_scaled_dot_product_fused_attention_overrideable_backward",
-                          scaled_dot_product_fused_attention_overrideable_backward)):
+                          scaled_dot_product_fused_attention_overrideable_backward),
+                         ("histc", histc)):
     _library.impl(_name, _function, "MTIA")
