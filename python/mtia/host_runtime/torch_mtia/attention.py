@@ -126,7 +126,7 @@ def _attention_delta_kernel(out_ptr, grad_ptr, delta_ptr, sob, soh, som, sod,
 def _attention_key_grad_kernel(q_ptr, k_ptr, v_ptr, bias_ptr, grad_ptr, lse_ptr, delta_ptr,
                                dk_ptr, dv_ptr,
                                sqb, sqh, sqm, sqd, skb, skh, skn, skd, svb, svh, svn, svd,
-                               sbb, sbh, sbm, sbn, sgb, sgh, sgm, sgd,
+                               sbb, sbh, sbm, sbn, sgb, sgh, sgm, sgd, slb, slh, slm,
                                HEADS, GROUP, L, S, D, DV, scale,
                                HAS_BIAS: tl.constexpr, CAUSAL: tl.constexpr,
                                BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
@@ -135,7 +135,7 @@ def _attention_key_grad_kernel(q_ptr, k_ptr, v_ptr, bias_ptr, grad_ptr, lse_ptr,
     program (grid: key blocks, batch * key heads), summed over the query
     heads that share them and every query block that sees them:
     dV = P^T dO, dK = (P * (dO V^T - delta))^T Q * scale. dK and dV are
-    contiguous (batch, key heads, S, D or DV), f32."""
+    contiguous (batch, key heads, S, D or DV), of the keys' and values' types."""
     cols = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
     batch = tl.program_id(1) // (HEADS // GROUP)
     kv_head = tl.program_id(1) % (HEADS // GROUP)
@@ -160,9 +160,8 @@ def _attention_key_grad_kernel(q_ptr, k_ptr, v_ptr, bias_ptr, grad_ptr, lse_ptr,
         grad = tl.load(grad_ptr + batch * sgb + head * sgh + rows[:, None] * sgm
                        + value_dims[None, :] * sgd,
                        mask=row_mask[:, None] & (value_dims[None, :] < DV), other=0.0)
-        heads_row = (batch * HEADS + head) * L + rows
-        lse = tl.load(lse_ptr + heads_row, mask=row_mask, other=0.0)
-        delta = tl.load(delta_ptr + heads_row, mask=row_mask, other=0.0)
+        lse = tl.load(lse_ptr + batch * slb + head * slh + rows * slm, mask=row_mask, other=0.0)
+        delta = tl.load(delta_ptr + (batch * HEADS + head) * L + rows, mask=row_mask, other=0.0)
         s = _scores(q, k_base, bias_ptr + batch * sbb + head * sbh, rows, cols, dims, skn, skd,
                     sbm, sbn, L, S, D, scale, HAS_BIAS, CAUSAL)
         p = tl.math.exp2(s - lse[:, None] * 1.4426950408889634)
@@ -171,9 +170,11 @@ def _attention_key_grad_kernel(q_ptr, k_ptr, v_ptr, bias_ptr, grad_ptr, lse_ptr,
         ds = p * (dp - delta[:, None])
         dk += tl.dot(tl.trans(ds).to(q.dtype), q, input_precision="ieee")
     heads_col = (batch * (HEADS // GROUP) + kv_head) * S + cols
-    tl.store(dk_ptr + heads_col[:, None] * D + dims[None, :], dk * scale,
+    tl.store(dk_ptr + heads_col[:, None] * D + dims[None, :],
+             (dk * scale).to(dk_ptr.dtype.element_ty),
              mask=(cols[:, None] < S) & (dims[None, :] < D))
-    tl.store(dv_ptr + heads_col[:, None] * DV + value_dims[None, :], dv,
+    tl.store(dv_ptr + heads_col[:, None] * DV + value_dims[None, :],
+             dv.to(dv_ptr.dtype.element_ty),
              mask=(cols[:, None] < S) & (value_dims[None, :] < DV))
 
 
@@ -181,7 +182,7 @@ def _attention_key_grad_kernel(q_ptr, k_ptr, v_ptr, bias_ptr, grad_ptr, lse_ptr,
 def _attention_query_grad_kernel(q_ptr, k_ptr, v_ptr, bias_ptr, grad_ptr, lse_ptr, delta_ptr,
                                  dq_ptr, ds_ptr,
                                  sqb, sqh, sqm, sqd, skb, skh, skn, skd, svb, svh, svn, svd,
-                                 sbb, sbh, sbm, sbn, sgb, sgh, sgm, sgd,
+                                 sbb, sbh, sbm, sbn, sgb, sgh, sgm, sgd, slb, slh, slm,
                                  HEADS, GROUP, L, S, D, DV, scale,
                                  HAS_BIAS: tl.constexpr, CAUSAL: tl.constexpr,
                                  STORE_DS: tl.constexpr, BLOCK_M: tl.constexpr,
@@ -189,7 +190,7 @@ def _attention_query_grad_kernel(q_ptr, k_ptr, v_ptr, bias_ptr, grad_ptr, lse_pt
                                  BLOCK_DV: tl.constexpr):
     """The gradient of one block of queries of one head per program (grid:
     query blocks, batch * heads): dQ = (P * (dO V^T - delta)) K * scale,
-    contiguous (batch, heads, L, D), f32; with STORE_DS, also the scores'
+    contiguous (batch, heads, L, D), of the queries' type; with STORE_DS, also the scores'
     gradient dS = P * (dO V^T - delta) (the bias's, before it is summed over
     what the bias broadcasts), contiguous (batch, heads, L, S), f32."""
     rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
@@ -205,7 +206,7 @@ def _attention_query_grad_kernel(q_ptr, k_ptr, v_ptr, bias_ptr, grad_ptr, lse_pt
                    + value_dims[None, :] * sgd,
                    mask=row_mask[:, None] & (value_dims[None, :] < DV), other=0.0)
     heads_row = tl.program_id(1) * L + rows
-    lse = tl.load(lse_ptr + heads_row, mask=row_mask, other=0.0)
+    lse = tl.load(lse_ptr + batch * slb + head * slh + rows * slm, mask=row_mask, other=0.0)
     delta = tl.load(delta_ptr + heads_row, mask=row_mask, other=0.0)
     k_base = k_ptr + batch * skb + kv_head * skh
     v_base = v_ptr + batch * svb + kv_head * svh
@@ -228,7 +229,8 @@ def _attention_query_grad_kernel(q_ptr, k_ptr, v_ptr, bias_ptr, grad_ptr, lse_pt
         k = tl.load(k_base + cols[:, None] * skn + dims[None, :] * skd,
                     mask=(cols[:, None] < S) & (dims[None, :] < D), other=0.0)
         dq += tl.dot(ds.to(k.dtype), k, input_precision="ieee")
-    tl.store(dq_ptr + heads_row[:, None] * D + dims[None, :], dq * scale,
+    tl.store(dq_ptr + heads_row[:, None] * D + dims[None, :],
+             (dq * scale).to(dq_ptr.dtype.element_ty),
              mask=row_mask[:, None] & (dims[None, :] < D))
 
 
@@ -293,12 +295,12 @@ def attention_backward(grad: torch.Tensor, query: torch.Tensor, key: torch.Tenso
                        lse: torch.Tensor, causal: bool, scale: float | None,
                        scores_grad: torch.Tensor | None,
                        ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """The gradients of the query, key and value (contiguous f32) from the
-    output's, `out` and `lse` of `attention` (`lse` in any layout); with
+    """The gradients of the query, key and value (contiguous, of their
+    types) from the output's, `out` and `lse` of `attention` (`lse` in any
+    layout); with
     `scores_grad` (contiguous f32 (batch, heads, L, S)), also the gradient of
     the scores, which is the bias's before it is summed over what the bias
     broadcasts."""
-    lse = lse.contiguous()
     batch = query.shape[0]
     heads, group, length, source, dim, value_dim = _launch_shape(query, key, value)
     expanded, bias_strides = _scores_bias(bias, query, key)
@@ -310,11 +312,11 @@ def attention_backward(grad: torch.Tensor, query: torch.Tensor, key: torch.Tenso
     wrap_triton(_attention_delta_kernel)[rows_grid](
         out, grad, delta, *out.stride(), *grad.stride(), heads, length, value_dim,
         BLOCK_M=block_m, BLOCK_DV=block_dv)
-    grad_query = torch.empty(*query.shape, dtype=torch.float32, device=device)
-    grad_key = torch.empty(*key.shape, dtype=torch.float32, device=device)
-    grad_value = torch.empty(*value.shape, dtype=torch.float32, device=device)
+    grad_query = torch.empty(*query.shape, dtype=query.dtype, device=device)
+    grad_key = torch.empty(*key.shape, dtype=key.dtype, device=device)
+    grad_value = torch.empty(*value.shape, dtype=value.dtype, device=device)
     common = (*query.stride(), *key.stride(), *value.stride(), *bias_strides, *grad.stride(),
-              heads, group, length, source, dim, value_dim, _scale(query, scale))
+              *lse.stride(), heads, group, length, source, dim, value_dim, _scale(query, scale))
     blocks = {"HAS_BIAS": bias is not None, "CAUSAL": causal, "BLOCK_M": block_m,
               "BLOCK_N": block_n, "BLOCK_D": block_d, "BLOCK_DV": block_dv}
     wrap_triton(_attention_key_grad_kernel)[(triton.cdiv(source, block_n),
@@ -355,8 +357,7 @@ def attention_backward_operator(
     grad_bias = (scores_grad.sum_to_size(bias.shape).to(bias.dtype)
                  if scores_grad is not None and bias is not None
                  else torch.empty(0, dtype=query.dtype, device=query.device))
-    return (grads[0].to(query.dtype), grads[1].to(key.dtype), grads[2].to(value.dtype),
-            grad_bias)
+    return (*grads, grad_bias)
 
 
 @register_flop_formula(torch.ops.mtia_compiler.attention)
