@@ -8,12 +8,15 @@ batch, through `mtia_compiler.torch.compile`.
                                 [--architectures] [MODEL ...]
 
 Each model runs one step, is checked against eager PyTorch, and prints its
-kernels (on MTIA / on the host), its total simulated time and the share of
-that time spent in kernels below 50% of their roofline (the larger of their
-compulsory DRAM traffic at the DRAM bandwidth and their MACs at the DPE
-rate). With `--baseline` it is also compiled with Inductor's own block sizes
-and matmul configs (`heuristics=False`, autotuned in simulated time where
-Inductor autotunes) and the cycles the MTIA heuristics save are printed.
+total simulated time; what ran on MTIA (kernels, operator instances, FLOPs);
+the share of the time spent in kernels below 50% of their roofline (the
+larger of their compulsory DRAM traffic at the DRAM bandwidth and their MACs
+at the DPE rate) and in each class of kernels; the operator instances that
+compute from parameters alone (work Inductor's freezing folds); and each
+operator left on the host, with why. With `--baseline` it is also compiled
+with Inductor's own block sizes and matmul configs (`heuristics=False`,
+autotuned in simulated time where Inductor autotunes) and the cycles the MTIA
+heuristics save are printed.
 With `--device mtia` the models' tensors live on PyTorch's `mtia` device
 (docs/device.md) and each line also counts the ATen operations the device
 runtime ran on the host. The last line is the total over the models.
@@ -91,13 +94,19 @@ def main(models: tuple[str, ...], scale: int, baseline: bool, target: str, devic
         total_low += low
         generated += coverage.generated
         on_mtia += coverage.on_mtia
-        line = (f"{name}: {coverage.on_mtia}/{coverage.generated} kernels on MTIA, "
-                f"{coverage.fallback} on the host; {report.total_cycles} cycles "
-                f"({report.total_seconds * 1e6:.1f} us simulated); "
-                f"{low / max(report.total_cycles, 1):.0%} of it in kernels below "
-                f"{LOW_ROOFLINE:.0%} of roofline")
-        if report.host_ops:
-            line += "; operators called on the host: " + ", ".join(report.host_ops)
+        classes = ", ".join(f"{kind} {share:.0%}"
+                            for kind, share in report.time_shares().items() if share >= 0.005)
+        line = (f"{name}: {report.total_cycles} cycles "
+                f"({report.total_seconds * 1e6:.1f} us simulated); on MTIA: "
+                f"{coverage.on_mtia}/{coverage.generated} kernels, "
+                f"{report.operator_share:.1%} of {len(report.operators)} operator instances, "
+                f"{report.flop_share:.1%} of {report.flops / 1e6:.1f} MFLOP; "
+                f"{low / max(report.total_cycles, 1):.0%} of the time in kernels below "
+                f"{LOW_ROOFLINE:.0%} of roofline; time by kernel class: {classes}; "
+                f"{report.constant_operators} operator instances on constants alone")
+        if report.host_operators:
+            line += "; operators on the host: " + ", ".join(
+                f"{op} ({reason})" for op, reason in report.host_operators.items())
         if report.host_operation_counts:
             line += "; on the host: " + ", ".join(
                 f"{op} x{count}" for op, count in sorted(report.host_operation_counts.items()))

@@ -142,8 +142,9 @@ class _Graph:
     source: GraphSource
     #: Whether its tensors are on the `mtia` device (else on the CPU).
     on_device: bool
-    #: Its operator instances, with their FLOPs (`graph_operators`).
-    operators: tuple[tuple[str, int], ...]
+    #: Its operator instances, with their FLOPs and whether they compute
+    #: from constants alone (`graph_operators`).
+    operators: tuple[tuple[str, int, bool], ...]
 
 
 class CompiledModel:
@@ -225,7 +226,7 @@ class CompiledModel:
 
         on_device = _on_mtia(example_inputs)
         # Inductor's passes rewrite the graph in place as it compiles it.
-        operators = graph_operators(graph_module)
+        operators = graph_operators(graph_module, kwargs.get("static_input_idxs", ()))
         with self._session(), V.set_choices_handler(self._choices), _masked_prologues():
             compiled = compile_fx_inner(graph_module, example_inputs, **kwargs)
         if not hasattr(compiled, "current_callable"):
@@ -294,7 +295,7 @@ class CompiledModel:
             fallbacks = {op: launch.fallback for number, launch in self._launches
                          if number == index and launch.fallback is not None
                          for op in graph.source.ops(launch)}
-            for name, flops in graph.operators:
+            for name, flops, constant in graph.operators:
                 reason = None
                 if name in fallbacks:
                     reason = ("its kernel does not compile for MTIA: "
@@ -304,12 +305,15 @@ class CompiledModel:
                               "runs it on the host")
                 elif not graph.on_device and name in graph.source.host_ops:
                     reason = "Inductor calls it as it is, and it runs on the host"
-                yield OperatorRecord(name, graph.kind, flops, reason is None, reason)
+                # Training updates the parameters between calls: only an
+                # inference graph repeats work on constants.
+                yield OperatorRecord(name, graph.kind, flops, reason is None, reason,
+                                     constant and graph.kind == "inference")
             if graph.on_device:
                 continue
             # What the wrapper calls on the host that is no operator of the
             # graph comes from Inductor's lowering of one (a fallback of it).
-            computed = {name for name, _ in graph.operators}
+            computed = {name for name, _, _ in graph.operators}
             for name in graph.source.host_ops:
                 if name not in computed:
                     yield OperatorRecord(name, graph.kind, 0, False,

@@ -134,18 +134,31 @@ class OperatorRecord:
     flops: int
     on_mtia: bool
     host_reason: str | None = None
+    #: Whether it computes from the model's parameters and buffers alone in
+    #: an inference graph (work on constants, which each call repeats
+    #: although its result does not change).
+    constant: bool = False
 
 
-def graph_operators(graph_module: Any) -> tuple[tuple[str, int], ...]:
+def graph_operators(graph_module: Any, static_inputs: Sequence[int] = ()
+                    ) -> tuple[tuple[str, int, bool], ...]:
     """The operator instances of an FX graph that Inductor compiles, as
-    (name, FLOPs): every call of an operator that is not a view, by its
-    name without the overload ("aten.mm", "mtia_compiler.attention")."""
+    (name, FLOPs, constant): every call of an operator that is not a view,
+    by its name without the overload ("aten.mm", "mtia_compiler.attention"),
+    and whether it computes from the inputs at `static_inputs` (the
+    parameters and buffers AOTAutograd passes) alone."""
     import torch
     from torch.fx.experimental.symbolic_shapes import optimization_hint
     from torch.utils.flop_counter import flop_registry
 
+    placeholders = [node for node in graph_module.graph.nodes if node.op == "placeholder"]
+    constant_nodes = {placeholders[index] for index in static_inputs
+                      if index < len(placeholders)}
     operators = []
     for node in graph_module.graph.nodes:
+        inputs = node.all_input_nodes
+        if node.op == "call_function" and inputs and all(n in constant_nodes for n in inputs):
+            constant_nodes.add(node)
         target = node.target
         if node.op != "call_function" or not isinstance(target, torch._ops.OpOverload) \
                 or target.is_view:
@@ -157,7 +170,8 @@ def graph_operators(graph_module: Any) -> tuple[tuple[str, int], ...]:
                                                  lambda arg: arg.meta.get("val"))
             flops = optimization_hint(formula(*args, **kwargs, out_val=node.meta.get("val")),
                                       fallback=0)
-        operators.append((f"{target.namespace}.{target._opname}", int(flops)))
+        operators.append((f"{target.namespace}.{target._opname}", int(flops),
+                          node in constant_nodes))
     return tuple(operators)
 
 
@@ -246,6 +260,12 @@ class Report:
         return sum(op.flops for op in self.operators if op.on_mtia) / total if total else 1.0
 
     @property
+    def constant_operators(self) -> int:
+        """The operator instances that compute from parameters and buffers
+        alone (each call repeats them)."""
+        return sum(op.constant for op in self.operators)
+
+    @property
     def host_operators(self) -> dict[str, str]:
         """The operators that ran on the host, with why."""
         return {op.name: op.host_reason or "" for op in self.operators if not op.on_mtia}
@@ -319,7 +339,8 @@ class Report:
         lines = [header, line(columns), line(["-" * width for width in widths]),
                  *(line(row) for row in rows)]
         lines.append(f"operators: {len(self.operators)} instances, {self.operator_share:.1%} on "
-                     f"MTIA; {self.flops / 1e9:.3f} GFLOP, {self.flop_share:.1%} on MTIA")
+                     f"MTIA, {self.constant_operators} on constants alone; "
+                     f"{self.flops / 1e9:.3f} GFLOP, {self.flop_share:.1%} on MTIA")
         lines.append("time by kernel class: " + ", ".join(
             f"{name} {share:.1%}" for name, share in self.time_shares().items() if share))
         for name, reason in self.host_operators.items():

@@ -53,3 +53,24 @@ def test_architecture_runs_on_mtia_and_matches_eager(name: str, device: str,
     assert report.operators and report.operator_share == 1.0, report.host_operators
     assert report.flops > 0 and report.flop_share == 1.0
     assert report.time_shares()[kernel_class] > 0.05, report.time_shares()
+
+
+@pytest.mark.parametrize("name", ["resnet", "bert"])
+def test_freezing_folds_the_work_on_constants(name: str) -> None:
+    """Batch norm's scale from its running statistics (ResNet) and the
+    position embeddings of constant positions (BERT) are computed from
+    parameters alone on every call; with Inductor's freezing they are folded
+    once, at compilation, and the numbers stay eager's."""
+    model = ARCHITECTURE_ZOO[name]
+    eager_model, eager_inputs = model.make(1, "cpu")
+    expected = model.step(eager_model, eager_model, eager_inputs)
+    constants = []
+    for freezing in (False, True):
+        torch._dynamo.reset()
+        mtia_model, mtia_inputs = model.make(1, "cpu")
+        compiled = mtia_compiler.torch.compile(mtia_model, options={"freezing": freezing})
+        got = model.step(compiled, mtia_model, mtia_inputs)
+        for actual, wanted in zip(got, expected, strict=True):
+            torch.testing.assert_close(actual, wanted, rtol=model.rtol, atol=model.atol)
+        constants.append(compiled.report().constant_operators)
+    assert constants[0] > 0 and constants[1] == 0
