@@ -2,7 +2,9 @@
 
 For the CPU device Inductor leaves some operations to ATen, which runs them on
 the host: a compilation for MTIA decomposes them into operations Inductor
-generates Triton kernels for.
+generates Triton kernels for, or into the device runtime's operators
+(`torch.library.triton_op`s), which the graph calls and which launch their
+Triton kernels on the simulator, whatever the shapes (static or symbolic).
 
 * `scaled_dot_product_attention` reaches Inductor as
   `_scaled_dot_product_flash_attention_for_cpu` for the CPU device and as
@@ -10,8 +12,8 @@ generates Triton kernels for.
   choice), which Inductor calls as they are, and their gradients likewise:
   they become the device runtime's flash-attention operators
   (`torch.ops.mtia_compiler.attention`, `attention_backward`), whose Triton
-  kernels Inductor compiles into the graph; with dropout, dynamic shapes or
-  types the kernels do not take they stay ATen's.
+  kernels run when the graph calls them; with dropout or types the kernels
+  do not take they stay ATen's.
 * `embedding_bag` (`_embedding_bag`, `_embedding_bag_forward_only`), an ATen
   fallback in Inductor, becomes a gather of the rows and an `index_add` of
   them into their bags (an atomic add in the kernel), for the modes sum and
@@ -25,8 +27,7 @@ generates Triton kernels for.
 * `convolution` and its backward (an ATen call in Inductor on every device)
   become the device runtime's implicit-GEMM operators
   (`torch.ops.mtia_compiler.convolution`, `..._input_grad`, `..._weight_grad`:
-  `torch.library.triton_op`s), whose Triton kernels Inductor compiles into
-  the graph; transposed convolutions and dynamic shapes stay ATen's.
+  `torch.library.triton_op`s); transposed convolutions stay ATen's.
 """
 
 from __future__ import annotations
@@ -111,7 +112,7 @@ def fused_attention_overrideable(query: torch.Tensor, key: torch.Tensor, value: 
                                  scale: float | None = None) -> Any:
     """`aten._scaled_dot_product_fused_attention_overrideable` (the
     attention of `mtia` tensors) by the device runtime's operator, which
-    Inductor then compiles into the graph instead of calling the runtime."""
+    the graph then calls, as the compilation's other decompositions do."""
     if dropout_p != 0.0 or return_debug_mask or query.dim() != 4:
         return NotImplemented
     out, logsumexp = torch.ops.mtia_compiler.attention(query, key, value, attn_bias, is_causal,
@@ -138,13 +139,12 @@ def fused_attention_overrideable_backward(
 def _attention_runs_as_kernel(query: torch.Tensor, key: torch.Tensor, value: torch.Tensor,
                               mask: torch.Tensor | None) -> bool:
     """Whether the flash-attention operator takes these operands: of one
-    floating type it supports, with static shapes, and an additive mask (the
-    CPU route's attention has a boolean one converted already)."""
+    floating type it supports, and an additive mask (the CPU route's
+    attention has a boolean one converted already)."""
     from mtia.host_runtime.torch_mtia.kernels import FLOAT_TYPES
 
     tensors = [query, key, value]
     return (query.dtype in FLOAT_TYPES and all(t.dtype == query.dtype for t in tensors)
-            and all(isinstance(size, int) for t in tensors for size in t.shape)
             and (mask is None or mask.dtype != torch.bool))
 
 
@@ -160,8 +160,7 @@ def convolution(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None
                 output_padding: list[int], groups: int) -> Any:
     """`aten.convolution`, which Inductor calls on the host for the CPU
     device and as an extern kernel for devices: the device runtime's
-    implicit-GEMM operator, whose Triton kernel Inductor compiles into the
-    graph. Transposed convolutions stay ATen's."""
+    implicit-GEMM operator. Transposed convolutions stay ATen's."""
     from mtia.host_runtime.torch_mtia.kernels import convolution_runs_as_kernel
 
     if not convolution_runs_as_kernel(transposed, x, weight, bias):
@@ -194,8 +193,6 @@ def convolution_backward(grad: torch.Tensor, x: torch.Tensor, weight: torch.Tens
 def histc(x: torch.Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Any:  # noqa: A002
     """`aten.histc` (a router's tokens per expert), an ATen call on the host
     in Inductor: the device runtime's histogram operator."""
-    if not all(isinstance(size, int) for size in x.shape):
-        return NotImplemented
     return torch.ops.mtia_compiler.histc(x, bins, float(min), float(max))
 
 

@@ -74,3 +74,22 @@ def test_freezing_folds_the_work_on_constants(name: str) -> None:
             torch.testing.assert_close(actual, wanted, rtol=model.rtol, atol=model.atol)
         constants.append(compiled.report().constant_operators)
     assert constants[0] > 0 and constants[1] == 0
+
+
+@pytest.mark.parametrize("name", ["llama", "resnet_training"])
+def test_dynamic_shapes_keep_attention_and_convolutions_on_mtia(name: str) -> None:
+    """One compilation with symbolic shapes runs two batch sizes: the
+    runtime's attention and convolution operators take symbolic shapes in the
+    graph and choose their tiles from each call's."""
+    model = ARCHITECTURE_ZOO[name]
+    mtia_model, _ = model.make(1, "cpu")
+    compiled = mtia_compiler.torch.compile(mtia_model, dynamic=True)
+    for scale in (1, 2):
+        eager_model, eager_inputs = model.make(scale, "cpu")
+        expected = model.step(eager_model, eager_model, eager_inputs)
+        _, inputs = model.make(scale, "cpu")
+        got = model.step(compiled, mtia_model, inputs)
+        for actual, wanted in zip(got, expected, strict=True):
+            torch.testing.assert_close(actual, wanted, rtol=model.rtol, atol=model.atol)
+        report = compiled.report()
+        assert report.host_ops == () and report.operator_share == 1.0, report.host_operators

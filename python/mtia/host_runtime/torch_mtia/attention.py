@@ -290,6 +290,12 @@ def attention(query: torch.Tensor, key: torch.Tensor, value: torch.Tensor,
         BLOCK_N=_block(source), BLOCK_D=_head_block(dim), BLOCK_DV=_head_block(value_dim))
 
 
+def _gradients_of(*tensors: torch.Tensor) -> tuple[torch.Tensor, ...]:
+    """Contiguous tensors of the shapes and types of `tensors`, for their
+    gradients."""
+    return tuple(torch.empty(*t.shape, dtype=t.dtype, device=t.device) for t in tensors)
+
+
 def attention_backward(grad: torch.Tensor, query: torch.Tensor, key: torch.Tensor,
                        value: torch.Tensor, bias: torch.Tensor | None, out: torch.Tensor,
                        lse: torch.Tensor, causal: bool, scale: float | None,
@@ -312,9 +318,7 @@ def attention_backward(grad: torch.Tensor, query: torch.Tensor, key: torch.Tenso
     wrap_triton(_attention_delta_kernel)[rows_grid](
         out, grad, delta, *out.stride(), *grad.stride(), heads, length, value_dim,
         BLOCK_M=block_m, BLOCK_DV=block_dv)
-    grad_query = torch.empty(*query.shape, dtype=query.dtype, device=device)
-    grad_key = torch.empty(*key.shape, dtype=key.dtype, device=device)
-    grad_value = torch.empty(*value.shape, dtype=value.dtype, device=device)
+    grad_query, grad_key, grad_value = _gradients_of(query, key, value)
     common = (*query.stride(), *key.stride(), *value.stride(), *bias_strides, *grad.stride(),
               *lse.stride(), heads, group, length, source, dim, value_dim, _scale(query, scale))
     blocks = {"HAS_BIAS": bias is not None, "CAUSAL": causal, "BLOCK_M": block_m,
@@ -328,17 +332,33 @@ def attention_backward(grad: torch.Tensor, query: torch.Tensor, key: torch.Tenso
     return grad_query, grad_key, grad_value
 
 
+def _attention_outputs(query: torch.Tensor, key: torch.Tensor, value: torch.Tensor,
+                       *options: object) -> tuple[torch.Tensor, torch.Tensor]:
+    """The output and log-sum-exp `attention_operator` allocates (also its
+    fake implementation: the operators' shapes may be symbolic in a graph)."""
+    out = torch.empty(*query.shape[:3], value.shape[3], dtype=query.dtype,
+                      device=query.device)
+    return out, torch.empty(query.shape[:3], dtype=torch.float32, device=query.device)
+
+
 @triton_op("mtia_compiler::attention", mutates_args={})
 def attention_operator(query: torch.Tensor, key: torch.Tensor, value: torch.Tensor,
                        bias: torch.Tensor | None, causal: bool,
                        scale: float | None) -> tuple[torch.Tensor, torch.Tensor]:
     """(output, log-sum-exp) of attention (see `attention`); the output is
     contiguous, the log-sum-exp contiguous f32 (batch, heads, L)."""
-    out = torch.empty(*query.shape[:3], value.shape[3], dtype=query.dtype,
-                      device=query.device)
-    lse = torch.empty(query.shape[:3], dtype=torch.float32, device=query.device)
+    out, lse = _attention_outputs(query, key, value)
     attention(query, key, value, bias, causal, scale, out, lse)
     return out, lse
+
+
+def _bias_grad_output(query: torch.Tensor, bias: torch.Tensor | None,
+                      bias_grad: bool) -> torch.Tensor:
+    """The bias's gradient `attention_backward_operator` returns when it is
+    asked for it, else an empty tensor (also its fake implementation's)."""
+    if bias_grad and bias is not None:
+        return torch.empty(bias.shape, dtype=bias.dtype, device=bias.device)
+    return torch.empty(0, dtype=query.dtype, device=query.device)
 
 
 @triton_op("mtia_compiler::attention_backward", mutates_args={})
@@ -347,17 +367,30 @@ def attention_backward_operator(
         bias: torch.Tensor | None, out: torch.Tensor, lse: torch.Tensor, causal: bool,
         scale: float | None, bias_grad: bool,
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
-    """The gradients of attention's query, key and value (of their types)
-    and, with `bias_grad`, of its bias (summed to the bias's shape; empty
-    otherwise)."""
+    """The gradients of attention's query, key and value (contiguous, of
+    their types) and, with `bias_grad`, of its bias (summed to the bias's
+    shape; empty otherwise)."""
     scores_grad = torch.empty(*query.shape[:3], key.shape[2], dtype=torch.float32,
                               device=query.device) if bias_grad else None
     grads = attention_backward(grad, query, key, value, bias, out, lse, causal, scale,
                                scores_grad)
-    grad_bias = (scores_grad.sum_to_size(bias.shape).to(bias.dtype)
-                 if scores_grad is not None and bias is not None
-                 else torch.empty(0, dtype=query.dtype, device=query.device))
+    grad_bias = _bias_grad_output(query, bias, bias_grad)
+    if scores_grad is not None and bias is not None:
+        grad_bias.copy_(scores_grad.sum_to_size(bias.shape))
     return (*grads, grad_bias)
+
+
+def _attention_backward_fake(grad: torch.Tensor, query: torch.Tensor, key: torch.Tensor,
+                             value: torch.Tensor, bias: torch.Tensor | None, out: torch.Tensor,
+                             lse: torch.Tensor, causal: bool, scale: float | None,
+                             bias_grad: bool,
+                             ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    grad_query, grad_key, grad_value = _gradients_of(query, key, value)
+    return grad_query, grad_key, grad_value, _bias_grad_output(query, bias, bias_grad)
+
+
+attention_operator.register_fake(_attention_outputs)
+attention_backward_operator.register_fake(_attention_backward_fake)
 
 
 @register_flop_formula(torch.ops.mtia_compiler.attention)

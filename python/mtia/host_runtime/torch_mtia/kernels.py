@@ -319,13 +319,11 @@ def _geometry(stride: Sequence[int], padding: Sequence[int], dilation: Sequence[
 def convolution_runs_as_kernel(transposed: bool, *tensors: torch.Tensor | None) -> bool:
     """Whether the convolution kernels take a convolution of these operands
     (input first): not transposed, of one floating type they support, with
-    1 to 3 spatial dimensions and static shapes (their tiles are chosen from
-    the shapes)."""
+    1 to 3 spatial dimensions."""
     present = [tensor for tensor in tensors if tensor is not None]
     return (not transposed and 3 <= present[0].dim() <= 5
             and present[0].dtype in FLOAT_TYPES
-            and all(tensor.dtype == present[0].dtype for tensor in present)
-            and all(isinstance(size, int) for tensor in present for size in tensor.shape))
+            and all(tensor.dtype == present[0].dtype for tensor in present))
 
 
 def convolution(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None,
@@ -407,15 +405,28 @@ def _output_shape(x: torch.Tensor, weight: torch.Tensor, stride: Sequence[int],
         stride, padding, dilation, False, [0] * len(stride), groups).shape
 
 
+def _convolution_output(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None,
+                        stride: Sequence[int], padding: Sequence[int],
+                        dilation: Sequence[int], groups: int) -> torch.Tensor:
+    """The output `convolution_operator` allocates (also its fake
+    implementation: the operators' shapes may be symbolic in a graph)."""
+    return torch.empty(_output_shape(x, weight, stride, padding, dilation, groups),
+                       dtype=x.dtype, device=x.device)
+
+
 @triton_op("mtia_compiler::convolution", mutates_args={})
 def convolution_operator(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None,
                          stride: Sequence[int], padding: Sequence[int],
                          dilation: Sequence[int], groups: int) -> torch.Tensor:
     """The convolution of `x` with `weight` plus `bias`, contiguous."""
-    out = torch.empty(_output_shape(x, weight, stride, padding, dilation, groups),
-                      dtype=x.dtype, device=x.device)
+    out = _convolution_output(x, weight, bias, stride, padding, dilation, groups)
     convolution(x, weight, bias, stride, padding, dilation, groups, out)
     return out
+
+
+def _input_grad_output(grad: torch.Tensor, weight: torch.Tensor, input_shape: Sequence[int],
+                       *geometry: object) -> torch.Tensor:
+    return torch.empty(input_shape, dtype=grad.dtype, device=grad.device)
 
 
 @triton_op("mtia_compiler::convolution_input_grad", mutates_args={})
@@ -424,9 +435,14 @@ def convolution_input_grad_operator(grad: torch.Tensor, weight: torch.Tensor,
                                     padding: Sequence[int], dilation: Sequence[int],
                                     groups: int) -> torch.Tensor:
     """The gradient of a convolution's input (of `input_shape`), contiguous."""
-    out = torch.empty(input_shape, dtype=grad.dtype, device=grad.device)
+    out = _input_grad_output(grad, weight, input_shape)
     convolution_input_grad(grad, weight, stride, padding, dilation, groups, out)
     return out
+
+
+def _weight_grad_output(grad: torch.Tensor, x: torch.Tensor, weight_shape: Sequence[int],
+                        *geometry: object) -> torch.Tensor:
+    return torch.empty(weight_shape, dtype=grad.dtype, device=grad.device)
 
 
 @triton_op("mtia_compiler::convolution_weight_grad", mutates_args={})
@@ -435,9 +451,17 @@ def convolution_weight_grad_operator(grad: torch.Tensor, x: torch.Tensor,
                                      padding: Sequence[int], dilation: Sequence[int],
                                      groups: int) -> torch.Tensor:
     """The gradient of a convolution's weight (of `weight_shape`), contiguous."""
-    out = torch.empty(weight_shape, dtype=grad.dtype, device=grad.device)
+    out = _weight_grad_output(grad, x, weight_shape)
     convolution_weight_grad(grad, x, stride, padding, dilation, groups, out)
     return out
+
+
+# The operators' fake implementations allocate their outputs and launch
+# nothing, so that a graph with symbolic shapes can hold them (the kernels'
+# tiles are chosen from the shapes of a call).
+convolution_operator.register_fake(_convolution_output)
+convolution_input_grad_operator.register_fake(_input_grad_output)
+convolution_weight_grad_operator.register_fake(_weight_grad_output)
 
 
 @register_flop_formula(torch.ops.mtia_compiler.convolution)

@@ -138,6 +138,12 @@ def _grouped_weight_grad_kernel(a_ptr, g_ptr, offs_ptr, out_ptr, K, N,
              acc.to(out_ptr.dtype.element_ty), mask=(inputs[:, None] < K) & (cols[None, :] < N))
 
 
+def _histogram_output(x: torch.Tensor, bins: int, *range_: object) -> torch.Tensor:
+    """The counts `histc_operator` allocates (also its fake implementation:
+    the operators' shapes may be symbolic in a graph)."""
+    return torch.empty(bins, dtype=x.dtype, device=x.device)
+
+
 @triton_op("mtia_compiler::histc", mutates_args={})
 def histc_operator(x: torch.Tensor, bins: int = 100, low: float = 0.0,
                    high: float = 0.0) -> torch.Tensor:
@@ -148,7 +154,7 @@ def histc_operator(x: torch.Tensor, bins: int = 100, low: float = 0.0,
     if low > high:
         raise RuntimeError(f"histc: max must be larger than min, got {low} and {high}")
     flat = x.reshape(-1)
-    out = torch.empty(bins, dtype=x.dtype, device=x.device)
+    out = _histogram_output(x, bins)
     integer = not x.is_floating_point()
     bounds = (int(low), int(high)) if integer else (float(low), float(high))
     wrap_triton(_histogram_kernel)[(1,)](
@@ -176,9 +182,13 @@ def grouped_matmul(a: torch.Tensor, b: torch.Tensor, offs: torch.Tensor,
 def grouped_mm_operator(a: torch.Tensor, b: torch.Tensor, offs: torch.Tensor) -> torch.Tensor:
     """The grouped matmul of `a` (rows sorted by group) and `b` (groups, K,
     N) at the cumulative row counts `offs`; rows past the last group are 0."""
-    out = torch.empty(a.shape[0], b.shape[2], dtype=a.dtype, device=a.device)
+    out = _grouped_output(a, b, offs)
     grouped_matmul(a, b, offs, out)
     return out
+
+
+def _grouped_output(a: torch.Tensor, b: torch.Tensor, offs: torch.Tensor) -> torch.Tensor:
+    return torch.empty(a.shape[0], b.shape[2], dtype=a.dtype, device=a.device)
 
 
 @triton_op("mtia_compiler::grouped_mm_weight_grad", mutates_args={})
@@ -187,13 +197,24 @@ def grouped_mm_weight_grad_operator(a: torch.Tensor, grad: torch.Tensor,
     """The gradient of the weights (groups, K, N) of `grouped_mm(a, weights,
     offs)` from the gradient of its output: a[rows of e]^T @ grad[rows of e]."""
     inputs, columns, groups = a.shape[1], grad.shape[1], offs.shape[0]
-    out = torch.empty(groups, inputs, columns, dtype=a.dtype, device=a.device)
+    out = _weight_grad_output(a, grad, offs)
     config = tile(inputs, columns, max(a.shape[0], 1), a.element_size())
     grid = (triton.cdiv(inputs, config.block_m), triton.cdiv(columns, config.block_n), groups)
     wrap_triton(_grouped_weight_grad_kernel)[grid](
         a, grad, offs, out, inputs, columns, *a.stride(), *grad.stride(), *out.stride(),
         BLOCK_M=config.block_m, BLOCK_N=config.block_n, BLOCK_K=config.block_k)
     return out
+
+
+def _weight_grad_output(a: torch.Tensor, grad: torch.Tensor, offs: torch.Tensor) -> torch.Tensor:
+    return torch.empty(offs.shape[0], a.shape[1], grad.shape[1], dtype=a.dtype, device=a.device)
+
+
+# The operators' fake implementations allocate their outputs and launch
+# nothing, so that a graph with symbolic shapes can hold them.
+histc_operator.register_fake(_histogram_output)
+grouped_mm_operator.register_fake(_grouped_output)
+grouped_mm_weight_grad_operator.register_fake(_weight_grad_output)
 
 
 @register_flop_formula(torch.ops.mtia_compiler.grouped_mm)
