@@ -288,8 +288,17 @@ class CompiledModel:
         graph of CPU tensors called them as they are, or when the device
         runtime ran them on the host for `mtia` tensors; on the MTIA
         otherwise. What a wrapper called on the host that is no operator of
-        its graph counts as an operator instance on the host too."""
-        run_on_host = {_operator_name(name) for name in self._host_operations}
+        its graph counts as an operator instance on the host too, and so
+        does each run of the device runtime on the host that no operator of
+        a device graph accounts for (an operation inside another, or outside
+        the graphs)."""
+        runtime_reason = ("the device runtime has no kernel for it: PyTorch's CPU fallback "
+                          "runs it on the host")
+        # The device runtime's runs on the host, by operator: each accounts
+        # for one instance of a device graph's operator of that name.
+        unaccounted: dict[str, int] = {}
+        for name, count in self._host_operations.items():
+            unaccounted[_operator_name(name)] = unaccounted.get(_operator_name(name), 0) + count
         for index in self._runs:
             graph = self._graphs[index]
             fallbacks = {op: launch.fallback for number, launch in self._launches
@@ -300,9 +309,9 @@ class CompiledModel:
                 if name in fallbacks:
                     reason = ("its kernel does not compile for MTIA: "
                               f"{(fallbacks[name] or '').splitlines()[0]}")
-                elif graph.on_device and name in run_on_host:
-                    reason = ("the device runtime has no kernel for it: PyTorch's CPU fallback "
-                              "runs it on the host")
+                elif graph.on_device and unaccounted.get(name, 0) > 0:
+                    unaccounted[name] -= 1
+                    reason = runtime_reason
                 elif not graph.on_device and name in graph.source.host_ops:
                     reason = "Inductor calls it as it is, and it runs on the host"
                 # Training updates the parameters between calls: only an
@@ -318,6 +327,9 @@ class CompiledModel:
                 if name not in computed:
                     yield OperatorRecord(name, graph.kind, 0, False,
                                          "Inductor's lowering of the graph calls it on the host")
+        for name, count in unaccounted.items():
+            for _ in range(count):
+                yield OperatorRecord(name, "runtime", 0, False, runtime_reason)
 
 
 def _operator_name(name: str) -> str:

@@ -130,6 +130,10 @@ class OperatorRecord:
     on the MTIA or, and why, on the host."""
 
     name: str
+    #: The graph's kind ("inference", "forward", "backward"), or "runtime"
+    #: for a run of the device runtime on the host that no operator of a
+    #: graph accounts for (inside one of its own operators, or outside the
+    #: graphs).
     graph: str
     flops: int
     on_mtia: bool
@@ -188,6 +192,12 @@ REDUCTION_OPS = frozenset((
     "native_batch_norm_backward", "nll_loss_forward", "nll_loss_backward", "topk", "sort"))
 
 
+#: Words in the names of the device runtime's kernels (which have no fused
+#: operations) that say their class.
+RUNTIME_GEMMS = ("matmul", "grouped")
+RUNTIME_REDUCTIONS = ("norm", "histogram")
+
+
 def kernel_class(kernel: KernelRecord) -> str:
     """The class of a kernel (`KERNEL_CLASSES`) by the operations it computes
     and its name: the device runtime's attention and convolution kernels and
@@ -199,9 +209,11 @@ def kernel_class(kernel: KernelRecord) -> str:
         return "attention"
     if "convolution" in kernel.name or any(op.startswith("convolution") for op in ops):
         return "convolution"
-    if kernel.macs or ops & set(MATMULS) or kernel.name.startswith("triton_tem_"):
+    if kernel.macs or ops & set(MATMULS) or kernel.name.startswith("triton_tem_") \
+            or any(word in kernel.name for word in RUNTIME_GEMMS):
         return "GEMM"
-    if kernel.name.startswith(("triton_red_", "triton_per_")) or ops & REDUCTION_OPS:
+    if kernel.name.startswith(("triton_red_", "triton_per_")) or ops & REDUCTION_OPS \
+            or any(word in kernel.name for word in RUNTIME_REDUCTIONS):
         return "reduction"
     if kernel.name.startswith("triton_poi_") or ops:
         return "elementwise"

@@ -619,6 +619,12 @@ def test_the_compile_api_on_mtia_tensors_reports_what_ran_on_the_host() -> None:
     assert {"_convolution_kernel", "_matmul_kernel", "_layer_norm_kernel"} <= set(names)
     assert all(kernel.on_mtia and kernel.cycles > 0 for kernel in report.kernels)
     assert "aten::convolution x1" in str(report)
+    # The coverage figures: the transposed convolution is the one operator
+    # instance on the host, with its FLOPs; the kernels' time by class.
+    assert [op.name for op in report.operators if not op.on_mtia] == ["aten.convolution"]
+    assert report.operator_share < 1 and 0 < report.flop_share < 1
+    shares = report.time_shares()
+    assert shares["convolution"] > 0 and shares["GEMM"] > 0 and shares["reduction"] > 0
 
 
 def test_the_compile_api_refuses_a_target_the_device_does_not_simulate() -> None:
