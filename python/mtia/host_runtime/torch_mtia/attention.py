@@ -234,6 +234,72 @@ def _attention_query_grad_kernel(q_ptr, k_ptr, v_ptr, bias_ptr, grad_ptr, lse_pt
              mask=row_mask[:, None] & (dims[None, :] < D))
 
 
+@triton.jit
+def _bias_grad_kernel(ds_ptr, out_ptr, B, H, L, S, sob, soh, som, son,
+                      KEEP_BATCH: tl.constexpr, KEEP_HEADS: tl.constexpr,
+                      KEEP_ROWS: tl.constexpr, KEEP_COLS: tl.constexpr,
+                      BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    """A bias's gradient: the scores' gradient `ds` (contiguous f32 (B, H,
+    L, S)) summed over the dimensions the bias broadcasts (those not KEEP_),
+    stored through the bias's strides (`out`, of the bias's type). Grid: the
+    kept rows' blocks, the kept columns' blocks, the kept batches * heads;
+    one loop runs over the reduced batches, heads, row blocks and column
+    blocks."""
+    kept_heads = H if KEEP_HEADS else 1
+    batch0 = tl.program_id(2) // kept_heads
+    head0 = tl.program_id(2) % kept_heads
+    batches = 1 if KEEP_BATCH else B
+    heads = 1 if KEEP_HEADS else H
+    row_blocks = 1 if KEEP_ROWS else tl.cdiv(L, BLOCK_M)
+    col_blocks = 1 if KEEP_COLS else tl.cdiv(S, BLOCK_N)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for step in range(0, batches * heads * row_blocks * col_blocks):
+        col_block = step % col_blocks
+        row_block = (step // col_blocks) % row_blocks
+        head = (step // (col_blocks * row_blocks)) % heads
+        batch = step // (col_blocks * row_blocks * heads)
+        batch = batch0 if KEEP_BATCH else batch
+        head = head0 if KEEP_HEADS else head
+        row_block = tl.program_id(0) if KEEP_ROWS else row_block
+        col_block = tl.program_id(1) if KEEP_COLS else col_block
+        rows = row_block * BLOCK_M + tl.arange(0, BLOCK_M)
+        cols = col_block * BLOCK_N + tl.arange(0, BLOCK_N)
+        acc += tl.load(ds_ptr + ((batch * H + head) * L + rows[:, None]) * S + cols[None, :],
+                       mask=(rows[:, None] < L) & (cols[None, :] < S), other=0.0)
+    base = out_ptr + batch0 * sob + head0 * soh
+    rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    cols = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    element = out_ptr.dtype.element_ty
+    if KEEP_ROWS and KEEP_COLS:
+        tl.store(base + rows[:, None] * som + cols[None, :] * son, acc.to(element),
+                 mask=(rows[:, None] < L) & (cols[None, :] < S))
+    elif KEEP_COLS:
+        tl.store(base + cols * son, tl.sum(acc, 0).to(element), mask=cols < S)
+    elif KEEP_ROWS:
+        tl.store(base + rows * som, tl.sum(acc, 1).to(element), mask=rows < L)
+    else:
+        tl.store(base, tl.sum(tl.sum(acc, 1), 0).to(element))
+
+
+def bias_gradient(scores_grad: torch.Tensor, bias: torch.Tensor, out: torch.Tensor) -> None:
+    """out (of `bias`'s shape) = the scores' gradient (contiguous f32
+    (batch, heads, L, S)) summed over what `bias` broadcasts."""
+    batch, heads, length, source = scores_grad.shape
+    expanded = out.expand(batch, heads, length, source)
+    # The bias's sizes aligned to the scores' dimensions from the right.
+    sizes = (1,) * (4 - bias.dim()) + tuple(bias.shape)
+    kept = [sizes[dim] == scores_grad.shape[dim] for dim in range(4)]
+    block_m = _block(length) if kept[2] else MAX_BLOCK
+    block_n = _block(source) if kept[3] else MAX_BLOCK
+    grid = (triton.cdiv(length, block_m) if kept[2] else 1,
+            triton.cdiv(source, block_n) if kept[3] else 1,
+            (batch if kept[0] else 1) * (heads if kept[1] else 1))
+    wrap_triton(_bias_grad_kernel)[grid](
+        scores_grad, expanded, batch, heads, length, source, *expanded.stride(),
+        KEEP_BATCH=kept[0], KEEP_HEADS=kept[1], KEEP_ROWS=kept[2], KEEP_COLS=kept[3],
+        BLOCK_M=block_m, BLOCK_N=block_n)
+
+
 def _block(size: int) -> int:
     """A block of queries or keys of a sequence of `size`: the next power of
     two, within the blocks the kernels take."""
@@ -376,7 +442,7 @@ def attention_backward_operator(
                                scores_grad)
     grad_bias = _bias_grad_output(query, bias, bias_grad)
     if scores_grad is not None and bias is not None:
-        grad_bias.copy_(scores_grad.sum_to_size(bias.shape))
+        bias_gradient(scores_grad, bias, grad_bias)
     return (*grads, grad_bias)
 
 
