@@ -463,7 +463,7 @@ def test_attention_gradients_run_on_the_chip(name: str) -> None:
         _sdpa(device[:3], **device_options).backward(grad.to("mtia"))
     assert [launch.name for launch in profiled.launches] == [
         "_attention_kernel", "_attention_delta_kernel", "_attention_key_grad_kernel",
-        "_attention_query_grad_kernel", *(["_bias_grad_kernel"] if bias_trained else [])]
+        "_attention_query_grad_kernel", *(["_attention_bias_grad_kernel"] if bias_trained else [])]
     assert not any("attention" in operation or "sum" in operation
                    for operation in profiled.host_operations)
     for got, expected in zip(device, trained, strict=True):

@@ -235,7 +235,7 @@ def _attention_query_grad_kernel(q_ptr, k_ptr, v_ptr, bias_ptr, grad_ptr, lse_pt
 
 
 @triton.jit
-def _bias_grad_kernel(ds_ptr, out_ptr, B, H, L, S, sob, soh, som, son,
+def _attention_bias_grad_kernel(ds_ptr, out_ptr, B, H, L, S, sob, soh, som, son,
                       KEEP_BATCH: tl.constexpr, KEEP_HEADS: tl.constexpr,
                       KEEP_ROWS: tl.constexpr, KEEP_COLS: tl.constexpr,
                       BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
@@ -294,7 +294,7 @@ def bias_gradient(scores_grad: torch.Tensor, bias: torch.Tensor, out: torch.Tens
     grid = (triton.cdiv(length, block_m) if kept[2] else 1,
             triton.cdiv(source, block_n) if kept[3] else 1,
             (batch if kept[0] else 1) * (heads if kept[1] else 1))
-    wrap_triton(_bias_grad_kernel)[grid](
+    wrap_triton(_attention_bias_grad_kernel)[grid](
         scores_grad, expanded, batch, heads, length, source, *expanded.stride(),
         KEEP_BATCH=kept[0], KEEP_HEADS=kept[1], KEEP_ROWS=kept[2], KEEP_COLS=kept[3],
         BLOCK_M=block_m, BLOCK_N=block_n)
