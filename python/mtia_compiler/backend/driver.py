@@ -86,13 +86,18 @@ class _ThreadLaunches(threading.local):
 
     def __init__(self) -> None:
         self.recorders: list[list[LaunchRecord]] = []
+        #: For each open exclusive `kernel_launches()` block (a benchmark),
+        #: how many recorders were open before it: those do not see its
+        #: launches.
+        self.exclusive_from: list[int] = []
         self.last: LaunchRecord | None = None
         self.simulated_seconds = 0.0
 
     def add(self, record: LaunchRecord) -> None:
         self.last = record
         self.simulated_seconds += record.seconds
-        for recorder in self.recorders:
+        first = self.exclusive_from[-1] if self.exclusive_from else 0
+        for recorder in self.recorders[first:]:
             recorder.append(record)
 
 
@@ -198,7 +203,8 @@ def kernel_launches(exclusive: bool = False,
     block, in order, with what a report needs beyond the simulator's
     statistics (the kernel's source file, the tensors it was passed). The
     launches of an `exclusive` block (a benchmark) are hidden from the
-    blocks it is nested in. A block for `every_thread` collects the
+    blocks it is nested in, and from the `launches()` blocks opened before
+    it. A block for `every_thread` collects the
     launches of all threads while it is open (PyTorch runs the backward of
     device tensors on a thread of its own)."""
     records: list[KernelLaunch] = []
@@ -215,9 +221,13 @@ def kernel_launches(exclusive: bool = False,
         return
     opened = _kernel_recorders.open
     opened.append((records, exclusive))
+    if exclusive:
+        _log.exclusive_from.append(len(_log.recorders))
     try:
         yield records
     finally:
+        if exclusive:
+            _log.exclusive_from.pop()
         # By identity: an outer block may hold equal records (or none).
         del opened[max(i for i, (open_records, _) in enumerate(opened)
                        if open_records is records)]
