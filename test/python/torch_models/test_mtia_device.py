@@ -332,11 +332,14 @@ def test_depthwise_convolutions_run_the_faster_kernel() -> None:
                 torch.randn(96, 1, 3, 3, generator=generator),
                 torch.randn(96, generator=generator)]
     grad = torch.randn(2, 96, 16, 16, generator=generator)
+    def depthwise(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
+        return torch.nn.functional.conv2d(x, weight, bias, padding=1, groups=96)
+
     exact = [operand.double().requires_grad_() for operand in operands]
-    torch.nn.functional.conv2d(*exact, padding=1, groups=96).backward(grad.double())
+    depthwise(*exact).backward(grad.double())
     device = [operand.to("mtia").requires_grad_() for operand in operands]
     with mtia_compiler.torch.profile() as profiled:
-        output = torch.nn.functional.conv2d(*device, padding=1, groups=96)
+        output = depthwise(*device)
         output.backward(grad.to("mtia"))
     assert [launch.name for launch in profiled.launches] == [
         "_depthwise_convolution_kernel", "_depthwise_convolution_input_grad_kernel",
@@ -346,7 +349,7 @@ def test_depthwise_convolutions_run_the_faster_kernel() -> None:
         torch.testing.assert_close(got.grad.cpu().double(), expected.grad, rtol=1e-5,
                                    atol=1e-5)
     with launches() as records:
-        again = torch.nn.functional.conv2d(*(t.detach() for t in device), padding=1, groups=96)
+        again = depthwise(*(t.detach() for t in device))
     assert [record.kernel for record in records] == ["_depthwise_convolution_kernel"]
     torch.testing.assert_close(again.cpu(), output.detach().cpu())
 
