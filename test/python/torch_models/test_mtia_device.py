@@ -354,6 +354,18 @@ def test_depthwise_convolutions_run_the_faster_kernel() -> None:
     torch.testing.assert_close(again.cpu(), output.detach().cpu())
 
 
+def test_one_value_of_a_convolution_geometry_stands_for_every_dimension() -> None:
+    """ATen passes a stride, padding or dilation of one value for all the
+    spatial dimensions (EfficientNet's `padding="valid"` arrives as [0])."""
+    generator = torch.Generator().manual_seed(15)
+    x = torch.randn(1, 4, 9, 9, generator=generator)
+    w = torch.randn(6, 4, 3, 3, generator=generator)
+    arguments = ([2], [1], [2], False, [0], 1)
+    got = torch.ops.aten.convolution(x.to("mtia"), w.to("mtia"), None, *arguments)
+    torch.testing.assert_close(got.cpu(), torch.ops.aten.convolution(x, w, None, *arguments),
+                               rtol=1e-5, atol=1e-5)
+
+
 def test_a_convolution_is_laid_out_as_pytorch_says() -> None:
     generator = torch.Generator().manual_seed(5)
     x = torch.randn(2, 3, 9, 9, generator=generator).to(memory_format=torch.channels_last)

@@ -310,9 +310,11 @@ def _geometry(stride: Sequence[int], padding: Sequence[int], dilation: Sequence[
               spatial: int) -> tuple[int, ...]:
     """A convolution's strides, paddings and dilations over three spatial
     dimensions (the missing leading ones: stride 1, no padding, dilation 1),
-    in the order the kernels take them."""
+    in the order the kernels take them. One value stands for every spatial
+    dimension, as in ATen (`padding="valid"` arrives as [0])."""
     def padded(values: Sequence[int], fill: int) -> tuple[int, ...]:
-        return (fill,) * (3 - spatial) + tuple(values)
+        given = tuple(values) * spatial if len(values) == 1 else tuple(values)
+        return (fill,) * (3 - spatial) + given
 
     return (*padded(stride, 1), *padded(padding, 0), *padded(dilation, 1))
 
