@@ -355,15 +355,17 @@ def test_depthwise_convolutions_run_the_faster_kernel() -> None:
 
 
 def test_one_value_of_a_convolution_geometry_stands_for_every_dimension() -> None:
-    """ATen passes a stride, padding or dilation of one value for all the
-    spatial dimensions (EfficientNet's `padding="valid"` arrives as [0])."""
+    """A graph passes the convolution operator a stride, padding or dilation
+    of one value for all the spatial dimensions, as ATen takes them
+    (EfficientNet's `padding="valid"` arrives as [0])."""
+    import mtia.host_runtime.torch_mtia.kernels  # noqa: F401 (registers the operators)
+
     generator = torch.Generator().manual_seed(15)
     x = torch.randn(1, 4, 9, 9, generator=generator)
     w = torch.randn(6, 4, 3, 3, generator=generator)
-    arguments = ([2], [1], [2], False, [0], 1)
-    got = torch.ops.aten.convolution(x.to("mtia"), w.to("mtia"), None, *arguments)
-    torch.testing.assert_close(got.cpu(), torch.ops.aten.convolution(x, w, None, *arguments),
-                               rtol=1e-5, atol=1e-5)
+    got = torch.ops.mtia_compiler.convolution(x.to("mtia"), w.to("mtia"), None, [2], [1], [2], 1)
+    expected = torch.ops.aten.convolution(x, w, None, [2], [1], [2], False, [0], 1)
+    torch.testing.assert_close(got.cpu(), expected, rtol=1e-5, atol=1e-5)
 
 
 def test_a_convolution_is_laid_out_as_pytorch_says() -> None:
