@@ -133,6 +133,59 @@ def _masked_prologues() -> Iterator[None]:
         simd.prologue_preserves_zero_mask = previous
 
 
+@contextmanager
+def _attention_lowerings() -> Iterator[None]:
+    """Makes Inductor lower the CPU's flash attention and its backward to the
+    device runtime's attention operators while the block runs. The
+    compilation decomposes those operations (`decompositions.py`), but
+    Inductor's pattern matcher rebuilds them afterwards from attention
+    written as matmuls and a softmax (MobileViT's), and Inductor would call
+    them on the host. The lowerings have no hook; the table's entries are
+    replaced and restored. Attention the operators do not take (dropout,
+    types the kernels do not take) keeps Inductor's lowering."""
+    import torch
+    from torch._inductor.lowering import fallback_handler, lowerings
+
+    from mtia.host_runtime.torch_mtia.kernels import FLOAT_TYPES
+
+    forward_op = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu.default
+    backward_op = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu_backward.default
+    attention = fallback_handler(torch.ops.mtia_compiler.attention.default,
+                                 add_to_fallback_set=False)
+    attention_backward = fallback_handler(torch.ops.mtia_compiler.attention_backward.default,
+                                          add_to_fallback_set=False)
+    previous = {op: lowerings[op] for op in (forward_op, backward_op)}
+
+    def taken(query: Any, dropout_p: float, attn_mask: Any) -> bool:
+        return dropout_p == 0.0 and query.get_dtype() in FLOAT_TYPES and (
+            attn_mask is None or attn_mask.get_dtype() != torch.bool)
+
+    def forward(query: Any, key: Any, value: Any, dropout_p: float = 0.0,
+                is_causal: bool = False, *, attn_mask: Any = None,
+                scale: float | None = None) -> Any:
+        if not taken(query, dropout_p, attn_mask):
+            return previous[forward_op](query, key, value, dropout_p, is_causal,
+                                        attn_mask=attn_mask, scale=scale)
+        return attention(query, key, value, attn_mask, is_causal, scale)
+
+    def backward(grad: Any, query: Any, key: Any, value: Any, out: Any, logsumexp: Any,
+                 dropout_p: float, is_causal: bool, *, attn_mask: Any = None,
+                 scale: float | None = None) -> Any:
+        if not taken(query, dropout_p, attn_mask):
+            return previous[backward_op](grad, query, key, value, out, logsumexp, dropout_p,
+                                         is_causal, attn_mask=attn_mask, scale=scale)
+        grads = attention_backward(grad, query, key, value, attn_mask, out, logsumexp,
+                                   is_causal, scale, False)
+        return grads[:3]
+
+    lowerings[forward_op] = forward
+    lowerings[backward_op] = backward
+    try:
+        yield
+    finally:
+        lowerings.update(previous)
+
+
 @dataclass
 class _Graph:
     """A graph Inductor compiled for the model: its kind and what its
@@ -227,7 +280,8 @@ class CompiledModel:
         on_device = _on_mtia(example_inputs)
         # Inductor's passes rewrite the graph in place as it compiles it.
         operators = graph_operators(graph_module, kwargs.get("static_input_idxs", ()))
-        with self._session(), V.set_choices_handler(self._choices), _masked_prologues():
+        with self._session(), V.set_choices_handler(self._choices), _masked_prologues(), \
+                _attention_lowerings():
             compiled = compile_fx_inner(graph_module, example_inputs, **kwargs)
         if not hasattr(compiled, "current_callable"):
             # A graph without operations to generate code for is a plain

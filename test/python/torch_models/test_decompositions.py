@@ -237,3 +237,22 @@ def test_decomposition_matches_eager_in_training(case: Case) -> None:
     decomposed = {f"{op.namespace}.{op._opname}" for op in DECOMPOSITIONS
                   if op in _eager_ops(case)}
     assert decomposed and not decomposed & set(report.host_ops), report.host_ops
+
+
+def attention_by_matmuls(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
+    # Attention written out (MobileViT's), which Inductor's pattern matcher
+    # turns back into the CPU's flash attention after the decompositions.
+    return torch.matmul(q, k.transpose(-2, -1)).div(4.0).softmax(dim=-1).matmul(v)
+
+
+def test_attention_the_pattern_matcher_rebuilds_runs_the_runtime_kernels() -> None:
+    inputs = _sdpa_inputs(2, 2, 2, 24, 24, 16)
+    expected = _train(attention_by_matmuls, inputs)
+    compiled = mtia_compiler.torch.compile(attention_by_matmuls)
+    got = _train(compiled, inputs)
+    for actual, wanted in zip(got, expected, strict=True):
+        torch.testing.assert_close(actual, wanted, rtol=RTOL, atol=ATOL)
+    report = compiled.report()
+    assert report.host_ops == () and report.operator_share == 1.0, report.host_operators
+    names = {kernel.name for kernel in report.kernels}
+    assert {"_attention_kernel", "_attention_query_grad_kernel"} <= names
