@@ -253,12 +253,17 @@ def _machine() -> Machine:
     return Machine.of(target_name())
 
 
-def tile(m: int, n: int, k: int, element_size: int) -> GemmConfig:
-    """The tile of an (m x k) @ (k x n) product on the device's chip: the
-    first of the MTIA matmul heuristics' candidates."""
+def tiles(m: int, n: int, k: int, element_size: int) -> list[GemmConfig]:
+    """The candidate tiles of an (m x k) @ (k x n) product on the device's
+    chip: the MTIA matmul heuristics', best first."""
     from mtia_compiler.torch.heuristics import gemm_configs
 
-    return gemm_configs(m, n, k, element_size, _machine())[0]
+    return gemm_configs(m, n, k, element_size, _machine())
+
+
+def tile(m: int, n: int, k: int, element_size: int) -> GemmConfig:
+    """The first of `tiles`."""
+    return tiles(m, n, k, element_size)[0]
 
 
 def _strides3(tensor: torch.Tensor) -> tuple[int, int, int]:
@@ -329,9 +334,9 @@ def convolution_runs_as_kernel(transposed: bool, *tensors: torch.Tensor | None) 
             and all(tensor.dtype == present[0].dtype for tensor in present))
 
 
-#: The candidate kernels the runtime found fastest, in simulated cycles, for
-#: each convolution it ran, by operation, operands' shapes, strides and type,
-#: and geometry.
+#: The candidate kernels (tiles, and kernels of other kinds) the runtime
+#: found fastest, in simulated cycles, for each convolution it ran, by
+#: operation, operands' shapes, strides and type, and geometry.
 _fastest: dict[tuple[object, ...], int] = {}
 
 
@@ -343,6 +348,9 @@ def _run_fastest(key: tuple[object, ...], candidates: Sequence[Callable[[], None
     first call of each shape its simulated time."""
     from mtia_compiler.backend.driver import kernel_launches
 
+    if len(candidates) == 1:
+        candidates[0]()
+        return
     if key not in _fastest:
         cycles = []
         for run in candidates:
@@ -364,8 +372,9 @@ def convolution(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None
                 groups: int, out: torch.Tensor) -> None:
     """out = the convolution of `x` (batch, channels, *spatial; 1 to 3
     spatial dimensions) with `weight`, plus `bias`; `out` has the output's
-    shape, in any layout. A depthwise convolution runs as the faster of the
-    implicit GEMM and `depthwise`'s kernel."""
+    shape, in any layout. It runs as the fastest of the implicit GEMM in
+    each of the MTIA matmul heuristics' tiles and, for a depthwise
+    convolution, `depthwise`'s kernel (`_run_fastest`)."""
     spatial = x.dim() - 2
     x5, w5, out5 = _as_3d(x), _as_3d(weight), _as_3d(out)
     geometry = _geometry(stride, padding, dilation, spatial)
@@ -374,32 +383,32 @@ def convolution(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None
     _, _, out_d, out_h, out_w = out5.shape
     rows = batch * out_d * out_h * out_w
     columns = out_channels // groups
-    # The tile of a GEMM whose reduction is one tap's channels, which the
-    # kernel runs once per tap.
-    config = tile(rows, columns, channels_per_group, x.element_size())
-    grid = (triton.cdiv(rows, config.block_m), triton.cdiv(columns, config.block_n), groups)
 
-    def implicit_gemm() -> None:
-        wrap_triton(_convolution_kernel)[grid](
+    def implicit_gemm(config: GemmConfig) -> Callable[[], None]:
+        grid = (triton.cdiv(rows, config.block_m), triton.cdiv(columns, config.block_n), groups)
+        return lambda: wrap_triton(_convolution_kernel)[grid](
             x5, w5, bias, out5, rows, columns, channels_per_group, out_d, out_h, out_w,
             taps_d, taps_h, taps_w, depth, height, width, *x5.stride(), *w5.stride(),
             *out5.stride(), *geometry, HAS_BIAS=bias is not None, BLOCK_M=config.block_m,
             BLOCK_N=config.block_n, BLOCK_K=config.block_k)
 
-    if not depthwise.is_depthwise(weight, groups):
-        implicit_gemm()
-        return
-    _run_fastest(_key("convolution", x, weight, out, geometry=geometry, groups=groups), [
-        implicit_gemm,
-        lambda: depthwise.convolution(x5, w5, bias, out5, groups, geometry, _machine().num_pes)])
+    # The tiles of a GEMM whose reduction is one tap's channels, which the
+    # kernel runs once per tap.
+    candidates = [implicit_gemm(config) for config in
+                  tiles(rows, columns, channels_per_group, x.element_size())]
+    if depthwise.is_depthwise(weight, groups):
+        candidates.append(lambda: depthwise.convolution(x5, w5, bias, out5, groups, geometry,
+                                                        _machine().num_pes))
+    _run_fastest(_key("convolution", x, weight, out, geometry=geometry, groups=groups),
+                 candidates)
 
 
 def convolution_input_grad(grad: torch.Tensor, weight: torch.Tensor, stride: Sequence[int],
                            padding: Sequence[int], dilation: Sequence[int], groups: int,
                            out: torch.Tensor) -> None:
     """out = the gradient of a convolution's input (of `out`'s shape) from
-    the gradient of its output `grad` and its `weight` (for a depthwise
-    convolution, the faster of two kernels, as in `convolution`)."""
+    the gradient of its output `grad` and its `weight` (the fastest kernel,
+    as in `convolution`)."""
     spatial = grad.dim() - 2
     g5, w5, out5 = _as_3d(grad), _as_3d(weight), _as_3d(out)
     geometry = _geometry(stride, padding, dilation, spatial)
@@ -408,32 +417,32 @@ def convolution_input_grad(grad: torch.Tensor, weight: torch.Tensor, stride: Seq
     _, _, grad_d, grad_h, grad_w = g5.shape
     rows = batch * depth * height * width
     per_group = out_channels // groups
-    # The tile of a GEMM whose reduction is one tap's output channels.
-    config = tile(rows, channels_per_group, per_group, grad.element_size())
-    grid = (triton.cdiv(rows, config.block_m), triton.cdiv(channels_per_group, config.block_n),
-            groups)
 
-    def implicit_gemm() -> None:
-        wrap_triton(_convolution_input_grad_kernel)[grid](
+    def implicit_gemm(config: GemmConfig) -> Callable[[], None]:
+        grid = (triton.cdiv(rows, config.block_m),
+                triton.cdiv(channels_per_group, config.block_n), groups)
+        return lambda: wrap_triton(_convolution_input_grad_kernel)[grid](
             g5, w5, out5, rows, channels_per_group, per_group, depth, height, width,
             taps_d, taps_h, taps_w, grad_d, grad_h, grad_w, *g5.stride(), *w5.stride(),
             *out5.stride(), *geometry, BLOCK_M=config.block_m, BLOCK_N=config.block_n,
             BLOCK_K=config.block_k)
 
-    if not depthwise.is_depthwise(weight, groups):
-        implicit_gemm()
-        return
-    _run_fastest(_key("input_grad", grad, weight, out, geometry=geometry, groups=groups), [
-        implicit_gemm,
-        lambda: depthwise.input_grad(g5, w5, out5, groups, geometry, _machine().num_pes)])
+    # The tiles of a GEMM whose reduction is one tap's output channels.
+    candidates = [implicit_gemm(config) for config in
+                  tiles(rows, channels_per_group, per_group, grad.element_size())]
+    if depthwise.is_depthwise(weight, groups):
+        candidates.append(lambda: depthwise.input_grad(g5, w5, out5, groups, geometry,
+                                                       _machine().num_pes))
+    _run_fastest(_key("input_grad", grad, weight, out, geometry=geometry, groups=groups),
+                 candidates)
 
 
 def convolution_weight_grad(grad: torch.Tensor, x: torch.Tensor, stride: Sequence[int],
                             padding: Sequence[int], dilation: Sequence[int], groups: int,
                             out: torch.Tensor) -> None:
     """out = the gradient of a convolution's weight (of `out`'s shape) from
-    the gradient of its output `grad` and its input `x` (for a depthwise
-    convolution, the faster of two kernels, as in `convolution`)."""
+    the gradient of its output `grad` and its input `x` (the fastest kernel,
+    as in `convolution`)."""
     spatial = grad.dim() - 2
     g5, x5, out5 = _as_3d(grad), _as_3d(x), _as_3d(out)
     geometry = _geometry(stride, padding, dilation, spatial)
@@ -442,24 +451,25 @@ def convolution_weight_grad(grad: torch.Tensor, x: torch.Tensor, stride: Sequenc
     _, _, grad_d, grad_h, grad_w = g5.shape
     per_group = out_channels // groups
     reduction = batch * grad_d * grad_h * grad_w
-    # One GEMM per group and tap, reducing over the output positions.
-    config = tile(per_group, channels_per_group, reduction, grad.element_size())
-    grid = (triton.cdiv(per_group, config.block_m),
-            triton.cdiv(channels_per_group, config.block_n), groups * taps_d * taps_h * taps_w)
 
-    def implicit_gemm() -> None:
-        wrap_triton(_convolution_weight_grad_kernel)[grid](
+    def implicit_gemm(config: GemmConfig) -> Callable[[], None]:
+        grid = (triton.cdiv(per_group, config.block_m),
+                triton.cdiv(channels_per_group, config.block_n),
+                groups * taps_d * taps_h * taps_w)
+        return lambda: wrap_triton(_convolution_weight_grad_kernel)[grid](
             g5, x5, out5, per_group, channels_per_group, reduction, taps_d, taps_h, taps_w,
             grad_d, grad_h, grad_w, depth, height, width, *g5.stride(), *x5.stride(),
             *out5.stride(), *geometry, BLOCK_M=config.block_m, BLOCK_N=config.block_n,
             BLOCK_K=config.block_k)
 
-    if not depthwise.is_depthwise(out, groups):
-        implicit_gemm()
-        return
-    _run_fastest(_key("weight_grad", grad, x, out, geometry=geometry, groups=groups), [
-        implicit_gemm,
-        lambda: depthwise.weight_grad(g5, x5, out5, groups, geometry, _machine().num_pes)])
+    # One GEMM per group and tap, reducing over the output positions.
+    candidates = [implicit_gemm(config) for config in
+                  tiles(per_group, channels_per_group, reduction, grad.element_size())]
+    if depthwise.is_depthwise(out, groups):
+        candidates.append(lambda: depthwise.weight_grad(g5, x5, out5, groups, geometry,
+                                                        _machine().num_pes))
+    _run_fastest(_key("weight_grad", grad, x, out, geometry=geometry, groups=groups),
+                 candidates)
 
 
 def _output_shape(x: torch.Tensor, weight: torch.Tensor, stride: Sequence[int],
