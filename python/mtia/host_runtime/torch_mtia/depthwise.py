@@ -29,6 +29,13 @@ MIN_BLOCK = 16
 
 
 @triton.jit
+def tap_offsets(tap, KH, KW):
+    """The (depth, height, width) offsets in a convolution's window of its
+    tap `tap`, the taps numbered width fastest."""
+    return tap // (KW * KH), (tap // KW) % KH, tap % KW
+
+
+@triton.jit
 def _depthwise_convolution_kernel(
         x_ptr, w_ptr, bias_ptr, out_ptr, COUT, MULTIPLIER, OD, OH, OW, KD, KH, KW, D, H, W,
         sxn, sxc, sxd, sxh, sxw, swo, swd, swh, sww, son, soc, sod, soh, sow,
@@ -49,9 +56,7 @@ def _depthwise_convolution_kernel(
     x_base = x_ptr + n * sxn + (channels // MULTIPLIER)[:, None] * sxc
     acc = tl.zeros((BLOCK_C, BLOCK_W), dtype=tl.float32)
     for tap in range(0, KD * KH * KW):
-        kw = tap % KW
-        kh = (tap // KW) % KH
-        kd = tap // (KW * KH)
+        kd, kh, kw = tap_offsets(tap, KH, KW)
         d = od * stride_d - pad_d + kd * dil_d
         h = oh * stride_h - pad_h + kh * dil_h
         w = ow * stride_w - pad_w + kw * dil_w
@@ -89,9 +94,7 @@ def _depthwise_convolution_input_grad_kernel(
     for step in range(0, KD * KH * KW * MULTIPLIER):
         tap = step // MULTIPLIER
         outputs = channels * MULTIPLIER + step % MULTIPLIER
-        kw = tap % KW
-        kh = (tap // KW) % KH
-        kd = tap // (KW * KH)
+        kd, kh, kw = tap_offsets(tap, KH, KW)
         d = d_ + pad_d - kd * dil_d
         h = h_ + pad_h - kh * dil_h
         w = w_ + pad_w - kw * dil_w
@@ -122,9 +125,7 @@ def _depthwise_convolution_weight_grad_kernel(
     the input the tap read for it, a block of one output row (n, od, oh) at
     a time."""
     tap = tl.program_id(1)
-    kw = tap % KW
-    kh = (tap // KW) % KH
-    kd = tap // (KW * KH)
+    kd, kh, kw = tap_offsets(tap, KH, KW)
     channels = tl.program_id(0) * BLOCK_C + tl.arange(0, BLOCK_C)
     live = channels < COUT
     x_channels = (channels // MULTIPLIER)[:, None] * sxc

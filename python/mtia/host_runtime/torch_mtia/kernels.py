@@ -132,9 +132,7 @@ def _convolution_kernel(
     x_group = x_ptr + group * C_G * sxc
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
     for tap in range(0, KD * KH * KW):
-        kw = tap % KW
-        kh = (tap // KW) % KH
-        kd = tap // (KW * KH)
+        kd, kh, kw = depthwise.tap_offsets(tap, KH, KW)
         d = od * stride_d - pad_d + kd * dil_d
         h = oh * stride_h - pad_h + kh * dil_h
         w = ow * stride_w - pad_w + kw * dil_w
@@ -178,9 +176,7 @@ def _convolution_input_grad_kernel(
     w_group = w_ptr + group * COUT_G * swo
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
     for tap in range(0, KD * KH * KW):
-        kw = tap % KW
-        kh = (tap // KW) % KH
-        kd = tap // (KW * KH)
+        kd, kh, kw = depthwise.tap_offsets(tap, KH, KW)
         d = d_ + pad_d - kd * dil_d
         h = h_ + pad_h - kh * dil_h
         w = w_ + pad_w - kw * dil_w
@@ -216,9 +212,7 @@ def _convolution_weight_grad_kernel(
     (n, od, oh, ow), the input read where the tap read it for each."""
     group = tl.program_id(2) // (KD * KH * KW)
     tap = tl.program_id(2) % (KD * KH * KW)
-    kw = tap % KW
-    kh = (tap // KW) % KH
-    kd = tap // (KW * KH)
+    kd, kh, kw = depthwise.tap_offsets(tap, KH, KW)
     rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
     cols = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
     co = group * COUT_G + rows
