@@ -183,7 +183,8 @@ def _attention_lowerings() -> Iterator[None]:
     try:
         yield
     finally:
-        lowerings.update(previous)
+        for op, lowering in previous.items():
+            lowerings[op] = lowering
 
 
 @dataclass
