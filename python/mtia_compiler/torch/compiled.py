@@ -146,7 +146,7 @@ def _attention_lowerings() -> Iterator[None]:
     import torch
     from torch._inductor.lowering import fallback_handler, lowerings
 
-    from mtia.host_runtime.torch_mtia.kernels import FLOAT_TYPES
+    from mtia.host_runtime.torch_mtia.attention import attention_runs_as_kernel
 
     forward_op = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu.default
     backward_op = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu_backward.default
@@ -156,14 +156,15 @@ def _attention_lowerings() -> Iterator[None]:
                                           add_to_fallback_set=False)
     previous = {op: lowerings[op] for op in (forward_op, backward_op)}
 
-    def taken(query: Any, dropout_p: float, attn_mask: Any) -> bool:
-        return dropout_p == 0.0 and query.get_dtype() in FLOAT_TYPES and (
-            attn_mask is None or attn_mask.get_dtype() != torch.bool)
+    def taken(query: Any, key: Any, value: Any, dropout_p: float, attn_mask: Any) -> bool:
+        return attention_runs_as_kernel(
+            [query.get_dtype(), key.get_dtype(), value.get_dtype()],
+            None if attn_mask is None else attn_mask.get_dtype(), dropout_p)
 
     def forward(query: Any, key: Any, value: Any, dropout_p: float = 0.0,
                 is_causal: bool = False, *, attn_mask: Any = None,
                 scale: float | None = None) -> Any:
-        if not taken(query, dropout_p, attn_mask):
+        if not taken(query, key, value, dropout_p, attn_mask):
             return previous[forward_op](query, key, value, dropout_p, is_causal,
                                         attn_mask=attn_mask, scale=scale)
         return attention(query, key, value, attn_mask, is_causal, scale)
@@ -171,7 +172,7 @@ def _attention_lowerings() -> Iterator[None]:
     def backward(grad: Any, query: Any, key: Any, value: Any, out: Any, logsumexp: Any,
                  dropout_p: float, is_causal: bool, *, attn_mask: Any = None,
                  scale: float | None = None) -> Any:
-        if not taken(query, dropout_p, attn_mask):
+        if not taken(query, key, value, dropout_p, attn_mask):
             return previous[backward_op](grad, query, key, value, out, logsumexp, dropout_p,
                                          is_causal, attn_mask=attn_mask, scale=scale)
         grads = attention_backward(grad, query, key, value, attn_mask, out, logsumexp,

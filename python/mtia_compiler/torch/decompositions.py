@@ -83,7 +83,7 @@ def flash_attention_for_cpu(query: torch.Tensor, key: torch.Tensor, value: torch
     lays it out); the log-sum-exp of each row of scores, which the backward
     reads, is f32 (batch, heads, length) laid out as (batch, length, heads).
     Dropout, and what the kernels do not take, stay ATen's."""
-    if dropout_p != 0.0 or not _attention_runs_as_kernel(query, key, value, attn_mask):
+    if not _attention_runs_as_kernel(query, key, value, attn_mask, dropout_p):
         return NotImplemented
     out, logsumexp = torch.ops.mtia_compiler.attention(query, key, value, attn_mask, is_causal,
                                                        scale)
@@ -99,7 +99,7 @@ def flash_attention_for_cpu_backward(grad_out: torch.Tensor, query: torch.Tensor
     gradients of the query, key and value by the device runtime's
     flash-attention backward operator, from the forward's output and
     log-sum-exp (the CPU kernel gives the mask no gradient)."""
-    if dropout_p != 0.0 or not _attention_runs_as_kernel(query, key, value, attn_mask):
+    if not _attention_runs_as_kernel(query, key, value, attn_mask, dropout_p):
         return NotImplemented
     grad_query, grad_key, grad_value, _ = torch.ops.mtia_compiler.attention_backward(
         grad_out, query, key, value, attn_mask, out, logsumexp, is_causal, scale, False)
@@ -137,15 +137,11 @@ def fused_attention_overrideable_backward(
 
 
 def _attention_runs_as_kernel(query: torch.Tensor, key: torch.Tensor, value: torch.Tensor,
-                              mask: torch.Tensor | None) -> bool:
-    """Whether the flash-attention operator takes these operands: of one
-    floating type it supports, and an additive mask (the CPU route's
-    attention has a boolean one converted already)."""
-    from mtia.host_runtime.torch_mtia.kernels import FLOAT_TYPES
+                              mask: torch.Tensor | None, dropout_p: float) -> bool:
+    from mtia.host_runtime.torch_mtia.attention import attention_runs_as_kernel
 
-    tensors = [query, key, value]
-    return (query.dtype in FLOAT_TYPES and all(t.dtype == query.dtype for t in tensors)
-            and (mask is None or mask.dtype != torch.bool))
+    return attention_runs_as_kernel([query.dtype, key.dtype, value.dtype],
+                                    None if mask is None else mask.dtype, dropout_p)
 
 
 def _in_layout_of(tensor: torch.Tensor, reference: torch.Tensor) -> torch.Tensor:

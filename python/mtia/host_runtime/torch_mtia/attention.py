@@ -18,6 +18,7 @@ either device, so Inductor compiles their kernels into its graphs.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import torch
 import triton
@@ -298,6 +299,18 @@ def bias_gradient(scores_grad: torch.Tensor, bias: torch.Tensor, out: torch.Tens
         scores_grad, expanded, batch, heads, length, source, *expanded.stride(),
         KEEP_BATCH=kept[0], KEEP_HEADS=kept[1], KEEP_ROWS=kept[2], KEEP_COLS=kept[3],
         BLOCK_M=block_m, BLOCK_N=block_n)
+
+
+def attention_runs_as_kernel(types: Sequence[torch.dtype], mask_type: torch.dtype | None,
+                             dropout_p: float) -> bool:
+    """Whether the attention operators take a call whose query, key and
+    value have `types` and whose mask has `mask_type` (None without one):
+    one floating type the kernels support, an additive mask (a boolean one
+    is converted first), no dropout."""
+    from mtia.host_runtime.torch_mtia.kernels import FLOAT_TYPES
+
+    return (dropout_p == 0.0 and types[0] in FLOAT_TYPES
+            and all(t == types[0] for t in types) and mask_type != torch.bool)
 
 
 def _block(size: int) -> int:
