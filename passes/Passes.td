@@ -569,6 +569,29 @@ def RelaySharedProducts : Pass<"mtia-relay-shared-products", "::mlir::ModuleOp">
   let dependentDialects = ["::mtia::tile::TileDialect"];
 }
 
+def SubtileEpilogues : Pass<"mtia-subtile-epilogues", "::mlir::ModuleOp"> {
+  let summary = "Run the epilogues of loops and dots in strips of rows";
+  let description = [{
+    The epilogue of a rank-2 value a dot computes (its result, or that of a
+    loop whose dot accumulates into what the loop carries: the accumulator
+    the DPE holds and hands over) is what the block after it computes from it element by
+    element up to its stores (`tt.store` through tensors of pointers, or
+    `tt.descriptor_store` of a descriptor the kernel makes), with the loads
+    of whole blocks that only it reads. When nothing else uses its values,
+    each store becomes one store per strip of `dpe.tile_m` rows (the
+    target's DPE output tile) of its operands, in order: values of the
+    epilogue are computed again on strips, index computations (ranges,
+    splats, broadcasts, integer and pointer arithmetic) on the strip's rows,
+    and anything else is sliced with `tensor.extract_slice` (a
+    `tile.subview` once converted: the rows of the accumulator read in
+    place). Each hand-off between units then takes a strip rather than the
+    block, in pages of a strip, and the units work on successive strips at
+    once (Triton's `EPILOGUE_SUBTILE`, along the rows).
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def RematerializeTiles : Pass<"mtia-rematerialize-tiles", "::mlir::ModuleOp"> {
   let summary = "Recompute index and mask tiles inside the loops that use them";
   let description = [{

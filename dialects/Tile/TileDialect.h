@@ -35,6 +35,12 @@ namespace mtia::tile {
 /// with a message about the operand instead of a null type.
 mlir::Type getBoolTileLike(mlir::Type type);
 
+/// Returns whether the block of `block`'s shape at `offsets` in a tile of
+/// type `source` is one contiguous run of its elements: both row-major, the
+/// block's dimensions before some dimension 1 and those after it whole.
+bool isContiguousBlock(TileType source, TileType block,
+                       llvm::ArrayRef<int64_t> offsets);
+
 /// Returns the bytes one element of `elementType` takes in local memory.
 int64_t getElementSizeInBytes(mlir::Type elementType);
 

@@ -562,6 +562,60 @@ LogicalResult SliceOp::verify() {
   return success();
 }
 
+bool mtia::tile::isContiguousBlock(TileType source, TileType block,
+                                   ArrayRef<int64_t> offsets) {
+  if (!source.isRowMajor() || !block.isRowMajor() ||
+      source.getRank() != block.getRank())
+    return false;
+  // The dimensions of size 1 lead up to the first one the block runs
+  // along; every dimension after it is whole.
+  int64_t rank = source.getRank();
+  int64_t first = 0;
+  while (first < rank - 1 && block.getShape()[first] == 1)
+    ++first;
+  for (int64_t dim = first + 1; dim < rank; ++dim)
+    if (offsets[dim] != 0 || block.getShape()[dim] != source.getShape()[dim])
+      return false;
+  return true;
+}
+
+LogicalResult SubviewOp::verify() {
+  TileType source = getSource().getType();
+  TileType result = getType();
+  if (failed(verifySameElementType(*this, source, result)))
+    return failure();
+  ArrayRef<int64_t> offsets = getOffsets();
+  if (source.getRank() != result.getRank() ||
+      static_cast<int64_t>(offsets.size()) != source.getRank())
+    return emitOpError("source, result and offsets must have one rank");
+  for (auto [offset, size, dim] :
+       llvm::zip_equal(offsets, result.getShape(), source.getShape()))
+    if (offset < 0 || offset + size > dim)
+      return emitOpError("subview at [")
+             << offsets << "] of shape " << result << " exceeds " << source;
+  if (!isContiguousBlock(source, result, offsets))
+    return emitOpError("the block at [")
+           << offsets << "] of shape " << result << " is not contiguous in "
+           << source << " (a strided block is a 'tile.slice')";
+  return success();
+}
+
+OpFoldResult SubviewOp::fold(FoldAdaptor) {
+  if (getSource().getType() == getType())
+    return getSource();
+  // A subview of a subview is one subview of the first source.
+  if (auto inner = getSource().getDefiningOp<SubviewOp>()) {
+    SmallVector<int64_t> offsets(getOffsets());
+    for (auto [offset, innerOffset] :
+         llvm::zip_equal(offsets, inner.getOffsets()))
+      offset += innerOffset;
+    getSourceMutable().assign(inner.getSource());
+    setOffsets(offsets);
+    return getResult();
+  }
+  return {};
+}
+
 LogicalResult GatherOp::verify() {
   TileType source = getSource().getType();
   TileType indices = getIndices().getType();

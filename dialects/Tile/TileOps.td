@@ -615,6 +615,26 @@ def Tile_SliceOp : Tile_UnitOp<"slice", "MLU", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tile_SubviewOp : Tile_Op<"subview", [Pure]> {
+  let summary = "a contiguous part of a tile, read where the tile is";
+  let description = [{
+    `%r = tile.subview %acc [32, 0] : !tile.tile<128x256xf32> -> !tile.tile<32x256xf32>`
+    is the block of the result's shape at the static offsets, like
+    `tile.slice`, when that block is one run of the source's elements in
+    memory: both tiles are row-major, the result's dimensions before some
+    dimension are 1 and those after it are whole. No unit computes it: the
+    result is the source's storage from the block's first element on, held
+    by the unit that holds the source, which stays in place while the
+    subview is read. An epilogue in subtiles reads the rows of an
+    accumulator this way (`mtia-subtile-epilogues`).
+  }];
+  let arguments = (ins Tile_AnyTile:$source, DenseI64ArrayAttr:$offsets);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = "$source $offsets attr-dict `:` qualified(type($source)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
 def Tile_GatherOp : Tile_UnitOp<"gather", "MLU", [Pure]> {
   let summary = "gather elements of a tile along one axis";
   let description = [{

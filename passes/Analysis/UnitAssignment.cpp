@@ -29,6 +29,9 @@ std::optional<tile::Unit> UnitAssignment::getUser(OpOperand &use) {
   Operation *user = use.getOwner();
   if (auto unitOp = dyn_cast<tile::UnitOpInterface>(user))
     return unitOp.getUnit();
+  // A subview is read where its source is held.
+  if (auto subview = dyn_cast<tile::SubviewOp>(user))
+    return getOwner(subview.getSource());
   if (auto write = dyn_cast<cb::WriteBackOp>(user))
     return write.getCb().getDefiningOp<cb::AllocOp>().getProducerUnit();
   if (auto yield = dyn_cast<scf::YieldOp>(user)) {
@@ -78,6 +81,8 @@ tile::Unit UnitAssignment::computeOwner(Value value) {
   Operation *op = value.getDefiningOp();
   if (auto unitOp = dyn_cast<tile::UnitOpInterface>(op))
     return unitOp.getUnit();
+  if (auto subview = dyn_cast<tile::SubviewOp>(op))
+    return getOwner(subview.getSource());
   if (auto read = dyn_cast<cb::ReadFrontOp>(op))
     return read.getCb().getDefiningOp<cb::AllocOp>().getConsumerUnit();
   if (auto read = dyn_cast<cb::ReadPushedOp>(op))

@@ -84,7 +84,7 @@ def pass_stages(target: str | Path, strip_budget_divisor: int = 0,
                  "mtia-order-programs, "
                  f"{strip_mining}, mtia-contiguous-accesses, {loop_splitting}"
                  f"mtia-factor-reduction-scales, {contraction}"
-                 "mtia-pipeline-dots, "
+                 "mtia-pipeline-dots, mtia-subtile-epilogues, "
                  "mtia-convert-tt-to-tile, mtia-expand-combine-regions, "
                  "mtia-recompute-reshaped-tiles, canonicalize, cse, "
                  "mtia-relay-shared-products)"),

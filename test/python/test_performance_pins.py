@@ -43,9 +43,9 @@ PINS = [
         "BLOCK_SIZE_M=128 BLOCK_SIZE_N=128 BLOCK_SIZE_K=32 GROUP_SIZE_M=8 num_warps=4 "
         "num_stages=4", 21_157),
     Pin("gemm/plain_grid", (512, 512, 512),
-        "BLOCK_M=128 BLOCK_N=128 BLOCK_K=32 num_warps=4 num_stages=4", 37_709),
+        "BLOCK_M=128 BLOCK_N=128 BLOCK_K=32 num_warps=4 num_stages=4", 20_439),
     Pin("gemm/linear_gelu", (512, 512, 512),
-        "BLOCK_M=128 BLOCK_N=128 BLOCK_K=32 GROUP_M=8 num_warps=4 num_stages=4", 28_493),
+        "BLOCK_M=128 BLOCK_N=128 BLOCK_K=32 GROUP_M=8 num_warps=4 num_stages=4", 21_455),
     Pin("attention/exp_causal", (1, 4, 512, 64),
         "BLOCK_M=128 BLOCK_N=64 num_warps=4 num_stages=3", 20_535),
     Pin("attention/gqa_causal", (1, 4, 2, 512, 128),

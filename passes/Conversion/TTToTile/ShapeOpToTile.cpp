@@ -1,13 +1,16 @@
 //===- ShapeOpToTile.cpp - Shape and layout ops on the memory-layout unit -===//
 //
 // Converts the tt operations that build, reshape, broadcast, transpose,
-// concatenate, split and gather tensors to the tile operations of the
+// concatenate, split, slice and gather tensors to the tile operations of the
 // memory-layout unit (`tt.splat` and `tt.make_range` to the SIMD engine's
-// splat and iota).
+// splat and iota, a contiguous slice to a subview that reads its source in
+// place).
 //
 //===----------------------------------------------------------------------===//
 
 #include "passes/Conversion/TTToTile/TileConversion.h"
+
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
 using namespace mtia;
@@ -169,6 +172,34 @@ struct SplitPattern : public OpConversionPattern<tt::SplitOp> {
   }
 };
 
+/// `tensor.extract_slice` of static offsets and sizes and unit strides
+/// (an epilogue's subtile): a subview when the block is contiguous in its
+/// source, else a copy on the memory-layout unit.
+struct ExtractSlicePattern
+    : public OpConversionPattern<tensor::ExtractSliceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tensor::ExtractSliceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op.hasUnitStride() || !op.getOffsets().empty() ||
+        !op.getSizes().empty() ||
+        op.getSourceType().getRank() != op.getResultType().getRank())
+      return rewriter.notifyMatchFailure(op, "not a static block of one rank");
+    auto sourceType = cast<tile::TileType>(adaptor.getSource().getType());
+    auto resultType =
+        cast<tile::TileType>(getTypeConverter()->convertType(op.getType()));
+    DenseI64ArrayAttr offsets =
+        rewriter.getDenseI64ArrayAttr(op.getStaticOffsets());
+    if (tile::isContiguousBlock(sourceType, resultType, op.getStaticOffsets()))
+      rewriter.replaceOpWithNewOp<tile::SubviewOp>(op, resultType,
+                                                   adaptor.getSource(), offsets);
+    else
+      rewriter.replaceOpWithNewOp<tile::SliceOp>(op, resultType,
+                                                 adaptor.getSource(), offsets);
+    return success();
+  }
+};
+
 struct GatherPattern : public OpConversionPattern<tt::GatherOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -188,6 +219,7 @@ void mtia::populateShapePatterns(const TypeConverter &converter,
   patterns.add<SplatPattern, UnsplatPattern, MakeRangePattern,
                ReshapePattern<tt::ExpandDimsOp>,
                ReshapePattern<tt::ReshapeOp>, BroadcastPattern, TransPattern,
-               CatPattern, JoinPattern, SplitPattern, GatherPattern>(
+               CatPattern, JoinPattern, SplitPattern, ExtractSlicePattern,
+               GatherPattern>(
       converter, patterns.getContext());
 }

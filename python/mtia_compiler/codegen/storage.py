@@ -58,7 +58,8 @@ SCALAR_OPERAND_OPS = op_names(tile.BinaryOp, tile.FmaOp, tile.SelectOp, tile.Cmp
                               tile.CmpFOp)
 #: The operations that yield tiles without being tile operations.
 _TILE_FORWARDING_OPS = op_names(cb.ReadFrontOp, cb.ReadPushedOp, scf.ForOp, scf.WhileOp,
-                                scf.IfOp)
+                                scf.IfOp, tile.SubviewOp)
+_SUBVIEW = tile.SubviewOp.OPERATION_NAME
 #: The side of the page that each page read's tile lives in.
 _PAGE_READ_SIDES = {cb.ReadFrontOp.OPERATION_NAME: "front",
                     cb.ReadPushedOp.OPERATION_NAME: "pushed"}
@@ -98,7 +99,15 @@ class ScratchStorage:
     members: list[ir.Value] = field(default_factory=list)
 
 
-Storage = PageStorage | ScratchStorage
+@dataclass(frozen=True)
+class ViewStorage:
+    """The storage of a `tile.subview`: its source's, `offset` bytes in."""
+
+    source: ir.Value
+    offset: int
+
+
+Storage = PageStorage | ScratchStorage | ViewStorage
 
 
 @dataclass(frozen=True)
@@ -271,12 +280,14 @@ class StoragePlanner:
         return end
 
     def _readers(self, value: ir.Value) -> Iterator[ir.Operation]:
-        """The operations that read `value`'s storage: its users, and the
+        """The operations that read `value`'s storage: its users, the
         users of a folded `tile.splat_element` or `tile.broadcast` of it,
-        which read its elements."""
+        which read its elements, and the readers of its subviews."""
         for use in value.uses:
             user = use.owner.operation
             yield user
+            if user.name == _SUBVIEW:
+                yield from self._readers(user.results[0])
             if user.name in FOLDABLE_READS and user.results[0] in self.folded:
                 yield from (inner.owner.operation for inner in user.results[0].uses)
 
@@ -303,6 +314,13 @@ class StoragePlanner:
             side = _PAGE_READ_SIDES.get(op.name)
             if side is not None:
                 self.storage[op.results[0]] = PageStorage(op.operands[0], side, _page(op))
+            elif op.name == _SUBVIEW:
+                source = TileInfo.of(op.operands[0].type, op)
+                offsets = ir.DenseI64ArrayAttr(op.attributes["offsets"])
+                start = sum(offset * stride for offset, stride in zip(offsets, source.strides,
+                                                                      strict=True))
+                self.storage[op.results[0]] = ViewStorage(op.operands[0],
+                                                          start * source.element_bytes)
         self._place_write_backs(ops)
         self._form_groups(ops)
         self._compute_in_place(ops)

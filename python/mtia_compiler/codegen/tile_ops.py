@@ -39,7 +39,14 @@ from .common import (
     view_as,
 )
 from .scalars import integer_width
-from .storage import CopySite, PageStorage, Storage, StoragePlan, is_splat_constant
+from .storage import (
+    CopySite,
+    PageStorage,
+    Storage,
+    StoragePlan,
+    ViewStorage,
+    is_splat_constant,
+)
 from .values import FloatScalar, IntScalar, Token, ValueTable
 
 SIMD_BINARY = {
@@ -148,6 +155,8 @@ class TileOpEmitter:
         return [self.argument(value, op) for value in op.operands]
 
     def storage_slot(self, storage: Storage) -> Slot:
+        if isinstance(storage, ViewStorage):
+            return _offset(self.slot(storage.source), storage.offset)
         if isinstance(storage, PageStorage):
             return Slot(self.values.buffer(storage.buffer).cb.index, storage.side, storage.page, 0)
         return self.fixed.scratch[storage.unit].back(offset=storage.offset)
@@ -249,6 +258,8 @@ class TileOpEmitter:
             tile.CopyOp: self._reshape,
             tile.BroadcastOp: self._broadcast,
             tile.SliceOp: self._slice,
+            # A subview reads its source in place (`ViewStorage`).
+            tile.SubviewOp: lambda op: None,
             tile.ConcatOp: self._concat,
             tile.GatherOp: self._gather,
             tile.PrintOp: self._print,

@@ -42,3 +42,18 @@ tt.func @other_select(%runs: i1, %other: i1, %a: !tile.tile<16x16xf32>, %b: !til
   %second = arith.select %runs, %guarded, %b : !tile.tile<16x16xf32>
   tt.return %first, %second : !tile.tile<16x16xf32>, !tile.tile<16x16xf32>
 }
+
+// -----
+
+// A subview of a whole tile is the tile; a subview of a subview is one
+// subview of the first source, at the sum of the offsets (a row of the
+// second strip of 16 rows, seen whole in its last dimension).
+// CHECK-LABEL: tt.func @subviews
+// CHECK-NEXT: %[[ROW:.*]] = tile.subview %arg0 [20, 0, 0] : !tile.tile<64x4x8xf32> -> !tile.tile<1x4x8xf32>
+// CHECK-NEXT: tt.return %arg0, %[[ROW]]
+tt.func @subviews(%a: !tile.tile<64x4x8xf32>) -> (!tile.tile<64x4x8xf32>, !tile.tile<1x4x8xf32>) {
+  %whole = tile.subview %a [0, 0, 0] : !tile.tile<64x4x8xf32> -> !tile.tile<64x4x8xf32>
+  %strip = tile.subview %whole [16, 0, 0] : !tile.tile<64x4x8xf32> -> !tile.tile<16x4x8xf32>
+  %row = tile.subview %strip [4, 0, 0] : !tile.tile<16x4x8xf32> -> !tile.tile<1x4x8xf32>
+  tt.return %whole, %row : !tile.tile<64x4x8xf32>, !tile.tile<1x4x8xf32>
+}

@@ -189,6 +189,8 @@ tt.func @layout(%x: !tile.tile<64x32xf32>, %c: !tile.tile<64x1xf32>, %y: !tile.t
   %sb = tile.broadcast %s0 : !tile.tile<f32> -> !tile.tile<64x32xf32>
   // CHECK: tile.slice %{{.*}} [0, 16] : !tile.tile<64x32xf32> -> !tile.tile<64x16xf32>
   %4 = tile.slice %x [0, 16] : !tile.tile<64x32xf32> -> !tile.tile<64x16xf32>
+  // CHECK: tile.subview %{{.*}} [32, 0] : !tile.tile<64x32xf32> -> !tile.tile<16x32xf32>
+  %strip = tile.subview %x [32, 0] : !tile.tile<64x32xf32> -> !tile.tile<16x32xf32>
   // CHECK: tile.gather %{{.*}}[%{{.*}}] axis = 0 : (!tile.tile<64x32xf32>, !tile.tile<16x32xi32>) -> !tile.tile<16x32xf32>
   %g = tile.gather %x[%idx] axis = 0 : (!tile.tile<64x32xf32>, !tile.tile<16x32xi32>) -> !tile.tile<16x32xf32>
   // CHECK: tile.concat %{{.*}}, %{{.*}} axis = 1 : !tile.tile<64x32xf32>, !tile.tile<64x16xf32> -> !tile.tile<64x48xf32>

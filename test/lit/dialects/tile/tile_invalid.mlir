@@ -366,6 +366,30 @@ tt.func @slice_bounds(%a: !tile.tile<4x8xf32>) {
 
 // -----
 
+tt.func @subview_bounds(%a: !tile.tile<4x8xf32>) {
+  // expected-error @+1 {{subview at [2, 0] of shape '!tile.tile<4x8xf32>' exceeds '!tile.tile<4x8xf32>'}}
+  %0 = tile.subview %a [2, 0] : !tile.tile<4x8xf32> -> !tile.tile<4x8xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @subview_strided(%a: !tile.tile<4x8xf32>) {
+  // expected-error @+1 {{the block at [0, 4] of shape '!tile.tile<2x4xf32>' is not contiguous in '!tile.tile<4x8xf32>' (a strided block is a 'tile.slice')}}
+  %0 = tile.subview %a [0, 4] : !tile.tile<4x8xf32> -> !tile.tile<2x4xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @subview_column_major(%a: !tile.tile<4x8xf32, order = [0, 1]>) {
+  // expected-error @+1 {{is not contiguous}}
+  %0 = tile.subview %a [2, 0] : !tile.tile<4x8xf32, order = [0, 1]> -> !tile.tile<2x8xf32>
+  tt.return
+}
+
+// -----
+
 tt.func @gather_rank(%a: !tile.tile<4x8xf32>, %i: !tile.tile<8xi32>) {
   // expected-error @+1 {{indices and source must have one rank}}
   %0 = tile.gather %a[%i] axis = 0 : (!tile.tile<4x8xf32>, !tile.tile<8xi32>) -> !tile.tile<8xf32>
