@@ -130,39 +130,42 @@ def SplitMaskedLoops : Pass<"mtia-split-masked-loops", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
-def FactorReductionScales : Pass<"mtia-factor-reduction-scales", "::mlir::ModuleOp"> {
-  let summary = "A maximum or minimum of a product by a scalar reduces the other factor";
+def CombineArithmetic : Pass<"mtia-combine-arithmetic", "::mlir::ModuleOp"> {
+  let summary = "The same numbers in fewer passes over tiles: fused multiply-adds, factored scales";
   let description = [{
-    A `tt.reduce` whose combine region is one float extremum (`maxnumf`,
-    `maximumf`, `minnumf`, `minimumf`) of a product `x * s` that nothing
-    else uses, with `s` a scalar splat, becomes the extremum of `x` times
-    `s`: the same one when `s > 0`, the opposite one when `s < 0`, which is
-    exact for a finite `s` because rounding a product by a positive
-    (negative) scalar keeps (reverses) the order. A constant scale picks the
-    reduction at compile time; any other picks it at run time in an `scf.if`
-    whose other branch (a negative, zero, infinite or NaN scale) reduces the
-    product. The SIMD engine then scales a row instead of the whole tile. A
-    product with other uses stays: its other factor would have to reach the
-    reduction engine as well, which costs the DPE a copy when it computed it.
-  }];
-  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
-}
+    Patterns applied once to the operations of the module:
 
-def ContractMultiplyAdds : Pass<"mtia-contract-multiply-adds", "::mlir::ModuleOp"> {
-  let summary = "A float multiplication and the addition that uses it become one fma";
-  let description = [{
-    What Triton does with `enable_fp_fusion` (its default): an `arith.addf`
-    or `arith.subf` of an `arith.mulf` that has no other use becomes one
-    `math.fma`, rounded once, which the SIMD engine computes in one pass. A
-    subtraction negates its subtrahend, or for `c - x * y` a factor, only
-    when that costs less than a pass over the tile: a constant, a scalar, or
-    the tensor at the root of the splats, broadcasts and dimension
-    insertions that spread it, which are applied to the negation as they
-    were (`x * s - max[:, None]` negates the row maximum, and the tile stage
-    still folds `(-max)[:, None]` into one broadcast). The combine
-    regions of reductions and scans are left alone.
+    - Contraction, with `fp-fusion` (Triton's `enable_fp_fusion`, its
+      default): an `arith.addf` or `arith.subf` of an `arith.mulf` that has
+      no other use becomes one `math.fma`, rounded once, which the SIMD
+      engine computes in one pass. A subtraction negates its subtrahend, or
+      for `c - x * y` a factor, only when that costs less than a pass over
+      the tile: a constant, a scalar, or the tensor at the root of the
+      splats, broadcasts and dimension insertions that spread it, which are
+      applied to the negation as they were (`x * s - max[:, None]` negates
+      the row maximum, and the tile stage still folds `(-max)[:, None]` into
+      one broadcast). The combine regions of reductions and scans are left
+      alone.
+    - Factoring: a `tt.reduce` whose combine region is one float extremum
+      (`maxnumf`, `maximumf`, `minnumf`, `minimumf`) of a product `x * s`
+      that nothing else uses, with `s` a scalar splat, becomes the extremum
+      of `x` times `s`: the same one when `s > 0`, the opposite one when
+      `s < 0`, which is exact for a finite `s` because rounding a product by
+      a positive (negative) scalar keeps (reverses) the order. A constant
+      scale picks the reduction at compile time; any other picks it at run
+      time in an `scf.if` whose other branch (a negative, zero, infinite or
+      NaN scale) reduces the product. The SIMD engine then scales a row
+      instead of the whole tile. A product with other uses stays: its other
+      factor would have to reach the reduction engine as well, which costs
+      the DPE a copy when it computed it.
   }];
-  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::math::MathDialect"];
+  let options = [
+    Option<"fpFusion", "fp-fusion", "bool", /*default=*/"true",
+           "Contract multiplications and the additions that use them into "
+           "fused multiply-adds (Triton's enable_fp_fusion)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 def PipelineDots : Pass<"mtia-pipeline-dots", "::mlir::ModuleOp"> {
@@ -533,23 +536,6 @@ def ReleaseLoopCarriedPointers : Pass<"mtia-release-loop-carried-pointers", "::m
   }];
 }
 
-def RecomputeReshapedTiles : Pass<"mtia-recompute-reshaped-tiles", "::mlir::ModuleOp"> {
-  let summary = "Compute reshaped index and mask tiles in their new shape";
-  let description = [{
-    `tt.expand_dims` and `tt.reshape` become `tile.reshape`, a copy on the
-    memory-layout unit, which for an index or mask tile (the key coordinates
-    `keys[None, :]` of an attention's bound mask) costs two trips through
-    circular buffers and waits behind the MLU's earlier work (the transpose of
-    the next key block). A reshape keeps the row-major order of the elements,
-    and what the SIMD engine computes from `tile.iota`, `tile.splat` and
-    `tile.constant` through elementwise operations does not depend on the
-    shape beyond it: such a tile is computed anew in the reshaped shape
-    instead (the originals stay for their other uses). Rank-0 reshapes, which
-    hand an element to the control core, stay.
-  }];
-  let dependentDialects = ["::mtia::tile::TileDialect"];
-}
-
 def RelaySharedProducts : Pass<"mtia-relay-shared-products", "::mlir::ModuleOp"> {
   let summary = "Let the reduction engine copy a DPE product that another unit also reads";
   let description = [{
@@ -593,18 +579,34 @@ def SubtileEpilogues : Pass<"mtia-subtile-epilogues", "::mlir::ModuleOp"> {
 }
 
 def RematerializeTiles : Pass<"mtia-rematerialize-tiles", "::mlir::ModuleOp"> {
-  let summary = "Recompute index and mask tiles inside the loops that use them";
+  let summary = "Compute index and mask tiles again where keeping them costs more";
   let description = [{
-    A tile computed outside a loop and used inside it takes local memory for
-    the whole loop. When the SIMD engine computes it from nothing but
-    `tile.iota`, `tile.splat` and `tile.constant` through elementwise
-    operations (the coordinates, offsets and bound masks of index and mask
-    computations, which CSE merges across regions), the computation is
-    cloned into the loop's block that uses it instead, where it costs a few
-    SIMD instructions and memory only while it is used. Tiles that carry
-    anything else (data read from memory, results of other units) are left
-    alone.
+    A tile the SIMD engine computes from nothing but `tile.iota`,
+    `tile.splat` and `tile.constant` through elementwise operations (the
+    coordinates, offsets and bound masks of index and mask computations)
+    costs one SIMD pass per operation to compute again, and is computed
+    again where keeping it costs more:
+
+    - read through a `tile.reshape` (`tt.expand_dims`, `tt.reshape`), a copy
+      on the memory-layout unit and two trips through circular buffers: the
+      reshaped tile is computed anew in its new shape (a reshape keeps the
+      row-major order, which is all such a computation depends on; rank-0
+      reshapes, which hand an element to the control core, stay);
+    - read in a loop that does not contain it (CSE merges computations
+      across regions), where it would hold local memory for the whole loop:
+      the computation is cloned into the loop's block that reads it.
+
+    Tiles that carry anything else (data read from memory, results of other
+    units) are left alone. The tile stage runs it after the conversion
+    without `across-loops` (which units hold what a loop carries is decided
+    with the data movement, and the loop's CSE would merge the clones
+    again), the data-movement stage with it after its CSE.
   }];
+  let options = [
+    Option<"acrossLoops", "across-loops", "bool", /*default=*/"true",
+           "Also compute again, in the loops that read them, the tiles "
+           "computed outside those loops">,
+  ];
   let dependentDialects = ["::mtia::tile::TileDialect"];
 }
 

@@ -16,8 +16,8 @@
 //
 // The epilogue of a rank-2 value a dot computes (a dot's result, or the
 // result of a loop whose dot accumulates into what it carries: the
-// accumulator the DPE holds, whose hand-off the strips split) is what the block after it computes from
-// it, element by element, up to the stores
+// accumulator the DPE holds, whose hand-off the strips split) is what the
+// block after it computes from it, element by element, up to the stores
 // (`tt.store` through tensors of pointers, or `tt.descriptor_store` of a
 // descriptor the kernel makes), and the loads whose every use is in it (a
 // residual, a bias as a whole block). It is subtiled when nothing else
@@ -70,8 +70,7 @@ bool isElementwise(Operation *op) {
 /// which is cheap to compute again on a strip and which the DMA lowering
 /// must see whole to address a strided window.
 bool isIndexComputation(Operation *op) {
-  if (isa<tt::MakeRangeOp, tt::SplatOp, tt::BroadcastOp, tt::ExpandDimsOp>(
-          op))
+  if (isa<tt::MakeRangeOp, tt::SplatOp, tt::BroadcastOp, tt::ExpandDimsOp>(op))
     return true;
   if (auto constant = dyn_cast<arith::ConstantOp>(op))
     return isa<SplatElementsAttr>(constant.getValue());
@@ -214,9 +213,9 @@ private:
     }
     if (auto expand = dyn_cast_if_present<tt::ExpandDimsOp>(def);
         expand && expand.getAxis() > 0)
-      return tt::ExpandDimsOp::create(
-          builder, loc, stripType, getStrip(expand.getSrc(), strip, builder),
-          expand.getAxis());
+      return tt::ExpandDimsOp::create(builder, loc, stripType,
+                                      getStrip(expand.getSrc(), strip, builder),
+                                      expand.getAxis());
     if (def && (epilogue.ops.contains(def) || isIndexComputation(def))) {
       IRMapping mapping;
       for (Value operand : def->getOperands())
@@ -229,10 +228,9 @@ private:
     SmallVector<int64_t> offsets(type.getRank(), 0);
     offsets[0] = strip * rows;
     SmallVector<int64_t> strides(type.getRank(), 1);
-    return tensor::ExtractSliceOp::create(builder, loc, stripType, value,
-                                          ValueRange{}, ValueRange{},
-                                          ValueRange{}, offsets,
-                                          stripType.getShape(), strides);
+    return tensor::ExtractSliceOp::create(
+        builder, loc, stripType, value, ValueRange{}, ValueRange{},
+        ValueRange{}, offsets, stripType.getShape(), strides);
   }
 
   /// A descriptor store of the strip's rows, through a descriptor of blocks
@@ -246,14 +244,12 @@ private:
       OpBuilder afterMake(make->getBlock(), std::next(make->getIterator()));
       auto block = cast<tt::TensorDescType>(make.getType()).getBlockType();
       Operation *clone = afterMake.clone(*make);
-      clone->getResult(0).setType(
-          tt::TensorDescType::get(getStripType(block)));
+      clone->getResult(0).setType(tt::TensorDescType::get(getStripType(block)));
       descriptor = clone->getResult(0);
     }
     SmallVector<Value> indices(store.getIndices());
-    Value offset = arith::ConstantIntOp::create(builder, loc,
-                                                indices[0].getType(),
-                                                strip * rows);
+    Value offset = arith::ConstantIntOp::create(
+        builder, loc, indices[0].getType(), strip * rows);
     indices[0] = arith::AddIOp::create(builder, loc, indices[0], offset);
     tt::DescriptorStoreOp::create(builder, loc, descriptor,
                                   getStrip(store.getSrc(), strip, builder),

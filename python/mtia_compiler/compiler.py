@@ -65,13 +65,12 @@ def pass_stages(target: str | Path, strip_budget_divisor: int = 0,
     as far as the loop's estimated schedule needs and at most two.
     `fp_fusion` (Triton's `enable_fp_fusion`) contracts multiplications and
     the additions that use them into fused multiply-adds
-    (`mtia-contract-multiply-adds`)."""
+    (`mtia-combine-arithmetic{fp-fusion}`)."""
     if num_stages < 1:
         raise ValueError(f"num_stages must be at least 1, got {num_stages}")
     strip_mining = (f"mtia-strip-mine-blocks{{budget-divisor={strip_budget_divisor} "
                     f"joint-axes={str(strip_joint_axes).lower()}}}")
     loop_splitting = "mtia-split-masked-loops, " if split_masked_loops else ""
-    contraction = "mtia-contract-multiply-adds, " if fp_fusion else ""
     # The inliner canonicalizes every callable before inlining it by
     # default; the stage canonicalizes the whole module right after.
     return (
@@ -83,10 +82,10 @@ def pass_stages(target: str | Path, strip_budget_divisor: int = 0,
                  "mtia-materialize-poison, "
                  "mtia-order-programs, "
                  f"{strip_mining}, mtia-contiguous-accesses, {loop_splitting}"
-                 f"mtia-factor-reduction-scales, {contraction}"
+                 f"mtia-combine-arithmetic{{fp-fusion={str(fp_fusion).lower()}}}, "
                  "mtia-pipeline-dots, mtia-subtile-epilogues, "
                  "mtia-convert-tt-to-tile, mtia-expand-combine-regions, "
-                 "mtia-recompute-reshaped-tiles, canonicalize, cse, "
+                 "mtia-rematerialize-tiles{across-loops=false}, canonicalize, cse, "
                  "mtia-relay-shared-products)"),
         ("dma", f"builtin.module(mtia-lower-data-movement{{"
                 f"reserved-buffers={PROGRAM_STAGE_BUFFERS} cb-multiplier={cb_multiplier}}}, "

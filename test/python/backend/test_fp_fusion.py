@@ -1,7 +1,7 @@
 """Triton's float fusion on MTIA: `x * y + z` is one fused multiply-add,
 rounded once, unless the kernel is compiled with `enable_fp_fusion=False`
-(`mtia-contract-multiply-adds`); and the maximum of a block scaled by a
-scalar reduces the block and scales the row (`mtia-factor-reduction-scales`),
+(`mtia-combine-arithmetic{fp-fusion}`); and the maximum of a block scaled by
+a scalar reduces the block and scales the row (`mtia-combine-arithmetic`),
 with exactly the numbers of the product's maximum for every sign of the
 scale."""
 
