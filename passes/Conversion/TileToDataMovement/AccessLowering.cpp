@@ -110,35 +110,24 @@ SmallVector<Value> AccessLowering::materializeBounds(Location loc,
   return result;
 }
 
-/// The index along `dim` of every element of a row-major tile of `shape`,
-/// computed on the SIMD engine from the tile's row-major positions `iota`
-/// (an i32 tile of `shape`): (position / inner) % size.
-Value AccessLowering::buildIndexAlong(int64_t dim, ArrayRef<int64_t> shape,
-                                      Value iota, OpBuilder &builder,
-                                      Location loc) {
-  auto indexType = cast<tile::TileType>(iota.getType());
-  int64_t inner = 1;
-  for (int64_t size : shape.drop_front(dim + 1))
-    inner *= size;
-  auto splat = [&](int64_t value) {
-    return createIntegerSplat(builder, loc, indexType, value);
-  };
-  Value index = iota;
-  if (inner != 1)
-    index = tile::BinaryOp::create(
-        builder, loc, indexType, tile::BinaryKind::DivSI, index, splat(inner));
-  if (dim != 0)
-    index =
-        tile::BinaryOp::create(builder, loc, indexType, tile::BinaryKind::RemSI,
-                               index, splat(shape[dim]));
-  return index;
+Value AccessLowering::buildCoordinates(int64_t dim, ArrayRef<int64_t> shape,
+                                       OpBuilder &builder, Location loc) {
+  // The row-major positions of a tile whose one dimension of more than one
+  // element is `dim` are the indices along it.
+  SmallVector<int64_t> coordinatesShape(shape.size(), 1);
+  coordinatesShape[dim] = shape[dim];
+  return tile::IotaOp::create(
+      builder, loc, tile::TileType::get(coordinatesShape, builder.getI32Type()),
+      0);
 }
 
-/// The row-major position of every element of a tile of `shape`, as i32.
-Value AccessLowering::buildPositions(ArrayRef<int64_t> shape,
-                                     OpBuilder &builder, Location loc) {
-  return tile::IotaOp::create(
-      builder, loc, tile::TileType::get(shape, builder.getI32Type()), 0);
+Value AccessLowering::broadcastTo(Value value, ArrayRef<int64_t> shape,
+                                  OpBuilder &builder, Location loc) {
+  auto type = cast<tile::TileType>(value.getType());
+  if (type.getShape() == shape)
+    return value;
+  return tile::BroadcastOp::create(builder, loc, type.withShape(shape), value,
+                                   DenseI64ArrayAttr());
 }
 
 /// The element offsets `sum_d strides[d] * i_d` of a structured access
@@ -161,9 +150,10 @@ Value AccessLowering::buildIndexTile(Operation *op, const PointerAccess &access,
   base = tt::AddPtrOp::create(
       builder, loc, pointerType, base,
       analysis.materialize(access.offsets.offset, builder, loc, i64));
-  Value positions = buildPositions(shape, builder, loc);
-  auto indexType = cast<tile::TileType>(positions.getType());
-  Value indices = createIntegerSplat(builder, loc, indexType, 0);
+  auto indexType = tile::TileType::get(shape, i32);
+  // Each dimension's term is computed along that dimension alone and
+  // broadcast into the sum.
+  Value indices;
   Value span = arith::ConstantIntOp::create(builder, loc, i64, 0);
   bool runtimeStrides = false;
   for (auto [dim, stride] : llvm::enumerate(access.offsets.strides)) {
@@ -179,15 +169,23 @@ Value AccessLowering::buildIndexTile(Operation *op, const PointerAccess &access,
         arith::MulIOp::create(
             builder, loc, magnitude,
             arith::ConstantIntOp::create(builder, loc, i64, shape[dim] - 1)));
-    Value along = buildIndexAlong(dim, shape, positions, builder, loc);
+    Value along = buildCoordinates(dim, shape, builder, loc);
+    auto alongType = cast<tile::TileType>(along.getType());
     Value strideTile =
-        tile::SplatOp::create(builder, loc, indexType,
+        tile::SplatOp::create(builder, loc, alongType,
                               analysis.materialize(stride, builder, loc, i32));
-    Value term = tile::BinaryOp::create(
-        builder, loc, indexType, tile::BinaryKind::MulI, along, strideTile);
-    indices = tile::BinaryOp::create(builder, loc, indexType,
-                                     tile::BinaryKind::AddI, indices, term);
+    Value term = broadcastTo(
+        tile::BinaryOp::create(builder, loc, alongType, tile::BinaryKind::MulI,
+                               along, strideTile),
+        shape, builder, loc);
+    indices = indices ? tile::BinaryOp::create(builder, loc, indexType,
+                                               tile::BinaryKind::AddI, indices,
+                                               term)
+                            .getResult()
+                      : term;
   }
+  if (!indices)
+    indices = createIntegerSplat(builder, loc, indexType, 0);
   if (runtimeStrides) {
     Value fits = arith::CmpIOp::create(
         builder, loc, arith::CmpIPredicate::slt, span,
@@ -204,20 +202,24 @@ Value AccessLowering::buildBoundsMask(ArrayRef<Value> bounds,
                                       ArrayRef<int64_t> shape,
                                       OpBuilder &builder, Location loc) {
   Type i32 = builder.getI32Type();
-  Value positions = buildPositions(shape, builder, loc);
-  auto indexType = cast<tile::TileType>(positions.getType());
-  auto boolType = indexType.withElementType(builder.getI1Type());
+  auto boolType = tile::TileType::get(shape, builder.getI1Type());
+  // Each dimension's bound is tested along that dimension alone and
+  // broadcast into the conjunction.
   Value mask;
   for (auto [dim, bound] : llvm::enumerate(bounds)) {
     // A bound that is the whole dimension holds everywhere.
     if (getConstantIntValue(bound) == shape[dim])
       continue;
-    Value along = buildIndexAlong(dim, shape, positions, builder, loc);
+    Value along = buildCoordinates(dim, shape, builder, loc);
+    auto alongType = cast<tile::TileType>(along.getType());
     Value limit = tile::SplatOp::create(
-        builder, loc, indexType,
+        builder, loc, alongType,
         arith::IndexCastOp::create(builder, loc, i32, bound));
-    Value inside = tile::CmpIOp::create(builder, loc, boolType,
-                                        tile::CmpIPredicate::SLT, along, limit);
+    Value inside = broadcastTo(
+        tile::CmpIOp::create(builder, loc,
+                             alongType.withElementType(builder.getI1Type()),
+                             tile::CmpIPredicate::SLT, along, limit),
+        shape, builder, loc);
     mask = mask ? tile::BinaryOp::create(builder, loc, boolType,
                                          tile::BinaryKind::AndI, mask, inside)
                       .getResult()

@@ -217,35 +217,68 @@ FailureOr<Value> AccessLowering::convertToTile(Operation *op, Value value,
 
 /// `value`, a tensor computed from `tt.make_range`, `tt.splat`, splat
 /// constants, `tt.expand_dims`, `tt.broadcast`, `tt.trans` and elementwise
-/// operations, recomputed with every operation at the shape of `value`: a
-/// range becomes the coordinate of its dimension (from the row-major
-/// positions, on the SIMD engine), and broadcasts, expansions and
-/// transpositions disappear. The new operations (appended to `created`)
-/// follow `value`'s definition. Fails, creating nothing that is used, for
-/// any other operation.
+/// operations, recomputed with every operation at the shape of the
+/// dimensions of `value` it varies along (the others of size 1), in the
+/// rank of `value`: a range becomes the coordinate of its dimension (an
+/// iota of that shape, on the SIMD engine), splats and splat constants take
+/// the shape of the operation that reads them, expansions and
+/// transpositions disappear, and an operation of operands that vary along
+/// fewer dimensions broadcasts them (the SIMD engine reads such a broadcast
+/// with stride 0 and stores nothing). The offsets `rows[:, None] * stride +
+/// cols[None, :]` of a block are then one column and one row added into the
+/// block, not two blocks of coordinates. The new operations (appended to
+/// `created`) follow `value`'s definition. Fails, creating nothing that is
+/// used, for any other operation.
 FailureOr<Value>
 AccessLowering::liftToFullShape(Value value,
                                 SmallVectorImpl<Operation *> &created) {
   auto type = dyn_cast<RankedTensorType>(value.getType());
   Operation *def = value.getDefiningOp();
-  if (!type || type.getRank() == 0 || !def)
+  if (!type || type.getRank() == 0 || type.getRank() > 64 || !def)
     return failure();
   ArrayRef<int64_t> shape = type.getShape();
   Location loc = def->getLoc();
   OpBuilder builder(def->getContext());
   builder.setInsertionPointAfter(def);
-  auto fullType = [&](Type elementType) {
-    return RankedTensorType::get(shape, elementType);
+  // The dimensions of `value` a lifted value varies along, as bits.
+  using Span = uint64_t;
+  Span allDims = shape.size() == 64 ? ~Span(0) : (Span(1) << shape.size()) - 1;
+  auto spanType = [&](Span span, Type elementType) {
+    SmallVector<int64_t> spanShape;
+    for (auto [dim, size] : llvm::enumerate(shape))
+      spanShape.push_back(span >> dim & 1 ? size : 1);
+    return RankedTensorType::get(spanShape, elementType);
   };
   auto record = [&](Value result) {
     created.push_back(result.getDefiningOp());
     return result;
   };
-  Value positions;
-  std::map<std::pair<void *, SmallVector<int64_t>>, Value> cache;
+  /// A lifted value: a tensor of the shape of its span, or a uniform value
+  /// (the scalar of a splat, or a splat constant) that takes the shape of
+  /// what reads it.
+  struct Lifted {
+    Value tensor;
+    Span span = 0;
+    Value scalar;
+    DenseElementsAttr constant;
+  };
+  // `lifted` at the shape of `span` (which holds its own).
+  auto reshapeTo = [&](const Lifted &lifted, Span span,
+                       Type elementType) -> Value {
+    RankedTensorType target = spanType(span, elementType);
+    if (lifted.scalar)
+      return record(tt::SplatOp::create(builder, loc, target, lifted.scalar));
+    if (lifted.constant)
+      return record(arith::ConstantOp::create(
+          builder, loc, DenseElementsAttr(lifted.constant).resizeSplat(target)));
+    if (lifted.span == span)
+      return lifted.tensor;
+    return record(tt::BroadcastOp::create(builder, loc, target, lifted.tensor));
+  };
+  std::map<std::pair<void *, SmallVector<int64_t>>, Lifted> cache;
   // `dims[i]` is the dimension of `value` that dimension i of `v` spans.
-  std::function<FailureOr<Value>(Value, SmallVector<int64_t>)> lift =
-      [&](Value v, SmallVector<int64_t> dims) -> FailureOr<Value> {
+  std::function<FailureOr<Lifted>(Value, SmallVector<int64_t>)> lift =
+      [&](Value v, SmallVector<int64_t> dims) -> FailureOr<Lifted> {
     auto key = std::make_pair(v.getAsOpaquePointer(), dims);
     if (auto found = cache.find(key); found != cache.end())
       return found->second;
@@ -254,46 +287,39 @@ AccessLowering::liftToFullShape(Value value,
     if (!vType || !vDef)
       return failure();
     Type elementType = vType.getElementType();
-    FailureOr<Value> result = failure();
+    FailureOr<Lifted> result = failure();
     bool identity = vType.getShape() == shape &&
                     llvm::equal(dims, llvm::seq<int64_t>(0, shape.size()));
     if (auto range = dyn_cast<tt::MakeRangeOp>(vDef)) {
       int64_t length = range.getEnd() - range.getStart();
-      Value coordinates;
+      int64_t dim = dims.front();
+      auto start = [&](RankedTensorType startType) {
+        return DenseElementsAttr::get(
+            startType, builder.getI32IntegerAttr(range.getStart()));
+      };
       if (length == 1) {
-        coordinates = record(arith::ConstantOp::create(
-            builder, loc,
-            DenseElementsAttr::get(fullType(elementType),
-                                   builder.getI32IntegerAttr(0))));
-      } else if (length == shape[dims.front()]) {
-        if (!positions)
-          positions = buildPositions(shape, builder, loc);
-        Value along =
-            buildIndexAlong(dims.front(), shape, positions, builder, loc);
-        coordinates = record(UnrealizedConversionCastOp::create(
-                                 builder, loc, fullType(elementType), along)
-                                 .getResult(0));
-      } else {
-        return failure();
+        result = Lifted{{}, 0, {}, start(vType)};
+      } else if (length == shape[dim]) {
+        Span span = Span(1) << dim;
+        RankedTensorType coordinatesType = spanType(span, elementType);
+        Value coordinates =
+            record(UnrealizedConversionCastOp::create(
+                       builder, loc, coordinatesType,
+                       record(buildCoordinates(dim, shape, builder, loc)))
+                       .getResult(0));
+        if (range.getStart() != 0)
+          coordinates = record(arith::AddIOp::create(
+              builder, loc, coordinates,
+              record(arith::ConstantOp::create(builder, loc,
+                                               start(coordinatesType)))));
+        result = Lifted{coordinates, span, {}, {}};
       }
-      result = coordinates;
-      if (range.getStart() != 0)
-        result = record(arith::AddIOp::create(
-            builder, loc, coordinates,
-            record(arith::ConstantOp::create(
-                builder, loc,
-                DenseElementsAttr::get(
-                    fullType(elementType),
-                    builder.getI32IntegerAttr(range.getStart()))))));
     } else if (auto splat = dyn_cast<tt::SplatOp>(vDef)) {
-      result = record(tt::SplatOp::create(builder, loc, fullType(elementType),
-                                          splat.getSrc()));
+      result = Lifted{{}, 0, splat.getSrc(), {}};
     } else if (auto constant = dyn_cast<arith::ConstantOp>(vDef)) {
-      auto elements = dyn_cast<DenseElementsAttr>(constant.getValue());
-      if (!elements || !elements.isSplat())
-        return failure();
-      result = record(arith::ConstantOp::create(
-          builder, loc, elements.resizeSplat(fullType(elementType))));
+      if (auto elements = dyn_cast<DenseElementsAttr>(constant.getValue());
+          elements && elements.isSplat())
+        result = Lifted{{}, 0, {}, elements};
     } else if (auto expand = dyn_cast<tt::ExpandDimsOp>(vDef)) {
       SmallVector<int64_t> inner(dims);
       inner.erase(inner.begin() + expand.getAxis());
@@ -306,29 +332,43 @@ AccessLowering::liftToFullShape(Value value,
         inner[source] = dims[position];
       result = lift(trans.getSrc(), inner);
     } else if (identity && isa<UnrealizedConversionCastOp>(vDef)) {
-      result = v;
+      result = Lifted{v, allDims, {}, {}};
     } else if (vDef->hasTrait<OpTrait::Elementwise>() &&
                vDef->getNumResults() == 1 && vDef->getNumRegions() == 0) {
-      SmallVector<Value> operands;
+      SmallVector<std::optional<Lifted>> operands;
+      Span span = 0;
       for (Value operand : vDef->getOperands()) {
         if (!isa<RankedTensorType>(operand.getType())) {
-          operands.push_back(operand);
+          operands.push_back(std::nullopt);
           continue;
         }
-        FailureOr<Value> liftedOperand = lift(operand, dims);
+        FailureOr<Lifted> liftedOperand = lift(operand, dims);
         if (failed(liftedOperand))
           return failure();
+        span |= liftedOperand->span;
         operands.push_back(*liftedOperand);
       }
-      OperationState state(loc, vDef->getName(), operands,
-                           TypeRange{fullType(elementType)}, vDef->getAttrs());
-      result = record(builder.create(state)->getResult(0));
+      SmallVector<Value> values;
+      for (auto [operand, lifted] : llvm::zip(vDef->getOperands(), operands))
+        values.push_back(
+            lifted ? reshapeTo(*lifted, span,
+                               getElementTypeOrSelf(operand.getType()))
+                   : operand);
+      OperationState state(loc, vDef->getName(), values,
+                           TypeRange{spanType(span, elementType)},
+                           vDef->getAttrs());
+      result = Lifted{record(builder.create(state)->getResult(0)), span, {},
+                      {}};
     }
     if (succeeded(result))
       cache[key] = *result;
     return result;
   };
-  return lift(value, llvm::to_vector(llvm::seq<int64_t>(0, shape.size())));
+  FailureOr<Lifted> root =
+      lift(value, llvm::to_vector(llvm::seq<int64_t>(0, shape.size())));
+  if (failed(root))
+    return failure();
+  return reshapeTo(*root, allDims, type.getElementType());
 }
 
 /// Replaces a tensor -> tile cast of a tile -> tensor cast by the tile.

@@ -176,15 +176,16 @@ private:
                                        ArrayRef<int64_t> shape,
                                        OpBuilder &builder);
 
-  /// The index along `dim` of every element of a row-major tile of `shape`,
-  /// computed on the SIMD engine from the tile's row-major positions `iota`
-  /// (an i32 tile of `shape`): (position / inner) % size.
-  static Value buildIndexAlong(int64_t dim, ArrayRef<int64_t> shape, Value iota,
-                               OpBuilder &builder, Location loc);
+  /// The index along `dim` of every element of a tile of `shape`, as an i32
+  /// tile of the rank of `shape` whose other dimensions are 1 (the SIMD
+  /// engine reads it broadcast over them with stride 0).
+  static Value buildCoordinates(int64_t dim, ArrayRef<int64_t> shape,
+                                OpBuilder &builder, Location loc);
 
-  /// The row-major position of every element of a tile of `shape`, as i32.
-  static Value buildPositions(ArrayRef<int64_t> shape, OpBuilder &builder,
-                              Location loc);
+  /// `value`, a tile whose dimensions are those of `shape` or 1, broadcast
+  /// to `shape`.
+  static Value broadcastTo(Value value, ArrayRef<int64_t> shape,
+                           OpBuilder &builder, Location loc);
 
   /// The element offsets `sum_d strides[d] * i_d` of a structured access
   /// relative to `base`, which becomes the access's pointer plus its scalar

@@ -296,10 +296,11 @@ def test_a_matmul_runs_in_tiles_of_rows_and_columns() -> None:
     a, b = (torch.randn(size, size, dtype=torch.float16) for _ in range(2))
     c = torch.empty(size, size, dtype=torch.float16)
     compiled = row_major_matmul_kernel[(4,)](a, b, c, size, size, size, BLOCK_M=256,
-                                             BLOCK_N=256, BLOCK_K=64)
+                                             BLOCK_N=256, BLOCK_K=256)
     torch.testing.assert_close(c, (a.float() @ b.float()).half(), rtol=1e-2, atol=1e-2)
-    # Neither the rows nor the columns alone fit: the dot runs on tiles
-    # smaller than the block in both dimensions.
+    # Neither the rows nor the columns alone fit (a strip of rows reads all
+    # of B's 256 x 256 block, 128 KB, a strip of columns all of A's): the
+    # dot runs on tiles smaller than the block in both dimensions.
     results = re.findall(r"tile\.matmul .* -> !tile\.tile<(\d+)x(\d+)xf32>", compiled.asm["tile"])
     assert results and all(int(m) < 256 and int(n) < 256 for m, n in results)
 
