@@ -174,15 +174,15 @@ Value AccessLowering::buildIndexTile(Operation *op, const PointerAccess &access,
     Value strideTile =
         tile::SplatOp::create(builder, loc, alongType,
                               analysis.materialize(stride, builder, loc, i32));
-    Value term = broadcastTo(
-        tile::BinaryOp::create(builder, loc, alongType, tile::BinaryKind::MulI,
-                               along, strideTile),
-        shape, builder, loc);
-    indices = indices ? tile::BinaryOp::create(builder, loc, indexType,
-                                               tile::BinaryKind::AddI, indices,
-                                               term)
-                            .getResult()
-                      : term;
+    Value term = broadcastTo(tile::BinaryOp::create(builder, loc, alongType,
+                                                    tile::BinaryKind::MulI,
+                                                    along, strideTile),
+                             shape, builder, loc);
+    indices =
+        indices ? tile::BinaryOp::create(builder, loc, indexType,
+                                         tile::BinaryKind::AddI, indices, term)
+                      .getResult()
+                : term;
   }
   if (!indices)
     indices = createIntegerSplat(builder, loc, indexType, 0);

@@ -270,7 +270,8 @@ AccessLowering::liftToFullShape(Value value,
       return record(tt::SplatOp::create(builder, loc, target, lifted.scalar));
     if (lifted.constant)
       return record(arith::ConstantOp::create(
-          builder, loc, DenseElementsAttr(lifted.constant).resizeSplat(target)));
+          builder, loc,
+          DenseElementsAttr(lifted.constant).resizeSplat(target)));
     if (lifted.span == span)
       return lifted.tensor;
     return record(tt::BroadcastOp::create(builder, loc, target, lifted.tensor));
@@ -357,8 +358,8 @@ AccessLowering::liftToFullShape(Value value,
       OperationState state(loc, vDef->getName(), values,
                            TypeRange{spanType(span, elementType)},
                            vDef->getAttrs());
-      result = Lifted{record(builder.create(state)->getResult(0)), span, {},
-                      {}};
+      result =
+          Lifted{record(builder.create(state)->getResult(0)), span, {}, {}};
     }
     if (succeeded(result))
       cache[key] = *result;
