@@ -654,22 +654,8 @@ int64_t AxisSplit::estimateBlockPeak(Block &block, ArrayRef<int64_t> stripSizes,
   for (auto [index, op] : llvm::enumerate(positions))
     indexOf[op] = index;
   // The bytes live at each position: from a value's definition to its last
-  // use in this block, in storage the program stage shares where it can. A
-  // value that a loop takes last (its initial accumulator) lives on in what
-  // the loop carries, which the estimate of its body counts, as do the
-  // results of loops and conditionals until they end; a value that an
-  // elementwise operation or a dot's accumulator reads last holds the
-  // result, which is written over it.
+  // use in this block.
   SmallVector<int64_t> live(positions.size() + 1, 0);
-  auto takesOver = [&](Operation *user, Value value) {
-    if (isa<scf::ForOp, scf::WhileOp>(user))
-      return llvm::is_contained(user->getOperands(), value);
-    if (auto dot = dyn_cast<tt::DotOp>(user))
-      return dot.getC() == value;
-    return user->hasTrait<OpTrait::Elementwise>() &&
-           user->getNumResults() == 1 &&
-           bytesOf(user->getResult(0)) == bytesOf(value);
-  };
   auto addLiveRange = [&](Value value, int64_t from) {
     int64_t bytes = bytesOf(value);
     if (!bytes)
@@ -678,8 +664,6 @@ int64_t AxisSplit::estimateBlockPeak(Block &block, ArrayRef<int64_t> stripSizes,
     for (Operation *user : value.getUsers())
       if (Operation *ancestor = block.findAncestorOpInBlock(*user))
         last = std::max(last, indexOf.lookup(ancestor));
-    if (last > from && takesOver(positions[last], value))
-      --last;
     for (int64_t index = std::max<int64_t>(from, 0); index <= last; ++index)
       live[index] += bytes;
   };
@@ -687,10 +671,8 @@ int64_t AxisSplit::estimateBlockPeak(Block &block, ArrayRef<int64_t> stripSizes,
     addLiveRange(argument, 0);
   int64_t peak = 0;
   for (auto [index, op] : llvm::enumerate(positions)) {
-    int64_t definedAt =
-        isa<scf::ForOp, scf::WhileOp, scf::IfOp>(op) ? index + 1 : index;
     for (Value result : op->getResults())
-      addLiveRange(result, definedAt);
+      addLiveRange(result, index);
     int64_t nested = 0;
     for (Region &region : op->getRegions())
       for (Block &inner : region)
