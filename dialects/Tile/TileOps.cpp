@@ -545,21 +545,28 @@ LogicalResult BroadcastOp::verify() {
   return success();
 }
 
-LogicalResult SliceOp::verify() {
-  TileType source = getSource().getType();
-  TileType result = getType();
-  if (failed(verifySameElementType(*this, source, result)))
+/// Verifies that `result` is the block of its shape at `offsets` in
+/// `source`, of its element type; `what` names the op in the message.
+static LogicalResult verifyStaticBlock(Operation *op, TileType source,
+                                       TileType result,
+                                       ArrayRef<int64_t> offsets,
+                                       StringRef what) {
+  if (failed(verifySameElementType(op, source, result)))
     return failure();
-  ArrayRef<int64_t> offsets = getOffsets();
   if (source.getRank() != result.getRank() ||
       static_cast<int64_t>(offsets.size()) != source.getRank())
-    return emitOpError("source, result and offsets must have one rank");
+    return op->emitOpError("source, result and offsets must have one rank");
   for (auto [offset, size, dim] :
        llvm::zip_equal(offsets, result.getShape(), source.getShape()))
     if (offset < 0 || offset + size > dim)
-      return emitOpError("slice at [")
-             << offsets << "] of shape " << result << " exceeds " << source;
+      return op->emitOpError(what) << " at [" << offsets << "] of shape "
+                                   << result << " exceeds " << source;
   return success();
+}
+
+LogicalResult SliceOp::verify() {
+  return verifyStaticBlock(*this, getSource().getType(), getType(),
+                           getOffsets(), "slice");
 }
 
 bool mtia::tile::isContiguousBlock(TileType source, TileType block,
@@ -582,21 +589,13 @@ bool mtia::tile::isContiguousBlock(TileType source, TileType block,
 LogicalResult SubviewOp::verify() {
   TileType source = getSource().getType();
   TileType result = getType();
-  if (failed(verifySameElementType(*this, source, result)))
+  if (failed(verifyStaticBlock(*this, source, result, getOffsets(), "subview")))
     return failure();
-  ArrayRef<int64_t> offsets = getOffsets();
-  if (source.getRank() != result.getRank() ||
-      static_cast<int64_t>(offsets.size()) != source.getRank())
-    return emitOpError("source, result and offsets must have one rank");
-  for (auto [offset, size, dim] :
-       llvm::zip_equal(offsets, result.getShape(), source.getShape()))
-    if (offset < 0 || offset + size > dim)
-      return emitOpError("subview at [")
-             << offsets << "] of shape " << result << " exceeds " << source;
-  if (!isContiguousBlock(source, result, offsets))
+  if (!isContiguousBlock(source, result, getOffsets()))
     return emitOpError("the block at [")
-           << offsets << "] of shape " << result << " is not contiguous in "
-           << source << " (a strided block is a 'tile.slice')";
+           << getOffsets() << "] of shape " << result
+           << " is not contiguous in " << source
+           << " (a strided block is a 'tile.slice')";
   return success();
 }
 
