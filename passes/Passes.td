@@ -597,16 +597,10 @@ def RematerializeTiles : Pass<"mtia-rematerialize-tiles", "::mlir::ModuleOp"> {
       the computation is cloned into the loop's block that reads it.
 
     Tiles that carry anything else (data read from memory, results of other
-    units) are left alone. The tile stage runs it after the conversion
-    without `across-loops` (which units hold what a loop carries is decided
-    with the data movement, and the loop's CSE would merge the clones
-    again), the data-movement stage with it after its CSE.
+    units) are left alone. The tile stage runs it after the conversion, the
+    data-movement stage again after its CSE, which merges computations
+    across regions.
   }];
-  let options = [
-    Option<"acrossLoops", "across-loops", "bool", /*default=*/"true",
-           "Also compute again, in the loops that read them, the tiles "
-           "computed outside those loops">,
-  ];
   let dependentDialects = ["::mtia::tile::TileDialect"];
 }
 

@@ -170,12 +170,9 @@ void recomputeInLoops(Operation *root) {
 
 struct RematerializeTilesPass
     : public mtia::impl::RematerializeTilesBase<RematerializeTilesPass> {
-  using RematerializeTilesBase::RematerializeTilesBase;
-
   void runOnOperation() override {
     recomputeReshapes(getOperation());
-    if (acrossLoops)
-      recomputeInLoops(getOperation());
+    recomputeInLoops(getOperation());
   }
 };
 

@@ -85,7 +85,7 @@ def pass_stages(target: str | Path, strip_budget_divisor: int = 0,
                  f"mtia-combine-arithmetic{{fp-fusion={str(fp_fusion).lower()}}}, "
                  "mtia-pipeline-dots, mtia-subtile-epilogues, "
                  "mtia-convert-tt-to-tile, mtia-expand-combine-regions, "
-                 "mtia-rematerialize-tiles{across-loops=false}, canonicalize, cse, "
+                 "mtia-rematerialize-tiles, canonicalize, cse, "
                  "mtia-relay-shared-products)"),
         ("dma", f"builtin.module(mtia-lower-data-movement{{"
                 f"reserved-buffers={PROGRAM_STAGE_BUFFERS} cb-multiplier={cb_multiplier}}}, "

@@ -12,7 +12,13 @@ from mlir.dialects import arith, cf, math, scf
 
 from mtia_compiler import ir
 from mtia_compiler.dialects import tile, tt, ttg
-from mtia_compiler.dialects.cb import AllocOp, CircularBufferType, PopFrontOp
+from mtia_compiler.dialects.cb import (
+    AllocOp,
+    CircularBufferType,
+    PopFrontOp,
+    ReadFrontOp,
+    ReadPushedOp,
+)
 from mtia_compiler.dialects.tile import TileType
 from mtia_compiler.dialects.tt import PointerType, TensorDescType
 from mtia_compiler.errors import LocalMemoryError, PlanLimitError
@@ -26,6 +32,7 @@ from .common import (
     is_tile,
     located_error,
     op_name,
+    op_names,
     round_up,
     view_as,
 )
@@ -60,6 +67,9 @@ from .tile_ops import (
 )
 from .units import BufferRoles, resolve_buffer_roles, walk
 from .values import Buffer, FloatScalar, IntScalar, PointerScalar, Scalar, Value, ValueTable
+
+#: The operations whose tile is the page of a buffer they read.
+_PAGE_READS = op_names(ReadFrontOp, ReadPushedOp)
 
 
 def kernel_function(module: ir.Module) -> ir.Operation:
@@ -359,17 +369,32 @@ class KernelEmitter:
 
     def _emit_body(self, block: ir.Block) -> None:
         """Emits a single-block region up to its terminator, which the caller
-        handles (scf.yield and scf.condition move values). The pops right
-        before an scf.yield free their pages after the yield's values are
-        moved: a tile the region yields may be the one such a page holds."""
+        handles (scf.yield and scf.condition move values). The pops that
+        free a page a tile the region yields may live in (those right before
+        an scf.yield, and those of a buffer whose page a yielded tile was
+        read from, when nothing after them uses that buffer) run after the
+        yield's values are moved."""
         children = list(block.operations)
         terminator = children[-1].operation
-        split = len(children) - 1
+        body = children[:-1]
+        deferred: list[int] = []
         if isinstance(children[-1], scf.YieldOp):
-            while split and isinstance(children[split - 1], PopFrontOp):
-                split -= 1
-        for child in children[:split]:
-            self._emit_child(child)
+            trailing = len(body)
+            while trailing and isinstance(body[trailing - 1], PopFrontOp):
+                trailing -= 1
+            yielded_pages = {value.owner.operation.operands[0]
+                             for value in terminator.operands
+                             if not isinstance(value, ir.BlockArgument)
+                             and value.owner.operation.name in _PAGE_READS}
+            deferred = [index for index, child in enumerate(body)
+                        if isinstance(child, PopFrontOp) and (
+                            index >= trailing or
+                            (child.operation.operands[0] in yielded_pages and
+                             not any(child.operation.operands[0] in list(later.operation.operands)
+                                     for later in body[index + 1:])))]
+        for index, child in enumerate(body):
+            if index not in deferred:
+                self._emit_child(child)
         with self.b.location(file_location(terminator.location)):
             if isinstance(children[-1], scf.YieldOp):
                 parent = block.region.owner.operation
@@ -377,8 +402,8 @@ class KernelEmitter:
                                   self._yield_targets(parent, block))
             elif not isinstance(children[-1], scf.ConditionOp):
                 raise located_error(terminator, f"unexpected terminator '{op_name(terminator)}'")
-        for pop in children[split:-1]:
-            self._emit_child(pop)
+        for index in deferred:
+            self._emit_child(body[index])
 
     @staticmethod
     def _yield_targets(parent: ir.Operation, block: ir.Block) -> list[ir.Value]:
