@@ -4,6 +4,7 @@ translation of MLIR element types to the program format's dtypes."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import ClassVar, Protocol, TypeVar
@@ -185,6 +186,11 @@ class TileInfo:
             strides[dim] = step
             step *= self.shape[dim]
         return strides
+
+    def offset_of(self, indices: Sequence[int]) -> int:
+        """The element offset of the element at `indices` under the layout
+        (a block's first element: its start in the tile)."""
+        return sum(index * stride for index, stride in zip(indices, self.strides, strict=True))
 
     @property
     def storage_dims(self) -> list[int]:

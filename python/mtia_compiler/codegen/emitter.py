@@ -12,13 +12,7 @@ from mlir.dialects import arith, cf, math, scf
 
 from mtia_compiler import ir
 from mtia_compiler.dialects import tile, tt, ttg
-from mtia_compiler.dialects.cb import (
-    AllocOp,
-    CircularBufferType,
-    PopFrontOp,
-    ReadFrontOp,
-    ReadPushedOp,
-)
+from mtia_compiler.dialects.cb import AllocOp, CircularBufferType, PopFrontOp
 from mtia_compiler.dialects.tile import TileType
 from mtia_compiler.dialects.tt import PointerType, TensorDescType
 from mtia_compiler.errors import LocalMemoryError, PlanLimitError
@@ -32,7 +26,6 @@ from .common import (
     is_tile,
     located_error,
     op_name,
-    op_names,
     round_up,
     view_as,
 )
@@ -47,6 +40,7 @@ from .scalars import (
     pointee_dtype,
 )
 from .storage import (
+    PAGE_READ_SIDES,
     CopySite,
     StoragePlan,
     StoragePlanner,
@@ -67,9 +61,6 @@ from .tile_ops import (
 )
 from .units import BufferRoles, resolve_buffer_roles, walk
 from .values import Buffer, FloatScalar, IntScalar, PointerScalar, Scalar, Value, ValueTable
-
-#: The operations whose tile is the page of a buffer they read.
-_PAGE_READS = op_names(ReadFrontOp, ReadPushedOp)
 
 
 def kernel_function(module: ir.Module) -> ir.Operation:
@@ -377,23 +368,11 @@ class KernelEmitter:
         children = list(block.operations)
         terminator = children[-1].operation
         body = children[:-1]
-        deferred: list[int] = []
-        if isinstance(children[-1], scf.YieldOp):
-            trailing = len(body)
-            while trailing and isinstance(body[trailing - 1], PopFrontOp):
-                trailing -= 1
-            yielded_pages = {value.owner.operation.operands[0]
-                             for value in terminator.operands
-                             if not isinstance(value, ir.BlockArgument)
-                             and value.owner.operation.name in _PAGE_READS}
-            deferred = [index for index, child in enumerate(body)
-                        if isinstance(child, PopFrontOp) and (
-                            index >= trailing or
-                            (child.operation.operands[0] in yielded_pages and
-                             not any(child.operation.operands[0] in list(later.operation.operands)
-                                     for later in body[index + 1:])))]
+        deferred = (self._pops_after_yield(body, terminator)
+                    if isinstance(children[-1], scf.YieldOp) else [])
+        after_yield = set(deferred)
         for index, child in enumerate(body):
-            if index not in deferred:
+            if index not in after_yield:
                 self._emit_child(child)
         with self.b.location(file_location(terminator.location)):
             if isinstance(children[-1], scf.YieldOp):
@@ -404,6 +383,27 @@ class KernelEmitter:
                 raise located_error(terminator, f"unexpected terminator '{op_name(terminator)}'")
         for index in deferred:
             self._emit_child(body[index])
+
+    @staticmethod
+    def _pops_after_yield(body: list[ir.OpView], terminator: ir.Operation) -> list[int]:
+        """The positions in `body` of the pops that run after `terminator`
+        (an scf.yield) has moved its values: the trailing ones, and those of
+        a buffer a yielded tile was read from that nothing after them uses."""
+        yielded_pages = {value.owner.operation.operands[0] for value in terminator.operands
+                         if not isinstance(value, ir.BlockArgument)
+                         and value.owner.operation.name in PAGE_READ_SIDES}
+        deferred = []
+        used_later: set[ir.Value] = set()
+        trailing = True
+        for index in range(len(body) - 1, -1, -1):
+            op = body[index].operation
+            is_pop = isinstance(body[index], PopFrontOp)
+            trailing = trailing and is_pop
+            if is_pop and (trailing or (op.operands[0] in yielded_pages and
+                                        op.operands[0] not in used_later)):
+                deferred.append(index)
+            used_later.update(op.operands)
+        return deferred[::-1]
 
     @staticmethod
     def _yield_targets(parent: ir.Operation, block: ir.Block) -> list[ir.Value]:

@@ -61,7 +61,7 @@ _TILE_FORWARDING_OPS = op_names(cb.ReadFrontOp, cb.ReadPushedOp, scf.ForOp, scf.
                                 scf.IfOp, tile.SubviewOp)
 _SUBVIEW = tile.SubviewOp.OPERATION_NAME
 #: The side of the page that each page read's tile lives in.
-_PAGE_READ_SIDES = {cb.ReadFrontOp.OPERATION_NAME: "front",
+PAGE_READ_SIDES = {cb.ReadFrontOp.OPERATION_NAME: "front",
                     cb.ReadPushedOp.OPERATION_NAME: "pushed"}
 _FUNC = tt.FuncOp.OPERATION_NAME
 #: The operations that need no storage when folded into their users, which
@@ -311,14 +311,12 @@ class StoragePlanner:
     def plan(self) -> StoragePlan:
         ops = self.ops
         for op in ops:
-            side = _PAGE_READ_SIDES.get(op.name)
+            side = PAGE_READ_SIDES.get(op.name)
             if side is not None:
                 self.storage[op.results[0]] = PageStorage(op.operands[0], side, _page(op))
             elif op.name == _SUBVIEW:
                 source = TileInfo.of(op.operands[0].type, op)
-                offsets = ir.DenseI64ArrayAttr(op.attributes["offsets"])
-                start = sum(offset * stride for offset, stride in zip(offsets, source.strides,
-                                                                      strict=True))
+                start = source.offset_of(list(ir.DenseI64ArrayAttr(op.attributes["offsets"])))
                 self.storage[op.results[0]] = ViewStorage(op.operands[0],
                                                           start * source.element_bytes)
         self._place_write_backs(ops)

@@ -610,9 +610,7 @@ class TileOpEmitter:
 
     def _slice(self, op: ir.Operation) -> None:
         source, result = TileInfo.of(op.operands[0].type, op), self._info(op)
-        offsets = list(ir.DenseI64ArrayAttr(op.attributes["offsets"]))
-        start = sum(offset * stride for offset, stride in zip(offsets, source.strides,
-                                                              strict=True))
+        start = source.offset_of(list(ir.DenseI64ArrayAttr(op.attributes["offsets"])))
         self.b.mlu_copy(self._result(op), self._inputs(op)[0], source.element_bytes,
                         list(result.shape), source.strides, result.strides, src_offset=start)
 
