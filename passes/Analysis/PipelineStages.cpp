@@ -29,3 +29,9 @@ int64_t mtia::getNumStages(Operation *loop) {
     return std::max<int64_t>(stages.getInt(), 1);
   return kDefaultNumStages;
 }
+
+int64_t mtia::getLoopLoadPages(Operation *loop, int64_t pageBytes) {
+  int64_t fitting = kLoopLoadBytes / std::max<int64_t>(pageBytes, 1);
+  int64_t latencyPages = std::clamp<int64_t>(fitting, 2, kLoopLoadPages);
+  return std::max(latencyPages, getNumStages(loop));
+}

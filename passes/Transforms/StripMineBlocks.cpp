@@ -30,6 +30,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Analysis/AxisAnalysis.h"
+#include "passes/Analysis/PipelineStages.h"
 #include "passes/Analysis/TargetDescription.h"
 #include "passes/Passes.h"
 
@@ -41,6 +42,7 @@
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/CSE.h"
 #include "llvm/ADT/SmallVectorExtras.h"
@@ -104,8 +106,11 @@ public:
 
   /// The estimated peak of the bytes of data (not indices, masks or
   /// pointers, which the later stages fold into the transfers' addressing)
-  /// live at once, with each axis in strips of its `stripSizes`.
-  int64_t estimatePeakBytes(ArrayRef<int64_t> stripSizes) const;
+  /// live at once, with each axis in strips of its `stripSizes`; with
+  /// `countPrefetch`, a load in a loop counts every page its buffer
+  /// prefetches.
+  int64_t estimatePeakBytes(ArrayRef<int64_t> stripSizes,
+                            bool countPrefetch) const;
 
   /// Moves the kernel's tensor work on the axes into loops over strips.
   void apply(ArrayRef<int64_t> stripSizes);
@@ -140,6 +145,7 @@ private:
   void stripMineReductions(MutableArrayRef<tt::ReduceOp> group,
                            ArrayRef<int64_t> stripSizes);
   int64_t estimateBlockPeak(Block &block, ArrayRef<int64_t> stripSizes,
+                            bool countPrefetch,
                             const DenseSet<Value> &indexValues) const;
 
   bool collectOuterOps();
@@ -639,6 +645,7 @@ void AxisSplit::apply(ArrayRef<int64_t> stripSizes) {
 }
 
 int64_t AxisSplit::estimateBlockPeak(Block &block, ArrayRef<int64_t> stripSizes,
+                                     bool countPrefetch,
                                      const DenseSet<Value> &indexValues) const {
   auto bytesOf = [&](Value value) -> int64_t {
     auto type = dyn_cast<RankedTensorType>(getStripType(value, stripSizes));
@@ -653,17 +660,31 @@ int64_t AxisSplit::estimateBlockPeak(Block &block, ArrayRef<int64_t> stripSizes,
   DenseMap<Operation *, int64_t> indexOf;
   for (auto [index, op] : llvm::enumerate(positions))
     indexOf[op] = index;
-  // The bytes live at each position: from a value's definition to its last
-  // use in this block.
-  SmallVector<int64_t> live(positions.size() + 1, 0);
-  auto addLiveRange = [&](Value value, int64_t from) {
-    int64_t bytes = bytesOf(value);
-    if (!bytes)
-      return;
+  // The position of the last use of `value` in this block, or `from`.
+  auto getLastUse = [&](Value value, int64_t from) {
     int64_t last = from;
     for (Operation *user : value.getUsers())
       if (Operation *ancestor = block.findAncestorOpInBlock(*user))
         last = std::max(last, indexOf.lookup(ancestor));
+    return last;
+  };
+  // The bytes live at each position: from a value's definition to its last
+  // use in this block.
+  SmallVector<int64_t> live(positions.size() + 1, 0);
+  // A load in a loop holds the pages its buffer prefetches ahead.
+  auto pagesOf = [&](Value value) -> int64_t {
+    Operation *load = value.getDefiningOp();
+    if (!countPrefetch ||
+        !isa_and_present<tt::LoadOp, tt::DescriptorLoadOp>(load))
+      return 1;
+    Operation *loop = load->getParentOfType<LoopLikeOpInterface>();
+    return loop ? getLoopLoadPages(loop, bytesOf(value)) : 1;
+  };
+  auto addLiveRange = [&](Value value, int64_t from) {
+    int64_t bytes = bytesOf(value) * pagesOf(value);
+    if (!bytes)
+      return;
+    int64_t last = getLastUse(value, from);
     for (int64_t index = std::max<int64_t>(from, 0); index <= last; ++index)
       live[index] += bytes;
   };
@@ -671,19 +692,33 @@ int64_t AxisSplit::estimateBlockPeak(Block &block, ArrayRef<int64_t> stripSizes,
     addLiveRange(argument, 0);
   int64_t peak = 0;
   for (auto [index, op] : llvm::enumerate(positions)) {
+    // Some results share the storage of what their op holds already, and
+    // take bytes of their own only after it: a loop's results are the values
+    // its body carries (counted in the body's peak), and a dot writes its
+    // result over an accumulator it reads last (the DPE copies the
+    // accumulator in before it reads the other operands).
+    int64_t from = index;
+    if (isa<LoopLikeOpInterface>(op))
+      from = index + 1;
+    if (auto dot = dyn_cast<tt::DotOp>(op);
+        dot && dot.getC().getParentBlock() == &block &&
+        getLastUse(dot.getC(), index) == static_cast<int64_t>(index) &&
+        bytesOf(dot.getC()) == bytesOf(dot.getD()))
+      from = index + 1;
     for (Value result : op->getResults())
-      addLiveRange(result, index);
+      addLiveRange(result, from);
     int64_t nested = 0;
     for (Region &region : op->getRegions())
       for (Block &inner : region)
         nested =
-            std::max(nested, estimateBlockPeak(inner, stripSizes, indexValues));
+            std::max(nested, estimateBlockPeak(inner, stripSizes, countPrefetch, indexValues));
     peak = std::max(peak, live[index] + nested);
   }
   return peak;
 }
 
-int64_t AxisSplit::estimatePeakBytes(ArrayRef<int64_t> stripSizes) const {
+int64_t AxisSplit::estimatePeakBytes(ArrayRef<int64_t> stripSizes,
+                                     bool countPrefetch) const {
   // Ranges, splats, constants and what is computed from nothing else are
   // indices and masks.
   DenseSet<Value> indexValues;
@@ -697,7 +732,7 @@ int64_t AxisSplit::estimatePeakBytes(ArrayRef<int64_t> stripSizes) const {
     if (fromIndices)
       indexValues.insert(op->getResults().begin(), op->getResults().end());
   });
-  return estimateBlockPeak(body, stripSizes, indexValues);
+  return estimateBlockPeak(body, stripSizes, countPrefetch, indexValues);
 }
 
 /// Returns the innermost block of `function` that holds every reduction and
@@ -739,13 +774,14 @@ int64_t getSmallerStrip(int64_t strip, int64_t length) {
 int64_t chooseStripSize(const AxisSplit &split, int64_t length,
                         int64_t budget) {
   int64_t strip = getSmallerStrip(length, length);
-  while (strip > 1 && split.estimatePeakBytes({strip}) > budget)
+  while (strip > 1 && split.estimatePeakBytes({strip}, false) > budget)
     strip /= 2;
   return strip;
 }
 
 /// Returns how `function` runs in strips when its data's estimated peak
-/// exceeds `trigger` bytes. Of the axes that can be split, the best is the
+/// (with `countPrefetch`, with the pages its loops' loads prefetch) exceeds
+/// `trigger` bytes. Of the axes that can be split, the best is the
 /// one whose strips fit `budget`, without reductions over it (one loop runs
 /// the kernel once) and with the largest strip; or else the one that brings
 /// the peak lowest. With `jointAxes`, the two best axes without reductions
@@ -753,21 +789,23 @@ int64_t chooseStripSize(const AxisSplit &split, int64_t length,
 /// halved until the tiles fit.
 std::optional<StripPlan> planStrips(tt::FuncOp function,
                                     const AxisAnalysis &axes, int64_t trigger,
-                                    int64_t budget, bool jointAxes) {
+                                    int64_t budget, bool countPrefetch,
+                                    bool jointAxes) {
   SmallVector<std::pair<StripPlan, int64_t>> candidates;
   for (unsigned axis : axes.getSplittableAxes()) {
     AxisSplit split(function, findHomeBlock(function, axes, axis), axes,
                     {axis});
     if (!split.isLegal() || (jointAxes && split.reduces()))
       continue;
-    // An axis whose block fits as it is (one already in strips, or one
-    // whose own block is small) needs no split.
+    // An axis whose block fits as it is, with the pages its loops' loads
+    // prefetch (one already in strips, or one whose own block is small),
+    // needs no split.
     int64_t length = axes.getLength(axis);
-    if (split.estimatePeakBytes({length}) <= trigger)
+    if (split.estimatePeakBytes({length}, countPrefetch) <= trigger)
       continue;
     int64_t strip = chooseStripSize(split, length, budget);
     candidates.push_back({StripPlan{{axis}, {strip}, split.reduces()},
-                          split.estimatePeakBytes({strip})});
+                          split.estimatePeakBytes({strip}, false)});
   }
   llvm::stable_sort(candidates, [&](const auto &lhs, const auto &rhs) {
     const auto &[left, leftPeak] = lhs;
@@ -794,11 +832,14 @@ std::optional<StripPlan> planStrips(tt::FuncOp function,
   SmallVector<int64_t> lengths = {axes.getLength(pair[0]),
                                   axes.getLength(pair[1])};
   SmallVector<int64_t> strips = lengths;
-  while (split.estimatePeakBytes(strips) > budget &&
+  while (split.estimatePeakBytes(strips, false) > budget &&
          (strips[0] > 1 || strips[1] > 1)) {
     unsigned larger = strips[1] > strips[0] ? 1 : 0;
     strips[larger] = getSmallerStrip(strips[larger], lengths[larger]);
   }
+  // Tiles whose data fits whole need no split.
+  if (strips == lengths)
+    return std::nullopt;
   return StripPlan{pair, strips, false};
 }
 
@@ -814,9 +855,10 @@ struct StripMineBlocksPass
     if (failed(desc))
       return signalPassFailure();
     auto localBytes = static_cast<int64_t>(desc->localMemoryBytes);
-    // By default a kernel whose data fits in local memory stays whole, and
-    // one that does not runs in strips whose data takes at most a quarter
-    // of it, so that the buffers of the transfers fit beside them. With a
+    // By default a kernel whose data, with the pages its loops' loads
+    // prefetch, fits in local memory stays whole, and one that does not runs
+    // in strips whose data takes at most a quarter of it, so that the
+    // buffers of the transfers fit beside them. With a
     // divisor d, a kernel whose data exceeds 1/d of local memory runs in
     // strips whose data takes at most 1/d.
     int64_t trigger = budgetDivisor ? localBytes / budgetDivisor : localBytes;
@@ -827,7 +869,7 @@ struct StripMineBlocksPass
       // A kernel whose data fits stays as it is.
       if (AxisSplit(function, function.getBody().front(),
                     AxisAnalysis(function), {})
-              .estimatePeakBytes({}) <= trigger)
+              .estimatePeakBytes({}, true) <= trigger)
         return;
       expandRangeReshapes(function);
       separateIndexUses(function);
@@ -839,8 +881,12 @@ struct StripMineBlocksPass
         AxisAnalysis axes(function);
         if (axes.hasOpaqueOperations())
           break;
-        std::optional<StripPlan> plan =
-            planStrips(function, axes, trigger, budget, jointAxes);
+        // Whether the kernel runs in strips is decided with the pages its
+        // loops' loads prefetch; whether strips need splitting again, on
+        // their data alone, within the budget they were chosen for.
+        std::optional<StripPlan> plan = planStrips(
+            function, axes, trigger, budget, /*countPrefetch=*/round == 0,
+            jointAxes);
         if (!plan)
           break;
         AxisSplit split(function, findHomeBlock(function, axes, plan->axes),
@@ -849,7 +895,7 @@ struct StripMineBlocksPass
         split.apply(plan->stripSizes);
         int64_t now = AxisSplit(function, function.getBody().front(),
                                 AxisAnalysis(function), {})
-                          .estimatePeakBytes({});
+                          .estimatePeakBytes({}, false);
         if (now <= trigger || now >= peak)
           break;
         peak = now;

@@ -94,9 +94,7 @@ LogicalResult AccessLowering::lowerLoad(tt::LoadOp load) {
 }
 
 /// The pages of the buffer of a load: more in a loop, where the DMA engine
-/// runs ahead of the compute by as many iterations as there are pages less
-/// one: enough to hide the memory latency (kLoopLoadBytes of pages), and at
-/// least the loop's stages (`num_stages`).
+/// runs ahead of the compute (getLoopLoadPages).
 int64_t AccessLowering::getLoadPages(Operation *op,
                                      tile::TileType pageType) const {
   Operation *loop = op->getParentOfType<scf::ForOp>();
@@ -104,10 +102,7 @@ int64_t AccessLowering::getLoadPages(Operation *op,
     loop = op->getParentOfType<scf::WhileOp>();
   if (!loop)
     return kTransferPages * cbMultiplier;
-  int64_t fitting =
-      kLoopLoadBytes / std::max<int64_t>(pageType.getSizeInBytes(), 1);
-  int64_t latencyPages = std::clamp(fitting, kTransferPages, kLoopLoadPages);
-  return std::max(latencyPages, getNumStages(loop)) * cbMultiplier;
+  return getLoopLoadPages(loop, pageType.getSizeInBytes()) * cbMultiplier;
 }
 
 /// Moves the elements of `access` into a CB page and makes the tile read

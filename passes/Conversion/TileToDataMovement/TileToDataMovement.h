@@ -58,11 +58,6 @@ using mlir::ValueRange;
 /// Pages of the buffers of loads and stores: two, so that the DMA engine
 /// fills one page while the consumer works on the other.
 constexpr int64_t kTransferPages = 2;
-/// Loads in loops prefetch up to this many iterations ahead, so that the
-/// memory latency (hundreds of cycles) hides behind the compute of several
-/// iterations, within this many bytes of pages per buffer.
-constexpr int64_t kLoopLoadPages = 8;
-constexpr int64_t kLoopLoadBytes = 64 * 1024;
 /// Pages of a buffer between two units for one tile; buffers that carry
 /// several tiles at once get more (`mtia-share-buffers`).
 constexpr int64_t kForwardPages = 1;

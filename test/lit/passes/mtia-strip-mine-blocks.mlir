@@ -184,17 +184,18 @@ tt.func public @volatile_load(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
 // Inductor's looped reduction of 64 rows of f32, 2048 columns at a time,
 // with a carried accumulator (512 KiB each): rows are the axis with no
 // reduction over them, so the whole kernel, loop included, runs in strips
-// of 2 rows; the reduction over the columns stays in each strip.
+// of 4 rows (the loop's result is the accumulator it carries, not a block
+// more); the reduction over the columns stays in each strip.
 
 // CHECK-LABEL: tt.func public @looped_rows
 // CHECK: scf.for %[[ROWS:.*]] = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
-// CHECK: %[[INITIAL:.*]] = arith.constant dense<0.000000e+00> : tensor<2x2048xf32>
-// CHECK: tt.make_range {end = 2 : i32, start = 0 : i32} : tensor<2xi32>
-// CHECK: tt.splat %[[ROWS]] : i32 -> tensor<2xi32>
-// CHECK: %[[ACC:.*]] = scf.for %{{.*}} iter_args(%{{.*}} = %[[INITIAL]]) -> (tensor<2x2048xf32>)
-// CHECK: tt.load %{{.*}} : tensor<2x2048x!tt.ptr<f32>>
+// CHECK: %[[INITIAL:.*]] = arith.constant dense<0.000000e+00> : tensor<4x2048xf32>
+// CHECK: tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
+// CHECK: tt.splat %[[ROWS]] : i32 -> tensor<4xi32>
+// CHECK: %[[ACC:.*]] = scf.for %{{.*}} iter_args(%{{.*}} = %[[INITIAL]]) -> (tensor<4x2048xf32>)
+// CHECK: tt.load %{{.*}} : tensor<4x2048x!tt.ptr<f32>>
 // CHECK: "tt.reduce"(%[[ACC]]) <{axis = 1 : i32}>
-// CHECK: tt.store %{{.*}}, %{{.*}} : tensor<2x1x!tt.ptr<f32>>
+// CHECK: tt.store %{{.*}}, %{{.*}} : tensor<4x1x!tt.ptr<f32>>
 // CHECK-NEXT: }
 // CHECK-NEXT: tt.return
 
@@ -238,25 +239,28 @@ tt.func public @looped_rows(%in: !tt.ptr<f32>, %out: !tt.ptr<f32>, %rn: i32) {
 // A 256 x 256 x 64 dot per step (a 256 KiB accumulator): the rows of `a`,
 // the accumulator and the result are one axis, the columns of `b` and the
 // result another; the range both are made from is shared, so each use takes
-// its own copy first. The rows run in strips of 16, each with the whole K
-// loop; `b` keeps its shape.
+// its own copy first. The rows run in strips of 32, each with the whole K
+// loop; `b` keeps its shape. (The dot writes its result over the
+// accumulator it carries, and the loop's result is that accumulator: one
+// 32 KiB strip of it, not three.)
 
 // CHECK-LABEL: tt.func public @matmul
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
-// CHECK: scf.for %{{.*}} iter_args(%{{.*}}) -> (tensor<16x256xf32>, tensor<16x64x!tt.ptr<f16>>, tensor<64x256x!tt.ptr<f16>>)
-// CHECK: tt.dot %{{.*}}, %{{.*}}, %{{.*}} : tensor<16x64xf16> * tensor<64x256xf16> -> tensor<16x256xf32>
-// CHECK: tt.store %{{.*}}, %{{.*}} : tensor<16x256x!tt.ptr<f32>>
+// CHECK: scf.for %{{.*}} iter_args(%{{.*}}) -> (tensor<32x256xf32>, tensor<32x64x!tt.ptr<f16>>, tensor<64x256x!tt.ptr<f16>>)
+// CHECK: tt.dot %{{.*}}, %{{.*}}, %{{.*}} : tensor<32x64xf16> * tensor<64x256xf16> -> tensor<32x256xf32>
+// CHECK: tt.store %{{.*}}, %{{.*}} : tensor<32x256x!tt.ptr<f32>>
 
 // With joint axes and a budget of an eighth of local memory, the rows and
 // the columns of the result are split together: a nest of loops over tiles
-// of 32 x 64, the larger strip halved first (the rows on a tie).
+// of 64 x 64, the larger strip halved first (the rows on a tie).
 
 // JOINT-LABEL: tt.func public @matmul
 // JOINT: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
 // JOINT: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
-// JOINT: scf.for %{{.*}} iter_args(%{{.*}}) -> (tensor<32x64xf32>, tensor<32x64x!tt.ptr<f16>>, tensor<64x64x!tt.ptr<f16>>)
-// JOINT: tt.dot %{{.*}}, %{{.*}}, %{{.*}} : tensor<32x64xf16> * tensor<64x64xf16> -> tensor<32x64xf32>
-// JOINT: tt.store %{{.*}}, %{{.*}} : tensor<32x64x!tt.ptr<f32>>
+// JOINT-NOT: scf.for
+// JOINT: scf.for %{{.*}} iter_args(%{{.*}}) -> (tensor<64x64xf32>, tensor<64x64x!tt.ptr<f16>>, tensor<64x64x!tt.ptr<f16>>)
+// JOINT: tt.dot %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x64xf16> * tensor<64x64xf16> -> tensor<64x64xf32>
+// JOINT: tt.store %{{.*}}, %{{.*}} : tensor<64x64x!tt.ptr<f32>>
 
 tt.func public @matmul(%a: !tt.ptr<f16>, %b: !tt.ptr<f16>, %c: !tt.ptr<f32>, %kt: i32) {
   %c0 = arith.constant 0 : i32
@@ -300,6 +304,66 @@ tt.func public @matmul(%a: !tt.ptr<f16>, %b: !tt.ptr<f16>, %c: !tt.ptr<f32>, %kt
   %cs = tt.splat %c : !tt.ptr<f32> -> tensor<256x256x!tt.ptr<f32>>
   %cp = tt.addptr %cs, %coff : tensor<256x256x!tt.ptr<f32>>, tensor<256x256xi32>
   tt.store %cp, %res#0 : tensor<256x256x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// Triton's tutorial GEMM block, 128 x 256 x 64: the dot writes its result
+// over the 128 KiB accumulator the loop carries, and the loop's result is
+// that accumulator, so with the pages the loads prefetch (4 of `a`'s 16 KiB,
+// 3 of `b`'s 32 KiB) the kernel takes 288 KiB and stays whole.
+
+// CHECK-LABEL: tt.func public @matmul_fits_whole
+// CHECK-NOT: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
+// CHECK: scf.for %{{.*}} iter_args(%{{.*}}) -> (tensor<128x256xf32>, tensor<128x64x!tt.ptr<f16>>, tensor<64x256x!tt.ptr<f16>>)
+// CHECK-NOT: scf.for
+// CHECK: tt.store %{{.*}}, %{{.*}} : tensor<128x256x!tt.ptr<f32>>
+// CHECK-NEXT: tt.return
+
+tt.func public @matmul_fits_whole(%a: !tt.ptr<f16>, %b: !tt.ptr<f16>, %c: !tt.ptr<f32>, %kt: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<128x256xf32>
+  %step = arith.constant dense<64> : tensor<128x64xi32>
+  %stepb = arith.constant dense<16384> : tensor<64x256xi32>
+  %r = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32>
+  %m = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+  %k = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rows = tt.expand_dims %m {axis = 1 : i32} : tensor<128xi32> -> tensor<128x1xi32>
+  %cols = tt.expand_dims %r {axis = 0 : i32} : tensor<256xi32> -> tensor<1x256xi32>
+  %kc = tt.expand_dims %k {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %kr = tt.expand_dims %k {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %c64 = arith.constant dense<64> : tensor<128x1xi32>
+  %arow = arith.muli %rows, %c64 : tensor<128x1xi32>
+  %arowb = tt.broadcast %arow : tensor<128x1xi32> -> tensor<128x64xi32>
+  %kcb = tt.broadcast %kc : tensor<1x64xi32> -> tensor<128x64xi32>
+  %aoff = arith.addi %arowb, %kcb : tensor<128x64xi32>
+  %as = tt.splat %a : !tt.ptr<f16> -> tensor<128x64x!tt.ptr<f16>>
+  %ap0 = tt.addptr %as, %aoff : tensor<128x64x!tt.ptr<f16>>, tensor<128x64xi32>
+  %c256 = arith.constant dense<256> : tensor<64x1xi32>
+  %brow = arith.muli %kr, %c256 : tensor<64x1xi32>
+  %browb = tt.broadcast %brow : tensor<64x1xi32> -> tensor<64x256xi32>
+  %colsb = tt.broadcast %cols : tensor<1x256xi32> -> tensor<64x256xi32>
+  %boff = arith.addi %browb, %colsb : tensor<64x256xi32>
+  %bs = tt.splat %b : !tt.ptr<f16> -> tensor<64x256x!tt.ptr<f16>>
+  %bp0 = tt.addptr %bs, %boff : tensor<64x256x!tt.ptr<f16>>, tensor<64x256xi32>
+  %res:3 = scf.for %i = %c0 to %kt step %c1 iter_args(%acc = %zero, %ap = %ap0, %bp = %bp0) -> (tensor<128x256xf32>, tensor<128x64x!tt.ptr<f16>>, tensor<64x256x!tt.ptr<f16>>) : i32 {
+    %av = tt.load %ap : tensor<128x64x!tt.ptr<f16>>
+    %bv = tt.load %bp : tensor<64x256x!tt.ptr<f16>>
+    %d = tt.dot %av, %bv, %acc : tensor<128x64xf16> * tensor<64x256xf16> -> tensor<128x256xf32>
+    %an = tt.addptr %ap, %step : tensor<128x64x!tt.ptr<f16>>, tensor<128x64xi32>
+    %bn = tt.addptr %bp, %stepb : tensor<64x256x!tt.ptr<f16>>, tensor<64x256xi32>
+    scf.yield %d, %an, %bn : tensor<128x256xf32>, tensor<128x64x!tt.ptr<f16>>, tensor<64x256x!tt.ptr<f16>>
+  }
+  %c256r = arith.constant dense<256> : tensor<128x1xi32>
+  %crow = arith.muli %rows, %c256r : tensor<128x1xi32>
+  %crowb = tt.broadcast %crow : tensor<128x1xi32> -> tensor<128x256xi32>
+  %ccolb = tt.broadcast %cols : tensor<1x256xi32> -> tensor<128x256xi32>
+  %coff = arith.addi %crowb, %ccolb : tensor<128x256xi32>
+  %cs = tt.splat %c : !tt.ptr<f32> -> tensor<128x256x!tt.ptr<f32>>
+  %cp = tt.addptr %cs, %coff : tensor<128x256x!tt.ptr<f32>>, tensor<128x256xi32>
+  tt.store %cp, %res#0 : tensor<128x256x!tt.ptr<f32>>
   tt.return
 }
 
