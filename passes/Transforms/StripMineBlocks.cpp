@@ -711,7 +711,8 @@ int64_t AxisSplit::estimateBlockPeak(Block &block, ArrayRef<int64_t> stripSizes,
     for (Region &region : op->getRegions())
       for (Block &inner : region)
         nested =
-            std::max(nested, estimateBlockPeak(inner, stripSizes, countPrefetch, indexValues));
+            std::max(nested, estimateBlockPeak(inner, stripSizes, countPrefetch,
+                                               indexValues));
     peak = std::max(peak, live[index] + nested);
   }
   return peak;
@@ -784,9 +785,9 @@ int64_t chooseStripSize(const AxisSplit &split, int64_t length,
 /// `trigger` bytes. Of the axes that can be split, the best is the
 /// one whose strips fit `budget`, without reductions over it (one loop runs
 /// the kernel once) and with the largest strip; or else the one that brings
-/// the peak lowest. With `jointAxes`, the two best axes without reductions
-/// or scans over them are split together into tiles, the larger strip
-/// halved until the tiles fit.
+/// the peak lowest. With `jointAxes`, or when no axis alone fits `budget`,
+/// the two best axes without reductions or scans over them are split
+/// together into tiles, the larger strip halved until the tiles fit.
 std::optional<StripPlan> planStrips(tt::FuncOp function,
                                     const AxisAnalysis &axes, int64_t trigger,
                                     int64_t budget, bool countPrefetch,
@@ -819,16 +820,22 @@ std::optional<StripPlan> planStrips(tt::FuncOp function,
       return !left.reduces;
     return left.stripSizes.front() > right.stripSizes.front();
   });
-  if (!jointAxes)
-    return candidates.empty() ? std::nullopt
-                              : std::optional(candidates.front().first);
-  if (candidates.size() < 2)
+  if (candidates.empty())
     return std::nullopt;
-  SmallVector<unsigned> pair = {candidates[0].first.axes.front(),
-                                candidates[1].first.axes.front()};
+  std::optional<StripPlan> single;
+  if (!jointAxes)
+    single = candidates.front().first;
+  // When no axis alone fits (a matmul whose strips of rows still read all of
+  // one operand's block), two axes without reductions split together may.
+  SmallVector<unsigned> pair;
+  for (const auto &[candidate, peak] : candidates)
+    if (!candidate.reduces && pair.size() < 2)
+      pair.push_back(candidate.axes.front());
+  if (pair.size() < 2 || (single && candidates.front().second <= budget))
+    return single;
   AxisSplit split(function, findHomeBlock(function, axes, pair), axes, pair);
   if (!split.isLegal())
-    return std::nullopt;
+    return single;
   SmallVector<int64_t> lengths = {axes.getLength(pair[0]),
                                   axes.getLength(pair[1])};
   SmallVector<int64_t> strips = lengths;
@@ -839,7 +846,7 @@ std::optional<StripPlan> planStrips(tt::FuncOp function,
   }
   // Tiles whose data fits whole need no split.
   if (strips == lengths)
-    return std::nullopt;
+    return single;
   return StripPlan{pair, strips, false};
 }
 
@@ -884,9 +891,9 @@ struct StripMineBlocksPass
         // Whether the kernel runs in strips is decided with the pages its
         // loops' loads prefetch; whether strips need splitting again, on
         // their data alone, within the budget they were chosen for.
-        std::optional<StripPlan> plan = planStrips(
-            function, axes, trigger, budget, /*countPrefetch=*/round == 0,
-            jointAxes);
+        std::optional<StripPlan> plan =
+            planStrips(function, axes, trigger, budget,
+                       /*countPrefetch=*/round == 0, jointAxes);
         if (!plan)
           break;
         AxisSplit split(function, findHomeBlock(function, axes, plan->axes),
