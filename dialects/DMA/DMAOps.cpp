@@ -44,10 +44,10 @@ static LogicalResult verifyAlignedIfConstant(Operation *op, Value elements,
   int64_t bytes = value.getSExtValue() * elementBytes;
   if (bytes % kAccessAlignmentBytes == 0)
     return success();
-  return op->emitOpError()
-         << what << " of " << value.getSExtValue() << " elements (" << bytes
-         << " bytes) breaks the " << kAccessAlignmentBytes
-         << "-byte alignment of DMA accesses";
+  return op->emitOpError() << what << " of " << value.getSExtValue()
+                           << " elements (" << bytes << " bytes) breaks the "
+                           << kAccessAlignmentBytes
+                           << "-byte alignment of DMA accesses";
 }
 
 /// Checks the window of a strided transfer: one stride per page dimension,
@@ -78,8 +78,8 @@ static LogicalResult verifyStridedWindow(Operation *op, CircularBufferType cb,
   if (failed(verifyAlignedIfConstant(op, offset, elementBytes, "offset")))
     return failure();
   for (auto [dim, stride] : llvm::enumerate(strides.drop_back())) {
-    if (failed(verifyAlignedIfConstant(
-            op, stride, elementBytes, ("stride " + Twine(dim)).str())))
+    if (failed(verifyAlignedIfConstant(op, stride, elementBytes,
+                                       ("stride " + Twine(dim)).str())))
       return failure();
   }
   return success();
@@ -114,8 +114,7 @@ LogicalResult LoadOp::verify() {
       failed(verifyStridedWindow(*this, cb, getOffset(), getStrides(),
                                  getBounds(), getElementwise())))
     return failure();
-  return verifyPadding(*this, getPadding(),
-                       !getBounds().empty() || getMask());
+  return verifyPadding(*this, getPadding(), !getBounds().empty() || getMask());
 }
 
 TypedValue<CircularBufferType> LoadOp::getCircularBuffer() { return getCb(); }
@@ -127,8 +126,8 @@ LogicalResult StoreOp::verify() {
   CircularBufferType cb = getCb().getType();
   if (failed(verifyPageAndBase(*this, cb, getPage(), getBase())))
     return failure();
-  return verifyStridedWindow(*this, cb, getOffset(), getStrides(),
-                             getBounds(), getElementwise());
+  return verifyStridedWindow(*this, cb, getOffset(), getStrides(), getBounds(),
+                             getElementwise());
 }
 
 TypedValue<CircularBufferType> StoreOp::getCircularBuffer() { return getCb(); }
@@ -140,17 +139,34 @@ int64_t StoreOp::getPageIndex() { return getPage(); }
 // Indexed transfers
 //===----------------------------------------------------------------------===//
 
+/// Checks that the index tile of an indexed transfer covers the page it
+/// moves, or a block of the page's rows from `row` on.
+static LogicalResult verifyIndexedRows(Operation *op, Value indices,
+                                       TileType page, int64_t row) {
+  auto indexType = cast<TileType>(indices.getType());
+  ArrayRef<int64_t> pageShape = page.getShape(), shape = indexType.getShape();
+  bool covers = pageShape.empty()
+                    ? shape.empty() && row == 0
+                    : shape.size() == pageShape.size() &&
+                          shape.drop_front() == pageShape.drop_front() &&
+                          row >= 0 && row + shape.front() <= pageShape.front();
+  if (covers)
+    return success();
+  return op->emitOpError("indices ")
+         << indexType << " must cover the page " << page
+         << " or rows of it from row " << row;
+}
+
 LogicalResult GatherOp::verify() {
   CircularBufferType cb = getCb().getType();
   if (failed(verifyPageAndBase(*this, cb, getPage(), getBase())) ||
-      failed(verifyIndices(*this, getIndices(), cb.getPageType())))
+      failed(
+          verifyIndexedRows(*this, getIndices(), cb.getPageType(), getRow())))
     return failure();
   return verifyPadding(*this, getPadding(), static_cast<bool>(getMask()));
 }
 
-TypedValue<CircularBufferType> GatherOp::getCircularBuffer() {
-  return getCb();
-}
+TypedValue<CircularBufferType> GatherOp::getCircularBuffer() { return getCb(); }
 bool GatherOp::fillsBack() { return true; }
 std::optional<Endpoint> GatherOp::getEndpoint() { return Endpoint::DMAIn; }
 int64_t GatherOp::getPageIndex() { return getPage(); }
@@ -159,7 +175,7 @@ LogicalResult ScatterOp::verify() {
   CircularBufferType cb = getCb().getType();
   if (failed(verifyPageAndBase(*this, cb, getPage(), getBase())))
     return failure();
-  return verifyIndices(*this, getIndices(), cb.getPageType());
+  return verifyIndexedRows(*this, getIndices(), cb.getPageType(), getRow());
 }
 
 TypedValue<CircularBufferType> ScatterOp::getCircularBuffer() {
@@ -207,9 +223,8 @@ LogicalResult AtomicRMWOp::verify() {
   bool isFloat = isa<FloatType>(getValues().getType().getElementType());
   bool appliesToFloats = getKind() == AtomicKind::FAdd;
   if (getKind() != AtomicKind::Exchange && isFloat != appliesToFloats)
-    return emitOpError("'")
-           << stringifyAtomicKind(getKind()) << "' does not apply to "
-           << getValues().getType();
+    return emitOpError("'") << stringifyAtomicKind(getKind())
+                            << "' does not apply to " << getValues().getType();
   return success();
 }
 
@@ -235,5 +250,3 @@ int64_t AtomicCASOp::getPageIndex() { return getPage().value_or(0); }
 //===----------------------------------------------------------------------===//
 // Completion
 //===----------------------------------------------------------------------===//
-
-

@@ -103,32 +103,50 @@ def DMA_StoreOp : DMA_TransferOp<"store", [AttrSizedOperandSegments, DMA_MaskOfP
 // Indexed transfers.
 //===----------------------------------------------------------------------===//
 
-def DMA_GatherOp : DMA_TransferOp<"gather", [AttrSizedOperandSegments, DMA_MaskOfPage<"cb">, DMA_PaddingOfPage<"cb">]> {
+def DMA_GatherOp : DMA_TransferOp<"gather", [AttrSizedOperandSegments,
+    DMA_OptionalMatch<"indices", "mask", "getMask",
+                      "::mtia::tile::getBoolTileLike($_self)">,
+    DMA_PaddingOfPage<"cb">]> {
   let summary = "read elements at indexed offsets into a page";
   let description = [{
-    Element `i` of the page is read from `base + indices[i]`, where it is not
-    masked off (masked-off elements hold `padding`). The unstructured
-    fallback for accesses whose offsets are data: each element is its own
-    transaction.
+    Element `i` of the rows the indices cover is read from
+    `base + indices[i]`, where it is not masked off (masked-off elements
+    hold `padding`). The unstructured fallback for accesses whose offsets
+    are data: each element is its own transaction. The indices (and the
+    mask) have the page's shape, or a block of its rows: the page's shape
+    with fewer rows, written from the `row` given (0 by default), so that a
+    large page is gathered in strips whose index tiles take little local
+    memory.
+
+    ```mlir
+    %t = dma.gather %x[%rows] mask %m padding %zero into %cb[0] {row = 16}
+        : !tt.ptr<f16>, !tile.tile<16x64xi32>, !cb.cb<128x64xf16, pages = 2>
+    ```
   }];
   let arguments = (ins TT_Ptr:$base, Tile_IndexTile:$indices,
                        Optional<Tile_BoolTile>:$mask, Optional<Tile_Scalar>:$padding,
-                       CB_AnyCircularBuffer:$cb, CB_PageIndex:$page);
+                       CB_AnyCircularBuffer:$cb, CB_PageIndex:$page,
+                       DefaultValuedAttr<I64Attr, "0">:$row);
   let assemblyFormat = [{
     $base `[` $indices `]` (`mask` $mask^)? (`padding` $padding^)? `into` $cb `[` $page `]`
     attr-dict `:` qualified(type($base)) `,` qualified(type($indices)) `,` qualified(type($cb))
   }];
 }
 
-def DMA_ScatterOp : DMA_TransferOp<"scatter", [DMA_MaskOfPage<"cb">]> {
+def DMA_ScatterOp : DMA_TransferOp<"scatter", [
+    DMA_OptionalMatch<"indices", "mask", "getMask",
+                      "::mtia::tile::getBoolTileLike($_self)">]> {
   let summary = "write the elements of a page to indexed offsets";
   let description = [{
-    Element `i` of the page is written to `base + indices[i]` where it is not
-    masked off. When two elements go to one address, the one with the larger
-    linear index is written last.
+    Element `i` of the rows the indices cover is written to
+    `base + indices[i]` where it is not masked off. When two elements go to
+    one address, the one with the larger linear index is written last. As
+    for `dma.gather`, the indices (and the mask) have the page's shape or
+    cover a block of its rows from `row` on.
   }];
   let arguments = (ins CB_AnyCircularBuffer:$cb, CB_PageIndex:$page, TT_Ptr:$base,
-                       Tile_IndexTile:$indices, Optional<Tile_BoolTile>:$mask);
+                       Tile_IndexTile:$indices, Optional<Tile_BoolTile>:$mask,
+                       DefaultValuedAttr<I64Attr, "0">:$row);
   let assemblyFormat = [{
     $cb `[` $page `]` `to` $base `[` $indices `]` (`mask` $mask^)? attr-dict
     `:` qualified(type($cb)) `,` qualified(type($base)) `,` qualified(type($indices))

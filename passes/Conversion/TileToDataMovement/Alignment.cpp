@@ -158,6 +158,7 @@ void AccessLowering::emitVersioned(
   access.base = access.unstructuredBase;
   access.indices = access.unstructuredIndices;
   access.mask = buildBoundsMask(access.bounds, shape, elseBuilder, loc);
+  access.fallback = true;
   indexed(elseBuilder, access);
 }
 

@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SetVector.h"
@@ -370,6 +371,146 @@ AccessLowering::liftToFullShape(Value value,
   if (failed(root))
     return failure();
   return reshapeTo(*root, allDims, type.getElementType());
+}
+
+namespace {
+
+/// The bytes of index tile one strip of a gathered or scattered page takes
+/// at most, and the strips one transfer is unrolled into at most.
+constexpr int64_t kGatherStripBytes = 4096;
+constexpr int64_t kMaxGatherStrips = 16;
+
+/// Recomputes index and mask tiles on blocks of their rows: the tile
+/// computations that span `rows` rows (iotas, splats, splat constants,
+/// broadcasts and elementwise operations) are copied at the block's shape,
+/// an iota starting at the block's first position; tiles of one row (a
+/// row of column offsets broadcast down the block) and scalars are shared
+/// by every block.
+class RowBlocks {
+public:
+  explicit RowBlocks(int64_t rows) : rows(rows) {}
+
+  /// Whether `value` can be computed on a block of its rows.
+  bool isSliceable(Value value) const {
+    auto type = cast<tile::TileType>(value.getType());
+    if (!spansRows(type))
+      return type.getRank() == 0 || type.getShape().front() == 1;
+    Operation *def = value.getDefiningOp();
+    if (isa_and_present<tile::IotaOp, tile::SplatOp>(def))
+      return true;
+    if (auto constant = dyn_cast_if_present<tile::ConstantOp>(def))
+      return isa<SplatElementsAttr>(constant.getValue());
+    if (auto broadcast = dyn_cast_if_present<tile::BroadcastOp>(def))
+      return !broadcast.getDimensions() && isSliceable(broadcast.getSource());
+    if (!isa_and_present<tile::BinaryOp, tile::UnaryOp, tile::CmpIOp,
+                         tile::CmpFOp, tile::SelectOp, tile::CastOp>(def))
+      return false;
+    return llvm::all_of(def->getOperands(),
+                        [&](Value operand) { return isSliceable(operand); });
+  }
+
+  /// `value` on rows [firstRow, firstRow + blockRows), computed at the
+  /// builder's point (`isSliceable(value)` must hold); `copies` holds the
+  /// block's values computed so far.
+  Value slice(Value value, int64_t firstRow, int64_t blockRows,
+              OpBuilder &builder, IRMapping &copies) const {
+    auto type = cast<tile::TileType>(value.getType());
+    if (!spansRows(type))
+      return value;
+    if (Value copy = copies.lookupOrNull(value))
+      return copy;
+    Operation *def = value.getDefiningOp();
+    for (Value operand : def->getOperands())
+      if (isa<tile::TileType>(operand.getType()))
+        copies.map(operand,
+                   slice(operand, firstRow, blockRows, builder, copies));
+    Operation *copy = builder.clone(*def, copies);
+    SmallVector<int64_t> shape(type.getShape());
+    shape.front() = blockRows;
+    auto blockType = type.withShape(shape);
+    copy->getResult(0).setType(blockType);
+    if (auto iota = dyn_cast<tile::IotaOp>(copy))
+      iota.setStart(iota.getStart() +
+                    firstRow * (type.getNumElements() / rows));
+    if (auto constant = dyn_cast<tile::ConstantOp>(copy))
+      constant.setValueAttr(cast<SplatElementsAttr>(constant.getValue())
+                                .resizeSplat(RankedTensorType::get(
+                                    shape, type.getElementType())));
+    return copy->getResult(0);
+  }
+
+private:
+  bool spansRows(tile::TileType type) const {
+    return type.getRank() > 0 && type.getShape().front() == rows;
+  }
+
+  int64_t rows;
+};
+
+/// The rows of the strips a page of `pageType` is gathered or scattered in
+/// through index tiles of `indexType`: the most rows, a divisor of the page's,
+/// whose index tile fits kGatherStripBytes, in at most kMaxGatherStrips strips
+/// that start at 8-byte offsets of the page; 0 when the page is gathered at
+/// once.
+int64_t getGatherStripRows(tile::TileType indexType, tile::TileType pageType) {
+  // Blocks of rows are contiguous in row-major tiles only.
+  if (indexType.getRank() < 2 || !pageType.isRowMajor() ||
+      !indexType.isRowMajor())
+    return 0;
+  int64_t rows = indexType.getShape().front();
+  int64_t rowElements = indexType.getNumElements() / rows;
+  int64_t indexRowBytes =
+      rowElements * getElementBytes(indexType.getElementType());
+  int64_t stripRows = rows;
+  while (stripRows % 2 == 0 && stripRows * indexRowBytes > kGatherStripBytes &&
+         rows / (stripRows / 2) <= kMaxGatherStrips)
+    stripRows /= 2;
+  int64_t pageRowBytes =
+      rowElements * getElementBytes(pageType.getElementType());
+  if (stripRows == rows || (stripRows * pageRowBytes) % 8 != 0)
+    return 0;
+  return stripRows;
+}
+
+/// Erases `value`'s side-effect-free definition and what only it used.
+void eraseIfDead(Value value) {
+  Operation *def = value.getDefiningOp();
+  if (!def || !def->use_empty() || !isMemoryEffectFree(def))
+    return;
+  SmallVector<Value> operands(def->getOperands());
+  def->erase();
+  for (Value operand : operands)
+    eraseIfDead(operand);
+}
+
+} // namespace
+
+void AccessLowering::emitInRowStrips(
+    OpBuilder &builder, const StructuredAccess &transfer,
+    tile::TileType pageType,
+    function_ref<void(Value indices, Value mask, int64_t row)> emit) {
+  auto indexType = cast<tile::TileType>(transfer.indices.getType());
+  int64_t stripRows = getGatherStripRows(indexType, pageType);
+  RowBlocks blocks(stripRows ? indexType.getShape().front() : 0);
+  if (!transfer.fallback || !stripRows ||
+      !blocks.isSliceable(transfer.indices) ||
+      (transfer.mask && !blocks.isSliceable(transfer.mask))) {
+    emit(transfer.indices, transfer.mask, 0);
+    return;
+  }
+  for (int64_t firstRow = 0; firstRow < indexType.getShape().front();
+       firstRow += stripRows) {
+    IRMapping copies;
+    Value indices =
+        blocks.slice(transfer.indices, firstRow, stripRows, builder, copies);
+    Value mask = transfer.mask ? blocks.slice(transfer.mask, firstRow,
+                                              stripRows, builder, copies)
+                               : Value();
+    emit(indices, mask, firstRow);
+  }
+  eraseIfDead(transfer.indices);
+  if (transfer.mask)
+    eraseIfDead(transfer.mask);
 }
 
 /// Replaces a tensor -> tile cast of a tile -> tensor cast by the tile.

@@ -154,9 +154,12 @@ void AccessLowering::emitRead(Operation *op, const StructuredAccess &access,
         at.getI64IntegerAttr(0), elementwise ? at.getUnitAttr() : UnitAttr());
   };
   auto indexed = [&](OpBuilder &at, const StructuredAccess &transfer) {
-    dma::GatherOp::create(at, loc, token, transfer.base, transfer.indices,
-                          transfer.mask, padding, buffer,
-                          at.getI64IntegerAttr(0));
+    emitInRowStrips(at, transfer, pageType,
+                    [&](Value indices, Value mask, int64_t row) {
+                      dma::GatherOp::create(at, loc, token, transfer.base,
+                                            indices, mask, padding, buffer,
+                                            /*page=*/0, row);
+                    });
   };
   if (access.aligned || access.elementwise)
     strided(builder, access.elementwise);
@@ -223,8 +226,11 @@ void AccessLowering::emitWrite(Operation *op, const StructuredAccess &access,
         elementwise ? at.getUnitAttr() : UnitAttr());
   };
   auto indexed = [&](OpBuilder &at, const StructuredAccess &transfer) {
-    dma::ScatterOp::create(at, loc, token, buffer, at.getI64IntegerAttr(0),
-                           transfer.base, transfer.indices, transfer.mask);
+    emitInRowStrips(
+        at, transfer, pageType, [&](Value indices, Value mask, int64_t row) {
+          dma::ScatterOp::create(at, loc, token, buffer,
+                                 /*page=*/0, transfer.base, indices, mask, row);
+        });
   };
   if (access.aligned || access.elementwise)
     strided(builder, access.elementwise);

@@ -23,8 +23,8 @@
 #ifndef MTIA_PASSES_CONVERSION_TILETODATAMOVEMENT_TILETODATAMOVEMENT_H
 #define MTIA_PASSES_CONVERSION_TILETODATAMOVEMENT_TILETODATAMOVEMENT_H
 
-#include "passes/Analysis/UnitAssignment.h"
 #include "passes/Analysis/PointerAnalysis.h"
+#include "passes/Analysis/UnitAssignment.h"
 #include "passes/Conversion/TTToTile/TileConversion.h"
 
 #include "dialects/CB/CBDialect.h"
@@ -134,6 +134,9 @@ struct StructuredAccess {
   /// For a pointer structured only under assumptions: the base and index
   /// tile of its actual addresses, for when they do not hold.
   Value unstructuredBase, unstructuredIndices;
+  /// Whether the transfer is the fallback of a versioned access, which runs
+  /// only where the run-time conditions fail.
+  bool fallback = false;
 };
 
 /// The base, shape and strides of a tensor descriptor: the operands of
@@ -262,6 +265,20 @@ private:
   /// any other operation.
   FailureOr<Value> liftToFullShape(Value value,
                                    SmallVectorImpl<Operation *> &created);
+
+  /// Emits the indexed transfer of `transfer` to or from a page of
+  /// `pageType` at the builder's point with `emit`, given its index and mask
+  /// tiles and the first page row they cover. The fallback of a versioned
+  /// access, which seldom runs, moves a large page in strips of rows, each
+  /// with index and mask tiles recomputed on the strip's rows where their
+  /// computation allows, so that no block-sized index tile takes local
+  /// memory for it; other transfers (whose strips would cost instructions
+  /// every time they run), and those whose tiles are data, move the page at
+  /// once.
+  static void emitInRowStrips(
+      OpBuilder &builder, const StructuredAccess &transfer,
+      tile::TileType pageType,
+      function_ref<void(Value indices, Value mask, int64_t row)> emit);
 
   /// Replaces a tensor -> tile cast of a tile -> tensor cast by the tile.
   static Value foldCastPair(UnrealizedConversionCastOp toTile);

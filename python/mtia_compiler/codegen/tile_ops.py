@@ -754,9 +754,10 @@ class TileOpEmitter:
         gather = view_as(op, dma.GatherOp)
         page = TileInfo.of(_page_type(gather.cb), op)
         index = TileInfo.of(gather.indices.type, op)
-        self.b.dma_gather(self.values.buffer(gather.cb).cb.back(_int_attr(op, "page")),
-                          self.values.pointer(gather.base, op).reg, page.dtype, page.count,
-                          self.slot(gather.indices), index.dtype,
+        destination = self.values.buffer(gather.cb).cb.back(_int_attr(op, "page"),
+                                                            _first_row_bytes(op, page))
+        self.b.dma_gather(destination, self.values.pointer(gather.base, op).reg, page.dtype,
+                          index.count, self.slot(gather.indices), index.dtype,
                           mask=self._optional_slot(gather.mask),
                           other=self._padding(gather.padding, op))
         self.values[op.results[0]] = Token()
@@ -765,8 +766,10 @@ class TileOpEmitter:
         scatter = view_as(op, dma.ScatterOp)
         page = TileInfo.of(_page_type(scatter.cb), op)
         index = TileInfo.of(scatter.indices.type, op)
-        self.b.dma_scatter(self.values.buffer(scatter.cb).cb.front(_int_attr(op, "page")),
-                           self.values.pointer(scatter.base, op).reg, page.dtype, page.count,
+        source = self.values.buffer(scatter.cb).cb.front(_int_attr(op, "page"),
+                                                         _first_row_bytes(op, page))
+        self.b.dma_scatter(source, self.values.pointer(scatter.base, op).reg, page.dtype,
+                           index.count,
                            self.slot(scatter.indices), index.dtype,
                            mask=self._optional_slot(scatter.mask))
         self.values[op.results[0]] = Token()
@@ -815,6 +818,16 @@ def _constant_int(value: ir.Value) -> int | None:
 
 def _int_attr(op: ir.Operation, key: str) -> int:
     return ir.IntegerAttr(op.attributes[key]).value
+
+
+def _first_row_bytes(op: ir.Operation, page: TileInfo) -> int:
+    """The byte offset in `page` of the first row an indexed transfer's
+    indices cover: they cover the page, or a block of the rows of a
+    row-major page from `row` on."""
+    row = _int_attr(op, "row")
+    if not row:
+        return 0
+    return page.offset_of((row, *[0] * (len(page.shape) - 1))) * page.element_bytes
 
 
 def _page_type(buffer: ir.Value) -> ir.Type:

@@ -351,6 +351,60 @@ tt.func @wrapped_rows(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %m: i32 {tt
 
 // -----
 
+// Triton's matmul tutorial wraps the rows of a 128 x 64 block of `a` with
+// `% M`. Where the block crosses the end of the matrix, the gather's fallback
+// fills the page in strips of 16 rows, each with a 4 KiB index tile computed
+// on its rows alone (the wrapped row offsets of the strip, the column offsets
+// shared by all), so no 32 KiB index tile of the whole block takes local
+// memory; the store through the same offsets scatters in the same strips.
+// CHECK-LABEL: tt.func @wrapped_block_in_strips
+// CHECK-DAG: cb.alloc "forward{{[0-9]+}}", simd -> dma_in : !cb.cb<16x64xi32, pages = 1>
+// CHECK-DAG: cb.alloc "forward{{[0-9]+}}", simd -> dma_out : !cb.cb<16x64xi32, pages = 1>
+// CHECK-NOT: tile<128x64xi32>
+// CHECK: scf.if
+// CHECK: dma.load
+// CHECK: } else {
+// CHECK: dma.gather %{{.*}}[%{{.*}}] into %{{.*}}[0] : !tt.ptr<f16>, !tile.tile<16x64xi32>, !cb.cb<128x64xf16, pages = 2>
+// CHECK: tile.iota 16 : !tile.tile<16x1xi32>
+// CHECK: dma.gather %{{.*}}[%{{.*}}] into %{{.*}}[0] {row = 16 : i64} : !tt.ptr<f16>, !tile.tile<16x64xi32>
+// CHECK-COUNT-5: dma.gather
+// CHECK: dma.gather %{{.*}}[%{{.*}}] into %{{.*}}[0] {row = 112 : i64}
+// CHECK-NOT: dma.gather
+// CHECK: }
+// CHECK: dma.store
+// CHECK: } else {
+// CHECK: dma.scatter %{{.*}}[0] to %{{.*}}[%{{.*}}] : !cb.cb<128x64xf16, pages = 2>, !tt.ptr<f16>, !tile.tile<16x64xi32>
+// CHECK-COUNT-6: dma.scatter
+// CHECK: dma.scatter %{{.*}}[0] to %{{.*}}[%{{.*}}] {row = 112 : i64}
+// CHECK-NOT: tile<128x64xi32>
+tt.func @wrapped_block_in_strips(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %m: i32 {tt.divisibility = 16 : i32}, %y: !tt.ptr<f16> {tt.divisibility = 16 : i32}) {
+  %pid = tt.get_program_id x : i32
+  %c128 = arith.constant 128 : i32
+  %start = arith.muli %pid, %c128 : i32
+  %range = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+  %starts = tt.splat %start : i32 -> tensor<128xi32>
+  %rows = arith.addi %starts, %range : tensor<128xi32>
+  %ms = tt.splat %m : i32 -> tensor<128xi32>
+  %wrapped = arith.remsi %rows, %ms : tensor<128xi32>
+  %column = tt.expand_dims %wrapped {axis = 1 : i32} : tensor<128xi32> -> tensor<128x1xi32>
+  %c64 = arith.constant dense<64> : tensor<128x1xi32>
+  %rowOffsets = arith.muli %column, %c64 : tensor<128x1xi32>
+  %k = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %kRow = tt.expand_dims %k {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %rowsB = tt.broadcast %rowOffsets : tensor<128x1xi32> -> tensor<128x64xi32>
+  %kB = tt.broadcast %kRow : tensor<1x64xi32> -> tensor<128x64xi32>
+  %offsets = arith.addi %rowsB, %kB : tensor<128x64xi32>
+  %as = tt.splat %a : !tt.ptr<f16> -> tensor<128x64x!tt.ptr<f16>>
+  %ap = tt.addptr %as, %offsets : tensor<128x64x!tt.ptr<f16>>, tensor<128x64xi32>
+  %v = tt.load %ap : tensor<128x64x!tt.ptr<f16>>
+  %ys = tt.splat %y : !tt.ptr<f16> -> tensor<128x64x!tt.ptr<f16>>
+  %yp = tt.addptr %ys, %offsets : tensor<128x64x!tt.ptr<f16>>, tensor<128x64xi32>
+  tt.store %yp, %v : tensor<128x64x!tt.ptr<f16>>
+  tt.return
+}
+
+// -----
+
 // A page is addressed relative to the read pointer, so the first page is not
 // freed while the tile behind it is still used: its pop waits until after the
 // last use of that tile.

@@ -118,16 +118,41 @@ tt.func @store_misaligned_stride(%x: !tt.ptr<i8>, %o: index, %cb: !cb.cb<4x16xi8
 
 // -----
 
-tt.func @gather_indices(%x: !tt.ptr<f32>, %i: !tile.tile<32xi32>, %cb: !cb.cb<64xf32, pages = 1>) {
-  // expected-error @+1 {{indices '!tile.tile<32xi32>' must have the shape of the data '!tile.tile<64xf32>'}}
-  %t = dma.gather %x[%i] into %cb[0] : !tt.ptr<f32>, !tile.tile<32xi32>, !cb.cb<64xf32, pages = 1>
+tt.func @gather_indices(%x: !tt.ptr<f32>, %i: !tile.tile<32x8xi32>, %cb: !cb.cb<64x16xf32, pages = 1>) {
+  // expected-error @+1 {{indices '!tile.tile<32x8xi32>' must cover the page '!tile.tile<64x16xf32>' or rows of it from row 0}}
+  %t = dma.gather %x[%i] into %cb[0] : !tt.ptr<f32>, !tile.tile<32x8xi32>, !cb.cb<64x16xf32, pages = 1>
+  tt.return
+}
+
+// -----
+
+// A block of rows ends within the page.
+tt.func @gather_rows_past_the_page(%x: !tt.ptr<f32>, %i: !tile.tile<32x16xi32>, %cb: !cb.cb<64x16xf32, pages = 1>) {
+  // expected-error @+1 {{indices '!tile.tile<32x16xi32>' must cover the page '!tile.tile<64x16xf32>' or rows of it from row 48}}
+  %t = dma.gather %x[%i] into %cb[0] {row = 48} : !tt.ptr<f32>, !tile.tile<32x16xi32>, !cb.cb<64x16xf32, pages = 1>
+  tt.return
+}
+
+// -----
+
+tt.func @gather_whole_page_from_a_row(%x: !tt.ptr<f32>, %i: !tile.tile<64x16xi32>, %cb: !cb.cb<64x16xf32, pages = 1>) {
+  // expected-error @+1 {{indices '!tile.tile<64x16xi32>' must cover the page '!tile.tile<64x16xf32>' or rows of it from row 8}}
+  %t = dma.gather %x[%i] into %cb[0] {row = 8} : !tt.ptr<f32>, !tile.tile<64x16xi32>, !cb.cb<64x16xf32, pages = 1>
+  tt.return
+}
+
+// -----
+
+tt.func @gather_mask_of_the_indices(%x: !tt.ptr<f32>, %i: !tile.tile<16x16xi32>, %m: !tile.tile<64x16xi1>, %cb: !cb.cb<64x16xf32, pages = 1>) {
+  // expected-error @+1 {{'dma.gather' op failed to verify that mask matches indices}}
+  %t = "dma.gather"(%x, %i, %m, %cb) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 1>, page = 0 : i64, row = 16 : i64}> : (!tt.ptr<f32>, !tile.tile<16x16xi32>, !tile.tile<64x16xi1>, !cb.cb<64x16xf32, pages = 1>) -> !dma.token
   tt.return
 }
 
 // -----
 
 tt.func @gather_index_type(%x: !tt.ptr<f32>, %i: !tile.tile<64xi16>, %cb: !cb.cb<64xf32, pages = 1>) {
-  // expected-error @+1 {{operand #1 must be tile of 32-bit signless integer or 64-bit signless integer values}}
+  // expected-error @+1 {{'indices' must be tile of 32-bit signless integer or 64-bit signless integer values}}
   %t = dma.gather %x[%i] into %cb[0] : !tt.ptr<f32>, !tile.tile<64xi16>, !cb.cb<64xf32, pages = 1>
   tt.return
 }

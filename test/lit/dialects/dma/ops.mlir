@@ -87,6 +87,20 @@ tt.func @indexed(%x: !tt.ptr<f32>, %idx: !tile.tile<64xi32>, %idx64: !tile.tile<
   tt.return
 }
 
+// A page gathered in two blocks of rows, each with its own indices and mask.
+// CHECK-LABEL: tt.func @indexed_rows
+tt.func @indexed_rows(%x: !tt.ptr<f16>, %top: !tile.tile<16x64xi32>, %bottom: !tile.tile<16x64xi32>, %m: !tile.tile<16x64xi1>) {
+  %zero = arith.constant 0.0 : f16
+  %in = cb.alloc "gathered", dma_in -> simd : !cb.cb<32x64xf16, pages = 1>
+  cb.reserve_back %in, 1 : !cb.cb<32x64xf16, pages = 1>
+  // CHECK: dma.gather %{{.*}}[%{{.*}}] into %{{.*}}[0] : !tt.ptr<f16>, !tile.tile<16x64xi32>, !cb.cb<32x64xf16, pages = 1>
+  %t0 = dma.gather %x[%top] into %in[0] : !tt.ptr<f16>, !tile.tile<16x64xi32>, !cb.cb<32x64xf16, pages = 1>
+  // CHECK: dma.gather %{{.*}}[%{{.*}}] mask %{{.*}} padding %{{.*}} into %{{.*}}[0] {row = 16 : i64} : !tt.ptr<f16>, !tile.tile<16x64xi32>, !cb.cb<32x64xf16, pages = 1>
+  %t1 = dma.gather %x[%bottom] mask %m padding %zero into %in[0] {row = 16} : !tt.ptr<f16>, !tile.tile<16x64xi32>, !cb.cb<32x64xf16, pages = 1>
+  dma.wait %t0, %t1
+  tt.return
+}
+
 // CHECK-LABEL: tt.func @atomics
 tt.func @atomics(%y: !tt.ptr<f32>, %lock: !tt.ptr<i32>, %idx: !tile.tile<64xi32>, %v: !tile.tile<64xf32>,
                  %m: !tile.tile<64xi1>, %one: !tile.tile<1xi32>, %i1: !tile.tile<1xi32>) {
