@@ -472,15 +472,30 @@ int64_t getGatherStripRows(tile::TileType indexType, tile::TileType pageType) {
   return stripRows;
 }
 
-/// Erases `value`'s side-effect-free definition and what only it used.
-void eraseIfDead(Value value) {
-  Operation *def = value.getDefiningOp();
-  if (!def || !def->use_empty() || !isMemoryEffectFree(def))
-    return;
-  SmallVector<Value> operands(def->getOperands());
-  def->erase();
-  for (Value operand : operands)
-    eraseIfDead(operand);
+/// Erases the side-effect-free definitions of `roots` that nothing uses and,
+/// transitively, what only they used. Each operation is erased once, when
+/// its last user has gone: computations share operands (an iota read twice).
+void eraseDeadDefinitions(ArrayRef<Value> roots) {
+  SmallVector<Operation *> worklist;
+  for (Value root : roots)
+    if (Operation *def = root ? root.getDefiningOp() : nullptr;
+        def && !llvm::is_contained(worklist, def))
+      worklist.push_back(def);
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    if (!op->use_empty() || !isMemoryEffectFree(op))
+      continue;
+    SmallVector<Operation *> producers;
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        producers.push_back(def);
+    op->erase();
+    // An erased operation had no users left, so it is never a producer of
+    // one erased later; a producer waits in the list once.
+    for (Operation *producer : producers)
+      if (!llvm::is_contained(worklist, producer))
+        worklist.push_back(producer);
+  }
 }
 
 } // namespace
@@ -508,9 +523,7 @@ void AccessLowering::emitInRowStrips(
                                : Value();
     emit(indices, mask, firstRow);
   }
-  eraseIfDead(transfer.indices);
-  if (transfer.mask)
-    eraseIfDead(transfer.mask);
+  eraseDeadDefinitions({transfer.indices, transfer.mask});
 }
 
 /// Replaces a tensor -> tile cast of a tile -> tensor cast by the tile.
