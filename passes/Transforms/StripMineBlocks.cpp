@@ -30,7 +30,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Analysis/AxisAnalysis.h"
-#include "passes/Analysis/PipelineStages.h"
+#include "passes/Analysis/LiveBytes.h"
 #include "passes/Analysis/TargetDescription.h"
 #include "passes/Passes.h"
 
@@ -42,7 +42,6 @@
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/CSE.h"
 #include "llvm/ADT/SmallVectorExtras.h"
@@ -144,9 +143,6 @@ private:
   Type getStripType(Value original, ArrayRef<int64_t> stripSizes) const;
   void stripMineReductions(MutableArrayRef<tt::ReduceOp> group,
                            ArrayRef<int64_t> stripSizes);
-  int64_t estimateBlockPeak(Block &block, ArrayRef<int64_t> stripSizes,
-                            bool countPrefetch,
-                            const DenseSet<Value> &indexValues) const;
 
   bool collectOuterOps();
 
@@ -644,80 +640,6 @@ void AxisSplit::apply(ArrayRef<int64_t> stripSizes) {
       op->erase();
 }
 
-int64_t AxisSplit::estimateBlockPeak(Block &block, ArrayRef<int64_t> stripSizes,
-                                     bool countPrefetch,
-                                     const DenseSet<Value> &indexValues) const {
-  auto bytesOf = [&](Value value) -> int64_t {
-    auto type = dyn_cast<RankedTensorType>(getStripType(value, stripSizes));
-    if (!type || !type.getElementType().isIntOrFloat() ||
-        indexValues.contains(value))
-      return 0;
-    return type.getNumElements() *
-           llvm::divideCeil(type.getElementTypeBitWidth(), 8);
-  };
-  SmallVector<Operation *> positions =
-      llvm::map_to_vector(block, [](Operation &op) { return &op; });
-  DenseMap<Operation *, int64_t> indexOf;
-  for (auto [index, op] : llvm::enumerate(positions))
-    indexOf[op] = index;
-  // The position of the last use of `value` in this block, or `from`.
-  auto getLastUse = [&](Value value, int64_t from) {
-    int64_t last = from;
-    for (Operation *user : value.getUsers())
-      if (Operation *ancestor = block.findAncestorOpInBlock(*user))
-        last = std::max(last, indexOf.lookup(ancestor));
-    return last;
-  };
-  // The bytes live at each position: from a value's definition to its last
-  // use in this block.
-  SmallVector<int64_t> live(positions.size() + 1, 0);
-  // A load in a loop holds the pages its buffer prefetches ahead.
-  auto pagesOf = [&](Value value) -> int64_t {
-    Operation *load = value.getDefiningOp();
-    if (!countPrefetch ||
-        !isa_and_present<tt::LoadOp, tt::DescriptorLoadOp>(load))
-      return 1;
-    Operation *loop = load->getParentOfType<LoopLikeOpInterface>();
-    return loop ? getLoopLoadPages(loop, bytesOf(value)) : 1;
-  };
-  auto addLiveRange = [&](Value value, int64_t from) {
-    int64_t bytes = bytesOf(value) * pagesOf(value);
-    if (!bytes)
-      return;
-    int64_t last = getLastUse(value, from);
-    for (int64_t index = std::max<int64_t>(from, 0); index <= last; ++index)
-      live[index] += bytes;
-  };
-  for (BlockArgument argument : block.getArguments())
-    addLiveRange(argument, 0);
-  int64_t peak = 0;
-  for (auto [index, op] : llvm::enumerate(positions)) {
-    // Some results share the storage of what their op holds already, and
-    // take bytes of their own only after it: a loop's results are the values
-    // its body carries (counted in the body's peak), and a dot writes its
-    // result over an accumulator it reads last (the DPE copies the
-    // accumulator in before it reads the other operands).
-    int64_t from = index;
-    if (isa<LoopLikeOpInterface>(op))
-      from = index + 1;
-    if (auto dot = dyn_cast<tt::DotOp>(op);
-        dot && dot.getC().getParentBlock() == &block &&
-        getLastUse(dot.getC(), index) == static_cast<int64_t>(index) &&
-        bytesOf(dot.getC()) == bytesOf(dot.getD()))
-      from = index + 1;
-    for (Value result : op->getResults())
-      addLiveRange(result, from);
-    int64_t nested = 0;
-    for (Region &region : op->getRegions())
-      for (Block &inner : region)
-        nested =
-            std::max(nested, estimateBlockPeak(inner, stripSizes, countPrefetch,
-                                               indexValues));
-    peak = std::max(peak, live[index] + nested);
-  }
-  return peak;
-}
-
 int64_t AxisSplit::estimatePeakBytes(ArrayRef<int64_t> stripSizes,
                                      bool countPrefetch) const {
   // Ranges, splats, constants and what is computed from nothing else are
@@ -733,7 +655,9 @@ int64_t AxisSplit::estimatePeakBytes(ArrayRef<int64_t> stripSizes,
     if (fromIndices)
       indexValues.insert(op->getResults().begin(), op->getResults().end());
   });
-  return estimateBlockPeak(body, stripSizes, countPrefetch, indexValues);
+  return estimatePeakLiveBytes(
+      body, [&](Value value) { return getStripType(value, stripSizes); },
+      indexValues, countPrefetch);
 }
 
 /// Returns the innermost block of `function` that holds every reduction and
