@@ -32,6 +32,6 @@ int64_t mtia::getNumStages(Operation *loop) {
 
 int64_t mtia::getLoopLoadPages(Operation *loop, int64_t pageBytes) {
   int64_t fitting = kLoopLoadBytes / std::max<int64_t>(pageBytes, 1);
-  int64_t latencyPages = std::clamp<int64_t>(fitting, 2, kLoopLoadPages);
+  int64_t latencyPages = std::clamp(fitting, kTransferPages, kLoopLoadPages);
   return std::max(latencyPages, getNumStages(loop));
 }

@@ -40,6 +40,10 @@ mlir::LogicalResult attachNumStages(mlir::ModuleOp module, int64_t numStages);
 /// on its module, else Triton's default; at least one.
 int64_t getNumStages(mlir::Operation *loop);
 
+/// Pages of the buffers of loads and stores: two, so that the DMA engine
+/// fills one page while the consumer works on the other.
+constexpr int64_t kTransferPages = 2;
+
 /// Loads in loops prefetch up to this many iterations ahead, so that the
 /// memory latency (hundreds of cycles) hides behind the compute of several
 /// iterations, within this many bytes of pages per buffer.
@@ -49,7 +53,7 @@ constexpr int64_t kLoopLoadBytes = 64 * 1024;
 /// The pages of the buffer of a load in `loop` whose pages hold `pageBytes`:
 /// the DMA engine runs ahead of the compute by as many iterations as there
 /// are pages less one, enough to hide the memory latency (kLoopLoadBytes of
-/// pages, two pages at least) and at least the loop's stages.
+/// pages, kTransferPages at least) and at least the loop's stages.
 int64_t getLoopLoadPages(mlir::Operation *loop, int64_t pageBytes);
 
 } // namespace mtia

@@ -505,10 +505,10 @@ void AccessLowering::emitInRowStrips(
     tile::TileType pageType,
     function_ref<void(Value indices, Value mask, int64_t row)> emit) {
   auto indexType = cast<tile::TileType>(transfer.indices.getType());
-  int64_t stripRows = getGatherStripRows(indexType, pageType);
+  int64_t stripRows =
+      transfer.fallback ? getGatherStripRows(indexType, pageType) : 0;
   RowBlocks blocks(stripRows ? indexType.getShape().front() : 0);
-  if (!transfer.fallback || !stripRows ||
-      !blocks.isSliceable(transfer.indices) ||
+  if (!stripRows || !blocks.isSliceable(transfer.indices) ||
       (transfer.mask && !blocks.isSliceable(transfer.mask))) {
     emit(transfer.indices, transfer.mask, 0);
     return;

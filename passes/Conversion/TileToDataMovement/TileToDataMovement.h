@@ -23,6 +23,7 @@
 #ifndef MTIA_PASSES_CONVERSION_TILETODATAMOVEMENT_TILETODATAMOVEMENT_H
 #define MTIA_PASSES_CONVERSION_TILETODATAMOVEMENT_TILETODATAMOVEMENT_H
 
+#include "passes/Analysis/PipelineStages.h"
 #include "passes/Analysis/PointerAnalysis.h"
 #include "passes/Analysis/UnitAssignment.h"
 #include "passes/Conversion/TTToTile/TileConversion.h"
@@ -55,9 +56,6 @@ using mlir::UnrealizedConversionCastOp;
 using mlir::Value;
 using mlir::ValueRange;
 
-/// Pages of the buffers of loads and stores: two, so that the DMA engine
-/// fills one page while the consumer works on the other.
-constexpr int64_t kTransferPages = 2;
 /// Pages of a buffer between two units for one tile; buffers that carry
 /// several tiles at once get more (`mtia-share-buffers`).
 constexpr int64_t kForwardPages = 1;
