@@ -117,9 +117,12 @@ void ProgramParser::parseUnit(Inst &inst, const Object &object) {
                     inst.type2 == DType::F32;
     if (inst.op == Op::DpeMma && !intMma && !floatMma)
       fail("dpe.mma supports f16/bf16/f32 -> f32 and i8 -> i32");
-    int64_t m = integer(object, "m", 1, 4096);
-    int64_t n = integer(object, "n", 1, 4096);
-    int64_t k = integer(object, "k", 1, 4096);
+    // The operands' pages bound the dimensions; the range only keeps their
+    // products (checked against the pages below) far from overflowing.
+    constexpr int64_t kMaxDimension = int64_t(1) << 24;
+    int64_t m = integer(object, "m", 1, kMaxDimension);
+    int64_t n = integer(object, "n", 1, kMaxDimension);
+    int64_t k = integer(object, "k", 1, kMaxDimension);
     inst.shape = {m, n, k};
     inst.slots.push_back(slot(object, "a"));
     inst.slots.push_back(slot(object, "b"));

@@ -407,3 +407,14 @@ def test_a_block_no_axis_of_which_runs_in_strips_is_refused_at_the_kernel() -> N
     with pytest.raises(CompilationError, match=r"test_large_blocks\.py:\d+:1: error: the "
                        r"local-memory plan needs \d+ bytes .*'load0' 1048576 B"):
         flatten_kernel[(1,)](x, torch.empty_like(x), ROWS=512, COLS=512)
+
+
+def test_a_dot_with_8192_deep_blocks() -> None:
+    # A BLOCK_K of 8192 multiplies in one DPE instruction per strip: the
+    # program format bounds a dot's dimensions only by its operands' pages.
+    torch.manual_seed(0)
+    a = torch.randn(32, 8192, dtype=torch.float16)
+    b = torch.randn(8192, 32, dtype=torch.float16)
+    c = torch.empty(32, 32, dtype=torch.float16)
+    row_major_matmul_kernel[(1,)](a, b, c, 32, 32, 8192, BLOCK_M=32, BLOCK_N=32, BLOCK_K=8192)
+    torch.testing.assert_close(c, (a.float() @ b.float()).half(), rtol=1e-2, atol=5e-2)
