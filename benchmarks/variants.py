@@ -46,7 +46,10 @@ The variants, `<family>/<variant>`:
   loop with four query heads sharing each head of K and V), `head_dim_80`
   (a head dimension of 80 in blocks of 128 with masked columns),
   `ragged_seq` (the `exp` kernel at sequence lengths that are not multiples
-  of the blocks) and `short_seq` (tutorial 06 at N = 128 with many heads).
+  of the blocks), `short_seq` (tutorial 06 at N = 128 with many heads) and
+  `advanced_pointers` (the form of Triton's earlier tutorial and of many
+  libraries: K^T and V read through pointers the loop advances by
+  `BLOCK_N * stride` each iteration).
 - `memory/`: `softmax_row` (one f32 row per program, the whole row in one
   block), `softmax_looped` (long f32 rows in blocks of columns, an online
   maximum and sum, then a second pass), `layernorm` (fp16 rows with weight
@@ -539,6 +542,40 @@ def attention_exp_kernel(q_ptr, k_ptr, v_ptr, o_ptr, sm_scale, seq_len, stride_b
 
 
 @triton.jit
+def attention_advanced_pointers_kernel(q_ptr, k_ptr, v_ptr, o_ptr, sm_scale, seq_len,
+                                       stride_bh, stride_n, HEAD_DIM: tl.constexpr,
+                                       BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    # Flash attention as Triton's earlier tutorial and many libraries write
+    # it: the pointers to the blocks of K^T and V advance by BLOCK_N rows in
+    # each iteration, and log2(e) is folded into the scale for `exp2`. The
+    # sequence length is a multiple of both blocks.
+    pid_m = tl.program_id(0)
+    base = tl.program_id(1) * stride_bh
+    offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = tl.arange(0, BLOCK_N)
+    offs_d = tl.arange(0, HEAD_DIM)
+    q = tl.load(q_ptr + base + offs_m[:, None] * stride_n + offs_d[None, :])
+    kt_ptrs = k_ptr + base + offs_n[None, :] * stride_n + offs_d[:, None]
+    v_ptrs = v_ptr + base + offs_n[:, None] * stride_n + offs_d[None, :]
+    m_i = tl.full([BLOCK_M], float("-inf"), dtype=tl.float32)
+    l_i = tl.zeros([BLOCK_M], dtype=tl.float32)
+    acc = tl.zeros([BLOCK_M, HEAD_DIM], dtype=tl.float32)
+    qk_scale = sm_scale * 1.44269504
+    for _ in range(0, seq_len, BLOCK_N):
+        qk = tl.dot(q, tl.load(kt_ptrs)) * qk_scale
+        m_new = tl.maximum(m_i, tl.max(qk, 1))
+        p = tl.math.exp2(qk - m_new[:, None])
+        alpha = tl.math.exp2(m_i - m_new)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        acc = tl.dot(p.to(tl.float16), tl.load(v_ptrs), acc * alpha[:, None])
+        m_i = m_new
+        kt_ptrs += BLOCK_N * stride_n
+        v_ptrs += BLOCK_N * stride_n
+    acc = acc / l_i[:, None]
+    tl.store(o_ptr + base + offs_m[:, None] * stride_n + offs_d[None, :], acc.to(tl.float16))
+
+
+@triton.jit
 def attention_padded_head_kernel(q_ptr, k_ptr, v_ptr, o_ptr, sm_scale, seq_len, stride_bh,
                                  stride_n, HEAD_DIM: tl.constexpr, BLOCK_D: tl.constexpr,
                                  BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
@@ -942,6 +979,15 @@ def launch_exp(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, out: torch.Ten
                                CAUSAL=causal, **options)
 
 
+def launch_advanced_pointers(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
+                             out: torch.Tensor, causal: bool, options: dict[str, Any]) -> None:
+    assert not causal, "the advanced-pointers kernel is not causal"
+    z, h, n, d = q.shape
+    grid = (triton.cdiv(n, options["BLOCK_M"]), z * h)
+    attention_advanced_pointers_kernel[grid](q, k, v, out, 1 / math.sqrt(d), n, n * d, d,
+                                             HEAD_DIM=d, **options)
+
+
 def launch_padded_head(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, out: torch.Tensor,
                        causal: bool, options: dict[str, Any]) -> None:
     assert not causal, "the padded-head kernel is not causal"
@@ -952,9 +998,9 @@ def launch_padded_head(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, out: t
                                        **options)
 
 
-#: The launches of the tutorial's kernel, which takes no partial blocks of
-#: the sequence and whose diagonal stage needs BLOCK_N <= BLOCK_M.
-TUTORIAL_ATTENTION_LAUNCHES = (launch_tutorial_attention,)
+#: The launches of kernels that take no partial blocks of the sequence (the
+#: tutorial's diagonal stage also needs BLOCK_N <= BLOCK_M).
+TUTORIAL_ATTENTION_LAUNCHES = (launch_tutorial_attention, launch_advanced_pointers)
 
 
 # Memory-bound kernels, sized to several MiB.
@@ -1101,6 +1147,8 @@ def families() -> list[Family]:
                functools.partial(attention_exp, False)),
         Family("attention/short_seq", [(4, 16, 128, 64), (32, 16, 128, 64)],
                functools.partial(attention_exp2, False)),
+        Family("attention/advanced_pointers", ATTENTION_SIZES,
+               functools.partial(attention_case, launch_advanced_pointers, False)),
         Family("memory/softmax_row", [(1024, 1024), (8192, 1024)], softmax_row_case),
         Family("memory/softmax_looped", [(64, 16384), (256, 32768)], softmax_looped_case),
         Family("memory/layernorm", [(1024, 2048), (8192, 2048)], layer_norm_case),

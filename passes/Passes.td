@@ -168,6 +168,21 @@ def CombineArithmetic : Pass<"mtia-combine-arithmetic", "::mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def SubstituteInductionVariables
+    : Pass<"mtia-substitute-induction-variables", "::mlir::ModuleOp"> {
+  let summary = "Values a loop advances by invariant steps become functions of its induction variable";
+  let description = [{
+    A loop-carried pointer or integer (or tensor of them) that each iteration
+    advances by a value defined outside the loop (`ptrs += BLOCK * stride`)
+    is, in the body, its initial value plus `(iv - lower) / step` steps, and
+    after the loop its initial value plus the loop's trip count of steps
+    (pointer offsets in 64 bits); the loop then yields the argument
+    unchanged, which canonicalization drops. Iterations no longer depend on
+    one another through it, so software pipelining can compute them ahead.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mtia::tt::TTDialect"];
+}
+
 def PipelineDots : Pass<"mtia-pipeline-dots", "::mlir::ModuleOp"> {
   let summary = "Loops of two or more stages compute their independent dots ahead";
   let description = [{
