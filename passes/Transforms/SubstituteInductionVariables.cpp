@@ -152,8 +152,8 @@ void substituteInductionVariables(scf::ForOp loop) {
       iterations = arith::DivSIOp::create(body, loc, span, step);
       OpBuilder after(loop->getContext());
       after.setInsertionPointAfter(loop);
-      // ceil(range / step) (`scf.for` steps are positive), none for an
-      // empty range.
+      // ceil(range / step), none for an empty range (which is all a loop
+      // of a negative step runs: `scf.for` continues while iv < upper).
       Value one = arith::ConstantOp::create(
           after, loc, after.getIntegerAttr(step.getType(), 1));
       Value zero = arith::ConstantOp::create(
@@ -161,8 +161,11 @@ void substituteInductionVariables(scf::ForOp loop) {
       Value range = arith::SubIOp::create(after, loc, upper, lower);
       Value rounded = arith::AddIOp::create(
           after, loc, range, arith::SubIOp::create(after, loc, step, one));
-      trips = arith::MaxSIOp::create(
-          after, loc, zero, arith::DivSIOp::create(after, loc, rounded, step));
+      Value runs = arith::CmpIOp::create(after, loc, arith::CmpIPredicate::sgt,
+                                         range, zero);
+      trips = arith::SelectOp::create(
+          after, loc, runs, arith::DivSIOp::create(after, loc, rounded, step),
+          zero);
     }
     OpBuilder before(loop);
     Type element = isa<tt::PointerType>(getElementTypeOrSelf(init.getType()))

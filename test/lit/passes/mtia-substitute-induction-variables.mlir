@@ -32,8 +32,9 @@ tt.func @advanced_pointers(%ptrs: tensor<16x!tt.ptr<f32>>, %inc: tensor<16xi32>,
 // -----
 
 // After the loop, the value is the initial one plus the trip count of
-// steps (none when the loop runs no iteration); integers wrap in their own
-// width as the carried sums did.
+// steps (none when the range is empty, as it is for any negative step:
+// `scf.for` runs while iv < upper); integers wrap in their own width as the
+// carried sums did.
 
 // CHECK-LABEL: tt.func @offset_after_loop
 // CHECK-SAME: (%[[INIT:.*]]: i32, %[[INC:.*]]: i32, %[[LO:.*]]: i32, %[[HI:.*]]: i32, %[[STEP:.*]]: i32)
@@ -45,8 +46,9 @@ tt.func @advanced_pointers(%ptrs: tensor<16x!tt.ptr<f32>>, %inc: tensor<16xi32>,
 // CHECK: %[[RANGE:.*]] = arith.subi %[[HI]], %[[LO]] : i32
 // CHECK-NEXT: %[[LESS:.*]] = arith.subi %[[STEP]], %{{.*}} : i32
 // CHECK-NEXT: %[[ROUNDED:.*]] = arith.addi %[[RANGE]], %[[LESS]] : i32
+// CHECK-NEXT: %[[RUNS:.*]] = arith.cmpi sgt, %[[RANGE]], %{{.*}} : i32
 // CHECK-NEXT: %[[TRIPS:.*]] = arith.divsi %[[ROUNDED]], %[[STEP]] : i32
-// CHECK-NEXT: %[[TAKEN:.*]] = arith.maxsi %[[TRIPS]], %{{.*}} : i32
+// CHECK-NEXT: %[[TAKEN:.*]] = arith.select %[[RUNS]], %[[TRIPS]], %{{.*}} : i32
 // CHECK-NEXT: %[[TOTAL:.*]] = arith.muli %[[TAKEN]], %[[INC]] : i32
 // CHECK-NEXT: %[[LAST:.*]] = arith.addi %[[INIT]], %[[TOTAL]] : i32
 // CHECK-NEXT: tt.return %[[LAST]]
