@@ -177,7 +177,8 @@ def SubstituteInductionVariables
     is, in the body, its initial value plus `(iv - lower) / step` steps, and
     after the loop its initial value plus the loop's trip count of steps
     (pointer offsets in 64 bits); the loop then yields the argument
-    unchanged, which canonicalization drops. Iterations no longer depend on
+    unchanged, which the loop's canonicalization patterns (applied by the
+    pass) drop. Iterations no longer depend on
     one another through it, so software pipelining can compute them ahead.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mtia::tt::TTDialect"];

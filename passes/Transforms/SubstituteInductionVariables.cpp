@@ -11,7 +11,7 @@
 // `init + ((iv - lower) / step) * increment`, and after the loop
 // `init + trips * increment`, with the pointer offsets computed in 64 bits
 // (integers wrap as the carried sums did). The loop then yields the
-// argument unchanged, and canonicalization drops it.
+// argument unchanged, and the loop's canonicalization patterns drop it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +24,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mtia {
 #define GEN_PASS_DEF_SUBSTITUTEINDUCTIONVARIABLES
@@ -133,7 +134,9 @@ Value advance(OpBuilder &builder, Location loc, Value init, Value count,
   return arith::AddIOp::create(builder, loc, init, offset);
 }
 
-void substituteInductionVariables(scf::ForOp loop) {
+/// Substitutes the values `loop` advances by invariant steps; returns
+/// whether there were any.
+bool substituteInductionVariables(scf::ForOp loop) {
   Location loc = loop.getLoc();
   Value lower = loop.getLowerBound(), upper = loop.getUpperBound(),
         step = loop.getStep();
@@ -183,20 +186,36 @@ void substituteInductionVariables(scf::ForOp loop) {
       after.setInsertionPointAfter(trips.getDefiningOp());
       result.replaceAllUsesWith(advance(after, loc, init, trips, wideStep));
     }
-    // The loop yields the argument unchanged: canonicalization drops it.
+    // The loop yields the argument unchanged: its canonicalization drops it.
     loop.getBody()->getTerminator()->setOperand(index, argument);
   }
+  return iterations != nullptr;
 }
 
 struct SubstituteInductionVariablesPass
     : public mtia::impl::SubstituteInductionVariablesBase<
           SubstituteInductionVariablesPass> {
-  void runOnOperation() override {
-    getOperation().walk([](scf::ForOp loop) {
-      if (isa<IntegerType>(loop.getStep().getType()) && !loop.getUnsignedCmp())
-        substituteInductionVariables(loop);
-    });
+  LogicalResult initialize(MLIRContext *context) override {
+    RewritePatternSet patterns(context);
+    scf::ForOp::getCanonicalizationPatterns(patterns, context);
+    loopPatterns =
+        std::make_shared<FrozenRewritePatternSet>(std::move(patterns));
+    return success();
   }
+
+  void runOnOperation() override {
+    bool substituted = false;
+    getOperation().walk([&](scf::ForOp loop) {
+      if (isa<IntegerType>(loop.getStep().getType()) && !loop.getUnsignedCmp())
+        substituted |= substituteInductionVariables(loop);
+    });
+    // The loops drop the arguments they yield unchanged, and the computations
+    // of the steps they no longer carry go, without a whole canonicalization.
+    if (substituted)
+      (void)applyPatternsGreedily(getOperation(), *loopPatterns);
+  }
+
+  std::shared_ptr<FrozenRewritePatternSet> loopPatterns;
 };
 
 } // namespace

@@ -80,7 +80,7 @@ def pass_stages(target: str | Path, strip_budget_divisor: int = 0,
         ("tile", f"builtin.module(mtia-attach-target{{target={target} "
                  f"num-stages={num_stages}}}, "
                  "mtia-materialize-poison, "
-                 "mtia-substitute-induction-variables, canonicalize, "
+                 "mtia-substitute-induction-variables, "
                  "mtia-order-programs, "
                  f"{strip_mining}, mtia-contiguous-accesses, {loop_splitting}"
                  f"mtia-combine-arithmetic{{fp-fusion={str(fp_fusion).lower()}}}, "

@@ -1,4 +1,4 @@
-// RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-substitute-induction-variables, canonicalize)' | FileCheck %s
+// RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-substitute-induction-variables)' | FileCheck %s
 
 // Pointers advanced by a loop-invariant step each iteration are, in the
 // body, the initial pointers plus (iv - lower) / step steps in 64-bit
