@@ -46,10 +46,12 @@ The variants, `<family>/<variant>`:
   loop with four query heads sharing each head of K and V), `head_dim_80`
   (a head dimension of 80 in blocks of 128 with masked columns),
   `ragged_seq` (the `exp` kernel at sequence lengths that are not multiples
-  of the blocks), `short_seq` (tutorial 06 at N = 128 with many heads) and
+  of the blocks), `short_seq` (tutorial 06 at N = 128 with many heads),
   `advanced_pointers` (the form of Triton's earlier tutorial and of many
   libraries: K^T and V read through pointers the loop advances by
-  `BLOCK_N * stride` each iteration).
+  `BLOCK_N * stride` each iteration) and `tensor_descriptor` (Triton 3.9's
+  tutorial 06 form: Q, K, V and the output through `tl.make_tensor_descriptor`
+  over the (Z * H * N, D) rows).
 - `memory/`: `softmax_row` (one f32 row per program, the whole row in one
   block), `softmax_looped` (long f32 rows in blocks of columns, an online
   maximum and sum, then a second pass), `layernorm` (fp16 rows with weight
@@ -576,6 +578,41 @@ def attention_advanced_pointers_kernel(q_ptr, k_ptr, v_ptr, o_ptr, sm_scale, seq
 
 
 @triton.jit
+def attention_tensor_descriptor_kernel(q_ptr, k_ptr, v_ptr, o_ptr, sm_scale, seq_len,
+                                       rows, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr,
+                                       BLOCK_N: tl.constexpr):
+    # Flash attention as Triton 3.9's tutorial reads its blocks: tensor
+    # descriptors over the (Z * H * N, HEAD_DIM) rows of Q, K, V and the
+    # output, loaded at the row of the block. The sequence length is a
+    # multiple of both blocks.
+    q_desc = tl.make_tensor_descriptor(q_ptr, shape=[rows, HEAD_DIM], strides=[HEAD_DIM, 1],
+                                       block_shape=[BLOCK_M, HEAD_DIM])
+    k_desc = tl.make_tensor_descriptor(k_ptr, shape=[rows, HEAD_DIM], strides=[HEAD_DIM, 1],
+                                       block_shape=[BLOCK_N, HEAD_DIM])
+    v_desc = tl.make_tensor_descriptor(v_ptr, shape=[rows, HEAD_DIM], strides=[HEAD_DIM, 1],
+                                       block_shape=[BLOCK_N, HEAD_DIM])
+    o_desc = tl.make_tensor_descriptor(o_ptr, shape=[rows, HEAD_DIM], strides=[HEAD_DIM, 1],
+                                       block_shape=[BLOCK_M, HEAD_DIM])
+    first = tl.program_id(1) * seq_len
+    q_row = first + tl.program_id(0) * BLOCK_M
+    q = q_desc.load([q_row, 0])
+    m_i = tl.full([BLOCK_M], float("-inf"), dtype=tl.float32)
+    l_i = tl.zeros([BLOCK_M], dtype=tl.float32)
+    acc = tl.zeros([BLOCK_M, HEAD_DIM], dtype=tl.float32)
+    qk_scale = sm_scale * 1.44269504
+    for start_n in tl.range(0, seq_len, BLOCK_N):
+        qk = tl.dot(q, k_desc.load([first + start_n, 0]).T) * qk_scale
+        m_new = tl.maximum(m_i, tl.max(qk, 1))
+        p = tl.math.exp2(qk - m_new[:, None])
+        alpha = tl.math.exp2(m_i - m_new)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        v = v_desc.load([first + start_n, 0])
+        acc = tl.dot(p.to(tl.float16), v, acc * alpha[:, None])
+        m_i = m_new
+    o_desc.store([q_row, 0], (acc / l_i[:, None]).to(tl.float16))
+
+
+@triton.jit
 def attention_padded_head_kernel(q_ptr, k_ptr, v_ptr, o_ptr, sm_scale, seq_len, stride_bh,
                                  stride_n, HEAD_DIM: tl.constexpr, BLOCK_D: tl.constexpr,
                                  BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
@@ -988,6 +1025,16 @@ def launch_advanced_pointers(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
                                              HEAD_DIM=d, **options)
 
 
+def launch_tensor_descriptor_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
+                                       out: torch.Tensor, causal: bool,
+                                       options: dict[str, Any]) -> None:
+    assert not causal, "the tensor-descriptor kernel is not causal"
+    z, h, n, d = q.shape
+    grid = (triton.cdiv(n, options["BLOCK_M"]), z * h)
+    attention_tensor_descriptor_kernel[grid](q, k, v, out, 1 / math.sqrt(d), n, z * h * n,
+                                             HEAD_DIM=d, **options)
+
+
 def launch_padded_head(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, out: torch.Tensor,
                        causal: bool, options: dict[str, Any]) -> None:
     assert not causal, "the padded-head kernel is not causal"
@@ -1000,7 +1047,8 @@ def launch_padded_head(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, out: t
 
 #: The launches of kernels that take no partial blocks of the sequence (the
 #: tutorial's diagonal stage also needs BLOCK_N <= BLOCK_M).
-TUTORIAL_ATTENTION_LAUNCHES = (launch_tutorial_attention, launch_advanced_pointers)
+TUTORIAL_ATTENTION_LAUNCHES = (launch_tutorial_attention, launch_advanced_pointers,
+                               launch_tensor_descriptor_attention)
 
 
 # Memory-bound kernels, sized to several MiB.
@@ -1149,6 +1197,8 @@ def families() -> list[Family]:
                functools.partial(attention_exp2, False)),
         Family("attention/advanced_pointers", ATTENTION_SIZES,
                functools.partial(attention_case, launch_advanced_pointers, False)),
+        Family("attention/tensor_descriptor", ATTENTION_SIZES,
+               functools.partial(attention_case, launch_tensor_descriptor_attention, False)),
         Family("memory/softmax_row", [(1024, 1024), (8192, 1024)], softmax_row_case),
         Family("memory/softmax_looped", [(64, 16384), (256, 32768)], softmax_looped_case),
         Family("memory/layernorm", [(1024, 2048), (8192, 2048)], layer_norm_case),

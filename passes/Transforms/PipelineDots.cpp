@@ -193,10 +193,11 @@ PipelinedSlice findSlice(scf::ForOp loop, bool feedingOnly) {
   else
     following =
         needs(SmallVector<Operation *>(fromDots.begin(), fromDots.end()));
-  // The first iteration's loads get a mask (see `pipeline`): every read must
-  // be a load through pointers, not a block pointer.
-  auto isMaskableRead = [](Operation *op) {
-    if (isMemoryEffectFree(op))
+  // Every read must be a load through pointers or a tensor descriptor (as
+  // Triton's attention tutorial reads its blocks), not through a block
+  // pointer.
+  auto isSupportedRead = [](Operation *op) {
+    if (isMemoryEffectFree(op) || isa<tt::DescriptorLoadOp>(op))
       return true;
     auto load = dyn_cast<tt::LoadOp>(op);
     auto pointer = load ? dyn_cast<tt::PointerType>(load.getPtr().getType())
@@ -204,8 +205,8 @@ PipelinedSlice findSlice(scf::ForOp loop, bool feedingOnly) {
     return load &&
            !(pointer && isa<RankedTensorType>(pointer.getPointeeType()));
   };
-  if (!llvm::all_of(feeding, isMaskableRead) ||
-      !llvm::all_of(following, isMaskableRead))
+  if (!llvm::all_of(feeding, isSupportedRead) ||
+      !llvm::all_of(following, isSupportedRead))
     return PipelinedSlice();
   for (Operation &op : body->without_terminator()) {
     if (feeding.contains(&op))

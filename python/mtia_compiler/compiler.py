@@ -360,10 +360,14 @@ def compile(src: str | Path, target: str = "mtia-2i",  # noqa: A001 (Triton's na
     buffer, name = _read_source(src)
     target_description = load_target(target)
     # Each strip size first with the loops split where masks hold, then,
-    # should the buffers of the second loops not fit, without.
+    # should the buffers of the second loops not fit, without; and, should
+    # no plan fit, all of it again in one pipeline stage (no dot computed
+    # ahead, which takes buffers of its own): a block that no strip can cut
+    # (one read through a tensor descriptor) runs, only slower.
     attempts = [(stages, False)] if stages is not None else [
-        (pass_stages(target, divisor, joint, cb_multiplier, split, num_stages, fp_fusion),
+        (pass_stages(target, divisor, joint, cb_multiplier, split, loop_stages, fp_fusion),
          split)
+        for loop_stages in dict.fromkeys((num_stages, 1))
         for joint, divisors in ((False, (0, *STRIP_BUDGET_DIVISORS)),
                                 (True, STRIP_BUDGET_DIVISORS))
         for divisor in divisors

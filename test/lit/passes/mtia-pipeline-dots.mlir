@@ -609,3 +609,36 @@ tt.func @dpe_bound(%q: tensor<128x128xf16>, %ptrs: tensor<128x128x!tt.ptr<f16>>,
   }
   tt.return %r : tensor<128xf32>
 }
+
+// -----
+
+// Blocks read through a tensor descriptor (Triton's attention tutorial) are
+// computed ahead like loads through pointers: the first iteration's in the
+// guard before the loop, the next one's at the start of the body.
+
+// CHECK-LABEL: tt.func @descriptor_reads
+// CHECK: scf.if
+// CHECK: tt.descriptor_load
+// CHECK: tt.dot
+// CHECK: scf.for
+// CHECK-NEXT: %[[NEXT:.*]] = arith.addi
+// CHECK-NEXT: tt.descriptor_load %{{.*}}[%[[NEXT]], %{{.*}}]
+// CHECK-NEXT: tt.dot
+tt.func @descriptor_reads(%q: tensor<16x16xf16>, %desc: !tt.tensordesc<16x16xf16>, %n: i32) -> tensor<16xf32> {
+  %c0 = arith.constant 0 : i32
+  %c16 = arith.constant 16 : i32
+  %zero = arith.constant dense<0.000000e+00> : tensor<16x16xf32>
+  %init = arith.constant dense<0.000000e+00> : tensor<16xf32>
+  %r = scf.for %iv = %c0 to %n step %c16 iter_args(%acc = %init) -> (tensor<16xf32>) : i32 {
+    %k = tt.descriptor_load %desc[%iv, %c0] : !tt.tensordesc<16x16xf16> -> tensor<16x16xf16>
+    %s = tt.dot %q, %k, %zero : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
+    %m = "tt.reduce"(%s) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %x = arith.maxnumf %a, %b : f32
+      tt.reduce.return %x : f32
+    }) : (tensor<16x16xf32>) -> tensor<16xf32>
+    %next = arith.addf %acc, %m : tensor<16xf32>
+    scf.yield %next : tensor<16xf32>
+  }
+  tt.return %r : tensor<16xf32>
+}
