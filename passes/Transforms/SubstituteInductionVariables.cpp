@@ -67,8 +67,7 @@ Value hoist(OpBuilder &before, scf::ForOp loop, Value value) {
 /// argument `argument` in each iteration, if it does: the value it yields
 /// for it is `argument` plus an invariant value.
 Value getIncrement(scf::ForOp loop, BlockArgument argument) {
-  Value yielded = loop.getYieldedValues()[argument.getArgNumber() -
-                                          loop.getNumInductionVars()];
+  Value yielded = loop.getTiedLoopYieldedValue(argument)->get();
   if (auto advance = yielded.getDefiningOp<tt::AddPtrOp>())
     if (advance.getPtr() == argument && isInvariant(loop, advance.getOffset()))
       return advance.getOffset();
@@ -120,15 +119,14 @@ Value advance(OpBuilder &builder, Location loc, Value init, Value count,
               Value step) {
   Type element = getElementTypeOrSelf(step.getType());
   Value offset = castElements(builder, loc, count, element);
-  auto tensor = dyn_cast<RankedTensorType>(init.getType());
-  if (tensor && !isa<RankedTensorType>(step.getType())) {
+  // A scalar step scales the count before it is splat, a tensor one after.
+  bool scalarStep = !isa<RankedTensorType>(step.getType());
+  if (scalarStep)
     offset = arith::MulIOp::create(builder, loc, offset, step);
+  if (auto tensor = dyn_cast<RankedTensorType>(init.getType()))
     offset = tt::SplatOp::create(builder, loc, tensor.clone(element), offset);
-  } else {
-    if (tensor)
-      offset = tt::SplatOp::create(builder, loc, tensor.clone(element), offset);
+  if (!scalarStep)
     offset = arith::MulIOp::create(builder, loc, offset, step);
-  }
   if (isa<tt::PointerType>(getElementTypeOrSelf(init.getType())))
     return tt::AddPtrOp::create(builder, loc, init.getType(), init, offset);
   return arith::AddIOp::create(builder, loc, init, offset);
@@ -145,8 +143,7 @@ bool substituteInductionVariables(scf::ForOp loop) {
     Value increment = getIncrement(loop, argument);
     if (!increment)
       continue;
-    unsigned index = argument.getArgNumber() - loop.getNumInductionVars();
-    Value init = loop.getInitArgs()[index];
+    Value init = loop.getTiedLoopInit(argument)->get();
     if (!iterations) {
       // The iterations before this one, and how many the loop runs.
       OpBuilder body = OpBuilder::atBlockBegin(loop.getBody());
@@ -180,14 +177,14 @@ bool substituteInductionVariables(scf::ForOp loop) {
     body.setInsertionPointAfter(iterations.getDefiningOp());
     Value current = advance(body, loc, init, iterations, wideStep);
     argument.replaceAllUsesWith(current);
-    Value result = loop.getResult(index);
+    Value result = loop.getTiedLoopResult(argument);
     if (!result.use_empty()) {
       OpBuilder after(loop->getContext());
       after.setInsertionPointAfter(trips.getDefiningOp());
       result.replaceAllUsesWith(advance(after, loc, init, trips, wideStep));
     }
     // The loop yields the argument unchanged: its canonicalization drops it.
-    loop.getBody()->getTerminator()->setOperand(index, argument);
+    loop.getTiedLoopYieldedValue(argument)->set(argument);
   }
   return iterations != nullptr;
 }
