@@ -580,11 +580,13 @@ def attention_advanced_pointers_kernel(q_ptr, k_ptr, v_ptr, o_ptr, sm_scale, seq
 @triton.jit
 def attention_tensor_descriptor_kernel(q_ptr, k_ptr, v_ptr, o_ptr, sm_scale, seq_len,
                                        rows, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr,
-                                       BLOCK_N: tl.constexpr):
+                                       BLOCK_N: tl.constexpr,
+                                       LOOP_STAGES: tl.constexpr = None):
     # Flash attention as Triton 3.9's tutorial reads its blocks: tensor
     # descriptors over the (Z * H * N, HEAD_DIM) rows of Q, K, V and the
     # output, loaded at the row of the block. The sequence length is a
-    # multiple of both blocks.
+    # multiple of both blocks. LOOP_STAGES, if given, is the loop's own
+    # num_stages (`tl.range(..., num_stages=)`), instead of the launch's.
     q_desc = tl.make_tensor_descriptor(q_ptr, shape=[rows, HEAD_DIM], strides=[HEAD_DIM, 1],
                                        block_shape=[BLOCK_M, HEAD_DIM])
     k_desc = tl.make_tensor_descriptor(k_ptr, shape=[rows, HEAD_DIM], strides=[HEAD_DIM, 1],
@@ -600,7 +602,7 @@ def attention_tensor_descriptor_kernel(q_ptr, k_ptr, v_ptr, o_ptr, sm_scale, seq
     l_i = tl.zeros([BLOCK_M], dtype=tl.float32)
     acc = tl.zeros([BLOCK_M, HEAD_DIM], dtype=tl.float32)
     qk_scale = sm_scale * 1.44269504
-    for start_n in tl.range(0, seq_len, BLOCK_N):
+    for start_n in tl.range(0, seq_len, BLOCK_N, num_stages=LOOP_STAGES):
         qk = tl.dot(q, k_desc.load([first + start_n, 0]).T) * qk_scale
         m_new = tl.maximum(m_i, tl.max(qk, 1))
         p = tl.math.exp2(qk - m_new[:, None])

@@ -265,13 +265,16 @@ def AttachTarget : Pass<"mtia-attach-target", "::mlir::ModuleOp"> {
     rejects is an error at the module. It also stamps the launch's
     `num-stages` (Triton's `num_stages`) as `mtia.num_stages`: the stages of
     every loop without a `tt.num_stages` of its own
-    (passes/Analysis/PipelineStages.h).
+    (passes/Analysis/PipelineStages.h); and, unless `max-stages` is 0, that
+    bound of every loop's stages, its own included, as `mtia.max_stages`.
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"mtia-2i\"",
            "target description: a name from targets/ or a path to a .json file">,
     Option<"numStages", "num-stages", "int64_t", /*default=*/"3",
            "the launch's num_stages: the pipeline stages of a loop without its own">,
+    Option<"maxStages", "max-stages", "int64_t", /*default=*/"0",
+           "the most stages of any loop, its own tl.range(num_stages=) included (0: no bound)">,
   ];
 }
 

@@ -9,7 +9,9 @@
 // runs that many less one iterations ahead); and a loop of s stages may
 // compute its independent dots up to s - 1 iterations ahead of the rest of
 // its body, as far as its estimated schedule needs and at most two
-// (`mtia-pipeline-dots`): one stage runs the body in order.
+// (`mtia-pipeline-dots`): one stage runs the body in order. The compiler may
+// bound every loop's stages, its own included (`mtia.max_stages`): its last
+// attempt when no local-memory plan fits runs every loop in one stage.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,15 +31,20 @@ namespace mtia {
 constexpr llvm::StringLiteral kLoopStagesAttrName = "tt.num_stages";
 /// The name of the module attribute that holds the launch's `num_stages`.
 constexpr llvm::StringLiteral kModuleStagesAttrName = "mtia.num_stages";
+/// The name of the module attribute that bounds the stages of every loop.
+constexpr llvm::StringLiteral kModuleMaxStagesAttrName = "mtia.max_stages";
 /// Triton's default `num_stages`, for a module compiled without one.
 constexpr int64_t kDefaultNumStages = 3;
 
-/// Stamps the launch's `numStages` on `module`. Reports a count below one as
-/// an error at the module.
-mlir::LogicalResult attachNumStages(mlir::ModuleOp module, int64_t numStages);
+/// Stamps the launch's `numStages` on `module` and, unless `maxStages` is 0,
+/// the bound of every loop's stages. Reports a count below one (or a bound
+/// below zero) as an error at the module.
+mlir::LogicalResult attachNumStages(mlir::ModuleOp module, int64_t numStages,
+                                    int64_t maxStages = 0);
 
 /// The stages of `loop`: its own `tt.num_stages`, else the launch's stamped
-/// on its module, else Triton's default; at least one.
+/// on its module, else Triton's default; at least one, and at most the
+/// module's bound if it has one.
 int64_t getNumStages(mlir::Operation *loop);
 
 /// Pages of the buffers of loads and stores: two, so that the DMA engine

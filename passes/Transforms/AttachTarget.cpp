@@ -2,7 +2,8 @@
 //
 // The first pass of a compilation that needs the machine: it loads the
 // target description once and stamps it on the module, with the launch's
-// `num_stages`, where the later passes read them (see
+// `num_stages` (and a bound of every loop's stages, if given), where the
+// later passes read them (see
 // passes/Analysis/TargetDescription.h and PipelineStages.h).
 //
 //===----------------------------------------------------------------------===//
@@ -28,7 +29,7 @@ struct AttachTargetPass
 
   void runOnOperation() override {
     if (failed(attachTargetDescription(getOperation(), target)) ||
-        failed(attachNumStages(getOperation(), numStages)))
+        failed(attachNumStages(getOperation(), numStages, maxStages)))
       signalPassFailure();
   }
 };

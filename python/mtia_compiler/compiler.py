@@ -47,7 +47,7 @@ from mtia_compiler.source import compiler_context, decode_diagnostics
 def pass_stages(target: str | Path, strip_budget_divisor: int = 0,
                 strip_joint_axes: bool = False, cb_multiplier: int = 1,
                 split_masked_loops: bool = True, num_stages: int = 3,
-                fp_fusion: bool = True) -> tuple[tuple[str, str], ...]:
+                fp_fusion: bool = True, max_stages: int = 0) -> tuple[tuple[str, str], ...]:
     """The pass pipelines of the stages that transform IR, in order, for
     `target` (a name from `targets/` or a path to a JSON description), which
     the passes read their machine constants from. With a
@@ -63,6 +63,7 @@ def pass_stages(target: str | Path, strip_budget_divisor: int = 0,
     many pages, and from two stages on `mtia-pipeline-dots` computes a
     loop's independent dots ahead, one iteration per stage beyond the first,
     as far as the loop's estimated schedule needs and at most two.
+    `max_stages`, unless 0, bounds every loop's stages, its own included.
     `fp_fusion` (Triton's `enable_fp_fusion`) contracts multiplications and
     the additions that use them into fused multiply-adds
     (`mtia-combine-arithmetic{fp-fusion}`)."""
@@ -78,7 +79,7 @@ def pass_stages(target: str | Path, strip_budget_divisor: int = 0,
                  "inline{default-pipeline=}, canonicalize, "
                  "cse, symbol-dce)"),
         ("tile", f"builtin.module(mtia-attach-target{{target={target} "
-                 f"num-stages={num_stages}}}, "
+                 f"num-stages={num_stages} max-stages={max_stages}}}, "
                  "mtia-materialize-poison, "
                  "mtia-substitute-induction-variables, "
                  "mtia-order-programs, "
@@ -362,12 +363,18 @@ def compile(src: str | Path, target: str = "mtia-2i",  # noqa: A001 (Triton's na
     # Each strip size first with the loops split where masks hold, then,
     # should the buffers of the second loops not fit, without; and, should
     # no plan fit, all of it again in one pipeline stage (no dot computed
-    # ahead, which takes buffers of its own): a block that no strip can cut
-    # (one read through a tensor descriptor) runs, only slower.
+    # ahead, which takes buffers of its own), loops with stages of their own
+    # included: a block that no strip can cut (one read through a tensor
+    # descriptor) runs, only slower. (The text search only saves the
+    # attempts in one stage that cannot differ from those before.)
+    stage_plans = [(num_stages, 0)]
+    if num_stages > 1 or b"tt.num_stages" in buffer:
+        stage_plans.append((1, 1))
     attempts = [(stages, False)] if stages is not None else [
-        (pass_stages(target, divisor, joint, cb_multiplier, split, loop_stages, fp_fusion),
+        (pass_stages(target, divisor, joint, cb_multiplier, split, loop_stages, fp_fusion,
+                     max_stages),
          split)
-        for loop_stages in dict.fromkeys((num_stages, 1))
+        for loop_stages, max_stages in stage_plans
         for joint, divisors in ((False, (0, *STRIP_BUDGET_DIVISORS)),
                                 (True, STRIP_BUDGET_DIVISORS))
         for divisor in divisors

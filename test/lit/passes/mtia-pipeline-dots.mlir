@@ -1,6 +1,7 @@
 // RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-attach-target{num-stages=2}, mtia-pipeline-dots)' | FileCheck %s
 // RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-attach-target, mtia-pipeline-dots)' | FileCheck %s --check-prefix=TWO
 // RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-attach-target{num-stages=1}, mtia-pipeline-dots)' | FileCheck %s --check-prefix=NONE
+// RUN: mtia-opt %s --split-input-file --pass-pipeline='builtin.module(mtia-attach-target{num-stages=1 max-stages=1}, mtia-pipeline-dots)' | FileCheck %s --check-prefix=BOUND
 
 // A loop has the launch's stages (`mtia.num_stages`, Triton's default of 3
 // here) unless it has its own (`tt.num_stages`): two compute its
@@ -518,7 +519,9 @@ tt.func @first_reductions_move_up_one_iteration(%q: tensor<16x16xf16>, %ptrs: te
 // A loop's own `tt.num_stages` (`tl.range(..., num_stages=)`) overrides the
 // launch's: one stage leaves the loop alone whatever the launch asks, four
 // pipeline its dots twice (as far as its schedule needs), and the loops the
-// pass makes keep the attribute.
+// pass makes keep the attribute. A bound of every loop's stages
+// (`max-stages`, the compiler's last attempt when no local-memory plan
+// fits) holds for a loop's own stages too (BOUND).
 
 // CHECK-LABEL: tt.func @own_stages
 // CHECK: scf.for {{.*}} {
@@ -541,6 +544,9 @@ tt.func @first_reductions_move_up_one_iteration(%q: tensor<16x16xf16>, %ptrs: te
 // NONE-LABEL: tt.func @own_stages
 // NONE: } {tt.num_stages = 1 : i32}
 // NONE: scf.if
+// BOUND-LABEL: tt.func @own_stages
+// BOUND-NOT: scf.if
+// BOUND: tt.return
 tt.func @own_stages(%q: tensor<16x16xf16>, %ptrs: tensor<16x16x!tt.ptr<f16>>, %n: i32) -> (tensor<16xf32>, tensor<16xf32>) {
   %c0 = arith.constant 0 : i32
   %c16 = arith.constant 16 : i32

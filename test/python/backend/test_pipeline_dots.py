@@ -118,3 +118,18 @@ def test_blocks_read_through_tensor_descriptors_are_computed_ahead(block_n: int)
         assert cycles[3] < 0.75 * cycles[1], cycles
     else:
         assert cycles[3] == cycles[1], cycles
+
+
+def test_a_loop_with_its_own_stages_falls_back_to_one_stage() -> None:
+    # The same 128 x 128 descriptor blocks, the loop's three stages its own
+    # (`tl.range(..., num_stages=3)`): the last attempt bounds them too.
+    q, k, v, expected = variants.attention_inputs(1, 4, 4, 512, 64, causal=False)
+    cycles = {}
+    for options in ({"num_stages": 1}, {"num_stages": 1, "LOOP_STAGES": 3}):
+        out = torch.empty_like(q)
+        with launches() as records:
+            variants.launch_tensor_descriptor_attention(
+                q, k, v, out, False, {"BLOCK_M": 128, "BLOCK_N": 128, "num_warps": 4, **options})
+        torch.testing.assert_close(out, expected, rtol=2e-2, atol=2e-2)
+        cycles[len(options)] = sum(record.cycles for record in records)
+    assert cycles[2] == cycles[1], cycles
