@@ -184,6 +184,20 @@ def SubstituteInductionVariables
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mtia::tt::TTDialect"];
 }
 
+def NarrowMaskedDimensions
+    : Pass<"mtia-narrow-masked-dimensions", "::mlir::ModuleOp"> {
+  let summary = "Dimensions padded to a power of two, cut to the bound their masks compare with";
+  let description = [{
+    An axis of the kernel's tensors whose every load and store is masked by
+    a comparison of the axis's range with a constant (`offs_d < 80` on a
+    `tl.arange(0, 128)`), which nothing reduces or scans over, and over
+    which dots contract only operands loaded with zeros past the bound, is
+    narrowed to the bound: every tensor on it gets that length there (dots
+    that contract two axes narrow both). The units then skip the padding.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mtia::tt::TTDialect"];
+}
+
 def PipelineDots : Pass<"mtia-pipeline-dots", "::mlir::ModuleOp"> {
   let summary = "Loops of two or more stages compute their independent dots ahead";
   let description = [{

@@ -82,6 +82,7 @@ def pass_stages(target: str | Path, strip_budget_divisor: int = 0,
                  f"num-stages={num_stages} max-stages={max_stages}}}, "
                  "mtia-materialize-poison, "
                  "mtia-substitute-induction-variables, "
+                 "mtia-narrow-masked-dimensions, "
                  "mtia-order-programs, "
                  f"{strip_mining}, mtia-contiguous-accesses, {loop_splitting}"
                  f"mtia-combine-arithmetic{{fp-fusion={str(fp_fusion).lower()}}}, "

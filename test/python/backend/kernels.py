@@ -390,3 +390,40 @@ def reversed_copy_kernel(x_ptr, x_stride, out_ptr, BLOCK: tl.constexpr):
     """Copies BLOCK elements of x read with a stride (negative for a flip)."""
     offsets = tl.arange(0, BLOCK)
     tl.store(out_ptr + offsets, tl.load(x_ptr + offsets * x_stride))
+
+
+@triton.jit
+def bounded_matmul_kernel(a_ptr, b_ptr, c_ptr, M, N: tl.constexpr, K: tl.constexpr,
+                          BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                          BLOCK_K: tl.constexpr):
+    # One block of C = A @ B whose N and K are constants below the blocks,
+    # padded with zeros and left out of the store, as users write it.
+    offs_m = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = tl.arange(0, BLOCK_N)
+    offs_k = tl.arange(0, BLOCK_K)
+    a = tl.load(a_ptr + offs_m[:, None] * K + offs_k[None, :],
+                mask=(offs_m[:, None] < M) & (offs_k[None, :] < K), other=0.0)
+    b = tl.load(b_ptr + offs_k[:, None] * N + offs_n[None, :],
+                mask=(offs_k[:, None] < K) & (offs_n[None, :] < N), other=0.0)
+    c = tl.dot(a, b)
+    tl.store(c_ptr + offs_m[:, None] * N + offs_n[None, :], c,
+             mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
+
+
+@triton.jit
+def padded_row_sum_kernel(x_ptr, out_ptr, COLS: tl.constexpr, BLOCK: tl.constexpr):
+    # The sum of each row's COLS values and of the padding's ones.
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + row * COLS + offs, mask=offs < COLS, other=1.0)
+    tl.store(out_ptr + row, tl.sum(x, axis=0))
+
+
+@triton.jit
+def unmasked_store_kernel(x_ptr, out_ptr, COLS: tl.constexpr, BLOCK: tl.constexpr):
+    # Copies COLS values of each row and writes zeros over the rest of the
+    # output's row of BLOCK.
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + row * COLS + offs, mask=offs < COLS, other=0.0)
+    tl.store(out_ptr + row * BLOCK + offs, x)
