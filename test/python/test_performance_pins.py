@@ -76,6 +76,38 @@ PINS = [
         "BLOCK_M=128 BLOCK_N=64 num_warps=4 num_stages=3", 17_627),
     Pin("memory/softmax_looped", (64, 4096), "BLOCK_SIZE=1024 num_warps=4 num_stages=3", 17_881),
     Pin("memory/row_sum", (512, 1024), "XBLOCK=8 RBLOCK=512 num_warps=4 num_stages=3", 18_721),
+    # Every other family of both benchmarks, at small sizes (the first
+    # config of each; gemm/block_ptr is left out: Triton 3.9's frontend
+    # refuses block pointers).
+    Pin("gemm_bf16", (512, 512, 512), "BLOCK_M=64 BLOCK_N=64 BLOCK_K=32 GROUP_M=8", 16_995),
+    Pin("gemm_int8", (512, 512, 512), "BLOCK_M=64 BLOCK_N=64 BLOCK_K=32 GROUP_M=8", 17_546),
+    Pin("gemm_fp8", (512, 512, 512), "BLOCK_M=64 BLOCK_N=64 BLOCK_K=32 GROUP_M=8", 13_199),
+    Pin("attention_d64_causal", (512,), "BLOCK_M=64 BLOCK_N=64 num_stages=2", 18_183),
+    Pin("attention_d128", (512,), "BLOCK_M=64 BLOCK_N=64 num_stages=2", 33_351),
+    Pin("rmsnorm", (512, 1024), "programs=64", 18_738),
+    Pin("cross_entropy", (32, 8192), "BLOCK_SIZE=2048", 11_929),
+    Pin("row_sum", (512, 1024), "BLOCK_M=4 BLOCK_N=1024", 18_173),
+    Pin("column_sum", (512, 1024), "BLOCK_PARTS=32 BLOCK_COLS=128", 24_381),
+    Pin("embedding", (512, 1024), "BLOCK_T=16 BLOCK_D=2048", 24_082),
+    Pin("gemm/tensor_descriptor", (512, 512, 512),
+        "BLOCK_M=128 BLOCK_N=256 BLOCK_K=64 GROUP_M=8 num_warps=8 num_stages=3", 25_205),
+    Pin("gemm/split_k_atomic", (256, 256, 4096),
+        "BLOCK_M=128 BLOCK_N=128 BLOCK_K=64 SPLIT_K=4 num_warps=8 num_stages=3", 96_775),
+    Pin("gemm/split_k_two_pass", (256, 256, 4096),
+        "BLOCK_M=128 BLOCK_N=128 BLOCK_K=64 SPLIT_K=4 num_warps=8 num_stages=3", 61_048),
+    Pin("gemm/persistent", (512, 512, 512),
+        "BLOCK_M=128 BLOCK_N=256 BLOCK_K=64 GROUP_M=8 num_warps=8 num_stages=3", 25_897),
+    Pin("attention/exp2_causal", (1, 4, 512, 64),
+        "BLOCK_M=128 BLOCK_N=64 num_warps=4 num_stages=3", 19_436),
+    Pin("attention/exp", (1, 4, 512, 64), "BLOCK_M=128 BLOCK_N=64 num_warps=4 num_stages=3",
+        18_489),
+    Pin("attention/ragged_seq", (1, 4, 500, 64),
+        "BLOCK_M=128 BLOCK_N=64 num_warps=4 num_stages=3", 18_856),
+    Pin("attention/short_seq", (2, 8, 128, 64),
+        "BLOCK_M=128 BLOCK_N=64 num_warps=4 num_stages=3", 12_199),
+    Pin("memory/softmax_row", (512, 1024), "num_warps=4 num_stages=2", 35_048),
+    Pin("memory/layernorm", (512, 1024), "BLOCK_M=1 num_warps=4 num_stages=3", 18_569),
+    Pin("memory/silu_add", (262144,), "BLOCK_SIZE=1024 num_warps=4 num_stages=3", 17_127),
 ]
 
 
