@@ -190,8 +190,9 @@ def NarrowMaskedDimensions
   let description = [{
     An axis of the kernel's tensors whose every load and store is masked by
     a comparison of the axis's range with a constant (`offs_d < 80` on a
-    `tl.arange(0, 128)`), which nothing reduces or scans over, and over
-    which dots contract only operands loaded with zeros past the bound, is
+    `tl.arange(0, 128)`), which nothing scans over, which reductions combine
+    only where the padding holds their neutral element, and over which dots
+    contract only operands loaded with zeros past the bound, is
     narrowed to the bound: every tensor on it gets that length there (dots
     that contract two axes narrow both). The units then skip the padding.
   }];

@@ -11,12 +11,14 @@
 // looks at the padding: every load and store along the axis (the class of
 // tensor dimensions the operations keep in step, passes/Analysis/
 // AxisAnalysis.h) is masked by a comparison of the axis's range with a
-// constant, nothing reduces or scans over it, and a dot that contracts over
-// it multiplies operands loaded with zeros past the bound (so the padding
-// adds nothing to its sums). The axes a dot contracts together are narrowed
-// together, to the largest of their bounds. Every tensor on the axis then
-// has the bound's length there: the ranges end at it, splat constants are
-// resized, and the comparisons that bounded the masks hold everywhere.
+// constant, nothing scans over it, a reduction over it combines padding
+// that holds the combine's neutral element (the zeros a load puts there for
+// a sum, the -inf a select puts there for a maximum), and a dot that
+// contracts over it multiplies operands loaded with zeros past the bound
+// (so the padding adds nothing to its sums). The axes a dot contracts together
+// are narrowed together, to the largest of their bounds. Every tensor on the
+// axis then has the bound's length there: the ranges end at it, splat constants
+// are resized, and the comparisons that bounded the masks hold everywhere.
 //
 //===----------------------------------------------------------------------===//
 
@@ -155,6 +157,94 @@ bool isZeroPadded(Value value) {
   return false;
 }
 
+/// The constant that every element of `value` past the bound of `axis`
+/// holds, if it is known: what a load puts there (`other`), what a select on
+/// the bounding mask picks there, a splat constant's value.
+std::optional<TypedAttr> getPadding(Value value, unsigned axis,
+                                    const AxisAnalysis &axes) {
+  if (auto splat = value.getDefiningOp<tt::SplatOp>())
+    return getPadding(splat.getSrc(), axis, axes);
+  Attribute constant;
+  if (matchPattern(value, m_Constant(&constant))) {
+    if (auto splat = dyn_cast<SplatElementsAttr>(constant))
+      return splat.getSplatValue<TypedAttr>();
+    if (auto scalar = dyn_cast<TypedAttr>(constant))
+      return scalar;
+    return std::nullopt;
+  }
+  Operation *producer = value.getDefiningOp();
+  if (auto load = dyn_cast_or_null<tt::LoadOp>(producer)) {
+    if (!load.getOther() || getBounds(load.getMask(), axis, axes).empty())
+      return std::nullopt;
+    return getPadding(load.getOther(), axis, axes);
+  }
+  if (auto select = dyn_cast_or_null<arith::SelectOp>(producer)) {
+    if (getBounds(select.getCondition(), axis, axes).empty())
+      return std::nullopt;
+    return getPadding(select.getFalseValue(), axis, axes);
+  }
+  if (isa_and_nonnull<tt::BroadcastOp, tt::ExpandDimsOp, tt::TransOp>(
+          producer) &&
+      axes.getDimOnAxis(producer->getOperand(0), axis))
+    return getPadding(producer->getOperand(0), axis, axes);
+  return std::nullopt;
+}
+
+/// Whether `padding` leaves any other operand of `combine` as it is: zero
+/// for sums and disjunctions, one for products, the lowest value for
+/// maxima and the highest for minima.
+bool isNeutral(Operation &combine, TypedAttr padding) {
+  if (auto number = dyn_cast<FloatAttr>(padding)) {
+    const APFloat &value = number.getValue();
+    if (isa<arith::AddFOp>(combine))
+      return value.isZero();
+    if (isa<arith::MulFOp>(combine))
+      return value.isExactlyValue(1.0);
+    if (isa<arith::MaxNumFOp, arith::MaximumFOp>(combine))
+      return value.isInfinity() && value.isNegative();
+    if (isa<arith::MinNumFOp, arith::MinimumFOp>(combine))
+      return value.isInfinity() && !value.isNegative();
+    return false;
+  }
+  auto integer = dyn_cast<IntegerAttr>(padding);
+  if (!integer)
+    return false;
+  const APInt &value = integer.getValue();
+  if (isa<arith::AddIOp, arith::OrIOp, arith::XOrIOp, arith::MaxUIOp>(combine))
+    return value.isZero();
+  if (isa<arith::MulIOp>(combine))
+    return value.isOne();
+  if (isa<arith::AndIOp, arith::MinUIOp>(combine))
+    return value.isAllOnes();
+  if (isa<arith::MaxSIOp>(combine))
+    return value.isMinSignedValue();
+  if (isa<arith::MinSIOp>(combine))
+    return value.isMaxSignedValue();
+  return false;
+}
+
+/// Whether `reduce`, over `axis`, gives what it gives without the padding:
+/// one operand, combined by one arithmetic operation of its two arguments,
+/// and a padding that this operation leaves the other operand alone with.
+bool reducesPaddingAway(tt::ReduceOp reduce, unsigned axis,
+                        const AxisAnalysis &axes) {
+  if (reduce.getSrcs().size() != 1)
+    return false;
+  Block &combine = reduce.getCombineOp().front();
+  if (!llvm::hasSingleElement(combine.without_terminator()))
+    return false;
+  Operation &op = combine.front();
+  if (op.getNumOperands() != 2 ||
+      !llvm::all_of(op.getOperands(), [&](Value operand) {
+        return isa<BlockArgument>(operand) &&
+               cast<BlockArgument>(operand).getOwner() == &combine;
+      }))
+    return false;
+  std::optional<TypedAttr> padding =
+      getPadding(reduce.getSrcs().front(), axis, axes);
+  return padding && isNeutral(op, *padding);
+}
+
 /// Whether `op`, which has tensors on an axis, computes each element from
 /// the same elements of its operands, or moves dimensions without mixing
 /// them, or carries them: what the narrowing needs no more than new types
@@ -231,9 +321,10 @@ std::optional<Narrowing> getNarrowing(tt::FuncOp function, unsigned axis,
       return range.getStart() == 0 ? WalkResult::advance()
                                    : WalkResult::interrupt();
     if (auto reduce = dyn_cast<tt::ReduceOp>(op))
-      return axes.getAxis(reduce.getSrcs().front(), reduce.getAxis()) == axis
-                 ? WalkResult::interrupt()
-                 : WalkResult::advance();
+      return axes.getAxis(reduce.getSrcs().front(), reduce.getAxis()) != axis ||
+                     reducesPaddingAway(reduce, axis, axes)
+                 ? WalkResult::advance()
+                 : WalkResult::interrupt();
     if (auto dot = dyn_cast<tt::DotOp>(op)) {
       unsigned rank = getTensorType(dot.getD()).getRank();
       std::optional<unsigned> contractedA = axes.getAxis(dot.getA(), rank - 1);

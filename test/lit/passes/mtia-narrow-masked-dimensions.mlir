@@ -93,8 +93,8 @@ tt.func @shared_range(%in_ptr: !tt.ptr<f32>, %out_ptr: !tt.ptr<f32>) {
 // -----
 
 // What keeps the padding: a store without the mask writes it, a sum over
-// the columns adds it, and a dot over columns loaded with ones past the
-// bound multiplies it. Nothing is cut.
+// the columns of ones past the bound adds them, and a dot over columns
+// loaded with ones past the bound multiplies them. Nothing is cut.
 
 // CHECK-LABEL: tt.func @unmasked_store
 // CHECK: tt.store {{.*}} : tensor<64x!tt.ptr<f32>>
@@ -111,11 +111,11 @@ tt.func @unmasked_store(%in_ptr: !tt.ptr<f32>, %out_ptr: !tt.ptr<f32>) {
   tt.return
 }
 
-// CHECK-LABEL: tt.func @sum_over_the_padding
+// CHECK-LABEL: tt.func @sum_over_ones
 // CHECK: tt.load {{.*}} : tensor<64x!tt.ptr<f32>>
-tt.func @sum_over_the_padding(%in_ptr: !tt.ptr<f32>, %out_ptr: !tt.ptr<f32>) {
+tt.func @sum_over_ones(%in_ptr: !tt.ptr<f32>, %out_ptr: !tt.ptr<f32>) {
   %bound = arith.constant dense<48> : tensor<64xi32>
-  %zero = arith.constant dense<0.000000e+00> : tensor<64xf32>
+  %zero = arith.constant dense<1.000000e+00> : tensor<64xf32>
   %range = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
   %mask = arith.cmpi slt, %range, %bound : tensor<64xi32>
   %in_base = tt.splat %in_ptr : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
@@ -153,5 +153,43 @@ tt.func @dot_over_ones(%a_ptr: !tt.ptr<f16>, %out_ptr: !tt.ptr<f32>) {
   %out_base = tt.splat %out_ptr : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>>
   %out_ptrs = tt.addptr %out_base, %rw : tensor<16x16x!tt.ptr<f32>>, tensor<16x16xi32>
   tt.store %out_ptrs, %d : tensor<16x16x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// Reductions over the padding where it holds the combine's neutral element:
+// a sum over zeros a load puts there, a maximum over the -inf a select puts
+// there. The columns are cut to the bound.
+
+// CHECK-LABEL: tt.func @neutral_padding
+// CHECK: tt.load {{.*}} : tensor<48x!tt.ptr<f32>>
+// CHECK: "tt.reduce"({{.*}}) <{axis = 0 : i32}>
+// CHECK: (tensor<48xf32>) -> f32
+// CHECK: "tt.reduce"({{.*}}) <{axis = 0 : i32}>
+// CHECK: (tensor<48xf32>) -> f32
+tt.func @neutral_padding(%in_ptr: !tt.ptr<f32>, %out_ptr: !tt.ptr<f32>) {
+  %bound = arith.constant dense<48> : tensor<64xi32>
+  %zero = arith.constant dense<0.000000e+00> : tensor<64xf32>
+  %lowest = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %c1 = arith.constant 1 : i32
+  %range = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %mask = arith.cmpi slt, %range, %bound : tensor<64xi32>
+  %in_base = tt.splat %in_ptr : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+  %in_ptrs = tt.addptr %in_base, %range : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+  %x = tt.load %in_ptrs, %mask, %zero : tensor<64x!tt.ptr<f32>>
+  %sum = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    tt.reduce.return %s : f32
+  }) : (tensor<64xf32>) -> f32
+  %y = arith.select %mask, %x, %lowest : tensor<64xi1>, tensor<64xf32>
+  %max = "tt.reduce"(%y) <{axis = 0 : i32}> ({
+  ^bb0(%a: f32, %b: f32):
+    %m = arith.maxnumf %a, %b : f32
+    tt.reduce.return %m : f32
+  }) : (tensor<64xf32>) -> f32
+  %both = arith.addf %sum, %max : f32
+  tt.store %out_ptr, %both : !tt.ptr<f32>
   tt.return
 }

@@ -427,3 +427,15 @@ def unmasked_store_kernel(x_ptr, out_ptr, COLS: tl.constexpr, BLOCK: tl.constexp
     offs = tl.arange(0, BLOCK)
     x = tl.load(x_ptr + row * COLS + offs, mask=offs < COLS, other=0.0)
     tl.store(out_ptr + row * BLOCK + offs, x)
+
+
+@triton.jit
+def padded_row_stats_kernel(x_ptr, sum_ptr, max_ptr, COLS: tl.constexpr, BLOCK: tl.constexpr):
+    # The sum and the maximum of each row's COLS values, the padding of the
+    # block zeros for the sum and -inf for the maximum.
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    mask = offs < COLS
+    x = tl.load(x_ptr + row * COLS + offs, mask=mask, other=0.0)
+    tl.store(sum_ptr + row, tl.sum(x, axis=0))
+    tl.store(max_ptr + row, tl.max(tl.where(mask, x, float("-inf")), axis=0))

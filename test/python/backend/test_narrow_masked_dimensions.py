@@ -1,9 +1,10 @@
 """Dimensions padded to a power of two and masked by a constant bound on
 every load and store are cut to the bound (`mtia-narrow-masked-dimensions`):
 attention with head dimensions of 80 and 96, GEMMs whose N or K is a
-constant below the block. The numbers are torch's; where the kernel looks at
-the padding (a sum over it, a store without the mask), nothing is cut and
-the padding's values still count."""
+constant below the block, sums and maxima over padding that holds their
+neutral element. The numbers are torch's; where the kernel looks at the
+padding (a sum over ones, a store without the mask), nothing is cut and the
+padding's values still count."""
 
 from __future__ import annotations
 
@@ -55,3 +56,14 @@ def test_the_padding_counts_where_the_kernel_looks_at_it() -> None:
     out = torch.full((4, 64), float("nan"))
     kernels.unmasked_store_kernel[(4,)](x, out, COLS=48, BLOCK=64)
     torch.testing.assert_close(out, torch.nn.functional.pad(x, (0, 16)))
+
+
+def test_reductions_over_neutral_padding_run_on_the_bound() -> None:
+    torch.manual_seed(0)
+    x = -torch.rand(4, 48) - 1
+    sums, maxima = torch.empty(4), torch.empty(4)
+    compiled = kernels.padded_row_stats_kernel[(4,)](x, sums, maxima, COLS=48, BLOCK=64)
+    torch.testing.assert_close(sums, x.double().sum(1).float(), rtol=1e-5, atol=1e-5)
+    torch.testing.assert_close(maxima, x.amax(1), rtol=0, atol=0)
+    assert "!tile.tile<48xf32>" in compiled.asm["tile"]
+    assert "64x" not in compiled.asm["tile"] and "<64xf32>" not in compiled.asm["tile"]
