@@ -14,7 +14,8 @@
 // constant, nothing scans over it, a reduction over it combines padding
 // that holds the combine's neutral element (the zeros a load puts there for
 // a sum, the -inf a select puts there for a maximum), and a dot that
-// contracts over it multiplies operands loaded with zeros past the bound
+// contracts over it multiplies operands that are zero past the bound (loaded
+// or selected so)
 // (so the padding adds nothing to its sums). The axes a dot contracts together
 // are narrowed together, to the largest of their bounds. Every tensor on the
 // axis then has the bound's length there: the ranges end at it, splat constants
@@ -35,7 +36,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/CSE.h"
 #include "llvm/ADT/EquivalenceClasses.h"
-#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <algorithm>
 
@@ -57,13 +58,6 @@ std::optional<int64_t> getSplatInteger(Value value) {
   if (!matchPattern(value, m_ConstantInt(&constant)))
     return std::nullopt;
   return constant.getSExtValue();
-}
-
-/// Whether every element of `value` is a constant zero.
-bool isZeroSplat(Value value) {
-  if (auto splat = value.getDefiningOp<tt::SplatOp>())
-    value = splat.getSrc();
-  return matchPattern(value, m_AnyZeroFloat()) || matchPattern(value, m_Zero());
 }
 
 /// The range from 0 that `value` is, seen through new and broadcast
@@ -144,22 +138,11 @@ bool hasConstantRangeBounds(tt::FuncOp function) {
   return result.wasInterrupted();
 }
 
-/// Whether `value` is zero wherever a mask of its load left it out: a
-/// masked load with zeros for the rest, maybe transposed or converted.
-bool isZeroPadded(Value value) {
-  Operation *producer = value.getDefiningOp();
-  if (!producer)
-    return false;
-  if (auto load = dyn_cast<tt::LoadOp>(producer))
-    return load.getMask() && load.getOther() && isZeroSplat(load.getOther());
-  if (isa<tt::TransOp, tt::FpToFpOp, arith::ExtFOp, arith::TruncFOp>(producer))
-    return isZeroPadded(producer->getOperand(0));
-  return false;
-}
-
 /// The constant that every element of `value` past the bound of `axis`
 /// holds, if it is known: what a load puts there (`other`), what a select on
-/// the bounding mask picks there, a splat constant's value.
+/// the bounding mask picks there, a splat constant's value, seen through
+/// layout changes and conversions between float types (which keep zeros,
+/// ones and infinities).
 std::optional<TypedAttr> getPadding(Value value, unsigned axis,
                                     const AxisAnalysis &axes) {
   if (auto splat = value.getDefiningOp<tt::SplatOp>())
@@ -183,11 +166,23 @@ std::optional<TypedAttr> getPadding(Value value, unsigned axis,
       return std::nullopt;
     return getPadding(select.getFalseValue(), axis, axes);
   }
-  if (isa_and_nonnull<tt::BroadcastOp, tt::ExpandDimsOp, tt::TransOp>(
-          producer) &&
+  if (isa_and_nonnull<tt::BroadcastOp, tt::ExpandDimsOp, tt::TransOp,
+                      tt::FpToFpOp, arith::ExtFOp, arith::TruncFOp>(producer) &&
       axes.getDimOnAxis(producer->getOperand(0), axis))
     return getPadding(producer->getOperand(0), axis, axes);
   return std::nullopt;
+}
+
+/// Whether `value`, past the bound of `axis`, is zero: a dot over the axis
+/// then adds nothing for the padding.
+bool isZeroPadded(Value value, unsigned axis, const AxisAnalysis &axes) {
+  std::optional<TypedAttr> padding = getPadding(value, axis, axes);
+  if (!padding)
+    return false;
+  if (auto number = dyn_cast<FloatAttr>(*padding))
+    return number.getValue().isZero();
+  auto integer = dyn_cast<IntegerAttr>(*padding);
+  return integer && integer.getValue().isZero();
 }
 
 /// Whether `padding` leaves any other operand of `combine` as it is: zero
@@ -331,8 +326,9 @@ std::optional<Narrowing> getNarrowing(tt::FuncOp function, unsigned axis,
       std::optional<unsigned> contractedB = axes.getAxis(dot.getB(), rank - 2);
       if (contractedA != axis && contractedB != axis)
         return WalkResult::advance();
-      if (!contractedA || !contractedB || !isZeroPadded(dot.getA()) ||
-          !isZeroPadded(dot.getB()))
+      if (!contractedA || !contractedB ||
+          !isZeroPadded(dot.getA(), *contractedA, axes) ||
+          !isZeroPadded(dot.getB(), *contractedB, axes))
         return WalkResult::interrupt();
       narrowing.contractedWith.push_back(contractedA == axis ? *contractedB
                                                              : *contractedA);

@@ -158,9 +158,37 @@ tt.func @dot_over_ones(%a_ptr: !tt.ptr<f16>, %out_ptr: !tt.ptr<f32>) {
 
 // -----
 
-// Reductions over the padding where it holds the combine's neutral element:
-// a sum over zeros a load puts there, a maximum over the -inf a select puts
-// there. The columns are cut to the bound.
+// Padding that a select sets to zeros, under a dot over it; reductions over
+// the padding where it holds the combine's neutral element: a sum over zeros
+// a load puts there, a maximum over the -inf a select puts there. The
+// columns are cut to the bound.
+
+// CHECK-LABEL: tt.func @dot_over_selected_zeros
+// CHECK: tt.dot {{.*}} : tensor<16x48xf16> * tensor<48x16xf16>
+tt.func @dot_over_selected_zeros(%a_ptr: !tt.ptr<f16>, %out_ptr: !tt.ptr<f32>) {
+  %bound = arith.constant dense<48> : tensor<64xi32>
+  %zeros = arith.constant dense<0.000000e+00> : tensor<16x64xf16>
+  %acc = arith.constant dense<0.000000e+00> : tensor<16x16xf32>
+  %range = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %in_row = arith.cmpi slt, %range, %bound : tensor<64xi32>
+  %mask_row = tt.expand_dims %in_row {axis = 0 : i32} : tensor<64xi1> -> tensor<1x64xi1>
+  %mask = tt.broadcast %mask_row : tensor<1x64xi1> -> tensor<16x64xi1>
+  %cols = tt.expand_dims %range {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %offsets = tt.broadcast %cols : tensor<1x64xi32> -> tensor<16x64xi32>
+  %a_base = tt.splat %a_ptr : !tt.ptr<f16> -> tensor<16x64x!tt.ptr<f16>>
+  %a_ptrs = tt.addptr %a_base, %offsets : tensor<16x64x!tt.ptr<f16>>, tensor<16x64xi32>
+  %loaded = tt.load %a_ptrs, %mask : tensor<16x64x!tt.ptr<f16>>
+  %a = arith.select %mask, %loaded, %zeros : tensor<16x64xi1>, tensor<16x64xf16>
+  %at = tt.trans %a {order = array<i32: 1, 0>} : tensor<16x64xf16> -> tensor<64x16xf16>
+  %d = tt.dot %a, %at, %acc : tensor<16x64xf16> * tensor<64x16xf16> -> tensor<16x16xf32>
+  %rows = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %r = tt.expand_dims %rows {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+  %rw = tt.broadcast %r : tensor<16x1xi32> -> tensor<16x16xi32>
+  %out_base = tt.splat %out_ptr : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>>
+  %out_ptrs = tt.addptr %out_base, %rw : tensor<16x16x!tt.ptr<f32>>, tensor<16x16xi32>
+  tt.store %out_ptrs, %d : tensor<16x16x!tt.ptr<f32>>
+  tt.return
+}
 
 // CHECK-LABEL: tt.func @neutral_padding
 // CHECK: tt.load {{.*}} : tensor<48x!tt.ptr<f32>>
