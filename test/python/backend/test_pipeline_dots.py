@@ -97,6 +97,19 @@ def test_num_stages_is_at_least_one() -> None:
 
 
 
+def descriptor_attention_cycles(block_n: int, **options: int) -> int:
+    """Launches attention read through tensor descriptors (128-row query
+    blocks of `block_n` keys, launch `options`) on 1x4x512x64, checks it
+    against torch and returns its cycles."""
+    q, k, v, expected = variants.attention_inputs(1, 4, 4, 512, 64, causal=False)
+    out = torch.empty_like(q)
+    with launches() as records:
+        variants.launch_tensor_descriptor_attention(
+            q, k, v, out, False, {"BLOCK_M": 128, "BLOCK_N": block_n, "num_warps": 4, **options})
+    torch.testing.assert_close(out, expected, rtol=2e-2, atol=2e-2)
+    return sum(record.cycles for record in records)
+
+
 @pytest.mark.parametrize("block_n", [64, 128])
 def test_blocks_read_through_tensor_descriptors_are_computed_ahead(block_n: int) -> None:
     # Triton's attention tutorial reads its blocks through tensor
@@ -104,32 +117,16 @@ def test_blocks_read_through_tensor_descriptors_are_computed_ahead(block_n: int)
     # 128 x 128 blocks the pipelined plan does not fit local memory, and no
     # strip cuts a descriptor's block: the kernel then runs in one stage,
     # slower, rather than being refused.
-    q, k, v, expected = variants.attention_inputs(1, 4, 4, 512, 64, causal=False)
-    cycles = {}
-    for stages in (1, 3):
-        out = torch.empty_like(q)
-        with launches() as records:
-            variants.launch_tensor_descriptor_attention(
-                q, k, v, out, False,
-                {"BLOCK_M": 128, "BLOCK_N": block_n, "num_warps": 4, "num_stages": stages})
-        torch.testing.assert_close(out, expected, rtol=2e-2, atol=2e-2)
-        cycles[stages] = sum(record.cycles for record in records)
+    one_stage = descriptor_attention_cycles(block_n, num_stages=1)
+    three_stages = descriptor_attention_cycles(block_n, num_stages=3)
     if block_n == 64:
-        assert cycles[3] < 0.75 * cycles[1], cycles
+        assert three_stages < 0.75 * one_stage, (three_stages, one_stage)
     else:
-        assert cycles[3] == cycles[1], cycles
+        assert three_stages == one_stage, (three_stages, one_stage)
 
 
 def test_a_loop_with_its_own_stages_falls_back_to_one_stage() -> None:
     # The same 128 x 128 descriptor blocks, the loop's three stages its own
     # (`tl.range(..., num_stages=3)`): the last attempt bounds them too.
-    q, k, v, expected = variants.attention_inputs(1, 4, 4, 512, 64, causal=False)
-    cycles = {}
-    for options in ({"num_stages": 1}, {"num_stages": 1, "LOOP_STAGES": 3}):
-        out = torch.empty_like(q)
-        with launches() as records:
-            variants.launch_tensor_descriptor_attention(
-                q, k, v, out, False, {"BLOCK_M": 128, "BLOCK_N": 128, "num_warps": 4, **options})
-        torch.testing.assert_close(out, expected, rtol=2e-2, atol=2e-2)
-        cycles[len(options)] = sum(record.cycles for record in records)
-    assert cycles[2] == cycles[1], cycles
+    assert (descriptor_attention_cycles(128, num_stages=1, LOOP_STAGES=3)
+            == descriptor_attention_cycles(128, num_stages=1))
