@@ -32,15 +32,14 @@ def LiftFunctionControlFlow : Pass<"mtia-lift-function-control-flow", "::mlir::M
     A `@triton.jit` function that returns from inside an `if` reaches TTIR as
     a `tt.func` of several blocks (`cf.cond_br`, a `tt.return` per branch).
     The inliner cannot put such a body into the single block of an `scf.if`,
-    so its `tt.call` would stay. For each function of several blocks that is
-    called inside another op, this pass drops the unreachable blocks and
-    lifts the remaining control flow to `scf` (MLIR's `transformCFGToSCF`), so
-    that it ends in one `tt.return`; a path that never returns returns
-    poison. Other functions keep their branches (the kernel's own, and a
-    helper called directly in a function body, which the inliner takes as
-    they are). A function whose branches cannot be
-    structured is reported at the function. The TTIR stage runs it before
-    the inliner.
+    and the later passes work on structured control flow. For each function
+    of several blocks, the kernel included, this pass drops the unreachable
+    blocks and lifts the remaining control flow to `scf` (MLIR's
+    `transformCFGToSCF`), so that it ends in one `tt.return`; a path that
+    never returns returns poison, and the `scf.index_switch` that chooses
+    among several returning paths becomes a chain of `scf.if`s. A function
+    whose branches cannot be structured is reported at the function. The
+    TTIR stage runs it before the inliner.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::cf::ControlFlowDialect",
                            "::mlir::scf::SCFDialect", "::mlir::ub::UBDialect"];

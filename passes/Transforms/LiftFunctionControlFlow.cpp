@@ -3,12 +3,13 @@
 // A `@triton.jit` function that returns from inside an `if` reaches TTIR as
 // a `tt.func` of several blocks: a `cf.cond_br` and a `tt.return` in each
 // branch. The inliner cannot put such a body into a region of one block (an
-// `scf.if`), so its `tt.call` would stay, and the program stage has no
-// calls. This pass lifts the control flow of every function of several
-// blocks that is called inside another op to `scf` with MLIR's CFG-to-SCF
-// transformation, leaving one block that ends in one `tt.return`. Other
-// functions keep their branches: the kernel's own, and a helper's called
-// directly in a function body, which the inliner takes as they are.
+// `scf.if`), so its `tt.call` would stay, and the passes after it work on
+// structured control flow: the strip-miner, for one, runs only the blocks of
+// a kernel of one block in strips. This pass lifts the control flow of every
+// function of several blocks to `scf` with MLIR's CFG-to-SCF transformation,
+// leaving one block that ends in one `tt.return`. Where several paths return
+// (a return nested in two `if`s), the transformation chooses among them with
+// an `scf.index_switch`, which this pass turns into a chain of `scf.if`s.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,8 +25,6 @@
 #include "mlir/IR/Dominance.h"
 #include "mlir/Transforms/CFGToSCF.h"
 #include "mlir/Transforms/RegionUtils.h"
-
-#include "llvm/ADT/StringSet.h"
 
 namespace mtia {
 #define GEN_PASS_DEF_LIFTFUNCTIONCONTROLFLOW
@@ -55,22 +54,52 @@ public:
   }
 };
 
+/// Replaces `switchOp` with a chain of `scf.if`s that test its cases in
+/// order, the last one's else region running the default region.
+void convertSwitchToIfs(scf::IndexSwitchOp switchOp, RewriterBase &rewriter) {
+  Location loc = switchOp.getLoc();
+  TypeRange resultTypes = switchOp.getResultTypes();
+  rewriter.setInsertionPoint(switchOp);
+  if (switchOp.getNumCases() == 0) {
+    Block &defaultBlock = switchOp.getDefaultBlock();
+    Operation *yield = defaultBlock.getTerminator();
+    SmallVector<Value> results = yield->getOperands();
+    rewriter.eraseOp(yield);
+    rewriter.inlineBlockBefore(&defaultBlock, switchOp);
+    rewriter.replaceOp(switchOp, results);
+    return;
+  }
+  scf::IfOp outermost;
+  for (auto [value, region] :
+       llvm::zip(switchOp.getCases(), switchOp.getCaseRegions())) {
+    Value caseValue = arith::ConstantIndexOp::create(rewriter, loc, value);
+    Value matches = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq, switchOp.getArg(), caseValue);
+    auto ifOp = scf::IfOp::create(rewriter, loc, resultTypes, matches,
+                                  /*addThenBlock=*/false,
+                                  /*addElseBlock=*/false);
+    ifOp.getThenRegion().takeBody(region);
+    // Each `if` but the outermost is the whole else branch of the one before.
+    if (outermost)
+      scf::YieldOp::create(rewriter, loc, ifOp.getResults());
+    else
+      outermost = ifOp;
+    rewriter.setInsertionPointToStart(
+        rewriter.createBlock(&ifOp.getElseRegion()));
+  }
+  Block *elseBlock = rewriter.getInsertionBlock();
+  elseBlock->getParent()->takeBody(switchOp.getDefaultRegion());
+  rewriter.replaceOp(switchOp, outermost.getResults());
+}
+
 struct LiftFunctionControlFlowPass
     : public mtia::impl::LiftFunctionControlFlowBase<
           LiftFunctionControlFlowPass> {
   void runOnOperation() override {
-    ModuleOp module = getOperation();
-    // The functions called inside an op (an scf.if, a loop), whose region
-    // has room for one block only.
-    llvm::StringSet<> nested;
-    module.walk([&](tt::CallOp call) {
-      if (!isa<tt::FuncOp>(call->getParentOp()))
-        nested.insert(call.getCallee());
-    });
     TTFuncToSCF transformation;
-    for (auto function : module.getOps<tt::FuncOp>()) {
+    for (auto function : getOperation().getOps<tt::FuncOp>()) {
       Region &body = function.getBody();
-      if (body.hasOneBlock() || !nested.contains(function.getSymName()))
+      if (body.hasOneBlock())
         continue;
       IRRewriter rewriter(function.getContext());
       (void)eraseUnreachableBlocks(rewriter, body);
@@ -82,6 +111,9 @@ struct LiftFunctionControlFlowPass
                            "structured into scf.if and scf.while");
         return signalPassFailure();
       }
+      function.walk([&](scf::IndexSwitchOp switchOp) {
+        convertSwitchToIfs(switchOp, rewriter);
+      });
     }
   }
 };

@@ -26,7 +26,6 @@ REFUSED = {
     "07_desc_device_scale": "a tensor descriptor addresses its block whole",
     "07b_desc_host_matmul": "host tensor descriptors address their blocks whole",
     "102_ind_max_pool": "the smallest strips still exceed 24 KiB",
-    "34_moe_scale_early_return": "the smallest strips still exceed 24 KiB",
     "37_rope_split_join": "split and join mix the last axis",
     "54_ind_log_softmax_long": "reductions over the row inside the loop over it",
     "72_ind_softmax_long": "reductions over the row inside the loop over it",

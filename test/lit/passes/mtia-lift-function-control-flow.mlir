@@ -6,7 +6,7 @@
 // returns it.
 
 // CHECK-LABEL: tt.func private @early_return
-// CHECK-NOT: cf.
+// CHECK-NOT: cf.{{(cond_)?}}br
 // CHECK: %[[IF:.*]] = scf.if %{{.*}} -> (i32) {
 // CHECK: arith.addi %{{.*}}, %c1_i32
 // CHECK: scf.yield
@@ -45,11 +45,16 @@ tt.func @calls_early_return(%x: i32, %pid: i32, %c: i1) -> i32 {
 
 // -----
 
-// A function of several blocks that nothing calls inside another op keeps
-// its branches: the kernel's own early return, which later stages handle.
+// The kernel's own early return is lifted too: the store runs in the
+// branch that does not return.
 
 // CHECK-LABEL: tt.func @kernel_returns_early
-// CHECK: cf.cond_br
+// CHECK-NOT: cf.{{(cond_)?}}br
+// CHECK: scf.if %{{.*}} {
+// CHECK-NEXT: } else {
+// CHECK-NEXT: %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK-NEXT: tt.store %{{.*}}, %[[ONE]]
+// CHECK: tt.return
 tt.func @kernel_returns_early(%p: !tt.ptr<i32>, %c: i1) {
   cf.cond_br %c, ^bb1, ^bb2
 ^bb1:
@@ -57,6 +62,33 @@ tt.func @kernel_returns_early(%p: !tt.ptr<i32>, %c: i1) {
 ^bb2:
   %c1_i32 = arith.constant 1 : i32
   tt.store %p, %c1_i32 : !tt.ptr<i32>
+  tt.return
+}
+
+// -----
+
+// A return nested in two ifs (Triton's test_nested_if_else_return): the
+// lifting chooses among the paths that reach the end by an index, and the
+// choice becomes a chain of scf.if ops that compare it with each case.
+
+// CHECK-LABEL: tt.func @nested_return
+// CHECK-NOT: cf.{{(cond_)?}}br
+// CHECK-NOT: scf.index_switch
+// CHECK: arith.cmpi eq, %{{.*}}, %{{.*}} : index
+// CHECK: scf.if
+// CHECK: tt.store
+// CHECK: tt.return
+tt.func @nested_return(%c1: i1, %c2: i1, %v: i32, %out: !tt.ptr<i32>) {
+  cf.cond_br %c1, ^bb1, ^bb3
+^bb1:
+  cf.cond_br %c2, ^bb2(%v : i32), ^bb4
+^bb2(%x: i32):
+  tt.store %out, %x : !tt.ptr<i32>
+  tt.return
+^bb3:
+  %c0_i32 = arith.constant 0 : i32
+  cf.br ^bb2(%c0_i32 : i32)
+^bb4:
   tt.return
 }
 

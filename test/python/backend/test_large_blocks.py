@@ -358,13 +358,21 @@ def test_offsets_from_a_reshaped_range_run_in_strips() -> None:
 
 
 @triton.jit
-def cross_entropy_kernel(x_ptr, x_stride, y_ptr, loss_ptr, n_cols, BLOCK_SIZE: tl.constexpr):
-    # Liger-Kernel's cross entropy: an online maximum and sum of exponentials
-    # over the row in blocks, then the gradient written over the logits in a
-    # second loop over the same blocks.
+def cross_entropy_kernel(x_ptr, x_stride, y_ptr, loss_ptr, n_cols, ignore_index,
+                         BLOCK_SIZE: tl.constexpr):
+    # Liger-Kernel's cross entropy: a row whose target is ignored gets zero
+    # gradients and returns early; the others take an online maximum and sum
+    # of exponentials over the row in blocks, then write the gradient over
+    # the logits in a second loop over the same blocks.
     row = tl.program_id(0).to(tl.int64)
     x_ptr += row * x_stride
     y = tl.load(y_ptr + row)
+    if y == ignore_index:
+        for i in range(0, n_cols, BLOCK_SIZE):
+            offsets = i + tl.arange(0, BLOCK_SIZE)
+            tl.store(x_ptr + offsets, 0.0, mask=offsets < n_cols)
+        tl.store(loss_ptr + row, 0.0)
+        return
     m = float("-inf")
     d = 0.0
     x_y = tl.load(x_ptr + y).cast(tl.float32)
@@ -386,16 +394,21 @@ def cross_entropy_kernel(x_ptr, x_stride, y_ptr, loss_ptr, n_cols, BLOCK_SIZE: t
 def test_two_loops_over_a_vocabulary_row_run_in_strips() -> None:
     # The blocks of 32768 logits of each loop are split in their own loop
     # (the first's reductions and the second's stores lie in different
-    # loops), where the plan once needed 1.2 MB of local memory.
+    # loops), where the plan once needed 1.2 MB of local memory; so are
+    # those of the loop of the early return, which once kept the kernel in
+    # blocks of its own that the strip-miner did not split.
     vocabulary = 32000
+    ignore_index = -100
     generator = torch.Generator().manual_seed(0)
     x = torch.randn(4, vocabulary, generator=generator)
     y = torch.randint(0, vocabulary, (4,), generator=generator)
+    y[2] = ignore_index
     logits = x.clone().requires_grad_()
-    expected_loss = torch.nn.functional.cross_entropy(logits, y, reduction="none")
+    expected_loss = torch.nn.functional.cross_entropy(logits, y, reduction="none",
+                                                      ignore_index=ignore_index)
     expected_loss.sum().backward()
     loss = torch.empty(4)
-    cross_entropy_kernel[(4,)](x, x.stride(0), y, loss, vocabulary,
+    cross_entropy_kernel[(4,)](x, x.stride(0), y, loss, vocabulary, ignore_index,
                                BLOCK_SIZE=triton.next_power_of_2(vocabulary))
     torch.testing.assert_close(loss, expected_loss.detach(), rtol=1e-5, atol=1e-5)
     torch.testing.assert_close(x, logits.grad, rtol=1e-5, atol=1e-6)
