@@ -395,20 +395,31 @@ def StripMineBlocks : Pass<"mtia-strip-mine-blocks", "::mlir::ModuleOp"> {
     results are carried on; strips run from the end of the axis for reverse
     scans (all scans over the axis go one way). The
     stores and other effects on the axis run in a last loop over strips at
-    the end of the kernel, which computes again, from the loads, what they
-    need. Only the reductions' results leave the strips; effects must
+    the place of the last of them, which computes again, from the loads,
+    what they need. Only the reductions' results leave the strips; effects must
     follow the last reduction, and an effect inside a loop that the strips
     repeat must be on the axis.
 
     The strips run in the innermost block that holds every reduction, scan
     and effect on the axis: the kernel's body, or the body of the loop over
     rows of a persistent kernel (`for row in tl.range(pid, n, programs)`),
-    where "the end of the kernel" is the end of the loop's body. What the
+    where the last effect is in the loop's body. What the
     strips need from outside that block on the axis (the range and its mask
     computed before the loop) must be computed without memory effects from
     ranges, splats and constants; each strip computes its slice again. A
     tensor loaded outside the block (weights loaded once before the loop)
     keeps the kernel whole.
+
+    A reshape mixes the axes of its operand and result, so neither would run
+    in strips. When the kernel does not fit, a reshape whose operand takes
+    more than the strips' budget, outside any loop, goes through global
+    memory instead: its operand is stored in row-major order to a
+    `dma.scratch` region (the program's slot of the launch's scratch buffer,
+    in SRAM when it fits) and its result loaded from there in the same
+    order, so that each side runs in strips of its own axes, one loop after
+    the other. A reshape in a loop keeps the kernel whole: the store of its
+    next iteration could overtake the loads of this one on the DMA engine's
+    other queue.
 
     The pass estimates the peak of data live at once (from each value's
     definition to its last use, nested blocks at their operation); a kernel

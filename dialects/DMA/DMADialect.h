@@ -12,6 +12,8 @@
 #include "dialects/TT/TTDialect.h"
 #include "dialects/Tile/TileDialect.h"
 
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
 #include "dialects/DMA/DMADialect.h.inc"
 #include "dialects/DMA/DMAEnums.h.inc"
 

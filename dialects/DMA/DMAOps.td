@@ -18,6 +18,7 @@ include "dialects/TT/TTTypes.td"
 include "dialects/Tile/TileInterfaces.td"
 include "dialects/Tile/TileTypes.td"
 include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
 
 class DMA_Op<string mnemonic, list<Trait> traits = []>
     : Op<DMA_Dialect, mnemonic, traits>;
@@ -212,6 +213,26 @@ def DMA_WaitOp : DMA_Op<"wait"> {
   }];
   let arguments = (ins Variadic<DMA_TokenType>:$tokens);
   let assemblyFormat = "($tokens^)? attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Scratch memory.
+//===----------------------------------------------------------------------===//
+
+def DMA_ScratchOp : DMA_Op<"scratch", [MemoryEffects<[MemAlloc]>]> {
+  let summary = "global memory that the program on this PE owns while it runs";
+  let description = [{
+    `%p = dma.scratch 1048576 : !tt.ptr<f32>` is the address of a region of
+    `bytes` bytes of global memory that holds what the program stores there
+    until it ends; each op names a region of its own (so that no two are
+    merged, the op allocates). The compiler stores a tile there that local
+    memory cannot hold in the form its next operation needs, and loads it
+    back in pieces. The program stage places the regions of a program one
+    after another in the PE's slot of the launch's scratch buffer.
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntPositive]>:$bytes);
+  let results = (outs TT_Ptr:$result);
+  let assemblyFormat = "$bytes attr-dict `:` type($result)";
 }
 
 #endif // MTIA_DIALECT_DMA_DMAOPS_TD

@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallVectorExtras.h"
 
 using namespace mlir;
@@ -332,6 +333,7 @@ void AxisAnalysis::findSplittableAxes() {
   // The blocks that hold each axis's reductions, scans and effects: its
   // strips run in a block that holds them all.
   DenseMap<unsigned, llvm::SmallPtrSet<Block *, 2>> anchorBlocks;
+  DenseMap<unsigned, llvm::SetVector<Operation *>> effectsOn;
   for (auto [id, reduce] : reductions)
     anchorBlocks[find(id)].insert(reduce->getBlock());
   for (auto [id, scan] : scans)
@@ -340,8 +342,10 @@ void AxisAnalysis::findSplittableAxes() {
     for (Value value : llvm::concat<Value>(op->getOperands(), op->getResults()))
       if (RankedTensorType type = getTensorType(value))
         for (unsigned dim = 0; dim < type.getRank(); ++dim)
-          if (std::optional<unsigned> axis = getAxis(value, dim))
+          if (std::optional<unsigned> axis = getAxis(value, dim)) {
             anchorBlocks[*axis].insert(op->getBlock());
+            effectsOn[*axis].insert(op);
+          }
   auto anchoredApart = [&](unsigned a, unsigned b) {
     const auto &blocksA = anchorBlocks[a];
     const auto &blocksB = anchorBlocks[b];
@@ -350,12 +354,36 @@ void AxisAnalysis::findSplittableAxes() {
                           [&](Block *other) { return other != block; });
     });
   };
+  // The strips of axes split together run their effects in one loop at the
+  // place of the last: whether an effect on none of `group` lies among
+  // theirs, which the loop would pass (the load of what a store to scratch
+  // memory wrote, on the axes of the reshaped block).
+  auto passesOtherEffects = [&](ArrayRef<unsigned> group) {
+    SmallVector<Operation *> own;
+    for (unsigned member : group)
+      llvm::append_range(own, effectsOn[member]);
+    if (own.empty())
+      return false;
+    Block *block = own.front()->getBlock();
+    auto isBefore = [](Operation *a, Operation *b) {
+      return a->isBeforeInBlock(b);
+    };
+    Operation *first = *llvm::min_element(own, isBefore);
+    Operation *last = *llvm::max_element(own, isBefore);
+    return llvm::any_of(effects, [&](Operation *other) {
+      Operation *ancestor = block->findAncestorOpInBlock(*other);
+      return ancestor && !llvm::is_contained(own, other) &&
+             first->isBeforeInBlock(ancestor) &&
+             ancestor->isBeforeInBlock(last);
+    });
+  };
   // Axes of one length that no tensor has two of are independent parts of
   // the block (a volatile load beside the computation it does not feed, an
   // index whose uses were separated): they run in the same strips, so that
   // no part of the block stays whole; unless their reductions, scans or
   // effects lie in different blocks (two loops over a row, each over blocks
-  // of its own), where each axis is split in its own block.
+  // of its own), where each axis is split in its own block, or effects on
+  // other axes lie among theirs.
   SmallVector<SmallVector<unsigned>> groups;
   for (unsigned id = 0; id < parents.size(); ++id) {
     unsigned axis = find(id);
@@ -364,11 +392,15 @@ void AxisAnalysis::findSplittableAxes() {
         length == ShapedType::kDynamic || length <= 1)
       continue;
     auto independent = llvm::find_if(groups, [&](ArrayRef<unsigned> group) {
-      return lengths.lookup(group.front()) == length &&
-             llvm::none_of(group, [&](unsigned member) {
-               return sharingAValue[axis].contains(member) ||
-                      anchoredApart(axis, member);
-             });
+      if (lengths.lookup(group.front()) != length ||
+          llvm::any_of(group, [&](unsigned member) {
+            return sharingAValue[axis].contains(member) ||
+                   anchoredApart(axis, member);
+          }))
+        return false;
+      SmallVector<unsigned> joined(group);
+      joined.push_back(axis);
+      return !passesOtherEffects(joined);
     });
     if (independent == groups.end())
       groups.push_back({axis});

@@ -18,7 +18,8 @@ using namespace mtia;
 int64_t mtia::estimatePeakLiveBytes(Block &block,
                                     function_ref<Type(Value)> typeOf,
                                     const DenseSet<Value> &uncounted,
-                                    bool countPrefetch) {
+                                    bool countPrefetch, Operation *first,
+                                    Operation *last) {
   auto bytesOf = [&](Value value) -> int64_t {
     auto type = dyn_cast<RankedTensorType>(typeOf(value));
     if (!type || !type.getElementType().isIntOrFloat() ||
@@ -63,6 +64,9 @@ int64_t mtia::estimatePeakLiveBytes(Block &block,
   for (BlockArgument argument : block.getArguments())
     addLiveRange(argument, 0);
   int64_t peak = 0;
+  int64_t firstCounted = first ? indexOf.lookup(first) : 0;
+  int64_t lastCounted =
+      last ? indexOf.lookup(last) : static_cast<int64_t>(positions.size()) - 1;
   for (auto [index, op] : llvm::enumerate(positions)) {
     // A loop's results are the values its body carries (counted in the
     // body's peak); the DPE copies a dot's accumulator in before it reads
@@ -78,6 +82,8 @@ int64_t mtia::estimatePeakLiveBytes(Block &block,
       from = position + 1;
     for (Value result : op->getResults())
       addLiveRange(result, from);
+    if (position < firstCounted || position > lastCounted)
+      continue;
     int64_t nested = 0;
     for (Region &region : op->getRegions())
       for (Block &inner : region)

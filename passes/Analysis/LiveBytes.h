@@ -27,10 +27,13 @@ namespace mtia {
 /// each of the type `typeOf` gives it (a strip's, say). Values in
 /// `uncounted` (indices and masks, which the transfers fold into their
 /// addressing) take no bytes. With `countPrefetch`, a load in a loop counts
-/// every page its buffer prefetches (`getLoopLoadPages`).
+/// every page its buffer prefetches (`getLoopLoadPages`). With `first` and
+/// `last`, operations of `block`, the peak is taken between them only (what
+/// is live there, wherever defined).
 int64_t estimatePeakLiveBytes(
     mlir::Block &block, llvm::function_ref<mlir::Type(mlir::Value)> typeOf,
-    const llvm::DenseSet<mlir::Value> &uncounted, bool countPrefetch);
+    const llvm::DenseSet<mlir::Value> &uncounted, bool countPrefetch,
+    mlir::Operation *first = nullptr, mlir::Operation *last = nullptr);
 
 } // namespace mtia
 

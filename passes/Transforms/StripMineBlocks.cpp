@@ -33,6 +33,7 @@
 #include "passes/Analysis/LiveBytes.h"
 #include "passes/Analysis/TargetDescription.h"
 #include "passes/Passes.h"
+#include "passes/Transforms/ScratchSpills.h"
 
 #include "dialects/TT/TTDialect.h"
 
@@ -105,9 +106,10 @@ public:
 
   /// The estimated peak of the bytes of data (not indices, masks or
   /// pointers, which the later stages fold into the transfers' addressing)
-  /// live at once, with each axis in strips of its `stripSizes`; with
-  /// `countPrefetch`, a load in a loop counts every page its buffer
-  /// prefetches.
+  /// live at once, with each axis in strips of its `stripSizes`, between the
+  /// first and the last operation on the axes once `isLegal` has found them
+  /// (in the whole block before); with `countPrefetch`, a load in a loop
+  /// counts every page its buffer prefetches.
   int64_t estimatePeakBytes(ArrayRef<int64_t> stripSizes,
                             bool countPrefetch) const;
 
@@ -624,7 +626,9 @@ void AxisSplit::apply(ArrayRef<int64_t> stripSizes) {
     stripMineReductions(group, stripSizes);
   if (!sinks.empty()) {
     Location loc = sinks.front()->getLoc();
-    OpBuilder builder(body.getTerminator());
+    // The loop runs where the last effect did, before the effects of other
+    // axes that follow it (the loads of what a spill stored).
+    OpBuilder builder(sinks.back()->getNextNode());
     SmallVector<Operation *> slice = getSlice(sinks);
     // Without carried values, the loop's body has its terminator already,
     // and the builder inserts before it.
@@ -655,9 +659,14 @@ int64_t AxisSplit::estimatePeakBytes(ArrayRef<int64_t> stripSizes,
     if (fromIndices)
       indexValues.insert(op->getResults().begin(), op->getResults().end());
   });
+  // Where no operation works on the axes, their strips change nothing: the
+  // peak that matters is the one between the first and the last of those
+  // operations (a kernel that stores a block to scratch and loads it
+  // reshaped has one peak for each side).
   return estimatePeakLiveBytes(
       body, [&](Value value) { return getStripType(value, stripSizes); },
-      indexValues, countPrefetch);
+      indexValues, countPrefetch, ops.empty() ? nullptr : ops.front(),
+      ops.empty() ? nullptr : ops.back());
 }
 
 /// Returns the innermost block of `function` that holds every reduction and
@@ -802,6 +811,7 @@ struct StripMineBlocksPass
                     AxisAnalysis(function), {})
               .estimatePeakBytes({}, true) <= trigger)
         return;
+      spillReshapesThroughScratch(function, budget);
       expandRangeReshapes(function);
       separateIndexUses(function);
       // Axes that are split in blocks of their own (the blocks of two loops
@@ -827,7 +837,10 @@ struct StripMineBlocksPass
         int64_t now = AxisSplit(function, function.getBody().front(),
                                 AxisAnalysis(function), {})
                           .estimatePeakBytes({}, false);
-        if (now <= trigger || now >= peak)
+        // A split that leaves the peak where it was may have split one of
+        // several blocks that run one after another (the sides of a
+        // reshape through scratch memory); one that raises it ends.
+        if (now <= trigger || now > peak)
           break;
         peak = now;
       }

@@ -11,7 +11,7 @@ from typing import Any
 from mlir.dialects import arith, cf, math, scf
 
 from mtia_compiler import ir
-from mtia_compiler.dialects import tile, tt, ttg
+from mtia_compiler.dialects import dma, tile, tt, ttg
 from mtia_compiler.dialects.cb import AllocOp, CircularBufferType, PopFrontOp
 from mtia_compiler.dialects.tile import TileType
 from mtia_compiler.dialects.tt import PointerType, TensorDescType
@@ -118,6 +118,9 @@ class KernelEmitter:
         self.tiles = TileOpEmitter(self.b, self.values, self.plan, self.homes, self.folded_splats,
                                    self.fixed)
         self.block_labels: dict[ir.Block, Label] = {}
+        # The next program on the PE reuses the scratch: the program's
+        # transfers end before it does.
+        self.uses_scratch = any(isinstance(op.opview, dma.ScratchOp) for op in self.ops)
 
     # -- setup ------------------------------------------------------------------
 
@@ -248,6 +251,8 @@ class KernelEmitter:
     def _epilogue(self) -> None:
         if self.fixed.dpe_zeros is not None:
             self.b.pop(Unit.DPE, self.fixed.dpe_zeros)
+        if self.uses_scratch:
+            self.b.fence()
 
     # -- regions and control flow ---------------------------------------------------
 
@@ -510,6 +515,7 @@ class KernelEmitter:
             ttg.BarrierOp: self._emit_barrier,
             tile.BarrierOp: self._emit_group_barrier,
             tile.PEInfoOp: self._emit_pe_info,
+            dma.ScratchOp: self._emit_scratch,
             scf.ForOp: self._emit_for,
             scf.IfOp: self._emit_if,
             scf.WhileOp: self._emit_while,
@@ -537,6 +543,15 @@ class KernelEmitter:
         """The executing PE's position in the grid, read by the control core."""
         query = str(tile.PEQuery(ir.IntegerAttr(op.attributes["query"]).value))
         self._bind(op, IntScalar(self.b.pe(PE_QUERIES[query]), 32))
+
+    def _emit_scratch(self, op: ir.Operation) -> None:
+        """A region of the program's scratch: the regions follow one another
+        at the DMA alignment."""
+        offset = self.b.scratch_bytes
+        size = ir.IntegerAttr(op.attributes["bytes"]).value
+        self.b.scratch_bytes += -(-size // self.page_alignment) * self.page_alignment
+        address = self.b.iop("add", self.b.scratch(), self.b.const(offset), width=64)
+        self._bind(op, PointerScalar(address, pointee_dtype(op.results[0].type, op)))
 
     def _bind(self, op: ir.Operation, value: Value) -> None:
         self.values[op.results[0]] = value

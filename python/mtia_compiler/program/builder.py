@@ -320,6 +320,9 @@ class ProgramBuilder:
         #: (docs/program-format.md).
         self.program_order = "round_robin"
         self.program_order_axis = 0
+        #: The bytes of global memory that the program on each PE owns while
+        #: it runs (`scratch` reads their address); 0 for none.
+        self.scratch_bytes = 0
 
     # -- declarations ------------------------------------------------------
 
@@ -499,6 +502,13 @@ class ProgramBuilder:
         target's PE grid) or ``"index"`` (``row * cols + col``)."""
         d = self.ireg()
         self._emit("pe", d=d.index, q=query)
+        return d
+
+    def scratch(self) -> Reg:
+        """The address of the `scratch_bytes` of global memory that the
+        program on this PE owns while it runs."""
+        d = self.ireg()
+        self._emit("scratch", d=d.index)
         return d
 
     def param(self, index: int) -> Reg:
@@ -925,6 +935,8 @@ class ProgramBuilder:
             body["program_order"] = self.program_order
         if self.program_order_axis:
             body["program_order_axis"] = self.program_order_axis
+        if self.scratch_bytes:
+            body["scratch_bytes"] = self.scratch_bytes
         return body
 
     def build(self) -> bytes:

@@ -56,6 +56,7 @@ const char *unitName(Unit unit);
   X(FSel, "fsel", Ctl)                                                         \
   X(Pid, "pid", Ctl)                                                           \
   X(PE, "pe", Ctl)                                                             \
+  X(Scratch, "scratch", Ctl)                                                   \
   X(NProg, "nprog", Ctl)                                                       \
   X(Param, "param", Ctl)                                                       \
   X(FParam, "fparam", Ctl)                                                     \
@@ -315,6 +316,9 @@ struct Program {
   /// sizes up to and including it.
   unsigned orderAxis = 0;
   std::vector<Param> params;
+  /// The bytes of global memory the program on each PE owns while it runs
+  /// (`scratch` reads their address); 0 when it needs none.
+  uint64_t scratchBytes = 0;
   std::vector<CBDesc> cbs;
   std::vector<std::string> locs;
   unsigned numIntRegs = 0, numFloatRegs = 0;

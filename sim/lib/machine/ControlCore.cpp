@@ -196,6 +196,10 @@ void ControlCore::executeScalar(PEState &pe, const Inst &inst) {
     r[inst.dst] = values[inst.fn];
     return;
   }
+  case Op::Scratch:
+    r[inst.dst] = static_cast<int64_t>(memory.scratchAddress() +
+                                       pe.index * program.scratchBytes);
+    return;
   case Op::Param:
     r[inst.dst] = static_cast<int64_t>(paramValues[inst.intImm]);
     return;

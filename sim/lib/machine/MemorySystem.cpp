@@ -29,7 +29,8 @@ constexpr uint64_t kBufferPageBytes = 4096;
 } // namespace
 
 std::vector<uint64_t> MemorySystem::bind(const Program &program,
-                                         const std::vector<LaunchArg> &args) {
+                                         const std::vector<LaunchArg> &args,
+                                         uint8_t *scratch) {
   std::vector<uint64_t> paramValues;
   std::optional<HostMappings> mappings;
   uint64_t next = kFirstBufferAddress;
@@ -79,6 +80,25 @@ std::vector<uint64_t> MemorySystem::bind(const Program &program,
     next += (arg.bytes + kBufferPageBytes + kBufferPageBytes - 1) /
             kBufferPageBytes * kBufferPageBytes;
     paramValues.push_back(buffer.base + arg.offset);
+    buffers.push_back(std::move(buffer));
+  }
+  // The runtime places the scratch, a slot per PE, in the SRAM's
+  // software-managed part when it fits beside the SRAM buffers, else in
+  // DRAM.
+  if (program.scratchBytes) {
+    const uint64_t bytes = program.scratchBytes * target.numPEs();
+    GlobalBuffer buffer;
+    buffer.base = scratchBase = next;
+    buffer.bytes = bytes;
+    buffer.host = scratch;
+    buffer.name = "scratch";
+    buffer.space = sramUsed + bytes <= target.sramScratchBytes()
+                       ? MemorySpace::Sram
+                       : MemorySpace::Dram;
+    if (buffer.space == MemorySpace::Sram)
+      sramUsed += bytes;
+    next += (bytes + kBufferPageBytes + kBufferPageBytes - 1) /
+            kBufferPageBytes * kBufferPageBytes;
     buffers.push_back(std::move(buffer));
   }
   hostOverlaps.resize(buffers.size());

@@ -65,9 +65,16 @@ public:
   /// address, an integer, 0 for a float). Aborts with invalid_launch on an
   /// argument of the wrong kind, a buffer over host memory that cannot be
   /// read or SRAM buffers that do not fit; a buffer over host memory that
-  /// cannot be written is bound read-only.
+  /// cannot be written is bound read-only. A program with `scratchBytes`
+  /// gets a scratch buffer over `scratch`, host memory of that many bytes
+  /// per PE, after the arguments.
   std::vector<uint64_t> bind(const Program &program,
-                             const std::vector<LaunchArg> &args);
+                             const std::vector<LaunchArg> &args,
+                             uint8_t *scratch);
+
+  /// The address of the launch's scratch buffer, whose slot p of the
+  /// program's `scratchBytes` belongs to PE p (0 without scratch).
+  uint64_t scratchAddress() const { return scratchBase; }
 
   /// The buffer that holds all of [address, address + bytes); aborts with
   /// out_of_bounds naming `what` of `cmd` when none does, and with read_only
@@ -156,6 +163,8 @@ private:
   const Diagnostics &diagnostics;
   KernelQueue &kernels;
   std::vector<GlobalBuffer> buffers;
+  /// The address of the scratch buffer.
+  uint64_t scratchBase = 0;
   /// Per buffer, the buffers whose host bytes overlap its own (itself
   /// included; two arguments may share host memory).
   std::vector<std::vector<uint32_t>> hostOverlaps;

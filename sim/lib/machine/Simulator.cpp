@@ -34,6 +34,9 @@ using namespace mtia;
 
 namespace {
 
+/// The largest scratch buffer the simulator allocates in host memory.
+constexpr uint64_t kMaxScratchBytes = uint64_t(1) << 30;
+
 class Machine {
 public:
   Machine(const TargetDesc &target, const Program &program,
@@ -72,6 +75,9 @@ private:
   const LaunchConfig &config;
   std::vector<LaunchArg> args;
   std::vector<uint64_t> paramValues;
+  /// The host memory of the launch's scratch buffer, which the kernels still
+  /// queued when the machine ends read.
+  std::vector<uint8_t> scratch;
   std::vector<PEState> pes;
   /// Declared before the components that hold it: they are built after it
   /// and destroyed before it, whose destructor runs the kernels still
@@ -101,7 +107,15 @@ void Machine::bind(const std::vector<LaunchArg> &launchArgs) {
   if (config.grid[0] * config.grid[1] > (int64_t(1) << 62) / config.grid[2])
     abortLaunch("invalid_launch", "the grid " + pidText(config.grid) +
                                       " has more than 2^62 programs");
-  paramValues = memory.bind(program, launchArgs);
+  if (program.scratchBytes > kMaxScratchBytes / target.numPEs())
+    abortLaunch("invalid_launch",
+                "the program's scratch needs " +
+                    std::to_string(program.scratchBytes) + " bytes per PE, " +
+                    std::to_string(target.numPEs()) +
+                    " PEs: more than the simulator's limit of " +
+                    std::to_string(kMaxScratchBytes) + " bytes in all");
+  scratch.assign(program.scratchBytes * target.numPEs(), 0);
+  paramValues = memory.bind(program, launchArgs, scratch.data());
   args = launchArgs;
   local.plan();
 }

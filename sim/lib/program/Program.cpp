@@ -75,6 +75,8 @@ void ProgramParser::parse(const Object &root) {
     fail("unknown program_order '" + order + "'");
   program.orderAxis = static_cast<unsigned>(
       optionalInteger(root, "program_order_axis", 0, 2, 0));
+  program.scratchBytes = static_cast<uint64_t>(
+      optionalInteger(root, "scratch_bytes", 0, int64_t(1) << 40, 0));
 
   for (const Value &item : array(root, "params")) {
     const Object *object = item.getAsObject();

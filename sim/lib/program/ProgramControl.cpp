@@ -144,6 +144,11 @@ void ProgramParser::parseCtl(Inst &inst, const Object &object) {
     inst.dst = intReg(object, "d");
     inst.axis = static_cast<int32_t>(integer(object, "axis", 0, 2));
     return;
+  case Op::Scratch:
+    if (!program.scratchBytes)
+      fail("scratch needs the program's scratch_bytes");
+    inst.dst = intReg(object, "d");
+    return;
   case Op::PE:
     inst.dst = intReg(object, "d");
     inst.fn = named(object, "q", table(kPEQueryNames));

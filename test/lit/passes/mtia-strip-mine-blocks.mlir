@@ -481,11 +481,32 @@ tt.func public @reverse_scan(%in: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
 
 // -----
 
-// A reshape mixes the axes it merges: the kernel stays whole.
+// A reshape mixes the axes it merges, so neither side could run in strips:
+// the block goes through scratch memory around each reshape (stored in
+// row-major order, loaded back in the reshaped shape), and each side runs in
+// strips of its own, one loop after the other: the load and its store to
+// scratch, the transposition between the two scratch regions, the store of
+// the result.
 
 // CHECK-LABEL: tt.func public @reshape
-// CHECK-NOT: scf.for
-// CHECK: tt.reshape
+// CHECK-NOT: tt.reshape
+// CHECK: %[[FIRST:.*]] = dma.scratch 524288 : <f32>
+// CHECK: scf.for
+// CHECK: tt.load %{{.*}} : tensor<{{[0-9]+}}x!tt.ptr<f32>>
+// CHECK: tt.splat %[[FIRST]]
+// CHECK: tt.store
+// CHECK: %[[SECOND:.*]] = dma.scratch 524288 : <f32>
+// CHECK: scf.for
+// CHECK: tt.splat %[[FIRST]]
+// CHECK: tt.load
+// CHECK: tt.trans
+// CHECK: tt.splat %[[SECOND]]
+// CHECK: tt.store
+// CHECK: scf.for
+// CHECK: tt.splat %[[SECOND]]
+// CHECK: tt.load
+// CHECK: tt.store
+// CHECK-NOT: tt.store
 tt.func public @reshape(%in: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
   %r = tt.make_range {end = 131072 : i32, start = 0 : i32} : tensor<131072xi32>
   %ins = tt.splat %in : !tt.ptr<f32> -> tensor<131072x!tt.ptr<f32>>

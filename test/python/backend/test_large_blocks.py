@@ -1,8 +1,9 @@
 """Blocks larger than a PE's local memory (384 KiB on mtia-2i) run in strips
 of one axis (`mtia-strip-mine-blocks`): elementwise work, reductions over the
 axis and under it, loops with carried accumulators, dots along their rows or
-columns. What cannot is refused with a located error that names what takes
-the memory."""
+columns; a reshape of a block that large goes through scratch memory, each
+side in strips. What cannot is refused with a located error that names what
+takes the memory."""
 
 from __future__ import annotations
 
@@ -123,10 +124,20 @@ def transposed_row_sums_kernel(x_ptr, out_ptr, ROWS: tl.constexpr, COLS: tl.cons
 
 @triton.jit
 def flatten_kernel(x_ptr, out_ptr, ROWS: tl.constexpr, COLS: tl.constexpr):
-    # The reshape mixes the rows and columns: no axis runs in strips.
+    # The reshape mixes the rows and columns: no axis runs through it.
     offsets = tl.arange(0, ROWS)[:, None] * COLS + tl.arange(0, COLS)[None, :]
     flat = tl.reshape(tl.load(x_ptr + offsets) + 1, (ROWS * COLS,))
     tl.store(out_ptr + tl.arange(0, ROWS * COLS), flat)
+
+
+@triton.jit
+def flatten_rows_in_loop_kernel(x_ptr, out_ptr, n, ROWS: tl.constexpr, COLS: tl.constexpr):
+    # The same reshape in a loop over blocks.
+    for block in range(n):
+        offsets = block * ROWS * COLS + tl.arange(0, ROWS)[:, None] * COLS + \
+            tl.arange(0, COLS)[None, :]
+        flat = tl.reshape(tl.load(x_ptr + offsets) + 1, (ROWS * COLS,))
+        tl.store(out_ptr + block * ROWS * COLS + tl.arange(0, ROWS * COLS), flat)
 
 
 @triton.jit
@@ -414,12 +425,25 @@ def test_two_loops_over_a_vocabulary_row_run_in_strips() -> None:
     torch.testing.assert_close(x, logits.grad, rtol=1e-5, atol=1e-6)
 
 
-def test_a_block_no_axis_of_which_runs_in_strips_is_refused_at_the_kernel() -> None:
-    # The error is located at the kernel and names its buffers.
+def test_a_reshaped_block_runs_through_scratch_memory() -> None:
+    # 1 MiB on each side of the reshape: stored to the program's scratch in
+    # strips of rows, loaded back flat in strips of its own.
     x = torch.randn(512 * 512)
+    out = torch.empty_like(x)
+    compiled = flatten_kernel[(1,)](x, out, ROWS=512, COLS=512)
+    torch.testing.assert_close(out, x + 1, rtol=0, atol=0)
+    assert "dma.scratch 1048576" in compiled.asm["tile"]
+    assert "tt.reshape" not in compiled.asm["tile"]
+
+
+def test_a_block_no_axis_of_which_runs_in_strips_is_refused_at_the_kernel() -> None:
+    # In a loop, the reshape keeps its block whole (the next iteration's
+    # store to scratch could overtake this one's loads); the error is located
+    # at the kernel and names its buffers.
+    x = torch.randn(2 * 512 * 512)
     with pytest.raises(CompilationError, match=r"test_large_blocks\.py:\d+:1: error: the "
-                       r"local-memory plan needs \d+ bytes .*'load0' 1048576 B"):
-        flatten_kernel[(1,)](x, torch.empty_like(x), ROWS=512, COLS=512)
+                       r"local-memory plan needs \d+ bytes .*'load\d' 1048576 B"):
+        flatten_rows_in_loop_kernel[(1,)](x, torch.empty_like(x), 2, ROWS=512, COLS=512)
 
 
 def test_a_dot_with_8192_deep_blocks() -> None:

@@ -1,0 +1,134 @@
+//===- ScratchSpills.cpp - Tiles through global scratch memory
+//-------------===//
+
+#include "passes/Transforms/ScratchSpills.h"
+
+#include "dialects/DMA/DMADialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mtia;
+
+namespace {
+
+/// Returns the row-major offsets (i32) of the elements of a tensor of
+/// `shape`: the sum over its dimensions of each index times the product of
+/// the sizes after it.
+Value buildRowMajorOffsets(OpBuilder &builder, Location loc,
+                           ArrayRef<int64_t> shape) {
+  Type i32 = builder.getI32Type();
+  auto offsetsType = RankedTensorType::get(shape, i32);
+  Value offsets;
+  int64_t stride = 1;
+  for (int64_t dim = static_cast<int64_t>(shape.size()) - 1; dim >= 0; --dim) {
+    Value index = tt::MakeRangeOp::create(
+        builder, loc, RankedTensorType::get({shape[dim]}, i32), 0,
+        static_cast<int32_t>(shape[dim]));
+    // The index gets a dimension of size 1 at every other place, in order.
+    SmallVector<int64_t> indexShape = {shape[dim]};
+    for (int64_t other = 0; other < static_cast<int64_t>(shape.size());
+         ++other) {
+      if (other == dim)
+        continue;
+      indexShape.insert(indexShape.begin() + other, 1);
+      index = tt::ExpandDimsOp::create(
+          builder, loc, RankedTensorType::get(indexShape, i32), index, other);
+    }
+    if (stride != 1) {
+      Value strides = tt::SplatOp::create(
+          builder, loc, index.getType(),
+          arith::ConstantIntOp::create(builder, loc, i32, stride));
+      index = arith::MulIOp::create(builder, loc, index, strides);
+    }
+    if (indexShape != shape)
+      index = tt::BroadcastOp::create(builder, loc, offsetsType, index);
+    offsets =
+        offsets
+            ? arith::AddIOp::create(builder, loc, offsets, index).getResult()
+            : index;
+    stride *= shape[dim];
+  }
+  return offsets;
+}
+
+/// Returns pointers to the elements of a tensor of `shape` stored in
+/// row-major order from `base`.
+Value buildRowMajorPointers(OpBuilder &builder, Location loc, Value base,
+                            ArrayRef<int64_t> shape) {
+  auto pointers = RankedTensorType::get(shape, base.getType());
+  Value splat = tt::SplatOp::create(builder, loc, pointers, base);
+  return tt::AddPtrOp::create(builder, loc, pointers, splat,
+                              buildRowMajorOffsets(builder, loc, shape));
+}
+
+/// Whether a reshape of `type` moves data through memory: numbers of
+/// whole bytes (not masks or pointers, which are indices) whose
+/// elements an i32 offset reaches.
+bool isSpillable(RankedTensorType type) {
+  Type element = type.getElementType();
+  return (isa<FloatType>(element) ||
+          (element.isInteger() && element.getIntOrFloatBitWidth() >= 8)) &&
+         element.getIntOrFloatBitWidth() % 8 == 0 &&
+         type.getNumElements() <= std::numeric_limits<int32_t>::max();
+}
+
+/// Whether `value` is an index: computed without memory effects from
+/// ranges, splats and constants alone, which the strips compute again
+/// rather than store.
+bool isIndex(Value value, DenseMap<Value, bool> &known) {
+  if (auto it = known.find(value); it != known.end())
+    return it->second;
+  Operation *producer = value.getDefiningOp();
+  bool index = producer && producer->getNumRegions() == 0 &&
+               isMemoryEffectFree(producer) &&
+               llvm::all_of(producer->getOperands(), [&](Value operand) {
+                 return !isa<RankedTensorType>(operand.getType()) ||
+                        isIndex(operand, known);
+               });
+  known[value] = index;
+  return index;
+}
+
+} // namespace
+
+void mtia::spillReshapesThroughScratch(tt::FuncOp function, int64_t budget) {
+  SmallVector<tt::ReshapeOp> reshapes;
+  DenseMap<Value, bool> indices;
+  function.walk([&](tt::ReshapeOp reshape) {
+    auto type = cast<RankedTensorType>(reshape.getSrc().getType());
+    int64_t bytes = type.getNumElements() * type.getElementTypeBitWidth() / 8;
+    if (isSpillable(type) && bytes > budget &&
+        !reshape->getParentOfType<LoopLikeOpInterface>() &&
+        !isIndex(reshape.getSrc(), indices))
+      reshapes.push_back(reshape);
+  });
+  for (tt::ReshapeOp reshape : reshapes) {
+    Location loc = reshape.getLoc();
+    OpBuilder builder(reshape);
+    auto source = cast<RankedTensorType>(reshape.getSrc().getType());
+    auto result = cast<RankedTensorType>(reshape.getType());
+    Type pointer = tt::PointerType::get(source.getElementType());
+    Value scratch = dma::ScratchOp::create(
+        builder, loc, pointer,
+        source.getNumElements() * source.getElementTypeBitWidth() / 8);
+    tt::StoreOp::create(
+        builder, loc,
+        buildRowMajorPointers(builder, loc, scratch, source.getShape()),
+        reshape.getSrc(), /*mask=*/Value(), ArrayRef<int32_t>{},
+        /*cachePolicy=*/nullptr);
+    Value reloaded = tt::LoadOp::create(
+        builder, loc, result,
+        buildRowMajorPointers(builder, loc, scratch, result.getShape()),
+        /*mask=*/Value(), /*other=*/Value(), ArrayRef<int32_t>{},
+        /*padding=*/nullptr, /*cachePolicy=*/nullptr, /*isVolatile=*/false);
+    reshape.replaceAllUsesWith(reloaded);
+    reshape.erase();
+  }
+}
