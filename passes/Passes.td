@@ -361,13 +361,14 @@ def StripMineBlocks : Pass<"mtia-strip-mine-blocks", "::mlir::ModuleOp"> {
     operations (arithmetic, pointer arithmetic, loads and stores through
     tensors of pointers, conversions, pure library calls, mapped regions),
     `tt.expand_dims`, `tt.broadcast` and `tt.trans` tie the dimensions they
-    carry; `tt.dot` ties the rows of `a`, `c` and the result, and the
+    carry, `tt.join` and `tt.split` all but the last dimension, of size 2,
+    that they add or remove; `tt.dot` ties the rows of `a`, `c` and the result, and the
     columns of `b`, `c` and the result; loops and conditionals tie what they
     carry and yield. An axis can be split when nothing mixes its elements:
-    no reshape, join, split, concatenation, gather, histogram, print or
-    assert touches it, it is not a dot's K, no non-splat constant and no
-    access through a block pointer or descriptor has it, and no tensor has
-    two dimensions on it. Before the analysis, a reshape of a range (the
+    no reshape, concatenation, gather, histogram, print or assert touches
+    it, it is not a join's or split's last dimension nor a dot's K, no
+    non-splat constant and no access through a block pointer or descriptor
+    has it, and no tensor has two dimensions on it. Before the analysis, a reshape of a range (the
     offsets `tl.arange(0, n).reshape(shape)`) becomes one range per
     dimension, broadcast and scaled by its row-major stride, and every use
     of an index (a
@@ -410,16 +411,23 @@ def StripMineBlocks : Pass<"mtia-strip-mine-blocks", "::mlir::ModuleOp"> {
     tensor loaded outside the block (weights loaded once before the loop)
     keeps the kernel whole.
 
-    A reshape mixes the axes of its operand and result, so neither would run
-    in strips. When the kernel does not fit, a reshape whose operand takes
-    more than the strips' budget, outside any loop, goes through global
-    memory instead: its operand is stored in row-major order to a
-    `dma.scratch` region (the program's slot of the launch's scratch buffer,
-    in SRAM when it fits) and its result loaded from there in the same
-    order, so that each side runs in strips of its own axes, one loop after
-    the other. A reshape in a loop keeps the kernel whole: the store of its
-    next iteration could overtake the loads of this one on the DMA engine's
-    other queue.
+    When the kernel does not fit, two rewrites open blocks that nothing
+    could split, for blocks larger than a quarter of local memory, or, in
+    the compiler's last attempts (one pipeline stage, `mtia.max_stages` 1),
+    larger than the strips' budget. A descriptor addresses its block whole:
+    a `tt.descriptor_load` or `tt.descriptor_store` of such a block, on a
+    descriptor the kernel makes, becomes an access
+    through a tensor of pointers masked by the tensor's shape (zeros read
+    past it), whose strips are slices of the block. A reshape or a
+    concatenation mixes the axes of its operands and result, so neither side
+    would run in strips: one of such a block, outside any loop, goes through
+    global memory instead. Its operands are
+    stored in row-major order, one after another, to a `dma.scratch` region
+    (the program's slot of the launch's scratch buffer, in SRAM when it
+    fits) and its result loaded from there in the same order, so that each
+    side runs in strips of its own axes, one loop after the other. One in a
+    loop keeps the kernel whole: the store of its next iteration could
+    overtake the loads of this one on the DMA engine's other queue.
 
     The pass estimates the peak of data live at once (from each value's
     definition to its last use, nested blocks at their operation); a kernel

@@ -206,6 +206,24 @@ void AxisAnalysis::visit(Operation *op) {
       tie(trans.getSrc(), from, trans.getResult(), dim);
     return;
   }
+  // A join stacks its operands along a new last dimension and a split takes
+  // them apart: the other dimensions stay in step.
+  if (auto join = dyn_cast<tt::JoinOp>(op)) {
+    unsigned rank = getTensorType(join.getLhs()).getRank();
+    for (unsigned dim = 0; dim < rank; ++dim)
+      for (Value operand : {join.getLhs(), join.getRhs()})
+        tie(operand, dim, join.getResult(), dim);
+    forbid(join.getResult(), rank);
+    return;
+  }
+  if (auto split = dyn_cast<tt::SplitOp>(op)) {
+    unsigned rank = getTensorType(split.getOutLHS()).getRank();
+    for (unsigned dim = 0; dim < rank; ++dim)
+      for (Value result : split.getResults())
+        tie(split.getSrc(), dim, result, dim);
+    forbid(split.getSrc(), rank);
+    return;
+  }
   if (auto reduce = dyn_cast<tt::ReduceOp>(op)) {
     tieElementwise(reduce.getSrcs());
     unsigned axis = reduce.getAxis();

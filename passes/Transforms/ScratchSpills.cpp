@@ -1,5 +1,4 @@
-//===- ScratchSpills.cpp - Tiles through global scratch memory
-//-------------===//
+//===- ScratchSpills.cpp - Tiles through global scratch memory ------------===//
 
 #include "passes/Transforms/ScratchSpills.h"
 
@@ -59,16 +58,22 @@ Value buildRowMajorOffsets(OpBuilder &builder, Location loc,
 }
 
 /// Returns pointers to the elements of a tensor of `shape` stored in
-/// row-major order from `base`.
+/// row-major order from element `first` of `base`.
 Value buildRowMajorPointers(OpBuilder &builder, Location loc, Value base,
-                            ArrayRef<int64_t> shape) {
+                            ArrayRef<int64_t> shape, int64_t first = 0) {
   auto pointers = RankedTensorType::get(shape, base.getType());
   Value splat = tt::SplatOp::create(builder, loc, pointers, base);
-  return tt::AddPtrOp::create(builder, loc, pointers, splat,
-                              buildRowMajorOffsets(builder, loc, shape));
+  Value offsets = buildRowMajorOffsets(builder, loc, shape);
+  if (first)
+    offsets = arith::AddIOp::create(
+        builder, loc, offsets,
+        tt::SplatOp::create(builder, loc, offsets.getType(),
+                            arith::ConstantIntOp::create(
+                                builder, loc, builder.getI32Type(), first)));
+  return tt::AddPtrOp::create(builder, loc, pointers, splat, offsets);
 }
 
-/// Whether a reshape of `type` moves data through memory: numbers of
+/// Whether a block of `type` moves through memory: numbers of
 /// whole bytes (not masks or pointers, which are indices) whose
 /// elements an i32 offset reaches.
 bool isSpillable(RankedTensorType type) {
@@ -98,37 +103,46 @@ bool isIndex(Value value, DenseMap<Value, bool> &known) {
 
 } // namespace
 
-void mtia::spillReshapesThroughScratch(tt::FuncOp function, int64_t budget) {
-  SmallVector<tt::ReshapeOp> reshapes;
+void mtia::spillThroughScratch(tt::FuncOp function, int64_t budget) {
+  // The reshapes and concatenations to rewrite: their operands then lie in
+  // row-major order, one after another, in one region.
+  SmallVector<Operation *> spills;
   DenseMap<Value, bool> indices;
-  function.walk([&](tt::ReshapeOp reshape) {
-    auto type = cast<RankedTensorType>(reshape.getSrc().getType());
+  function.walk([&](Operation *op) {
+    if (!isa<tt::ReshapeOp, tt::CatOp>(op))
+      return;
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
     int64_t bytes = type.getNumElements() * type.getElementTypeBitWidth() / 8;
     if (isSpillable(type) && bytes > budget &&
-        !reshape->getParentOfType<LoopLikeOpInterface>() &&
-        !isIndex(reshape.getSrc(), indices))
-      reshapes.push_back(reshape);
+        !op->getParentOfType<LoopLikeOpInterface>() &&
+        llvm::none_of(op->getOperands(),
+                      [&](Value operand) { return isIndex(operand, indices); }))
+      spills.push_back(op);
   });
-  for (tt::ReshapeOp reshape : reshapes) {
-    Location loc = reshape.getLoc();
-    OpBuilder builder(reshape);
-    auto source = cast<RankedTensorType>(reshape.getSrc().getType());
-    auto result = cast<RankedTensorType>(reshape.getType());
-    Type pointer = tt::PointerType::get(source.getElementType());
+  for (Operation *op : spills) {
+    Location loc = op->getLoc();
+    OpBuilder builder(op);
+    auto result = cast<RankedTensorType>(op->getResult(0).getType());
+    Type pointer = tt::PointerType::get(result.getElementType());
     Value scratch = dma::ScratchOp::create(
         builder, loc, pointer,
-        source.getNumElements() * source.getElementTypeBitWidth() / 8);
-    tt::StoreOp::create(
-        builder, loc,
-        buildRowMajorPointers(builder, loc, scratch, source.getShape()),
-        reshape.getSrc(), /*mask=*/Value(), ArrayRef<int32_t>{},
-        /*cachePolicy=*/nullptr);
+        result.getNumElements() * result.getElementTypeBitWidth() / 8);
+    int64_t first = 0;
+    for (Value operand : op->getOperands()) {
+      auto type = cast<RankedTensorType>(operand.getType());
+      tt::StoreOp::create(
+          builder, loc,
+          buildRowMajorPointers(builder, loc, scratch, type.getShape(), first),
+          operand, /*mask=*/Value(), ArrayRef<int32_t>{},
+          /*cachePolicy=*/nullptr);
+      first += type.getNumElements();
+    }
     Value reloaded = tt::LoadOp::create(
         builder, loc, result,
         buildRowMajorPointers(builder, loc, scratch, result.getShape()),
         /*mask=*/Value(), /*other=*/Value(), ArrayRef<int32_t>{},
         /*padding=*/nullptr, /*cachePolicy=*/nullptr, /*isVolatile=*/false);
-    reshape.replaceAllUsesWith(reloaded);
-    reshape.erase();
+    op->getResult(0).replaceAllUsesWith(reloaded);
+    op->erase();
   }
 }

@@ -1,6 +1,7 @@
 //===- ScratchSpills.h - Tiles through global scratch memory ----*- C++ -*-===//
 //
-// The strip-miner's last resort for reshapes too large for local memory.
+// The strip-miner's last resort for reshapes and concatenations too large
+// for local memory.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,16 +14,18 @@
 
 namespace mtia {
 
-/// Rewrites each reshape in `function` whose data (not an index computed
-/// from ranges, splats and constants) exceeds `budget` bytes, outside any
-/// loop, as a store of its operand to a `dma.scratch` region of
-/// global memory and a load of its result from there, both in row-major
-/// order (the order of elements a reshape keeps). A reshape mixes the
-/// dimensions of its operand and result, so the strip-miner could run
-/// neither side in strips; through memory, each side runs in strips of its
-/// own axes. A reshape in a loop stays: its next iteration's store could
-/// overtake this one's load on the DMA engine's other queue.
-void spillReshapesThroughScratch(tt::FuncOp function, int64_t budget);
+/// Rewrites each reshape and concatenation in `function` whose data (not
+/// an index computed from ranges, splats and constants) exceeds `budget`
+/// bytes, outside any loop, as stores of its operands to a `dma.scratch`
+/// region of global memory, one after another in row-major order, and a
+/// load of its result from there in the same order (the order of elements a
+/// reshape keeps, and the one a concatenation along the first dimension
+/// makes). Such an operation mixes the dimensions of its operands and
+/// result, so the strip-miner could run neither side in strips; through
+/// memory, each side runs in strips of its own axes. One in a loop stays:
+/// its next iteration's store could overtake this one's load on the DMA
+/// engine's other queue.
+void spillThroughScratch(tt::FuncOp function, int64_t budget);
 
 } // namespace mtia
 

@@ -31,8 +31,10 @@
 
 #include "passes/Analysis/AxisAnalysis.h"
 #include "passes/Analysis/LiveBytes.h"
+#include "passes/Analysis/PipelineStages.h"
 #include "passes/Analysis/TargetDescription.h"
 #include "passes/Passes.h"
+#include "passes/Transforms/DescriptorAccesses.h"
 #include "passes/Transforms/ScratchSpills.h"
 
 #include "dialects/TT/TTDialect.h"
@@ -650,8 +652,9 @@ int64_t AxisSplit::estimatePeakBytes(ArrayRef<int64_t> stripSizes,
   // indices and masks.
   DenseSet<Value> indexValues;
   kernelBody.walk([&](Operation *op) {
-    if (op->getNumRegions() != 0 ||
-        isa<tt::LoadOp, tt::AtomicRMWOp, tt::AtomicCASOp>(op))
+    // What an operation reads from memory (a load, a descriptor's block) is
+    // data.
+    if (op->getNumRegions() != 0 || !isMemoryEffectFree(op))
       return;
     bool fromIndices = llvm::all_of(op->getOperands(), [&](Value operand) {
       return !getTensorType(operand) || indexValues.contains(operand);
@@ -811,7 +814,15 @@ struct StripMineBlocksPass
                     AxisAnalysis(function), {})
               .estimatePeakBytes({}, true) <= trigger)
         return;
-      spillReshapesThroughScratch(function, budget);
+      // Blocks that a quarter of local memory holds stay as they are until
+      // the compiler's last attempts, in one pipeline stage, which fit them
+      // better than pointers in strips or a trip through scratch would.
+      auto maxStages = getOperation()->getAttrOfType<IntegerAttr>(
+          kModuleMaxStagesAttrName);
+      int64_t rewriteLimit =
+          maxStages && maxStages.getInt() == 1 ? budget : localBytes / 4;
+      rewriteLargeDescriptorAccesses(function, rewriteLimit);
+      spillThroughScratch(function, rewriteLimit);
       expandRangeReshapes(function);
       separateIndexUses(function);
       // Axes that are split in blocks of their own (the blocks of two loops

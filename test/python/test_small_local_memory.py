@@ -22,11 +22,8 @@ CASES = sorted(path for cases in (CORPUS, KERNEL_CASES) for path in cases.iterdi
 
 #: case -> why no strip of it fits 24 KiB.
 REFUSED = {
-    "05_desc_linear_f16": "tensor descriptors address their blocks whole",
-    "07_desc_device_scale": "a tensor descriptor addresses its block whole",
     "07b_desc_host_matmul": "host tensor descriptors address their blocks whole",
     "102_ind_max_pool": "the smallest strips still exceed 24 KiB",
-    "37_rope_split_join": "split and join mix the last axis",
     "54_ind_log_softmax_long": "reductions over the row inside the loop over it",
     "72_ind_softmax_long": "reductions over the row inside the loop over it",
 }

@@ -705,3 +705,97 @@ tt.func @two_loops_over_a_row(%x: !tt.ptr<f32>, %n: i32) -> f32 {
   }
   tt.return %max : f32
 }
+
+// -----
+
+// A descriptor addresses its 512x512 block whole: the load and the store
+// become accesses through pointers, bounded by the tensor's shape (zeros
+// read past it), and run in strips of rows.
+
+// CHECK-LABEL: tt.func public @large_descriptor
+// CHECK-NOT: tt.descriptor_
+// CHECK: scf.for
+// CHECK: %[[ROWS:.*]] = arith.cmpi slt, %{{.*}}, %{{.*}} : tensor<{{[0-9]+}}x1xi32>
+// CHECK: %[[INSIDE:.*]] = arith.andi
+// CHECK: %[[ZEROS:.*]] = arith.constant dense<0.000000e+00> : tensor<{{[0-9]+}}x512xf32>
+// CHECK: tt.load %{{.*}}, %[[INSIDE]], %[[ZEROS]] : tensor<{{[0-9]+}}x512x!tt.ptr<f32>>
+// CHECK: tt.store %{{.*}}, %{{.*}}, %[[INSIDE]] : tensor<{{[0-9]+}}x512x!tt.ptr<f32>>
+tt.func public @large_descriptor(%in: !tt.ptr<f32>, %out: !tt.ptr<f32>, %m: i32, %n: i32) {
+  %c512_i32 = arith.constant 512 : i32
+  %c1_i64 = arith.constant 1 : i64
+  %stride = arith.extsi %n : i32 to i64
+  %src = tt.make_tensor_descriptor %in, [%m, %n], [%stride, %c1_i64] : <f32>, <512x512xf32>
+  %dst = tt.make_tensor_descriptor %out, [%m, %n], [%stride, %c1_i64] : <f32>, <512x512xf32>
+  %pid = tt.get_program_id x : i32
+  %row = arith.muli %pid, %c512_i32 : i32
+  %c0_i32 = arith.constant 0 : i32
+  %v = tt.descriptor_load %src[%row, %c0_i32] : !tt.tensordesc<512x512xf32> -> tensor<512x512xf32>
+  %d = arith.addf %v, %v : tensor<512x512xf32>
+  tt.descriptor_store %dst[%row, %c0_i32], %d : !tt.tensordesc<512x512xf32>, tensor<512x512xf32>
+  tt.return
+}
+
+// -----
+
+// A concatenation of two 128K blocks goes through scratch: both operands
+// are stored one after the other, each in strips, and the result is loaded
+// back in strips of its own.
+
+// CHECK-LABEL: tt.func public @concatenation
+// CHECK-NOT: tt.cat
+// CHECK: %[[SCRATCH:.*]] = dma.scratch 1048576 : <f32>
+// CHECK: scf.for
+// CHECK: tt.splat %[[SCRATCH]]
+// CHECK: tt.store
+// CHECK: tt.splat %c131072_i32
+// CHECK: tt.store
+// CHECK: scf.for
+// CHECK: tt.splat %[[SCRATCH]]
+// CHECK: tt.load
+// CHECK: tt.store
+tt.func public @concatenation(%a: !tt.ptr<f32>, %b: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
+  %r = tt.make_range {end = 131072 : i32, start = 0 : i32} : tensor<131072xi32>
+  %as = tt.splat %a : !tt.ptr<f32> -> tensor<131072x!tt.ptr<f32>>
+  %ap = tt.addptr %as, %r : tensor<131072x!tt.ptr<f32>>, tensor<131072xi32>
+  %av = tt.load %ap : tensor<131072x!tt.ptr<f32>>
+  %bs = tt.splat %b : !tt.ptr<f32> -> tensor<131072x!tt.ptr<f32>>
+  %bp = tt.addptr %bs, %r : tensor<131072x!tt.ptr<f32>>, tensor<131072xi32>
+  %bv = tt.load %bp : tensor<131072x!tt.ptr<f32>>
+  %c = tt.cat %av, %bv : tensor<131072xf32> -> tensor<262144xf32>
+  %r2 = tt.make_range {end = 262144 : i32, start = 0 : i32} : tensor<262144xi32>
+  %outs = tt.splat %out : !tt.ptr<f32> -> tensor<262144x!tt.ptr<f32>>
+  %op = tt.addptr %outs, %r2 : tensor<262144x!tt.ptr<f32>>, tensor<262144xi32>
+  tt.store %op, %c : tensor<262144x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// A join ties the dimensions of its operands to those of its result but
+// the last: 65536 pairs run in strips of rows of pairs.
+
+// CHECK-LABEL: tt.func public @large_join
+// CHECK: scf.for
+// CHECK: tt.join %{{.*}}, %{{.*}} : tensor<{{[0-9]+}}xf32> -> tensor<{{[0-9]+}}x2xf32>
+tt.func public @large_join(%a: !tt.ptr<f32>, %b: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
+  %r = tt.make_range {end = 65536 : i32, start = 0 : i32} : tensor<65536xi32>
+  %as = tt.splat %a : !tt.ptr<f32> -> tensor<65536x!tt.ptr<f32>>
+  %ap = tt.addptr %as, %r : tensor<65536x!tt.ptr<f32>>, tensor<65536xi32>
+  %av = tt.load %ap : tensor<65536x!tt.ptr<f32>>
+  %bs = tt.splat %b : !tt.ptr<f32> -> tensor<65536x!tt.ptr<f32>>
+  %bp = tt.addptr %bs, %r : tensor<65536x!tt.ptr<f32>>, tensor<65536xi32>
+  %bv = tt.load %bp : tensor<65536x!tt.ptr<f32>>
+  %j = tt.join %av, %bv : tensor<65536xf32> -> tensor<65536x2xf32>
+  %c2 = arith.constant dense<2> : tensor<65536x1xi32>
+  %rows = tt.expand_dims %r {axis = 1 : i32} : tensor<65536xi32> -> tensor<65536x1xi32>
+  %first = arith.muli %rows, %c2 : tensor<65536x1xi32>
+  %pair = tt.make_range {end = 2 : i32, start = 0 : i32} : tensor<2xi32>
+  %cols = tt.expand_dims %pair {axis = 0 : i32} : tensor<2xi32> -> tensor<1x2xi32>
+  %fb = tt.broadcast %first : tensor<65536x1xi32> -> tensor<65536x2xi32>
+  %cb = tt.broadcast %cols : tensor<1x2xi32> -> tensor<65536x2xi32>
+  %offs = arith.addi %fb, %cb : tensor<65536x2xi32>
+  %outs = tt.splat %out : !tt.ptr<f32> -> tensor<65536x2x!tt.ptr<f32>>
+  %op = tt.addptr %outs, %offs : tensor<65536x2x!tt.ptr<f32>>, tensor<65536x2xi32>
+  tt.store %op, %j : tensor<65536x2x!tt.ptr<f32>>
+  tt.return
+}
