@@ -817,8 +817,8 @@ struct StripMineBlocksPass
       // Blocks that a quarter of local memory holds stay as they are until
       // the compiler's last attempts, in one pipeline stage, which fit them
       // better than pointers in strips or a trip through scratch would.
-      auto maxStages = getOperation()->getAttrOfType<IntegerAttr>(
-          kModuleMaxStagesAttrName);
+      auto maxStages =
+          getOperation()->getAttrOfType<IntegerAttr>(kModuleMaxStagesAttrName);
       int64_t rewriteLimit =
           maxStages && maxStages.getInt() == 1 ? budget : localBytes / 4;
       rewriteLargeDescriptorAccesses(function, rewriteLimit);
