@@ -415,10 +415,11 @@ def StripMineBlocks : Pass<"mtia-strip-mine-blocks", "::mlir::ModuleOp"> {
     could split, for blocks larger than a quarter of local memory, or, in
     the compiler's last attempts (one pipeline stage, `mtia.max_stages` 1),
     larger than the strips' budget. A descriptor addresses its block whole:
-    a `tt.descriptor_load` or `tt.descriptor_store` of such a block, on a
-    descriptor the kernel makes, becomes an access
+    a `tt.descriptor_load` or `tt.descriptor_store` of such a block becomes
+    an access
     through a tensor of pointers masked by the tensor's shape (zeros read
-    past it), whose strips are slices of the block. A reshape or a
+    past it) from the tensor's base (`dma.descriptor_base` of a descriptor
+    the host passes), whose strips are slices of the block. A reshape or a
     concatenation mixes the axes of its operands and result, so neither side
     would run in strips: one of such a block, outside any loop, goes through
     global memory instead. Its operands are

@@ -248,5 +248,14 @@ std::optional<Endpoint> AtomicCASOp::getEndpoint() { return Endpoint::DMAOut; }
 int64_t AtomicCASOp::getPageIndex() { return getPage().value_or(0); }
 
 //===----------------------------------------------------------------------===//
-// Completion
+// Descriptors
 //===----------------------------------------------------------------------===//
+
+LogicalResult DescriptorBaseOp::verify() {
+  Type element = getDesc().getType().getBlockType().getElementType();
+  if (getResult().getType() != mtia::tt::PointerType::get(element))
+    return emitOpError("must point to the elements of the descriptor's "
+                       "block, ")
+           << element;
+  return success();
+}

@@ -232,7 +232,29 @@ def DMA_ScratchOp : DMA_Op<"scratch", [MemoryEffects<[MemAlloc]>]> {
   }];
   let arguments = (ins ConfinedAttr<I64Attr, [IntPositive]>:$bytes);
   let results = (outs TT_Ptr:$result);
-  let assemblyFormat = "$bytes attr-dict `:` type($result)";
+  let assemblyFormat = "$bytes attr-dict `:` qualified(type($result))";
+}
+
+//===----------------------------------------------------------------------===//
+// Descriptors.
+//===----------------------------------------------------------------------===//
+
+def DMA_DescriptorBaseOp : DMA_Op<"descriptor_base", [Pure]> {
+  let summary = "the address of the tensor a descriptor from the host describes";
+  let description = [{
+    `%p = dma.descriptor_base %desc : !tt.tensordesc<64x64xf16> -> !tt.ptr<f16>`
+    is the
+    address of the tensor's first element, the buffer the host bound for the
+    descriptor argument (whose shape and strides follow it among the kernel's
+    arguments). The strip-miner addresses a block too large for local memory
+    through pointers from it. The data-movement stage, which makes such an
+    argument the pointer to its tensor, replaces the op with it.
+  }];
+  let arguments = (ins TT_TensorDescType:$desc);
+  let results = (outs TT_Ptr:$result);
+  let assemblyFormat =
+      "$desc attr-dict `:` qualified(type($desc)) `->` qualified(type($result))";
+  let hasVerifier = 1;
 }
 
 #endif // MTIA_DIALECT_DMA_DMAOPS_TD

@@ -1,6 +1,9 @@
 //===- DescriptorAccesses.cpp - Descriptor blocks as pointers -------------===//
 
 #include "passes/Transforms/DescriptorAccesses.h"
+#include "passes/Analysis/TensorDescriptors.h"
+
+#include "dialects/DMA/DMADialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
@@ -10,12 +13,12 @@ using namespace mtia;
 
 namespace {
 
-/// The pointers to a descriptor's block at `indices` and the mask of its
-/// elements inside the tensor, in the shape of `type` (the block's, maybe
+/// The pointers to the block of `descriptor` at `indices` and the mask of
+/// its elements inside the tensor, in the shape of `type` (the block's, maybe
 /// without leading dimensions of size 1, which Triton drops from the loaded
 /// tensor and which then only place it).
 std::pair<Value, Value> buildBlockPointers(OpBuilder &builder, Location loc,
-                                           tt::MakeTensorDescOp make,
+                                           const Descriptor &descriptor,
                                            ValueRange indices,
                                            RankedTensorType type) {
   Type i32 = builder.getI32Type(), i64 = builder.getI64Type();
@@ -28,8 +31,8 @@ std::pair<Value, Value> buildBlockPointers(OpBuilder &builder, Location loc,
   Value scalarOffset, scalarInside;
   Value offsets, mask;
   for (int64_t dim = 0; dim < rank; ++dim) {
-    Value index = indices[dim], bound = make.getShape()[dim];
-    Value stride = make.getStrides()[dim];
+    Value index = indices[dim], bound = descriptor.shape[dim];
+    Value stride = descriptor.strides[dim];
     if (dim < dropped) {
       Value offset = arith::MulIOp::create(
           builder, loc, arith::ExtSIOp::create(builder, loc, i64, index),
@@ -93,10 +96,15 @@ std::pair<Value, Value> buildBlockPointers(OpBuilder &builder, Location loc,
         builder, loc, mask,
         tt::SplatOp::create(builder, loc, maskType, scalarInside));
   }
-  auto pointersType = RankedTensorType::get(shape, make.getBase().getType());
+  // A descriptor from the host is its tensor's base.
+  Value base = descriptor.base;
+  if (isa<tt::TensorDescType>(base.getType()))
+    base = dma::DescriptorBaseOp::create(
+        builder, loc, tt::PointerType::get(type.getElementType()), base);
+  auto pointersType = RankedTensorType::get(shape, base.getType());
   Value pointers = tt::AddPtrOp::create(
       builder, loc, pointersType,
-      tt::SplatOp::create(builder, loc, pointersType, make.getBase()), offsets);
+      tt::SplatOp::create(builder, loc, pointersType, base), offsets);
   return {pointers, mask};
 }
 
@@ -108,26 +116,30 @@ int64_t getBytes(RankedTensorType type) {
 } // namespace
 
 void mtia::rewriteLargeDescriptorAccesses(tt::FuncOp function, int64_t budget) {
-  SmallVector<Operation *> accesses;
+  SmallVector<std::pair<Operation *, Descriptor>> accesses;
   function.walk([&](Operation *op) {
     auto load = dyn_cast<tt::DescriptorLoadOp>(op);
     auto store = dyn_cast<tt::DescriptorStoreOp>(op);
     if (!load && !store)
       return;
-    Value desc = load ? load.getDesc() : store.getDesc();
     auto block = cast<RankedTensorType>(load ? load.getType()
                                              : store.getSrc().getType());
-    if (desc.getDefiningOp<tt::MakeTensorDescOp>() && getBytes(block) > budget)
-      accesses.push_back(op);
+    if (getBytes(block) <= budget)
+      return;
+    // A descriptor of neither form is left for the data-movement stage to
+    // report.
+    FailureOr<Descriptor> descriptor =
+        getDescriptor(function, load ? load.getDesc() : store.getDesc());
+    if (succeeded(descriptor))
+      accesses.push_back({op, *descriptor});
   });
-  for (Operation *op : accesses) {
+  for (auto &[op, descriptor] : accesses) {
     OpBuilder builder(op);
     Location loc = op->getLoc();
     if (auto load = dyn_cast<tt::DescriptorLoadOp>(op)) {
       auto type = cast<RankedTensorType>(load.getType());
-      auto [pointers, mask] = buildBlockPointers(
-          builder, loc, load.getDesc().getDefiningOp<tt::MakeTensorDescOp>(),
-          load.getIndices(), type);
+      auto [pointers, mask] =
+          buildBlockPointers(builder, loc, descriptor, load.getIndices(), type);
       Value zeros = arith::ConstantOp::create(
           builder, loc, type,
           DenseElementsAttr::get(type,
@@ -141,9 +153,9 @@ void mtia::rewriteLargeDescriptorAccesses(tt::FuncOp function, int64_t budget) {
       continue;
     }
     auto store = cast<tt::DescriptorStoreOp>(op);
-    auto [pointers, mask] = buildBlockPointers(
-        builder, loc, store.getDesc().getDefiningOp<tt::MakeTensorDescOp>(),
-        store.getIndices(), cast<RankedTensorType>(store.getSrc().getType()));
+    auto [pointers, mask] =
+        buildBlockPointers(builder, loc, descriptor, store.getIndices(),
+                           cast<RankedTensorType>(store.getSrc().getType()));
     tt::StoreOp::create(builder, loc, pointers, store.getSrc(), mask,
                         ArrayRef<int32_t>{}, /*cachePolicy=*/nullptr);
     store.erase();

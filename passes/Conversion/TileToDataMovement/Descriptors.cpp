@@ -12,40 +12,6 @@
 using namespace mlir;
 using namespace mtia;
 
-FailureOr<Descriptor> AccessLowering::getDescriptor(Operation *op, Value desc) {
-  int64_t rank =
-      cast<tt::TensorDescType>(desc.getType()).getBlockType().getRank();
-  if (auto make = desc.getDefiningOp<tt::MakeTensorDescOp>())
-    return Descriptor{make.getBase(), llvm::to_vector(make.getShape()),
-                      llvm::to_vector(make.getStrides())};
-  auto argument = dyn_cast<BlockArgument>(desc);
-  if (!argument || argument.getOwner() != &function.getBody().front() ||
-      argument.getArgNumber() + 2 * rank >= function.getNumArguments())
-    return op->emitError("the tensor descriptor is neither made in the "
-                         "kernel nor a kernel argument followed by its "
-                         "shape and strides"),
-           failure();
-  Block &entry = function.getBody().front();
-  // The shape and strides are integers; anything else (a complex or float
-  // argument in their place) is not a descriptor's.
-  for (int64_t i = 1; i <= 2 * rank; ++i) {
-    Type type = entry.getArgument(argument.getArgNumber() + i).getType();
-    if (!type.isSignlessInteger() || type.getIntOrFloatBitWidth() > 64)
-      return op->emitError("the ")
-             << (i <= rank ? "shape" : "stride") << " arguments of a tensor "
-             << "descriptor argument must be integers, got " << type,
-             failure();
-  }
-  Descriptor descriptor{argument, {}, {}};
-  for (int64_t dim = 0; dim < rank; ++dim) {
-    descriptor.shape.push_back(
-        entry.getArgument(argument.getArgNumber() + 1 + dim));
-    descriptor.strides.push_back(
-        entry.getArgument(argument.getArgNumber() + 1 + rank + dim));
-  }
-  return descriptor;
-}
-
 /// The block of a descriptor at `indices`: element offset
 /// sum_d indices[d] * strides[d], the descriptor's strides, and bounds
 /// that drop what lies past the tensor's shape (read as zero).
@@ -56,7 +22,7 @@ FailureOr<Descriptor> AccessLowering::getDescriptor(Operation *op, Value desc) {
 FailureOr<StructuredAccess> AccessLowering::analyzeDescriptorAccess(
     Operation *op, Value desc, ValueRange indices, ArrayRef<int64_t> shape,
     OpBuilder &builder) {
-  FailureOr<Descriptor> descriptor = getDescriptor(op, desc);
+  FailureOr<Descriptor> descriptor = getDescriptor(function, desc, op);
   if (failed(descriptor))
     return failure();
   Location loc = op->getLoc();
@@ -175,6 +141,12 @@ LogicalResult AccessLowering::retypeDescriptorArguments() {
                                  "supported by the DMA lowering");
       argument.setType(
           tt::PointerType::get(descType.getBlockType().getElementType()));
+      // The base of the tensor is the argument now.
+      for (Operation *user : llvm::make_early_inc_range(argument.getUsers()))
+        if (isa<dma::DescriptorBaseOp>(user)) {
+          user->getResult(0).replaceAllUsesWith(argument);
+          user->erase();
+        }
     }
     inputs.push_back(argument.getType());
   }

@@ -25,6 +25,7 @@
 
 #include "passes/Analysis/PipelineStages.h"
 #include "passes/Analysis/PointerAnalysis.h"
+#include "passes/Analysis/TensorDescriptors.h"
 #include "passes/Analysis/UnitAssignment.h"
 #include "passes/Conversion/TTToTile/TileConversion.h"
 
@@ -135,14 +136,6 @@ struct StructuredAccess {
   /// Whether the transfer is the fallback of a versioned access, which runs
   /// only where the run-time conditions fail.
   bool fallback = false;
-};
-
-/// The base, shape and strides of a tensor descriptor: the operands of
-/// `tt.make_tensor_descriptor`, or for a descriptor passed by the host the
-/// kernel arguments that follow it (its shape, then its strides).
-struct Descriptor {
-  Value base;
-  SmallVector<Value> shape, strides;
 };
 
 /// Lowers the memory accesses of one kernel (see the file header).
@@ -332,8 +325,6 @@ private:
                                  OpBuilder &builder, Location loc);
 
   // Defined in Descriptors.cpp: tensor descriptors.
-
-  FailureOr<Descriptor> getDescriptor(Operation *op, Value desc);
 
   /// The block of a descriptor at `indices`: element offset
   /// sum_d indices[d] * strides[d], the descriptor's strides, and bounds

@@ -490,12 +490,12 @@ tt.func public @reverse_scan(%in: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
 
 // CHECK-LABEL: tt.func public @reshape
 // CHECK-NOT: tt.reshape
-// CHECK: %[[FIRST:.*]] = dma.scratch 524288 : <f32>
+// CHECK: %[[FIRST:.*]] = dma.scratch 524288 : !tt.ptr<f32>
 // CHECK: scf.for
 // CHECK: tt.load %{{.*}} : tensor<{{[0-9]+}}x!tt.ptr<f32>>
 // CHECK: tt.splat %[[FIRST]]
 // CHECK: tt.store
-// CHECK: %[[SECOND:.*]] = dma.scratch 524288 : <f32>
+// CHECK: %[[SECOND:.*]] = dma.scratch 524288 : !tt.ptr<f32>
 // CHECK: scf.for
 // CHECK: tt.splat %[[FIRST]]
 // CHECK: tt.load
@@ -743,7 +743,7 @@ tt.func public @large_descriptor(%in: !tt.ptr<f32>, %out: !tt.ptr<f32>, %m: i32,
 
 // CHECK-LABEL: tt.func public @concatenation
 // CHECK-NOT: tt.cat
-// CHECK: %[[SCRATCH:.*]] = dma.scratch 1048576 : <f32>
+// CHECK: %[[SCRATCH:.*]] = dma.scratch 1048576 : !tt.ptr<f32>
 // CHECK: scf.for
 // CHECK: tt.splat %[[SCRATCH]]
 // CHECK: tt.store
@@ -797,5 +797,34 @@ tt.func public @large_join(%a: !tt.ptr<f32>, %b: !tt.ptr<f32>, %out: !tt.ptr<f32
   %outs = tt.splat %out : !tt.ptr<f32> -> tensor<65536x2x!tt.ptr<f32>>
   %op = tt.addptr %outs, %offs : tensor<65536x2x!tt.ptr<f32>>, tensor<65536x2xi32>
   tt.store %op, %j : tensor<65536x2x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// A descriptor the host passes (its shape and strides follow it among the
+// arguments) is addressed from its base.
+
+// CHECK-LABEL: tt.func public @large_host_descriptor
+// CHECK-NOT: tt.descriptor_
+// CHECK: %[[BASE:.*]] = dma.descriptor_base %arg0 : !tt.tensordesc<512x512xf32> -> !tt.ptr<f32>
+// CHECK: scf.for
+// CHECK: tt.splat %[[BASE]]
+// CHECK: tt.load
+tt.func public @large_host_descriptor(%desc: !tt.tensordesc<512x512xf32>, %m: i32, %n: i32,
+                                      %sm: i64, %sn: i64, %out: !tt.ptr<f32>) {
+  %c0_i32 = arith.constant 0 : i32
+  %v = tt.descriptor_load %desc[%c0_i32, %c0_i32] : !tt.tensordesc<512x512xf32> -> tensor<512x512xf32>
+  %rows = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32>
+  %c512 = arith.constant dense<512> : tensor<512x1xi32>
+  %r = tt.expand_dims %rows {axis = 1 : i32} : tensor<512xi32> -> tensor<512x1xi32>
+  %rs = arith.muli %r, %c512 : tensor<512x1xi32>
+  %c = tt.expand_dims %rows {axis = 0 : i32} : tensor<512xi32> -> tensor<1x512xi32>
+  %rb = tt.broadcast %rs : tensor<512x1xi32> -> tensor<512x512xi32>
+  %cb = tt.broadcast %c : tensor<1x512xi32> -> tensor<512x512xi32>
+  %offs = arith.addi %rb, %cb : tensor<512x512xi32>
+  %outs = tt.splat %out : !tt.ptr<f32> -> tensor<512x512x!tt.ptr<f32>>
+  %op = tt.addptr %outs, %offs : tensor<512x512x!tt.ptr<f32>>, tensor<512x512xi32>
+  tt.store %op, %v : tensor<512x512x!tt.ptr<f32>>
   tt.return
 }

@@ -15,6 +15,7 @@ import torch
 import triton
 import triton.language as tl
 from corpus_data import load_hand_written_kernels, load_module
+from triton.tools.tensor_descriptor import TensorDescriptor
 
 from mtia_compiler import CompilationError
 from mtia_compiler.backend import launches
@@ -458,6 +459,22 @@ def test_a_descriptor_block_of_1_mib_runs_in_strips() -> None:
     torch.testing.assert_close(out, x * 2, rtol=0, atol=0)
     assert "tt.descriptor_load" not in compiled.asm["tile"]
     assert "scf.for" in compiled.asm["tile"]
+
+
+@triton.jit
+def host_descriptor_scale_kernel(x_desc, out_desc, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    rows, cols = tl.program_id(0) * BLOCK_M, tl.program_id(1) * BLOCK_N
+    out_desc.store([rows, cols], x_desc.load([rows, cols]) * 2)
+
+
+def test_a_block_of_1_mib_through_host_descriptors_runs_in_strips() -> None:
+    x = torch.randn(1000, 900)
+    out = torch.zeros_like(x)
+    compiled = host_descriptor_scale_kernel[(2, 2)](
+        TensorDescriptor.from_tensor(x, [512, 512]), TensorDescriptor.from_tensor(out, [512, 512]),
+        BLOCK_M=512, BLOCK_N=512)
+    torch.testing.assert_close(out, x * 2, rtol=0, atol=0)
+    assert "dma.descriptor_base" in compiled.asm["tile"]
 
 
 @triton.jit

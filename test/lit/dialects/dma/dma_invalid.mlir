@@ -286,3 +286,21 @@ tt.func @page_read_by_both_queues(%x: !tt.ptr<f32>, %in: !cb.cb<64xf32, pages = 
   %t1 = dma.scatter %out[0] to %x[%idx] : !cb.cb<64xf32, pages = 1>, !tt.ptr<f32>, !tile.tile<64xi32>
   tt.return
 }
+
+// -----
+
+// A descriptor's base points to the elements of its block.
+tt.func @descriptor_base_of_another_type(%desc: !tt.tensordesc<64x64xf16>) -> !tt.ptr<f32> {
+  // expected-error @+1 {{must point to the elements of the descriptor's block, 'f16'}}
+  %base = dma.descriptor_base %desc : !tt.tensordesc<64x64xf16> -> !tt.ptr<f32>
+  tt.return %base : !tt.ptr<f32>
+}
+
+// -----
+
+// A scratch region has bytes.
+tt.func @empty_scratch() -> !tt.ptr<f32> {
+  // expected-error @+1 {{attribute 'bytes' failed to satisfy constraint}}
+  %p = dma.scratch 0 : !tt.ptr<f32>
+  tt.return %p : !tt.ptr<f32>
+}

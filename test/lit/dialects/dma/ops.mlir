@@ -117,3 +117,14 @@ tt.func @atomics(%y: !tt.ptr<f32>, %lock: !tt.ptr<i32>, %idx: !tile.tile<64xi32>
   dma.wait %t0, %t1, %t2, %t3
   tt.return
 }
+
+// CHECK-LABEL: tt.func @global_memory
+// CHECK: %[[SCRATCH:.*]] = dma.scratch 4096 : !tt.ptr<f32>
+// CHECK: %[[OTHER:.*]] = dma.scratch 4096 : !tt.ptr<f32>
+// CHECK: dma.descriptor_base %{{.*}} : !tt.tensordesc<64x64xf16> -> !tt.ptr<f16>
+tt.func @global_memory(%desc: !tt.tensordesc<64x64xf16>) -> (!tt.ptr<f32>, !tt.ptr<f32>, !tt.ptr<f16>) {
+  %a = dma.scratch 4096 : !tt.ptr<f32>
+  %b = dma.scratch 4096 : !tt.ptr<f32>
+  %base = dma.descriptor_base %desc : !tt.tensordesc<64x64xf16> -> !tt.ptr<f16>
+  tt.return %a, %b, %base : !tt.ptr<f32>, !tt.ptr<f32>, !tt.ptr<f16>
+}
