@@ -49,6 +49,46 @@ bool mtia::hasSideEffects(Operation *op) {
          effects.hasEffect<MemoryEffects::Free>();
 }
 
+Value mtia::buildRowMajorOffsets(OpBuilder &builder, Location loc,
+                                 RankedTensorType type) {
+  auto splatConstant = [&](int64_t value) -> Value {
+    return arith::ConstantOp::create(
+        builder, loc,
+        DenseElementsAttr::get(
+            type, builder.getIntegerAttr(type.getElementType(), value)));
+  };
+  Value offsets;
+  int64_t stride = 1;
+  for (int64_t dim = type.getRank() - 1; dim >= 0; --dim) {
+    int64_t length = type.getDimSize(dim);
+    if (length != 1) {
+      auto rangeType = RankedTensorType::get({length}, type.getElementType());
+      Value expanded =
+          tt::MakeRangeOp::create(builder, loc, rangeType, 0, length);
+      // Ones before the dimension, then after it.
+      for (int64_t position = 0; position < type.getRank(); ++position) {
+        if (position == dim)
+          continue;
+        auto current = cast<RankedTensorType>(expanded.getType());
+        SmallVector<int64_t> shape(current.getShape());
+        shape.insert(shape.begin() + position, 1);
+        expanded = tt::ExpandDimsOp::create(builder, loc, current.clone(shape),
+                                            expanded, position);
+      }
+      Value broadcast = tt::BroadcastOp::create(builder, loc, type, expanded);
+      if (stride != 1)
+        broadcast = arith::MulIOp::create(builder, loc, broadcast,
+                                          splatConstant(stride));
+      offsets = offsets
+                    ? arith::AddIOp::create(builder, loc, offsets, broadcast)
+                          .getResult()
+                    : broadcast;
+    }
+    stride *= length;
+  }
+  return offsets ? offsets : splatConstant(0);
+}
+
 void mtia::expandRangeReshapes(tt::FuncOp function) {
   SmallVector<tt::ReshapeOp> reshapes;
   function.walk([&](tt::ReshapeOp reshape) {
@@ -60,38 +100,14 @@ void mtia::expandRangeReshapes(tt::FuncOp function) {
     auto type = cast<RankedTensorType>(reshape.getType());
     Location loc = reshape.getLoc();
     OpBuilder builder(reshape);
-    auto splatConstant = [&](int64_t value) -> Value {
-      return arith::ConstantOp::create(
-          builder, loc,
-          DenseElementsAttr::get(
-              type, builder.getIntegerAttr(type.getElementType(), value)));
-    };
-    Value offsets = splatConstant(range.getStart());
-    int64_t stride = 1;
-    for (int64_t dim = type.getRank() - 1; dim >= 0; --dim) {
-      int64_t length = type.getDimSize(dim);
-      if (length != 1) {
-        auto rangeType = RankedTensorType::get({length}, type.getElementType());
-        Value expanded =
-            tt::MakeRangeOp::create(builder, loc, rangeType, 0, length);
-        // Ones before the dimension, then after it.
-        for (int64_t position = 0; position < type.getRank(); ++position) {
-          if (position == dim)
-            continue;
-          auto current = cast<RankedTensorType>(expanded.getType());
-          SmallVector<int64_t> shape(current.getShape());
-          shape.insert(shape.begin() + position, 1);
-          expanded = tt::ExpandDimsOp::create(
-              builder, loc, current.clone(shape), expanded, position);
-        }
-        Value broadcast = tt::BroadcastOp::create(builder, loc, type, expanded);
-        if (stride != 1)
-          broadcast = arith::MulIOp::create(builder, loc, broadcast,
-                                            splatConstant(stride));
-        offsets = arith::AddIOp::create(builder, loc, offsets, broadcast);
-      }
-      stride *= length;
-    }
+    Value offsets = buildRowMajorOffsets(builder, loc, type);
+    if (int64_t start = range.getStart())
+      offsets = arith::AddIOp::create(
+          builder, loc, offsets,
+          arith::ConstantOp::create(
+              builder, loc,
+              DenseElementsAttr::get(
+                  type, builder.getIntegerAttr(type.getElementType(), start))));
     reshape.replaceAllUsesWith(offsets);
     reshape.erase();
   }

@@ -13,6 +13,7 @@
 
 #include "dialects/TT/TTDialect.h"
 
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/DenseMap.h"
@@ -36,6 +37,12 @@ void forEachDefinedValue(mlir::Operation *op,
 /// Returns whether `op` (or an operation in its regions) writes memory or
 /// has effects the interfaces do not describe.
 bool hasSideEffects(mlir::Operation *op);
+
+/// Returns the row-major offsets of the elements of a tensor of `type` (of
+/// integers): the sum of one range per dimension, broadcast and scaled by
+/// the product of the sizes after it, so that each dimension is its own.
+mlir::Value buildRowMajorOffsets(mlir::OpBuilder &builder, mlir::Location loc,
+                                 mlir::RankedTensorType type);
 
 /// Rewrites each reshape of a range (`tl.arange(0, n).reshape(shape)`, the
 /// offsets of a multi-dimensional block) as the sum of one range per

@@ -1,6 +1,7 @@
 //===- ScratchSpills.cpp - Tiles through global scratch memory ------------===//
 
 #include "passes/Transforms/ScratchSpills.h"
+#include "passes/Analysis/AxisAnalysis.h"
 
 #include "dialects/DMA/DMADialect.h"
 
@@ -17,53 +18,14 @@ using namespace mtia;
 
 namespace {
 
-/// Returns the row-major offsets (i32) of the elements of a tensor of
-/// `shape`: the sum over its dimensions of each index times the product of
-/// the sizes after it.
-Value buildRowMajorOffsets(OpBuilder &builder, Location loc,
-                           ArrayRef<int64_t> shape) {
-  Type i32 = builder.getI32Type();
-  auto offsetsType = RankedTensorType::get(shape, i32);
-  Value offsets;
-  int64_t stride = 1;
-  for (int64_t dim = static_cast<int64_t>(shape.size()) - 1; dim >= 0; --dim) {
-    Value index = tt::MakeRangeOp::create(
-        builder, loc, RankedTensorType::get({shape[dim]}, i32), 0,
-        static_cast<int32_t>(shape[dim]));
-    // The index gets a dimension of size 1 at every other place, in order.
-    SmallVector<int64_t> indexShape = {shape[dim]};
-    for (int64_t other = 0; other < static_cast<int64_t>(shape.size());
-         ++other) {
-      if (other == dim)
-        continue;
-      indexShape.insert(indexShape.begin() + other, 1);
-      index = tt::ExpandDimsOp::create(
-          builder, loc, RankedTensorType::get(indexShape, i32), index, other);
-    }
-    if (stride != 1) {
-      Value strides = tt::SplatOp::create(
-          builder, loc, index.getType(),
-          arith::ConstantIntOp::create(builder, loc, i32, stride));
-      index = arith::MulIOp::create(builder, loc, index, strides);
-    }
-    if (indexShape != shape)
-      index = tt::BroadcastOp::create(builder, loc, offsetsType, index);
-    offsets =
-        offsets
-            ? arith::AddIOp::create(builder, loc, offsets, index).getResult()
-            : index;
-    stride *= shape[dim];
-  }
-  return offsets;
-}
-
 /// Returns pointers to the elements of a tensor of `shape` stored in
 /// row-major order from element `first` of `base`.
 Value buildRowMajorPointers(OpBuilder &builder, Location loc, Value base,
                             ArrayRef<int64_t> shape, int64_t first = 0) {
   auto pointers = RankedTensorType::get(shape, base.getType());
   Value splat = tt::SplatOp::create(builder, loc, pointers, base);
-  Value offsets = buildRowMajorOffsets(builder, loc, shape);
+  Value offsets = buildRowMajorOffsets(
+      builder, loc, RankedTensorType::get(shape, builder.getI32Type()));
   if (first)
     offsets = arith::AddIOp::create(
         builder, loc, offsets,
