@@ -421,14 +421,14 @@ def StripMineBlocks : Pass<"mtia-strip-mine-blocks", "::mlir::ModuleOp"> {
     past it) from the tensor's base (`dma.descriptor_base` of a descriptor
     the host passes), whose strips are slices of the block. A reshape or a
     concatenation mixes the axes of its operands and result, so neither side
-    would run in strips: one of such a block, outside any loop, goes through
-    global memory instead. Its operands are
-    stored in row-major order, one after another, to a `dma.scratch` region
-    (the program's slot of the launch's scratch buffer, in SRAM when it
-    fits) and its result loaded from there in the same order, so that each
-    side runs in strips of its own axes, one loop after the other. One in a
-    loop keeps the kernel whole: the store of its next iteration could
-    overtake the loads of this one on the DMA engine's other queue.
+    would run in strips: one of such a block goes through global memory
+    instead. Its operands are stored in row-major order, one after another,
+    to a `dma.scratch` region (the program's slot of the launch's scratch
+    buffer, in SRAM when it fits) and its result loaded from there in the
+    same order, so that each side runs in strips of its own axes, one loop
+    after the other. In a loop, each iteration reuses the region
+    (`mtia-order-memory-accesses` orders its stores after the last
+    iteration's loads).
 
     The pass estimates the peak of data live at once (from each value's
     definition to its last use, nested blocks at their operation); a kernel
@@ -572,10 +572,11 @@ def OrderMemoryAccesses : Pass<"mtia-order-memory-accesses", "::mlir::ModuleOp">
   let description = [{
     The DMA engine's inbound and outbound queues and the control core's
     scalar accesses run independently. A DMA read or a scalar access that
-    may follow a DMA write of the same kernel argument (or of a pointer of
-    unknown origin) gets a `dma.wait` before it, hoisted out of the loops and
-    branches that contain none of those writes; a scalar write also waits
-    for earlier DMA reads.
+    may follow a DMA write of the same kernel argument or `dma.scratch`
+    region (or of a pointer of unknown origin) gets a `dma.wait` before it,
+    hoisted out of the loops and branches that contain none of those writes;
+    a scalar write, and a DMA write to a scratch region (which a loop's next
+    iteration writes again), also wait for earlier DMA reads.
   }];
   let dependentDialects = ["::mtia::dma::DMADialect"];
 }

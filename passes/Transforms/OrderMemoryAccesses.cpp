@@ -1,8 +1,9 @@
 //===- OrderMemoryAccesses.cpp - DMA waits --------------------------------===//
 //
 // Makes reads of global memory wait for the DMA writes to the same kernel
-// argument that may precede them, since the DMA engine's two queues and the
-// control core run independently.
+// argument or scratch region that may precede them, and writes to scratch
+// for the reads of it, since the DMA engine's two queues and the control
+// core run independently.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,11 +24,13 @@ using namespace mtia;
 
 namespace {
 
-/// The kernel argument a scalar pointer is computed from (through
-/// addptr, bitcast and the initial values of loop-carried pointers), or
-/// null when it comes from elsewhere (a load, a select).
+/// The kernel argument or scratch region a scalar pointer is computed from
+/// (through addptr, bitcast and the initial values of loop-carried
+/// pointers), or null when it comes from elsewhere (a load, a select).
 Value getRootPointer(Value pointer) {
   while (true) {
+    if (pointer.getDefiningOp<dma::ScratchOp>())
+      return pointer;
     if (auto addPtr = pointer.getDefiningOp<tt::AddPtrOp>()) {
       pointer = addPtr.getPtr();
       continue;
@@ -72,17 +75,40 @@ bool mayPrecede(Operation *writer, Operation *reader) {
   return true;
 }
 
+/// Makes `access` wait for the transfers issued before it (`dma.wait`
+/// without tokens) when any of `conflicts` may precede it, as early as
+/// possible: before the outermost loop or branch around it that contains
+/// none of them.
+void waitForConflicts(Operation *access, ArrayRef<Operation *> conflicts) {
+  if (conflicts.empty())
+    return;
+  Operation *at = access;
+  for (Operation *parent = at->getParentOp();
+       parent && !isa<tt::FuncOp>(parent); parent = parent->getParentOp()) {
+    if (llvm::any_of(conflicts, [&](Operation *transfer) {
+          return parent->isAncestor(transfer);
+        }))
+      break;
+    at = parent;
+  }
+  if (isa_and_present<dma::WaitOp>(at->getPrevNode()))
+    return;
+  OpBuilder builder(at);
+  dma::WaitOp::create(builder, access->getLoc(), ValueRange{});
+}
+
 /// Orders reads of global memory after the DMA writes (stores, scatters,
 /// atomics) that may precede them in the program and touch the same
-/// kernel argument (accesses through pointers of unknown origin alias
-/// everything; distinct arguments are taken not to overlap). The DMA
-/// engine's inbound and outbound queues run independently, and the control
-/// core's scalar loads and stores bypass both, so such a read — a DMA
-/// load or gather, or a scalar access of the control core — waits for the
-/// transfers issued before it (`dma.wait` without tokens), as early as
-/// possible: before the outermost loop or branch around it that contains
-/// none of those writes. A scalar store or atomic of the control core
-/// waits for earlier DMA reads of its argument too.
+/// kernel argument or scratch region (accesses through pointers of unknown
+/// origin alias every argument; distinct arguments are taken not to
+/// overlap). The DMA engine's inbound and outbound queues run
+/// independently, and the control core's scalar loads and stores bypass
+/// both, so such a read — a DMA load or gather, or a scalar access of the
+/// control core — waits for the transfers issued before it. A scalar store
+/// or atomic of the control core waits for earlier DMA reads of its
+/// argument too, and so does a DMA write to a scratch region: the compiler
+/// reuses the region at each iteration of a loop, whose next writes must
+/// not overtake the reads of the last.
 void orderMemoryAccesses(tt::FuncOp function) {
   // Each access: the operation, its root pointer, and whether it writes.
   struct Access {
@@ -120,21 +146,18 @@ void orderMemoryAccesses(tt::FuncOp function) {
           (!access.root || !transfer.root || access.root == transfer.root) &&
           mayPrecede(transfer.op, access.op))
         conflicts.push_back(transfer.op);
-    if (conflicts.empty())
+    waitForConflicts(access.op, conflicts);
+  }
+  for (const Access &write : transfers) {
+    if (!write.writes || !write.root ||
+        !write.root.getDefiningOp<dma::ScratchOp>())
       continue;
-    Operation *at = access.op;
-    for (Operation *parent = at->getParentOp();
-         parent && !isa<tt::FuncOp>(parent); parent = parent->getParentOp()) {
-      if (llvm::any_of(conflicts, [&](Operation *transfer) {
-            return parent->isAncestor(transfer);
-          }))
-        break;
-      at = parent;
-    }
-    if (isa_and_present<dma::WaitOp>(at->getPrevNode()))
-      continue;
-    OpBuilder builder(at);
-    dma::WaitOp::create(builder, access.op->getLoc(), ValueRange{});
+    SmallVector<Operation *> conflicts;
+    for (const Access &read : transfers)
+      if (!read.writes && read.root == write.root &&
+          mayPrecede(read.op, write.op))
+        conflicts.push_back(read.op);
+    waitForConflicts(write.op, conflicts);
   }
 }
 

@@ -8,7 +8,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
-#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include <limits>
@@ -76,7 +75,6 @@ void mtia::spillThroughScratch(tt::FuncOp function, int64_t budget) {
     auto type = cast<RankedTensorType>(op->getResult(0).getType());
     int64_t bytes = type.getNumElements() * type.getElementTypeBitWidth() / 8;
     if (isSpillable(type) && bytes > budget &&
-        !op->getParentOfType<LoopLikeOpInterface>() &&
         llvm::none_of(op->getOperands(),
                       [&](Value operand) { return isIndex(operand, indices); }))
       spills.push_back(op);

@@ -78,23 +78,22 @@ def unmasked_kernel(x_ptr, out_ptr, BLOCK: tl.constexpr):
     tl.store(out_ptr + offsets, tl.load(x_ptr + offsets))
 
 
-# Blocks of ROWS x 64 elements, stored through a reshape in a loop over the
-# program's blocks (a persistent form). The reshape mixes the rows and
-# columns so that no axis runs in strips, and in a loop it cannot go through
-# scratch memory: the largest config (4096 x 64, 1 MiB per tile) cannot
+# Blocks of ROWS x 64 elements, each reversed by a gather over the whole
+# block, in a loop over the program's blocks (a persistent form). Any element
+# of the gather's source may be read, so the source stays whole: the largest
+# config (4096 x 64, 1 MiB per block) does not fit local memory and cannot
 # compile.
 @triton.autotune(configs=[triton.Config({"ROWS": rows, "COLS": 64}) for rows in (1, 4, 4096)],
                  key=["n"])
 @triton.jit
-def autotuned_add_kernel(x_ptr, y_ptr, out_ptr, n, ROWS: tl.constexpr, COLS: tl.constexpr):
+def autotuned_reverse_kernel(x_ptr, y_ptr, out_ptr, n, ROWS: tl.constexpr, COLS: tl.constexpr):
     for block in range(tl.program_id(0), tl.cdiv(n, ROWS * COLS), tl.num_programs(0)):
-        start = block * ROWS * COLS
-        offsets = start + tl.arange(0, ROWS)[:, None] * COLS + tl.arange(0, COLS)[None, :]
+        offsets = block * ROWS * COLS + tl.arange(0, ROWS * COLS)
         mask = offsets < n
         x = tl.load(x_ptr + offsets, mask=mask)
         y = tl.load(y_ptr + offsets, mask=mask)
-        flat = start + tl.arange(0, ROWS * COLS)
-        tl.store(out_ptr + flat, tl.reshape(x + y, (ROWS * COLS,)), mask=flat < n)
+        reversed_indices = ROWS * COLS - 1 - tl.arange(0, ROWS * COLS)
+        tl.store(out_ptr + offsets, tl.gather(x + y, reversed_indices, 0), mask=mask)
 
 
 @triton.jit

@@ -437,8 +437,10 @@ def test_a_reshaped_block_runs_through_scratch_memory() -> None:
     assert "dma.scratch 1048576" in compiled.asm["tile"]
     assert "tt.reshape" not in compiled.asm["tile"]
     # A regression guard on the spill's cost (simulated cycles are
-    # deterministic): 1 MiB through SRAM and back, in strips.
-    assert records[0].cycles == pytest.approx(155_544, rel=0.03)
+    # deterministic): 1 MiB through SRAM and back, in strips. The loads from
+    # scratch wait once for the stores to it, not at each strip for the
+    # stores to `out` (another region).
+    assert records[0].cycles == pytest.approx(79_469, rel=0.03)
 
 
 @triton.jit
@@ -506,14 +508,16 @@ def test_an_interleave_of_two_512_kib_blocks_runs_in_strips() -> None:
     torch.testing.assert_close(out, torch.stack([a, b], 1).flatten(), rtol=0, atol=0)
 
 
-def test_a_block_no_axis_of_which_runs_in_strips_is_refused_at_the_kernel() -> None:
-    # In a loop, the reshape keeps its block whole (the next iteration's
-    # store to scratch could overtake this one's loads); the error is located
-    # at the kernel and names its buffers.
-    x = torch.randn(2 * 512 * 512)
-    with pytest.raises(CompilationError, match=r"test_large_blocks\.py:\d+:1: error: the "
-                       r"local-memory plan needs \d+ bytes .*'load\d' 1048576 B"):
-        flatten_rows_in_loop_kernel[(1,)](x, torch.empty_like(x), 2, ROWS=512, COLS=512)
+def test_a_reshaped_block_in_a_loop_runs_through_scratch_memory() -> None:
+    # Each iteration stores its block to the same scratch region and loads it
+    # back: the next iteration's stores wait for this one's loads.
+    x = torch.randn(3 * 512 * 512)
+    out = torch.empty_like(x)
+    with launches() as records:
+        flatten_rows_in_loop_kernel[(1,)](x, out, 3, ROWS=512, COLS=512)
+    torch.testing.assert_close(out, x + 1, rtol=0, atol=0)
+    # Three times the single block's spill, and a little more.
+    assert records[0].cycles == pytest.approx(234_924, rel=0.03)
 
 
 def test_a_dot_with_8192_deep_blocks() -> None:
