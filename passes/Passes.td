@@ -428,7 +428,13 @@ def StripMineBlocks : Pass<"mtia-strip-mine-blocks", "::mlir::ModuleOp"> {
     same order, so that each side runs in strips of its own axes, one loop
     after the other. In a loop, each iteration reuses the region
     (`mtia-order-memory-accesses` orders its stores after the last
-    iteration's loads).
+    iteration's loads). A gather (`tl.gather`) may read any element of its
+    source: a source that large is stored to scratch the same way, and the
+    gather becomes a load from there through pointers built from its
+    indices, after a `tt.assert` that they lie in the source (outside it,
+    the launch fails, as for a gather in local memory). Axes of one length
+    on which accesses to the same memory lie, one of them writing, are not
+    split in one loop: each strip of one may need every strip of the other.
 
     The pass estimates the peak of data live at once (from each value's
     definition to its last use, nested blocks at their operation); a kernel

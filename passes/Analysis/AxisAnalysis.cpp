@@ -6,6 +6,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Analysis/AxisAnalysis.h"
+#include "passes/Analysis/PointerAnalysis.h"
+
+#include "dialects/DMA/DMADialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -49,19 +52,39 @@ bool mtia::hasSideEffects(Operation *op) {
          effects.hasEffect<MemoryEffects::Free>();
 }
 
+Value mtia::createSplatConstant(OpBuilder &builder, Location loc,
+                                RankedTensorType type, int64_t value) {
+  return arith::ConstantOp::create(
+      builder, loc,
+      DenseElementsAttr::get(
+          type, builder.getIntegerAttr(type.getElementType(), value)));
+}
+
+bool mtia::isIndex(Value value, DenseMap<Value, bool> &known) {
+  if (auto it = known.find(value); it != known.end())
+    return it->second;
+  Operation *producer = value.getDefiningOp();
+  bool index = producer && producer->getNumRegions() == 0 &&
+               isMemoryEffectFree(producer) &&
+               llvm::all_of(producer->getOperands(), [&](Value operand) {
+                 return !isa<RankedTensorType>(operand.getType()) ||
+                        isIndex(operand, known);
+               });
+  known[value] = index;
+  return index;
+}
+
 Value mtia::buildRowMajorOffsets(OpBuilder &builder, Location loc,
-                                 RankedTensorType type) {
-  auto splatConstant = [&](int64_t value) -> Value {
-    return arith::ConstantOp::create(
-        builder, loc,
-        DenseElementsAttr::get(
-            type, builder.getIntegerAttr(type.getElementType(), value)));
-  };
+                                 RankedTensorType type,
+                                 ArrayRef<int64_t> layout,
+                                 std::optional<int64_t> skippedDim) {
+  if (layout.empty())
+    layout = type.getShape();
   Value offsets;
   int64_t stride = 1;
   for (int64_t dim = type.getRank() - 1; dim >= 0; --dim) {
     int64_t length = type.getDimSize(dim);
-    if (length != 1) {
+    if (length != 1 && dim != skippedDim) {
       auto rangeType = RankedTensorType::get({length}, type.getElementType());
       Value expanded =
           tt::MakeRangeOp::create(builder, loc, rangeType, 0, length);
@@ -77,16 +100,17 @@ Value mtia::buildRowMajorOffsets(OpBuilder &builder, Location loc,
       }
       Value broadcast = tt::BroadcastOp::create(builder, loc, type, expanded);
       if (stride != 1)
-        broadcast = arith::MulIOp::create(builder, loc, broadcast,
-                                          splatConstant(stride));
+        broadcast = arith::MulIOp::create(
+            builder, loc, broadcast,
+            createSplatConstant(builder, loc, type, stride));
       offsets = offsets
                     ? arith::AddIOp::create(builder, loc, offsets, broadcast)
                           .getResult()
                     : broadcast;
     }
-    stride *= length;
+    stride *= layout[dim];
   }
-  return offsets ? offsets : splatConstant(0);
+  return offsets ? offsets : createSplatConstant(builder, loc, type, 0);
 }
 
 void mtia::expandRangeReshapes(tt::FuncOp function) {
@@ -317,14 +341,17 @@ void AxisAnalysis::visit(Operation *op) {
     return;
   if (hasSideEffects(op))
     effects.push_back(op);
+  if (isa<tt::LoadOp, tt::StoreOp, tt::AtomicRMWOp, tt::AtomicCASOp>(op) &&
+      getTensorType(op->getOperand(0)))
+    accesses.push_back(op);
   // Accesses through block pointers address their block as a whole.
   bool blockAccess =
       (isa<tt::LoadOp>(op) && !getTensorType(op->getOperand(0))) ||
       (isa<tt::StoreOp>(op) && !getTensorType(op->getOperand(0)));
   // Element-by-element operations: the arithmetic, and Triton's operations
   // on tensors of one shape (pointer arithmetic, accesses through tensors of
-  // pointers, conversions, library calls, mapped regions). Their scalar
-  // operands (a select's condition) are the same for every element.
+  // pointers, conversions, library calls, mapped regions, assertions). Their
+  // scalar operands (a select's condition) are the same for every element.
   SmallVector<Value> tensors;
   for (Value value : llvm::concat<Value>(op->getOperands(), op->getResults()))
     if (getTensorType(value))
@@ -339,7 +366,8 @@ void AxisAnalysis::visit(Operation *op) {
       isa<tt::AddPtrOp, tt::LoadOp, tt::StoreOp, tt::AtomicRMWOp,
           tt::AtomicCASOp, tt::IntToPtrOp, tt::PtrToIntOp, tt::BitcastOp,
           tt::FpToFpOp, tt::ClampFOp, tt::PreciseSqrtOp, tt::PreciseDivFOp,
-          tt::MulhiUIOp, tt::ExternElementwiseOp, tt::MapElementwiseOp>(op);
+          tt::MulhiUIOp, tt::ExternElementwiseOp, tt::MapElementwiseOp,
+          tt::AssertOp>(op);
   if (elementwise && oneShape && !blockAccess) {
     tieElementwise(tensors);
     return;
@@ -411,13 +439,44 @@ void AxisAnalysis::findSplittableAxes() {
              ancestor->isBeforeInBlock(last);
     });
   };
+  // Whether an access on `a` and one on `b` may touch the same memory, one
+  // of them writing: each element of one strip may then depend on any of
+  // the other axis' strips (the gather from what a store to scratch wrote).
+  // The scratch spills store and load whole tensors in row-major order,
+  // through indices: there, accesses of one size address the same rows in
+  // their leading dimension (a reshape's store and load), or rows apart (a
+  // concatenation's stores), never each other's other rows.
+  DenseMap<unsigned, SmallVector<Operation *>> accessesOn;
+  for (Operation *op : accesses) {
+    Value pointers = op->getOperand(0);
+    for (unsigned dim = 0; dim < getTensorType(pointers).getRank(); ++dim)
+      if (std::optional<unsigned> axis = getAxis(pointers, dim))
+        accessesOn[*axis].push_back(op);
+  }
+  DenseMap<Value, bool> indices;
+  auto addressesRows = [&](Operation *op, unsigned axis) {
+    Value pointers = op->getOperand(0);
+    Value root = getRootPointer(pointers);
+    return root && root.getDefiningOp<dma::ScratchOp>() &&
+           getDimOnAxis(pointers, axis) == 0u && isIndex(pointers, indices);
+  };
+  auto shareMemory = [&](unsigned a, unsigned b) {
+    return llvm::any_of(accessesOn[a], [&](Operation *x) {
+      return llvm::any_of(accessesOn[b], [&](Operation *y) {
+        bool sameRows = addressesRows(x, a) && addressesRows(y, b) &&
+                        getTensorType(x->getOperand(0)).getNumElements() ==
+                            getTensorType(y->getOperand(0)).getNumElements();
+        return x != y && !sameRows && mayConflict(x, y);
+      });
+    });
+  };
   // Axes of one length that no tensor has two of are independent parts of
   // the block (a volatile load beside the computation it does not feed, an
   // index whose uses were separated): they run in the same strips, so that
   // no part of the block stays whole; unless their reductions, scans or
   // effects lie in different blocks (two loops over a row, each over blocks
   // of its own), where each axis is split in its own block, or effects on
-  // other axes lie among theirs.
+  // other axes lie among theirs, or they access the same memory.
   SmallVector<SmallVector<unsigned>> groups;
   for (unsigned id = 0; id < parents.size(); ++id) {
     unsigned axis = find(id);
@@ -429,7 +488,7 @@ void AxisAnalysis::findSplittableAxes() {
       if (lengths.lookup(group.front()) != length ||
           llvm::any_of(group, [&](unsigned member) {
             return sharingAValue[axis].contains(member) ||
-                   anchoredApart(axis, member);
+                   anchoredApart(axis, member) || shareMemory(axis, member);
           }))
         return false;
       SmallVector<unsigned> joined(group);

@@ -38,11 +38,26 @@ void forEachDefinedValue(mlir::Operation *op,
 /// has effects the interfaces do not describe.
 bool hasSideEffects(mlir::Operation *op);
 
+/// Returns a constant tensor of integer `type` whose every element is
+/// `value`.
+mlir::Value createSplatConstant(mlir::OpBuilder &builder, mlir::Location loc,
+                                mlir::RankedTensorType type, int64_t value);
+
+/// Returns whether `value` is an index: a tensor computed without memory
+/// effects from ranges, splats and constants alone, which strips compute
+/// again rather than store (`known` holds the answers so far).
+bool isIndex(mlir::Value value, llvm::DenseMap<mlir::Value, bool> &known);
+
 /// Returns the row-major offsets of the elements of a tensor of `type` (of
-/// integers): the sum of one range per dimension, broadcast and scaled by
-/// the product of the sizes after it, so that each dimension is its own.
-mlir::Value buildRowMajorOffsets(mlir::OpBuilder &builder, mlir::Location loc,
-                                 mlir::RankedTensorType type);
+/// integers) in a tensor of shape `layout` (by default `type`'s own): the
+/// sum of one range per dimension but `skippedDim`, broadcast and scaled
+/// by the product of the layout's sizes after it, so that each dimension is
+/// its own. The shapes agree except along `skippedDim`.
+mlir::Value
+buildRowMajorOffsets(mlir::OpBuilder &builder, mlir::Location loc,
+                     mlir::RankedTensorType type,
+                     llvm::ArrayRef<int64_t> layout = {},
+                     std::optional<int64_t> skippedDim = std::nullopt);
 
 /// Rewrites each reshape of a range (`tl.arange(0, n).reshape(shape)`, the
 /// offsets of a multi-dimensional block) as the sum of one range per
@@ -161,6 +176,8 @@ private:
   llvm::SmallVector<std::pair<unsigned, tt::ScanOp>> scans;
   /// The operations on tensors with side effects (stores, atomics).
   llvm::SmallVector<mlir::Operation *> effects;
+  /// The loads, stores and atomics through tensors of pointers.
+  llvm::SmallVector<mlir::Operation *> accesses;
   llvm::DenseMap<unsigned, int64_t> lengths;
   bool opaque = false;
 };

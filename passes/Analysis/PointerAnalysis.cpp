@@ -2,6 +2,7 @@
 
 #include "passes/Analysis/PointerAnalysis.h"
 
+#include "dialects/DMA/DMADialect.h"
 #include "dialects/TT/TTDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -144,6 +145,46 @@ int64_t mtia::getPointeeBytes(Value pointer) {
   Type pointee = cast<tt::PointerType>(getElementTypeOrSelf(pointer.getType()))
                      .getPointeeType();
   return llvm::divideCeil(pointee.getIntOrFloatBitWidth(), 8);
+}
+
+Value mtia::getRootPointer(Value pointer) {
+  while (true) {
+    Operation *producer = pointer.getDefiningOp();
+    if (isa_and_present<dma::ScratchOp>(producer))
+      return pointer;
+    if (isa_and_present<tt::AddPtrOp, tt::SplatOp, tt::BroadcastOp,
+                        tt::ExpandDimsOp, tt::ReshapeOp, tt::BitcastOp,
+                        tt::MakeTensorDescOp>(producer)) {
+      pointer = producer->getOperand(0);
+      continue;
+    }
+    auto argument = dyn_cast<BlockArgument>(pointer);
+    if (!argument)
+      return nullptr;
+    Operation *owner = argument.getOwner()->getParentOp();
+    if (auto loop = dyn_cast<scf::ForOp>(owner);
+        loop && argument.getArgNumber() > 0) {
+      pointer = loop.getInitArgs()[argument.getArgNumber() - 1];
+      continue;
+    }
+    return isa<tt::FuncOp>(owner) ? pointer : nullptr;
+  }
+}
+
+bool mtia::isGlobalMemoryAccess(Operation *op) {
+  return isa<tt::LoadOp, tt::StoreOp, tt::AtomicRMWOp, tt::AtomicCASOp,
+             tt::DescriptorLoadOp, tt::DescriptorStoreOp>(op);
+}
+
+bool mtia::mayConflict(Operation *a, Operation *b) {
+  auto writes = [](Operation *op) {
+    return !isa<tt::LoadOp, tt::DescriptorLoadOp>(op);
+  };
+  if (!writes(a) && !writes(b))
+    return false;
+  Value rootA = getRootPointer(a->getOperand(0));
+  Value rootB = getRootPointer(b->getOperand(0));
+  return !rootA || !rootB || rootA == rootB;
 }
 
 static ArrayRef<int64_t> getShape(Value value) {

@@ -129,6 +129,22 @@ struct Unstructured {
 /// (booleans take a byte).
 int64_t getPointeeBytes(mlir::Value pointer);
 
+/// The kernel argument or scratch region (`dma.scratch`) that a pointer,
+/// tensor of pointers or tensor descriptor is computed from, through
+/// pointer arithmetic, splats, broadcasts, reshapes, bitcasts, descriptors
+/// made in the kernel and the initial values of loop-carried pointers; null
+/// when it comes from elsewhere (a load, a select), which may alias any of
+/// them.
+mlir::Value getRootPointer(mlir::Value pointer);
+
+/// Whether `op` reads or writes global memory through Triton's pointers or
+/// descriptors (a load, store, atomic or descriptor access).
+bool isGlobalMemoryAccess(mlir::Operation *op);
+
+/// Whether two such accesses may touch the same memory, one of them
+/// writing: their root pointers are one, or one is unknown.
+bool mayConflict(mlir::Operation *a, mlir::Operation *b);
+
 class PointerAnalysis {
 public:
   /// Analyzes a pointer or tensor of pointers.

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Analysis/PointerAnalysis.h"
 #include "passes/Passes.h"
 
 #include "dialects/DMA/DMADialect.h"
@@ -23,34 +24,6 @@ using namespace mlir;
 using namespace mtia;
 
 namespace {
-
-/// The kernel argument or scratch region a scalar pointer is computed from
-/// (through addptr, bitcast and the initial values of loop-carried
-/// pointers), or null when it comes from elsewhere (a load, a select).
-Value getRootPointer(Value pointer) {
-  while (true) {
-    if (pointer.getDefiningOp<dma::ScratchOp>())
-      return pointer;
-    if (auto addPtr = pointer.getDefiningOp<tt::AddPtrOp>()) {
-      pointer = addPtr.getPtr();
-      continue;
-    }
-    if (auto bitcast = pointer.getDefiningOp<tt::BitcastOp>()) {
-      pointer = bitcast.getSrc();
-      continue;
-    }
-    auto argument = dyn_cast<BlockArgument>(pointer);
-    if (!argument)
-      return nullptr;
-    Operation *owner = argument.getOwner()->getParentOp();
-    if (auto loop = dyn_cast<scf::ForOp>(owner);
-        loop && argument.getArgNumber() > 0) {
-      pointer = loop.getInitArgs()[argument.getArgNumber() - 1];
-      continue;
-    }
-    return isa<tt::FuncOp>(owner) ? argument : nullptr;
-  }
-}
 
 /// Whether `writer` may run before `reader` in one program: it comes
 /// first in program order, or a loop encloses both.

@@ -17,21 +17,105 @@ using namespace mtia;
 
 namespace {
 
+/// Returns the bytes of a tensor of `type`.
+int64_t getBytes(RankedTensorType type) {
+  return type.getNumElements() * type.getElementTypeBitWidth() / 8;
+}
+
+/// Returns `base` advanced by `offsets`, one pointer per offset.
+Value createPointers(OpBuilder &builder, Location loc, Value base,
+                     Value offsets) {
+  auto pointers =
+      cast<RankedTensorType>(offsets.getType()).clone(base.getType());
+  Value splat = tt::SplatOp::create(builder, loc, pointers, base);
+  return tt::AddPtrOp::create(builder, loc, pointers, splat, offsets);
+}
+
 /// Returns pointers to the elements of a tensor of `shape` stored in
 /// row-major order from element `first` of `base`.
 Value buildRowMajorPointers(OpBuilder &builder, Location loc, Value base,
                             ArrayRef<int64_t> shape, int64_t first = 0) {
-  auto pointers = RankedTensorType::get(shape, base.getType());
-  Value splat = tt::SplatOp::create(builder, loc, pointers, base);
-  Value offsets = buildRowMajorOffsets(
-      builder, loc, RankedTensorType::get(shape, builder.getI32Type()));
+  auto offsetType = RankedTensorType::get(shape, builder.getI32Type());
+  Value offsets = buildRowMajorOffsets(builder, loc, offsetType);
   if (first)
     offsets = arith::AddIOp::create(
         builder, loc, offsets,
-        tt::SplatOp::create(builder, loc, offsets.getType(),
-                            arith::ConstantIntOp::create(
-                                builder, loc, builder.getI32Type(), first)));
-  return tt::AddPtrOp::create(builder, loc, pointers, splat, offsets);
+        createSplatConstant(builder, loc, offsetType, first));
+  return createPointers(builder, loc, base, offsets);
+}
+
+/// Returns a scratch region of `bytes` bytes that holds elements of
+/// `element` type, after storing `operands` to it in row-major order, one
+/// after another.
+Value storeToScratch(OpBuilder &builder, Location loc, Type element,
+                     int64_t bytes, ValueRange operands) {
+  Value scratch = dma::ScratchOp::create(builder, loc,
+                                         tt::PointerType::get(element), bytes);
+  int64_t first = 0;
+  for (Value operand : operands) {
+    auto type = cast<RankedTensorType>(operand.getType());
+    tt::StoreOp::create(
+        builder, loc,
+        buildRowMajorPointers(builder, loc, scratch, type.getShape(), first),
+        operand, /*mask=*/Value(), ArrayRef<int32_t>{},
+        /*cachePolicy=*/nullptr);
+    first += type.getNumElements();
+  }
+  return scratch;
+}
+
+/// Returns a load of a tensor of `type` through `pointers`.
+Value createLoad(OpBuilder &builder, Location loc, RankedTensorType type,
+                 Value pointers) {
+  return tt::LoadOp::create(builder, loc, type, pointers, /*mask=*/Value(),
+                            /*other=*/Value(), ArrayRef<int32_t>{},
+                            /*padding=*/nullptr, /*cachePolicy=*/nullptr,
+                            /*isVolatile=*/false);
+}
+
+/// Rewrites `gather` as a store of its source to scratch memory and a load
+/// of the elements its indices pick from there. The indices are asserted
+/// to lie along the source's axis first: out of it, the launch fails, as
+/// it does for a gather in local memory.
+void spillGather(tt::GatherOp gather) {
+  Location loc = gather.getLoc();
+  OpBuilder builder(gather);
+  auto source = cast<RankedTensorType>(gather.getSrc().getType());
+  Value scratch = storeToScratch(builder, loc, source.getElementType(),
+                                 getBytes(source), gather.getSrc());
+  Value indices = gather.getIndices();
+  auto indexType = cast<RankedTensorType>(indices.getType());
+  unsigned axis = gather.getAxis();
+  Value notBelow =
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sge, indices,
+                            createSplatConstant(builder, loc, indexType, 0));
+  Value below = arith::CmpIOp::create(
+      builder, loc, arith::CmpIPredicate::slt, indices,
+      createSplatConstant(builder, loc, indexType, source.getDimSize(axis)));
+  Value inSource = arith::AndIOp::create(builder, loc, notBelow, below);
+  tt::AssertOp::create(builder, loc, inSource,
+                       "an index of tl.gather lies outside its source");
+  // The indices select along the axis; the other dimensions are those of
+  // the source.
+  auto offsetType = indexType.clone(builder.getI32Type());
+  unsigned width = indexType.getElementTypeBitWidth();
+  if (width > 32)
+    indices = arith::TruncIOp::create(builder, loc, offsetType, indices);
+  else if (width < 32)
+    indices = arith::ExtSIOp::create(builder, loc, offsetType, indices);
+  int64_t stride = 1;
+  for (int64_t length : source.getShape().drop_front(axis + 1))
+    stride *= length;
+  Value offsets = arith::AddIOp::create(
+      builder, loc,
+      buildRowMajorOffsets(builder, loc, offsetType, source.getShape(), axis),
+      arith::MulIOp::create(
+          builder, loc, indices,
+          createSplatConstant(builder, loc, offsetType, stride)));
+  gather.replaceAllUsesWith(
+      createLoad(builder, loc, cast<RankedTensorType>(gather.getType()),
+                 createPointers(builder, loc, scratch, offsets)));
+  gather.erase();
 }
 
 /// Whether a block of `type` moves through memory: numbers of
@@ -45,64 +129,43 @@ bool isSpillable(RankedTensorType type) {
          type.getNumElements() <= std::numeric_limits<int32_t>::max();
 }
 
-/// Whether `value` is an index: computed without memory effects from
-/// ranges, splats and constants alone, which the strips compute again
-/// rather than store.
-bool isIndex(Value value, DenseMap<Value, bool> &known) {
-  if (auto it = known.find(value); it != known.end())
-    return it->second;
-  Operation *producer = value.getDefiningOp();
-  bool index = producer && producer->getNumRegions() == 0 &&
-               isMemoryEffectFree(producer) &&
-               llvm::all_of(producer->getOperands(), [&](Value operand) {
-                 return !isa<RankedTensorType>(operand.getType()) ||
-                        isIndex(operand, known);
-               });
-  known[value] = index;
-  return index;
-}
-
 } // namespace
 
 void mtia::spillThroughScratch(tt::FuncOp function, int64_t budget) {
-  // The reshapes and concatenations to rewrite: their operands then lie in
-  // row-major order, one after another, in one region.
+  // The reshapes and concatenations to rewrite (their operands then lie in
+  // row-major order, one after another, in one region), and the gathers
+  // from large sources.
   SmallVector<Operation *> spills;
   DenseMap<Value, bool> indices;
+  auto isLargeData = [&](Value value) {
+    auto type = cast<RankedTensorType>(value.getType());
+    return isSpillable(type) && getBytes(type) > budget &&
+           !isIndex(value, indices);
+  };
   function.walk([&](Operation *op) {
-    if (!isa<tt::ReshapeOp, tt::CatOp>(op))
+    if (auto gather = dyn_cast<tt::GatherOp>(op)) {
+      if (isLargeData(gather.getSrc()))
+        spills.push_back(op);
       return;
-    auto type = cast<RankedTensorType>(op->getResult(0).getType());
-    int64_t bytes = type.getNumElements() * type.getElementTypeBitWidth() / 8;
-    if (isSpillable(type) && bytes > budget &&
+    }
+    if (isa<tt::ReshapeOp, tt::CatOp>(op) && isLargeData(op->getResult(0)) &&
         llvm::none_of(op->getOperands(),
                       [&](Value operand) { return isIndex(operand, indices); }))
       spills.push_back(op);
   });
   for (Operation *op : spills) {
+    if (auto gather = dyn_cast<tt::GatherOp>(op)) {
+      spillGather(gather);
+      continue;
+    }
     Location loc = op->getLoc();
     OpBuilder builder(op);
     auto result = cast<RankedTensorType>(op->getResult(0).getType());
-    Type pointer = tt::PointerType::get(result.getElementType());
-    Value scratch = dma::ScratchOp::create(
-        builder, loc, pointer,
-        result.getNumElements() * result.getElementTypeBitWidth() / 8);
-    int64_t first = 0;
-    for (Value operand : op->getOperands()) {
-      auto type = cast<RankedTensorType>(operand.getType());
-      tt::StoreOp::create(
-          builder, loc,
-          buildRowMajorPointers(builder, loc, scratch, type.getShape(), first),
-          operand, /*mask=*/Value(), ArrayRef<int32_t>{},
-          /*cachePolicy=*/nullptr);
-      first += type.getNumElements();
-    }
-    Value reloaded = tt::LoadOp::create(
+    Value scratch = storeToScratch(builder, loc, result.getElementType(),
+                                   getBytes(result), op->getOperands());
+    op->getResult(0).replaceAllUsesWith(createLoad(
         builder, loc, result,
-        buildRowMajorPointers(builder, loc, scratch, result.getShape()),
-        /*mask=*/Value(), /*other=*/Value(), ArrayRef<int32_t>{},
-        /*padding=*/nullptr, /*cachePolicy=*/nullptr, /*isVolatile=*/false);
-    op->getResult(0).replaceAllUsesWith(reloaded);
+        buildRowMajorPointers(builder, loc, scratch, result.getShape())));
     op->erase();
   }
 }

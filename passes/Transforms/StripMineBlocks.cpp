@@ -32,6 +32,7 @@
 #include "passes/Analysis/AxisAnalysis.h"
 #include "passes/Analysis/LiveBytes.h"
 #include "passes/Analysis/PipelineStages.h"
+#include "passes/Analysis/PointerAnalysis.h"
 #include "passes/Analysis/TargetDescription.h"
 #include "passes/Passes.h"
 #include "passes/Transforms/DescriptorAccesses.h"
@@ -100,8 +101,9 @@ public:
   /// results leave the strips, what the strips need from outside the block
   /// on the axis is computed without memory effects from ranges, splats and
   /// constants, the stores and other effects on the axis follow the last
-  /// reduction and are in no reduction's strips, and no operation in a loop
-  /// over the axis has an effect off it (which the strips would repeat).
+  /// reduction and are in no reduction's strips, no operation in a loop
+  /// over the axis has an effect off it (which the strips would repeat),
+  /// and the strips pass no access to the memory of theirs.
   /// Axes split together have no reductions or scans over them, and every
   /// effect is on all of them.
   bool isLegal();
@@ -149,6 +151,10 @@ private:
                            ArrayRef<int64_t> stripSizes);
 
   bool collectOuterOps();
+  /// Whether an access off the axis lies between the accesses on it and the
+  /// last effect, where the strips run, and may touch their memory (the
+  /// load from scratch of what an earlier store on the axis wrote).
+  bool passesConflictingAccesses() const;
 
   Block &kernelBody;
   Block &body;
@@ -222,13 +228,41 @@ bool AxisSplit::isLegal() {
   if (!reductions.empty() && !sinks.empty() &&
       sinks.front()->isBeforeInBlock(reductions.back()))
     return false;
+  if (reductions.empty() && sinks.empty())
+    return false;
+  if (passesConflictingAccesses())
+    return false;
   if (reductions.empty())
-    return !sinks.empty();
+    return true;
   SmallVector<Operation *> roots = llvm::map_to_vector(
       reductions, [](tt::ReduceOp reduce) -> Operation * { return reduce; });
   SmallVector<Operation *> reduced = getSlice(roots);
   return llvm::none_of(
       reduced, [&](Operation *op) { return llvm::is_contained(sinks, op); });
+}
+
+bool AxisSplit::passesConflictingAccesses() const {
+  if (sinks.empty())
+    return false;
+  // Accesses on the axis and off it, each with its operation in the body.
+  SmallVector<std::pair<Operation *, Operation *>> onAxisAccesses, passed;
+  for (Operation *op : ops)
+    op->walk([&](Operation *nested) {
+      if (isGlobalMemoryAccess(nested))
+        onAxisAccesses.push_back({nested, op});
+    });
+  for (Operation *op = ops.front(); op != sinks.back(); op = op->getNextNode())
+    if (!onAxis(op))
+      op->walk([&](Operation *nested) {
+        if (isGlobalMemoryAccess(nested))
+          passed.push_back({nested, op});
+      });
+  return llvm::any_of(passed, [&](auto off) {
+    return llvm::any_of(onAxisAccesses, [&](auto on) {
+      return on.second->isBeforeInBlock(off.second) &&
+             mayConflict(on.first, off.first);
+    });
+  });
 }
 
 /// Returns the operations on the axis (in order) that `roots` need: what a
@@ -649,26 +683,46 @@ void AxisSplit::apply(ArrayRef<int64_t> stripSizes) {
 int64_t AxisSplit::estimatePeakBytes(ArrayRef<int64_t> stripSizes,
                                      bool countPrefetch) const {
   // Ranges, splats, constants and what is computed from nothing else are
-  // indices and masks.
+  // indices and masks; what an operation reads from memory (a load, a
+  // descriptor's block) is data.
   DenseSet<Value> indexValues;
+  DenseMap<Value, bool> known;
   kernelBody.walk([&](Operation *op) {
-    // What an operation reads from memory (a load, a descriptor's block) is
-    // data.
-    if (op->getNumRegions() != 0 || !isMemoryEffectFree(op))
-      return;
-    bool fromIndices = llvm::all_of(op->getOperands(), [&](Value operand) {
-      return !getTensorType(operand) || indexValues.contains(operand);
-    });
-    if (fromIndices)
-      indexValues.insert(op->getResults().begin(), op->getResults().end());
+    for (Value result : op->getResults())
+      if (isIndex(result, known))
+        indexValues.insert(result);
   });
+  // A device assertion or print reads its operands whole, so the SIMD
+  // engine computes them, indices too, and holds what they are computed
+  // from.
+  SmallVector<Value> computed;
+  kernelBody.walk([&](Operation *op) {
+    if (isa<tt::AssertOp, tt::PrintOp>(op))
+      llvm::append_range(computed, op->getOperands());
+  });
+  while (!computed.empty()) {
+    Value value = computed.pop_back_val();
+    if (!indexValues.erase(value))
+      continue;
+    if (Operation *producer = value.getDefiningOp())
+      llvm::append_range(computed, producer->getOperands());
+  }
   // Where no operation works on the axes, their strips change nothing: the
   // peak that matters is the one between the first and the last of those
   // operations (a kernel that stores a block to scratch and loads it
-  // reshaped has one peak for each side).
+  // reshaped has one peak for each side). Indices computed early (the
+  // strips compute them again) do not start it.
+  auto computesData = [&](Operation *op) {
+    return llvm::any_of(
+               op->getResults(),
+               [&](Value result) { return !indexValues.contains(result); }) ||
+           op->getNumResults() == 0;
+  };
+  auto first = llvm::find_if(ops, computesData);
   return estimatePeakLiveBytes(
       body, [&](Value value) { return getStripType(value, stripSizes); },
-      indexValues, countPrefetch, ops.empty() ? nullptr : ops.front(),
+      indexValues, countPrefetch,
+      first != ops.end() ? *first : (ops.empty() ? nullptr : ops.front()),
       ops.empty() ? nullptr : ops.back());
 }
 
@@ -707,11 +761,15 @@ int64_t getSmallerStrip(int64_t strip, int64_t length) {
 }
 
 /// Returns the largest strip, a power of two dividing `length` below it,
-/// whose estimated peak fits `budget`; the smallest if none does.
+/// whose estimated peak fits `budget`. When none does, because what other
+/// axes hold meanwhile exceeds it (until their own strips), the strips'
+/// data fit `budget` on top of that.
 int64_t chooseStripSize(const AxisSplit &split, int64_t length,
                         int64_t budget) {
+  int64_t floor = split.estimatePeakBytes({1}, false);
+  int64_t limit = floor > budget ? floor + budget : budget;
   int64_t strip = getSmallerStrip(length, length);
-  while (strip > 1 && split.estimatePeakBytes({strip}, false) > budget)
+  while (strip > 1 && split.estimatePeakBytes({strip}, false) > limit)
     strip /= 2;
   return strip;
 }

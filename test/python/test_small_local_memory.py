@@ -22,7 +22,6 @@ CASES = sorted(path for cases in (CORPUS, KERNEL_CASES) for path in cases.iterdi
 
 #: case -> why no strip of it fits 24 KiB.
 REFUSED = {
-    "102_ind_max_pool": "the smallest strips still exceed 24 KiB",
     "54_ind_log_softmax_long": "reductions over the row inside the loop over it",
     "72_ind_softmax_long": "reductions over the row inside the loop over it",
 }

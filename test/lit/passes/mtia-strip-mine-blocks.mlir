@@ -738,16 +738,18 @@ tt.func public @large_descriptor(%in: !tt.ptr<f32>, %out: !tt.ptr<f32>, %m: i32,
 // -----
 
 // A concatenation of two 128K blocks goes through scratch: both operands
-// are stored one after the other, each in strips, and the result is loaded
-// back in strips of its own.
+// are stored one after the other, in strips of one loop, and the result is
+// loaded back in strips of its own.
 
 // CHECK-LABEL: tt.func public @concatenation
 // CHECK-NOT: tt.cat
 // CHECK: %[[SCRATCH:.*]] = dma.scratch 1048576 : !tt.ptr<f32>
 // CHECK: scf.for
-// CHECK: tt.splat %[[SCRATCH]]
+// CHECK: %[[POINTERS:.*]] = tt.splat %[[SCRATCH]]
 // CHECK: tt.store
-// CHECK: tt.splat %c131072_i32
+// CHECK-NOT: scf.for
+// CHECK: arith.constant dense<131072>
+// CHECK: tt.addptr %[[POINTERS]]
 // CHECK: tt.store
 // CHECK: scf.for
 // CHECK: tt.splat %[[SCRATCH]]
@@ -826,5 +828,78 @@ tt.func public @large_host_descriptor(%desc: !tt.tensordesc<512x512xf32>, %m: i3
   %outs = tt.splat %out : !tt.ptr<f32> -> tensor<512x512x!tt.ptr<f32>>
   %op = tt.addptr %outs, %offs : tensor<512x512x!tt.ptr<f32>>, tensor<512x512xi32>
   tt.store %op, %v : tensor<512x512x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// A gather from a 1 MiB source goes through scratch: the source is stored
+// there in strips, and the result loaded from it in strips of the indices,
+// after an assertion (in those strips) that they lie in the source. The
+// indices' loop runs after the whole source is stored: it reads the region
+// the other loop writes, so the two axes are not split together.
+
+// CHECK-LABEL: tt.func public @large_gather
+// CHECK-NOT: tt.gather
+// CHECK: %[[SCRATCH:.*]] = dma.scratch 1048576 : !tt.ptr<f32>
+// CHECK: scf.for
+// CHECK: tt.splat %[[SCRATCH]]
+// CHECK: tt.store
+// CHECK: }
+// CHECK: scf.for
+// CHECK: %[[INDICES:.*]] = tt.load %{{.*}} : tensor<{{[0-9]+}}x!tt.ptr<i32>>
+// CHECK: arith.cmpi sge, %[[INDICES]]
+// CHECK: arith.cmpi slt, %[[INDICES]]
+// CHECK: tt.assert %{{.*}}, "an index of tl.gather lies outside its source" : tensor<{{[0-9]+}}xi1>
+// CHECK: tt.splat %[[SCRATCH]]
+// CHECK: tt.load
+// CHECK: tt.store
+tt.func public @large_gather(%src: !tt.ptr<f32>, %idx: !tt.ptr<i32>, %out: !tt.ptr<f32>) {
+  %r = tt.make_range {end = 262144 : i32, start = 0 : i32} : tensor<262144xi32>
+  %ss = tt.splat %src : !tt.ptr<f32> -> tensor<262144x!tt.ptr<f32>>
+  %sp = tt.addptr %ss, %r : tensor<262144x!tt.ptr<f32>>, tensor<262144xi32>
+  %sv = tt.load %sp : tensor<262144x!tt.ptr<f32>>
+  %is = tt.splat %idx : !tt.ptr<i32> -> tensor<262144x!tt.ptr<i32>>
+  %ip = tt.addptr %is, %r : tensor<262144x!tt.ptr<i32>>, tensor<262144xi32>
+  %iv = tt.load %ip : tensor<262144x!tt.ptr<i32>>
+  %g = tt.gather %sv[%iv] {axis = 0 : i32} : (tensor<262144xf32>, tensor<262144xi32>) -> tensor<262144xf32>
+  %os = tt.splat %out : !tt.ptr<f32> -> tensor<262144x!tt.ptr<f32>>
+  %op = tt.addptr %os, %r : tensor<262144x!tt.ptr<f32>>, tensor<262144xi32>
+  tt.store %op, %g : tensor<262144x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// The strips of the 64K blocks would run at their last store, after the load
+// of what their first store wrote to %mid: they stay whole, and the 128K
+// blocks between them run in strips.
+
+// CHECK-LABEL: tt.func public @straddled_reload
+// CHECK: tt.load %{{.*}} : tensor<65536x!tt.ptr<f32>>
+// CHECK: tt.store %{{.*}}, %{{.*}} : tensor<65536x!tt.ptr<f32>>
+// CHECK: scf.for
+// CHECK: tt.load %{{.*}} : tensor<{{[0-9]+}}x!tt.ptr<f32>>
+// CHECK: tt.store
+// CHECK: }
+// CHECK: tt.store %{{.*}}, %{{.*}} : tensor<65536x!tt.ptr<f32>>
+tt.func public @straddled_reload(%in: !tt.ptr<f32>, %mid: !tt.ptr<f32>, %out: !tt.ptr<f32>, %copy: !tt.ptr<f32>) {
+  %r = tt.make_range {end = 65536 : i32, start = 0 : i32} : tensor<65536xi32>
+  %is = tt.splat %in : !tt.ptr<f32> -> tensor<65536x!tt.ptr<f32>>
+  %ip = tt.addptr %is, %r : tensor<65536x!tt.ptr<f32>>, tensor<65536xi32>
+  %a = tt.load %ip : tensor<65536x!tt.ptr<f32>>
+  %ms = tt.splat %mid : !tt.ptr<f32> -> tensor<65536x!tt.ptr<f32>>
+  %mp = tt.addptr %ms, %r : tensor<65536x!tt.ptr<f32>>, tensor<65536xi32>
+  tt.store %mp, %a : tensor<65536x!tt.ptr<f32>>
+  %r2 = tt.make_range {end = 131072 : i32, start = 0 : i32} : tensor<131072xi32>
+  %ms2 = tt.splat %mid : !tt.ptr<f32> -> tensor<131072x!tt.ptr<f32>>
+  %mp2 = tt.addptr %ms2, %r2 : tensor<131072x!tt.ptr<f32>>, tensor<131072xi32>
+  %b = tt.load %mp2 : tensor<131072x!tt.ptr<f32>>
+  %os = tt.splat %out : !tt.ptr<f32> -> tensor<131072x!tt.ptr<f32>>
+  %op = tt.addptr %os, %r2 : tensor<131072x!tt.ptr<f32>>, tensor<131072xi32>
+  tt.store %op, %b : tensor<131072x!tt.ptr<f32>>
+  %cs = tt.splat %copy : !tt.ptr<f32> -> tensor<65536x!tt.ptr<f32>>
+  %cp = tt.addptr %cs, %r : tensor<65536x!tt.ptr<f32>>, tensor<65536xi32>
+  tt.store %cp, %a : tensor<65536x!tt.ptr<f32>>
   tt.return
 }

@@ -78,22 +78,21 @@ def unmasked_kernel(x_ptr, out_ptr, BLOCK: tl.constexpr):
     tl.store(out_ptr + offsets, tl.load(x_ptr + offsets))
 
 
-# Blocks of ROWS x 64 elements, each reversed by a gather over the whole
-# block, in a loop over the program's blocks (a persistent form). Any element
-# of the gather's source may be read, so the source stays whole: the largest
-# config (4096 x 64, 1 MiB per block) does not fit local memory and cannot
-# compile.
-@triton.autotune(configs=[triton.Config({"ROWS": rows, "COLS": 64}) for rows in (1, 4, 4096)],
+# Blocks of ROWS x 64 elements, each sorted whole, in a loop over the
+# program's blocks (a persistent form). A sort of a block compares every
+# element with every other: the largest config (1024 x 64, 256 KiB per block,
+# whose sorting network needs several times that) does not fit local memory
+# and cannot compile.
+@triton.autotune(configs=[triton.Config({"ROWS": rows, "COLS": 64}) for rows in (1, 4, 1024)],
                  key=["n"])
 @triton.jit
-def autotuned_reverse_kernel(x_ptr, y_ptr, out_ptr, n, ROWS: tl.constexpr, COLS: tl.constexpr):
+def autotuned_sort_kernel(x_ptr, y_ptr, out_ptr, n, ROWS: tl.constexpr, COLS: tl.constexpr):
     for block in range(tl.program_id(0), tl.cdiv(n, ROWS * COLS), tl.num_programs(0)):
         offsets = block * ROWS * COLS + tl.arange(0, ROWS * COLS)
         mask = offsets < n
-        x = tl.load(x_ptr + offsets, mask=mask)
+        x = tl.load(x_ptr + offsets, mask=mask, other=float("inf"))
         y = tl.load(y_ptr + offsets, mask=mask)
-        reversed_indices = ROWS * COLS - 1 - tl.arange(0, ROWS * COLS)
-        tl.store(out_ptr + offsets, tl.gather(x + y, reversed_indices, 0), mask=mask)
+        tl.store(out_ptr + offsets, tl.sort(x + y), mask=mask)
 
 
 @triton.jit

@@ -17,7 +17,7 @@ import triton.language as tl
 from corpus_data import load_hand_written_kernels, load_module
 from triton.tools.tensor_descriptor import TensorDescriptor
 
-from mtia_compiler import CompilationError
+from mtia_compiler import SimulationError
 from mtia_compiler.backend import launches
 
 # Triton's matmul tutorial (grouped ordering, `% M` rows, K-masked loads),
@@ -139,6 +139,14 @@ def flatten_rows_in_loop_kernel(x_ptr, out_ptr, n, ROWS: tl.constexpr, COLS: tl.
             tl.arange(0, COLS)[None, :]
         flat = tl.reshape(tl.load(x_ptr + offsets) + 1, (ROWS * COLS,))
         tl.store(out_ptr + block * ROWS * COLS + tl.arange(0, ROWS * COLS), flat)
+
+
+@triton.jit
+def permute_kernel(x_ptr, index_ptr, out_ptr, N: tl.constexpr):
+    # Any element of the gather's source may be read: no axis runs through it.
+    offsets = tl.arange(0, N)
+    x = tl.load(x_ptr + offsets) * 2
+    tl.store(out_ptr + offsets, tl.gather(x, tl.load(index_ptr + offsets), 0))
 
 
 @triton.jit
@@ -518,6 +526,30 @@ def test_a_reshaped_block_in_a_loop_runs_through_scratch_memory() -> None:
     torch.testing.assert_close(out, x + 1, rtol=0, atol=0)
     # Three times the single block's spill, and a little more.
     assert records[0].cycles == pytest.approx(234_924, rel=0.03)
+
+
+def test_a_gather_from_a_1_mib_block_runs_through_scratch_memory() -> None:
+    # The source is stored to scratch and the gather loads from there, in
+    # strips of the indices, after the whole source is stored.
+    n = 1 << 18
+    x = torch.randn(n)
+    indices = torch.randperm(n, generator=torch.Generator().manual_seed(0)).int()
+    out = torch.empty_like(x)
+    with launches() as records:
+        permute_kernel[(1,)](x, indices, out, N=n)
+    torch.testing.assert_close(out, (x * 2)[indices.long()], rtol=0, atol=0)
+    assert records[0].cycles == pytest.approx(242_507, rel=0.03)
+
+
+def test_a_gather_through_scratch_memory_checks_its_indices() -> None:
+    # As a gather in local memory, one whose index lies outside the source
+    # fails the launch, located at the gather.
+    n = 1 << 18
+    indices = torch.arange(n, dtype=torch.int32)
+    indices[12345] = n
+    with pytest.raises(SimulationError, match=r"an index of tl\.gather lies outside its source"
+                       r".*test_large_blocks\.py:\d+"):
+        permute_kernel[(1,)](torch.randn(n), indices, torch.empty(n), N=n)
 
 
 def test_a_dot_with_8192_deep_blocks() -> None:

@@ -159,19 +159,19 @@ def test_autotune_ranks_configs_by_simulated_time_and_prunes_what_does_not_compi
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        kernels.autotuned_reverse_kernel[grid](x, y, out, n)
-    timings = kernels.autotuned_reverse_kernel.configs_timings
+        kernels.autotuned_sort_kernel[grid](x, y, out, n)
+    timings = kernels.autotuned_sort_kernel.configs_timings
     by_rows = {config.kwargs["ROWS"]: ms[0] for config, ms in timings.items()}
-    assert by_rows[4096] == math.inf  # 1 MiB tiles: pruned, not fatal
+    assert by_rows[1024] == math.inf  # pruned, not fatal
     assert any("pruned" in str(w.message) for w in caught)
     fastest = min(by_rows.items(), key=lambda item: item[1])[0]
-    assert kernels.autotuned_reverse_kernel.best_config.kwargs["ROWS"] == fastest
+    assert kernels.autotuned_sort_kernel.best_config.kwargs["ROWS"] == fastest
     block = fastest * 64
-    torch.testing.assert_close(out, (x + y).view(-1, block).flip(1).flatten())
+    torch.testing.assert_close(out, (x + y).view(-1, block).sort(dim=1).values.flatten())
     # The timings are simulated: each is what a launch of that config records.
     for rows in (1, 4):
         with launches() as records:
-            kernels.autotuned_reverse_kernel.fn[(triton.cdiv(n, rows * 64),)](
+            kernels.autotuned_sort_kernel.fn[(triton.cdiv(n, rows * 64),)](
                 x, y, out, n, ROWS=rows, COLS=64)
         assert by_rows[rows] == pytest.approx(records[0].seconds * 1e3)
 
