@@ -364,11 +364,17 @@ def StripMineBlocks : Pass<"mtia-strip-mine-blocks", "::mlir::ModuleOp"> {
     carry, `tt.join` and `tt.split` all but the last dimension, of size 2,
     that they add or remove; `tt.dot` ties the rows of `a`, `c` and the result, and the
     columns of `b`, `c` and the result; loops and conditionals tie what they
-    carry and yield. An axis can be split when nothing mixes its elements:
-    no reshape, concatenation, gather, histogram, print or assert touches
-    it, it is not a join's or split's last dimension nor a dot's K, no
+    carry and yield; an assertion runs on strips of its condition. An axis
+    can be split when nothing mixes its elements: no reshape,
+    concatenation, gather or print touches it, it is not a join's or
+    split's last dimension nor a dot's K nor a histogram's source, no
     non-splat constant and no access through a block pointer or descriptor
-    has it, and no tensor has two dimensions on it. Before the analysis, a reshape of a range (the
+    has it, and no tensor has two dimensions on it. A histogram's bins run
+    in strips: each strip counts the values shifted to its first bin. Axes
+    of one length on which accesses to the same memory lie, one of them
+    writing, are not split together, and a split that would run an access
+    past another to its memory (its strips run at its last effect) is not
+    made. Before the analysis, a reshape of a range (the
     offsets `tl.arange(0, n).reshape(shape)`) becomes one range per
     dimension, broadcast and scaled by its row-major stride, and every use
     of an index (a
@@ -432,9 +438,7 @@ def StripMineBlocks : Pass<"mtia-strip-mine-blocks", "::mlir::ModuleOp"> {
     source: a source that large is stored to scratch the same way, and the
     gather becomes a load from there through pointers built from its
     indices, after a `tt.assert` that they lie in the source (outside it,
-    the launch fails, as for a gather in local memory). Axes of one length
-    on which accesses to the same memory lie, one of them writing, are not
-    split in one loop: each strip of one may need every strip of the other.
+    the launch fails, as for a gather in local memory).
 
     The pass estimates the peak of data live at once (from each value's
     definition to its last use, nested blocks at their operation); a kernel

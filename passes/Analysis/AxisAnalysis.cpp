@@ -226,6 +226,19 @@ void AxisAnalysis::visit(Operation *op) {
       forbidAll(op);
     return;
   }
+  // A histogram counts every element of its source into each bin: the bins
+  // run in strips (each strip counts the values shifted to its first bin;
+  // narrower values than Triton's 32 bits could wrap there), the source
+  // does not.
+  if (auto histogram = dyn_cast<tt::HistogramOp>(op)) {
+    if (getTensorType(histogram.getSrc()).getElementTypeBitWidth() < 32) {
+      forbidAll(op);
+      return;
+    }
+    tieElementwise(op->getOperands());
+    forbid(histogram.getSrc(), 0);
+    return;
+  }
   if (auto expand = dyn_cast<tt::ExpandDimsOp>(op)) {
     unsigned rank = getTensorType(expand.getSrc()).getRank();
     for (unsigned dim = 0; dim < rank; ++dim)

@@ -903,3 +903,29 @@ tt.func public @straddled_reload(%in: !tt.ptr<f32>, %mid: !tt.ptr<f32>, %out: !t
   tt.store %cp, %a : tensor<65536x!tt.ptr<f32>>
   tt.return
 }
+
+// -----
+
+// A histogram of 262144 bins runs in strips of its bins: each strip counts
+// the values shifted to its first bin. The values stay whole.
+
+// CHECK-LABEL: tt.func public @large_histogram
+// CHECK: %[[VALUES:.*]] = tt.load %{{.*}} : tensor<1024x!tt.ptr<i32>>
+// CHECK: scf.for %[[START:.*]] = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
+// CHECK: %[[FIRST:.*]] = arith.index_cast %{{.*}} : index to i32
+// CHECK: %[[FIRSTS:.*]] = tt.splat %[[FIRST]] : i32 -> tensor<1024xi32>
+// CHECK: %[[SHIFTED:.*]] = arith.subi %[[VALUES]], %[[FIRSTS]] : tensor<1024xi32>
+// CHECK: tt.histogram %[[SHIFTED]] : tensor<1024xi32> -> tensor<{{[0-9]+}}xi32>
+// CHECK: tt.store
+tt.func public @large_histogram(%in: !tt.ptr<i32>, %out: !tt.ptr<i32>) {
+  %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32>
+  %is = tt.splat %in : !tt.ptr<i32> -> tensor<1024x!tt.ptr<i32>>
+  %ip = tt.addptr %is, %r : tensor<1024x!tt.ptr<i32>>, tensor<1024xi32>
+  %v = tt.load %ip : tensor<1024x!tt.ptr<i32>>
+  %h = tt.histogram %v : tensor<1024xi32> -> tensor<262144xi32>
+  %b = tt.make_range {end = 262144 : i32, start = 0 : i32} : tensor<262144xi32>
+  %os = tt.splat %out : !tt.ptr<i32> -> tensor<262144x!tt.ptr<i32>>
+  %op = tt.addptr %os, %b : tensor<262144x!tt.ptr<i32>>, tensor<262144xi32>
+  tt.store %op, %h : tensor<262144x!tt.ptr<i32>>
+  tt.return
+}

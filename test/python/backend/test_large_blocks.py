@@ -150,6 +150,13 @@ def permute_kernel(x_ptr, index_ptr, out_ptr, N: tl.constexpr):
 
 
 @triton.jit
+def histogram_kernel(x_ptr, out_ptr, N: tl.constexpr, BINS: tl.constexpr):
+    # Every value may fall in any bin: the bins run in strips, the values do not.
+    x = tl.load(x_ptr + tl.arange(0, N))
+    tl.store(out_ptr + tl.arange(0, BINS), tl.histogram(x, BINS))
+
+
+@triton.jit
 def maximum_with_index(a_value, a_index, b_value, b_index):
     # Inductor's combine for argmax: the larger value, the lower index on ties.
     bigger = (a_value > b_value) | ((a_value == b_value) & (a_index < b_index))
@@ -550,6 +557,20 @@ def test_a_gather_through_scratch_memory_checks_its_indices() -> None:
     with pytest.raises(SimulationError, match=r"an index of tl\.gather lies outside its source"
                        r".*test_large_blocks\.py:\d+"):
         permute_kernel[(1,)](torch.randn(n), indices, torch.empty(n), N=n)
+
+
+def test_a_histogram_of_1_mib_of_bins_runs_in_strips_of_bins() -> None:
+    # Each strip counts the values shifted to its first bin; values outside
+    # the bins, negative ones included, count nowhere.
+    bins = 1 << 18
+    generator = torch.Generator().manual_seed(0)
+    x = torch.randint(-5, bins + 5, (2048,), dtype=torch.int32, generator=generator)
+    out = torch.empty(bins, dtype=torch.int32)
+    with launches() as records:
+        histogram_kernel[(1,)](x, out, N=2048, BINS=bins)
+    kept = x[(x >= 0) & (x < bins)].long()
+    assert torch.equal(out, torch.bincount(kept, minlength=bins).int())
+    assert records[0].cycles == pytest.approx(41_829, rel=0.03)
 
 
 def test_a_dot_with_8192_deep_blocks() -> None:
