@@ -21,6 +21,7 @@ are assigned by liveness over the kernel's operations in program order:
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -570,11 +571,16 @@ def is_splat_constant(op: ir.Operation) -> bool:
 def _assign_offsets(ranges: list[ScratchStorage]) -> dict[Unit, int]:
     """Gives every range the lowest aligned offset free of the ranges of its
     unit that are live at the same time; returns each unit's scratch size."""
-    placed: dict[Unit, list[ScratchStorage]] = {}
+    sizes: dict[Unit, int] = {}
+    # The ranges placed so far that a later one may overlap: the candidates
+    # come in order of their first point, so one that ended before it ends
+    # before every later one too.
+    active: dict[Unit, list[ScratchStorage]] = {}
     for candidate in sorted(ranges, key=lambda r: (r.start, -r.size)):
-        others = placed.setdefault(candidate.unit, [])
+        others = [other for other in active.get(candidate.unit, [])
+                  if other.end >= candidate.start]
         busy = sorted((other.offset, other.offset + other.size) for other in others
-                      if other.start <= candidate.end and candidate.start <= other.end)
+                      if other.start <= candidate.end)
         offset = 0
         for low, high in busy:
             if offset + candidate.size <= low:
@@ -582,7 +588,9 @@ def _assign_offsets(ranges: list[ScratchStorage]) -> dict[Unit, int]:
             offset = max(offset, _aligned(high))
         candidate.offset = offset
         others.append(candidate)
-    return {unit: max(r.offset + r.size for r in group) for unit, group in placed.items()}
+        active[candidate.unit] = others
+        sizes[candidate.unit] = max(sizes.get(candidate.unit, 0), offset + candidate.size)
+    return sizes
 
 
 def peak_live_ranges(plan: StoragePlan, unit: Unit) -> list[ScratchStorage]:
@@ -593,12 +601,22 @@ def peak_live_ranges(plan: StoragePlan, unit: Unit) -> list[ScratchStorage]:
                                   if isinstance(storage, ScratchStorage)}.values()
               if group.unit == unit]
     ranges += [t for ts in plan.temporaries.values() for t in ts if t.unit == unit]
-    peak: list[ScratchStorage] = []
+    # A sweep over the first points, in order: the bytes live at each.
+    by_start = sorted(ranges, key=lambda r: r.start)
+    ends: list[tuple[int, int]] = []  # (last point, bytes) of the live ranges
+    live_bytes, peak_bytes, peak_point, next_range = 0, 0, None, 0
     for point in sorted({r.start for r in ranges}):
-        live = [r for r in ranges if r.start <= point <= r.end]
-        if sum(r.size for r in live) > sum(r.size for r in peak):
-            peak = live
-    return sorted(peak, key=lambda r: r.start)
+        while next_range < len(by_start) and by_start[next_range].start == point:
+            heapq.heappush(ends, (by_start[next_range].end, by_start[next_range].size))
+            live_bytes += by_start[next_range].size
+            next_range += 1
+        while ends and ends[0][0] < point:
+            live_bytes -= heapq.heappop(ends)[1]
+        if live_bytes > peak_bytes:
+            peak_bytes, peak_point = live_bytes, point
+    if peak_point is None:
+        return []
+    return sorted((r for r in ranges if r.start <= peak_point <= r.end), key=lambda r: r.start)
 
 
 def describe_range(storage: ScratchStorage) -> str:
