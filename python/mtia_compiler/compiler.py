@@ -367,10 +367,12 @@ def compile(src: str | Path, target: str = "mtia-2i",  # noqa: A001 (Triton's na
     # ahead, which takes buffers of its own), loops with stages of their own
     # included: a block that no strip can cut (one read through a tensor
     # descriptor) runs, only slower. (The text search only saves the
-    # attempts in one stage that cannot differ from those before.)
+    # attempts in one stage, and without a loop splitting in a kernel
+    # without loops, that cannot differ from those before.)
     stage_plans = [(num_stages, 0)]
     if num_stages > 1 or b"tt.num_stages" in buffer:
         stage_plans.append((1, 1))
+    splits = (True, False) if b"scf.for" in buffer else (True,)
     attempts = [(stages, False)] if stages is not None else [
         (pass_stages(target, divisor, joint, cb_multiplier, split, loop_stages, fp_fusion,
                      max_stages),
@@ -379,7 +381,7 @@ def compile(src: str | Path, target: str = "mtia-2i",  # noqa: A001 (Triton's na
         for joint, divisors in ((False, (0, *STRIP_BUDGET_DIVISORS)),
                                 (True, STRIP_BUDGET_DIVISORS))
         for divisor in divisors
-        for split in (True, False)]
+        for split in splits]
     context = compiler_context()
     # The first plan that does not fit, with and without the loop splitting.
     errors: dict[bool, PlanLimitError] = {}

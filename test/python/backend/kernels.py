@@ -78,21 +78,19 @@ def unmasked_kernel(x_ptr, out_ptr, BLOCK: tl.constexpr):
     tl.store(out_ptr + offsets, tl.load(x_ptr + offsets))
 
 
-# Blocks of ROWS x 64 elements, each sorted whole, in a loop over the
-# program's blocks (a persistent form). A sort of a block compares every
-# element with every other: the largest config (1024 x 64, 256 KiB per block,
-# whose sorting network needs several times that) does not fit local memory
-# and cannot compile.
+# Blocks of ROWS x 64 elements, each sorted whole by its program. A sort of a
+# block compares every element with every other: the largest config
+# (1024 x 64, 256 KiB per block, whose sorting network needs several times
+# that) does not fit local memory and cannot compile.
 @triton.autotune(configs=[triton.Config({"ROWS": rows, "COLS": 64}) for rows in (1, 4, 1024)],
                  key=["n"])
 @triton.jit
 def autotuned_sort_kernel(x_ptr, y_ptr, out_ptr, n, ROWS: tl.constexpr, COLS: tl.constexpr):
-    for block in range(tl.program_id(0), tl.cdiv(n, ROWS * COLS), tl.num_programs(0)):
-        offsets = block * ROWS * COLS + tl.arange(0, ROWS * COLS)
-        mask = offsets < n
-        x = tl.load(x_ptr + offsets, mask=mask, other=float("inf"))
-        y = tl.load(y_ptr + offsets, mask=mask)
-        tl.store(out_ptr + offsets, tl.sort(x + y), mask=mask)
+    offsets = tl.program_id(0) * ROWS * COLS + tl.arange(0, ROWS * COLS)
+    mask = offsets < n
+    x = tl.load(x_ptr + offsets, mask=mask, other=float("inf"))
+    y = tl.load(y_ptr + offsets, mask=mask)
+    tl.store(out_ptr + offsets, tl.sort(x + y), mask=mask)
 
 
 @triton.jit
