@@ -354,8 +354,7 @@ void AxisAnalysis::visit(Operation *op) {
     return;
   if (hasSideEffects(op))
     effects.push_back(op);
-  if (isa<tt::LoadOp, tt::StoreOp, tt::AtomicRMWOp, tt::AtomicCASOp>(op) &&
-      getTensorType(op->getOperand(0)))
+  if (isGlobalMemoryAccess(op) && getTensorType(op->getOperand(0)))
     accesses.push_back(op);
   // Accesses through block pointers address their block as a whole.
   bool blockAccess =

@@ -243,14 +243,17 @@ void AxisSplit::cloneStrip(ArrayRef<Operation *> ops, StripLoop &strips,
                            ArrayRef<int64_t> stripSizes, OpBuilder &builder,
                            IRMapping &mapping) const {
   Type i32 = builder.getI32Type();
+  // The position among the split axes of the axis `value` lies on.
+  auto getSplitIndex = [&](Value value) -> unsigned {
+    return llvm::find_if(splitAxes,
+                         [&](unsigned axis) {
+                           return axes.getDimOnAxis(value, axis).has_value();
+                         }) -
+           splitAxes.begin();
+  };
   auto sliceRange = [&](tt::MakeRangeOp range, OpBuilder &at) -> Value {
     Location loc = range.getLoc();
-    unsigned index =
-        llvm::find_if(splitAxes,
-                      [&](unsigned axis) {
-                        return axes.getDimOnAxis(range, axis).has_value();
-                      }) -
-        splitAxes.begin();
+    unsigned index = getSplitIndex(range);
     int64_t stripSize = stripSizes[index];
     Value stripStart = strips.stripStarts[index];
     auto type = RankedTensorType::get({stripSize}, i32);
@@ -273,12 +276,7 @@ void AxisSplit::cloneStrip(ArrayRef<Operation *> ops, StripLoop &strips,
   // A strip of a histogram's bins counts the values shifted to its first
   // bin (those outside its bins are dropped).
   auto shiftToStrip = [&](tt::HistogramOp original, tt::HistogramOp clone) {
-    unsigned index =
-        llvm::find_if(splitAxes,
-                      [&](unsigned axis) {
-                        return axes.getDimOnAxis(original, axis).has_value();
-                      }) -
-        splitAxes.begin();
+    unsigned index = getSplitIndex(original);
     OpBuilder at(clone);
     Location loc = clone.getLoc();
     // The strip's first bin, in the type of the values (32-bit integers as
