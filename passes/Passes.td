@@ -403,9 +403,11 @@ def StripMineBlocks : Pass<"mtia-strip-mine-blocks", "::mlir::ModuleOp"> {
     scans (all scans over the axis go one way). The
     stores and other effects on the axis run in a last loop over strips at
     the place of the last of them, which computes again, from the loads,
-    what they need. Only the reductions' results leave the strips; effects must
-    follow the last reduction, and an effect inside a loop that the strips
-    repeat must be on the axis.
+    what they need. Only the reductions' results leave the strips; effects
+    must follow the last reduction, unless they are stores in what a
+    reduction reads (a loop over a row's blocks that stores each block as
+    it sums it), which run in the reduction's strips; an effect inside a
+    loop that the strips repeat must be on the axis.
 
     The strips run in the innermost block that holds every reduction, scan
     and effect on the axis: the kernel's body, or the body of the loop over

@@ -139,6 +139,15 @@ static LogicalResult verifyCachePolicy(Operation *op,
          << (load ? "load" : "store");
 }
 
+void ExternElementwiseOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  if (getPure())
+    return;
+  effects.emplace_back(MemoryEffects::Read::get(), GlobalMemory::get());
+  effects.emplace_back(MemoryEffects::Write::get(), GlobalMemory::get());
+}
+
 void LoadOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {

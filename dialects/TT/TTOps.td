@@ -112,12 +112,15 @@ def TT_MulhiUIOp : TT_Op<"mulhiui", [Elementwise, SameOperandsAndResultType, Pur
   let assemblyFormat = "$x `,` $y attr-dict `:` type($x)";
 }
 
-def TT_ExternElementwiseOp : TT_Op<"extern_elementwise", [Elementwise, SameOperandsAndResultShape]> {
+def TT_ExternElementwiseOp : TT_Op<"extern_elementwise", [Elementwise, SameOperandsAndResultShape,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "call of an external elementwise library function";
   let description = [{
     Applies `symbol` from the library `libpath`/`libname` elementwise. CUDA
     TTIR names libdevice functions (`__nv_tanhf`, ...) with empty library
-    names; a backend maps the symbols to its own implementations.
+    names; a backend maps the symbols to its own implementations. A `pure`
+    call has no memory effects; another may read and write global memory,
+    as Triton takes it.
   }];
   let arguments = (ins Variadic<TT_Type>:$srcs, StrAttr:$libname, StrAttr:$libpath,
                        StrAttr:$symbol, BoolAttr:$pure);

@@ -111,24 +111,46 @@ bool AxisSplit::isLegal() {
       sinks.push_back(op);
     }
   }
+  // An effect in what a reduction over the axis reads (a loop that stores
+  // each block of a row as it sums it) runs in the reduction's strips, at
+  // its place; stores and assertions only, which a strip may repeat
+  // unchanged should two reductions' strips compute it. The other effects
+  // run in a last loop, after the last reduction.
+  SmallVector<Operation *> reduced;
+  if (!reductions.empty())
+    reduced = getSlice(llvm::map_to_vector(
+        reductions, [](tt::ReduceOp reduce) -> Operation * { return reduce; }));
+  SmallVector<Operation *> lastSinks;
+  for (Operation *sink : sinks) {
+    if (!llvm::is_contained(reduced, sink)) {
+      lastSinks.push_back(sink);
+      continue;
+    }
+    WalkResult repeatable = sink->walk([](Operation *nested) {
+      return nested->getNumRegions() == 0 && hasSideEffects(nested) &&
+                     !isa<tt::StoreOp, tt::AssertOp>(nested)
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
+    });
+    if (repeatable.wasInterrupted())
+      return false;
+  }
+  sinks = std::move(lastSinks);
   if (!reductions.empty() && !sinks.empty() &&
       sinks.front()->isBeforeInBlock(reductions.back()))
     return false;
   if (reductions.empty() && sinks.empty())
     return false;
-  if (passesConflictingAccesses())
-    return false;
-  if (reductions.empty())
-    return true;
-  SmallVector<Operation *> roots = llvm::map_to_vector(
-      reductions, [](tt::ReduceOp reduce) -> Operation * { return reduce; });
-  SmallVector<Operation *> reduced = getSlice(roots);
-  return llvm::none_of(
-      reduced, [&](Operation *op) { return llvm::is_contained(sinks, op); });
+  return !passesConflictingAccesses();
 }
 
 bool AxisSplit::passesConflictingAccesses() const {
-  if (sinks.empty())
+  // The strips run at the last effect, or at the last reduction.
+  Operation *last = sinks.empty() ? nullptr : sinks.back();
+  if (!reductions.empty() &&
+      (!last || last->isBeforeInBlock(reductions.back())))
+    last = reductions.back();
+  if (!last)
     return false;
   // Accesses on the axis and off it, each with its operation in the body.
   SmallVector<std::pair<Operation *, Operation *>> onAxisAccesses, passed;
@@ -137,7 +159,7 @@ bool AxisSplit::passesConflictingAccesses() const {
       if (isGlobalMemoryAccess(nested))
         onAxisAccesses.push_back({nested, op});
     });
-  for (Operation *op = ops.front(); op != sinks.back(); op = op->getNextNode())
+  for (Operation *op = ops.front(); op != last; op = op->getNextNode())
     if (!onAxis(op))
       op->walk([&](Operation *nested) {
         if (isGlobalMemoryAccess(nested))

@@ -38,10 +38,10 @@ public:
   /// reductions over it are in the block (not in a loop in it), only their
   /// results leave the strips, what the strips need from outside the block
   /// on the axis is computed without memory effects from ranges, splats and
-  /// constants, the stores and other effects on the axis follow the last
-  /// reduction and are in no reduction's strips, no operation in a loop
-  /// over the axis has an effect off it (which the strips would repeat),
-  /// and the strips pass no access to the memory of theirs.
+  /// constants, the effects on the axis follow the last reduction or are
+  /// stores in what a reduction reads (run in its strips), no operation in
+  /// a loop over the axis has an effect off it (which the strips would
+  /// repeat), and the strips pass no access to the memory of theirs.
   /// Axes split together have no reductions or scans over them, and every
   /// effect is on all of them.
   bool isLegal();
@@ -93,8 +93,9 @@ private:
 
   bool collectOuterOps();
   /// Whether an access off the axis lies between the accesses on it and the
-  /// last effect, where the strips run, and may touch their memory (the
-  /// load from scratch of what an earlier store on the axis wrote).
+  /// last effect or reduction, where the strips run, and may touch their
+  /// memory (the load from scratch of what an earlier store on the axis
+  /// wrote).
   bool passesConflictingAccesses() const;
 
   mlir::Block &kernelBody;

@@ -929,3 +929,45 @@ tt.func public @large_histogram(%in: !tt.ptr<i32>, %out: !tt.ptr<i32>) {
   tt.store %op, %h : tensor<262144x!tt.ptr<i32>>
   tt.return
 }
+
+// -----
+
+// A loop over blocks of a row that stores each block as it sums it (as
+// TorchInductor writes a softmax's second pass): its store runs in the
+// strips of the reduction, at its place.
+
+// CHECK-LABEL: tt.func public @store_in_a_reduced_loop
+// CHECK: scf.for %{{.*}} iter_args(%{{.*}}) -> (f32)
+// CHECK: scf.for %{{.*}} -> (tensor<{{[0-9]+}}xf32>)
+// CHECK: tt.load
+// CHECK: tt.store %{{.*}}, %{{.*}} : tensor<{{[0-9]+}}x!tt.ptr<f32>>
+// CHECK: "tt.reduce"
+// CHECK: tt.store %arg2, %{{.*}} : !tt.ptr<f32>
+tt.func public @store_in_a_reduced_loop(%in: !tt.ptr<f32>, %out: !tt.ptr<f32>, %total: !tt.ptr<f32>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c65536 = arith.constant 65536 : i32
+  %zeros = arith.constant dense<0.000000e+00> : tensor<65536xf32>
+  %r = tt.make_range {end = 65536 : i32, start = 0 : i32} : tensor<65536xi32>
+  %acc = scf.for %i = %c0 to %n step %c1 iter_args(%a = %zeros) -> (tensor<65536xf32>) : i32 {
+    %start = arith.muli %i, %c65536 : i32
+    %starts = tt.splat %start : i32 -> tensor<65536xi32>
+    %offsets = arith.addi %starts, %r : tensor<65536xi32>
+    %is = tt.splat %in : !tt.ptr<f32> -> tensor<65536x!tt.ptr<f32>>
+    %ip = tt.addptr %is, %offsets : tensor<65536x!tt.ptr<f32>>, tensor<65536xi32>
+    %v = tt.load %ip : tensor<65536x!tt.ptr<f32>>
+    %e = math.exp %v : tensor<65536xf32>
+    %os = tt.splat %out : !tt.ptr<f32> -> tensor<65536x!tt.ptr<f32>>
+    %op = tt.addptr %os, %offsets : tensor<65536x!tt.ptr<f32>>, tensor<65536xi32>
+    tt.store %op, %e : tensor<65536x!tt.ptr<f32>>
+    %s = arith.addf %a, %e : tensor<65536xf32>
+    scf.yield %s : tensor<65536xf32>
+  }
+  %sum = "tt.reduce"(%acc) <{axis = 0 : i32}> ({
+  ^bb0(%x: f32, %y: f32):
+    %z = arith.addf %x, %y : f32
+    tt.reduce.return %z : f32
+  }) : (tensor<65536xf32>) -> f32
+  tt.store %total, %sum : !tt.ptr<f32>
+  tt.return
+}

@@ -37,3 +37,16 @@ tt.func @identity_reshape(%x: tensor<64xf32>) -> (tensor<64xf32>, tensor<8x8xf32
   %square = tt.reshape %x : tensor<64xf32> -> tensor<8x8xf32>
   tt.return %same, %square : tensor<64xf32>, tensor<8x8xf32>
 }
+
+// A pure library call whose result is unused goes; one that is not pure may
+// touch global memory, and stays.
+
+// CHECK-LABEL: tt.func @unused_library_calls
+// CHECK-NOT: __nv_expf
+// CHECK: tt.extern_elementwise %arg0 {libname = "", libpath = "", pure = false, symbol = "side_effect"}
+// CHECK-NEXT: tt.return
+tt.func @unused_library_calls(%x: tensor<16xf32>) {
+  %0 = tt.extern_elementwise %x {libname = "", libpath = "", pure = true, symbol = "__nv_expf"} : (tensor<16xf32>) -> tensor<16xf32>
+  %1 = tt.extern_elementwise %x {libname = "", libpath = "", pure = false, symbol = "side_effect"} : (tensor<16xf32>) -> tensor<16xf32>
+  tt.return
+}
