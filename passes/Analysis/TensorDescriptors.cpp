@@ -2,6 +2,9 @@
 
 #include "passes/Analysis/TensorDescriptors.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
 using namespace mlir;
 using namespace mtia;
 
@@ -41,4 +44,26 @@ FailureOr<Descriptor> mtia::getDescriptor(tt::FuncOp function, Value desc,
         entry.getArgument(argument.getArgNumber() + 1 + rank + dim));
   }
   return descriptor;
+}
+
+void mtia::assertNonNegativeCoordinates(OpBuilder &builder, Location loc,
+                                        ValueRange indices) {
+  Value nonNegative;
+  for (Value index : indices) {
+    if (std::optional<int64_t> constant = getConstantIntValue(index);
+        constant && *constant >= 0)
+      continue;
+    Value check = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::sge, index,
+        arith::ConstantIntOp::create(builder, loc, index.getType(), 0));
+    nonNegative = nonNegative
+                      ? arith::AndIOp::create(builder, loc, nonNegative, check)
+                            .getResult()
+                      : check;
+  }
+  if (!nonNegative)
+    return;
+  tt::AssertOp::create(builder, loc, nonNegative,
+                       "a tensor descriptor's block starts at a negative "
+                       "coordinate, before the tensor, which is not supported");
 }

@@ -11,6 +11,7 @@
 
 #include "dialects/TT/TTDialect.h"
 
+#include "mlir/IR/Builders.h"
 #include "mlir/Support/LLVM.h"
 
 namespace mtia {
@@ -30,6 +31,14 @@ struct Descriptor {
 /// shape and stride arguments.
 mlir::FailureOr<Descriptor> getDescriptor(tt::FuncOp function, mlir::Value desc,
                                           mlir::Operation *op = nullptr);
+
+/// Asserts at run time that a descriptor's block at `indices` starts at no
+/// negative coordinate (constants that are not negative need no check).
+/// The transfers bound a block from above only, as the tensor's shape does:
+/// a block starting before the tensor would read or write what lies before
+/// it instead of zeros.
+void assertNonNegativeCoordinates(mlir::OpBuilder &builder, mlir::Location loc,
+                                  mlir::ValueRange indices);
 
 } // namespace mtia
 

@@ -95,12 +95,13 @@ bool AxisSplit::isLegal() {
         return false;
   }
   // An effect in a loop over the axis must be on the axis: the strips
-  // repeat the loop.
+  // repeat the loop. An assertion may run again.
   for (Operation *op : ops) {
     bool repeatedEffect = false;
     op->walk([&](Operation *nested) {
       if (nested != op && nested->getNumRegions() == 0 &&
-          hasSideEffects(nested) && !touchesAll(nested))
+          hasSideEffects(nested) && !touchesAll(nested) &&
+          !isa<tt::AssertOp>(nested))
         repeatedEffect = true;
     });
     if (repeatedEffect)

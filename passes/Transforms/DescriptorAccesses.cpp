@@ -21,6 +21,7 @@ std::pair<Value, Value> buildBlockPointers(OpBuilder &builder, Location loc,
                                            const Descriptor &descriptor,
                                            ValueRange indices,
                                            RankedTensorType type) {
+  assertNonNegativeCoordinates(builder, loc, indices);
   Type i32 = builder.getI32Type(), i64 = builder.getI64Type();
   ArrayRef<int64_t> shape = type.getShape();
   auto rank = static_cast<int64_t>(indices.size());

@@ -38,6 +38,7 @@ FailureOr<StructuredAccess> AccessLowering::analyzeDescriptorAccess(
                          "descriptor's block, which the DMA lowering does "
                          "not support"),
            failure();
+  assertNonNegativeCoordinates(builder, loc, indices);
   StructuredAccess access;
   access.base = descriptor->base;
   PointerAccess pointer{descriptor->base, AffineTensor{}};

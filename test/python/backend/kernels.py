@@ -58,6 +58,14 @@ def descriptor_kernel(in_desc, out_desc, BM: tl.constexpr, BN: tl.constexpr):
 
 
 @triton.jit
+def shifted_descriptor_kernel(in_desc, out_desc, shift, BM: tl.constexpr, BN: tl.constexpr):
+    # Each block reads the rows `shift` above its own.
+    row = tl.program_id(0) * BM
+    col = tl.program_id(1) * BN
+    out_desc.store([row, col], in_desc.load([row - shift, col]) + 1)
+
+
+@triton.jit
 def print_kernel(x_ptr, BLOCK: tl.constexpr):
     x = tl.load(x_ptr + tl.arange(0, BLOCK))
     tl.device_print("x = ", x)

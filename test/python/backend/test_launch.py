@@ -133,6 +133,22 @@ def test_host_tensor_descriptors() -> None:
     torch.testing.assert_close(target, source * 2 + 1)
 
 
+def test_a_descriptor_block_at_a_negative_coordinate_fails_the_launch() -> None:
+    # The transfers bound a block by the tensor's shape from above only: one
+    # starting before the tensor is refused at run time, located, rather
+    # than read from what lies before it.
+    source = torch.randn(64, 96)
+    target = torch.zeros(64, 96)
+    in_desc = TensorDescriptor.from_tensor(source, [16, 32])
+    out_desc = TensorDescriptor.from_tensor(target, [16, 32])
+    kernels.shifted_descriptor_kernel[(4, 3)](in_desc, out_desc, 0, BM=16, BN=32)
+    torch.testing.assert_close(target, source + 1)
+    with pytest.raises(mtia_compiler.SimulationError,
+                       match=r"a tensor descriptor's block starts at a negative coordinate"
+                       r".*kernels\.py:\d+"):
+        kernels.shifted_descriptor_kernel[(4, 3)](in_desc, out_desc, 8, BM=16, BN=32)
+
+
 def test_callable_and_empty_grids() -> None:
     x, y, out = torch.randn(500), torch.randn(500), torch.zeros(500)
     kernels.add_kernel[lambda meta: (triton.cdiv(500, meta["BLOCK"]),)](x, y, out, 500, BLOCK=128)
