@@ -89,6 +89,7 @@ LogicalResult AccessLowering::lowerDescriptorLoad(tt::DescriptorLoadOp load) {
   auto resultType = cast<RankedTensorType>(load.getType());
   auto pageType =
       tile::TileType::get(resultType.getShape(), resultType.getElementType());
+  routeStoresThroughTile(load.getResult(), pageType);
   SmallVector<UnrealizedConversionCastOp> casts;
   for (Operation *user : load->getUsers()) {
     auto toTile = dyn_cast<UnrealizedConversionCastOp>(user);

@@ -40,25 +40,31 @@ FailureOr<Value> AccessLowering::getPadding(tt::LoadOp load,
          failure();
 }
 
+void AccessLowering::routeStoresThroughTile(Value loaded,
+                                            tile::TileType pageType) {
+  for (OpOperand &use : llvm::make_early_inc_range(loaded.getUses())) {
+    Operation *owner = use.getOwner();
+    auto store = dyn_cast<tt::StoreOp>(owner);
+    auto descriptorStore = dyn_cast<tt::DescriptorStoreOp>(owner);
+    if (!(store && &use == &store.getValueMutable()) &&
+        !(descriptorStore && &use == &descriptorStore.getSrcMutable()))
+      continue;
+    OpBuilder before(owner);
+    auto toTile = UnrealizedConversionCastOp::create(before, loaded.getLoc(),
+                                                     pageType, loaded);
+    use.set(UnrealizedConversionCastOp::create(
+                before, loaded.getLoc(), loaded.getType(), toTile.getResult(0))
+                .getResult(0));
+  }
+}
+
 LogicalResult AccessLowering::lowerLoad(tt::LoadOp load) {
   auto resultType = dyn_cast<RankedTensorType>(load.getType());
   if (!resultType)
     return success();
-  // A loaded tensor stored as it is, which the tile stage left on
-  // tensors, goes through a tile too.
   auto pageType =
       tile::TileType::get(resultType.getShape(), resultType.getElementType());
-  for (OpOperand &use : llvm::make_early_inc_range(load->getUses())) {
-    auto store = dyn_cast<tt::StoreOp>(use.getOwner());
-    if (!store || use.get() != store.getValue())
-      continue;
-    OpBuilder before(use.getOwner());
-    auto toTile = UnrealizedConversionCastOp::create(
-        before, load.getLoc(), pageType, load.getResult());
-    use.set(UnrealizedConversionCastOp::create(before, load.getLoc(),
-                                               resultType, toTile.getResult(0))
-                .getResult(0));
-  }
+  routeStoresThroughTile(load.getResult(), pageType);
   // A loaded tensor that computes addresses or masks (an index table)
   // becomes a tensor view of the loaded tile for the accesses that use it.
   Value addressing;

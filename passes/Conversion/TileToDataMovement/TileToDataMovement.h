@@ -283,6 +283,11 @@ private:
   /// The scalar a load reads where its mask is false, from its `other`.
   FailureOr<Value> getPadding(tt::LoadOp load, OpBuilder &builder);
 
+  /// Makes the stores (through pointers or a descriptor) of `loaded`, a
+  /// loaded tensor stored as it is, which the tile stage left on tensors,
+  /// store it through a tile of `pageType`: a copy moves through a page.
+  void routeStoresThroughTile(Value loaded, tile::TileType pageType);
+
   LogicalResult lowerLoad(tt::LoadOp load);
 
   /// The pages of the buffer of a load: more in a loop, where the DMA engine

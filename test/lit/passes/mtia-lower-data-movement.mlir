@@ -562,6 +562,28 @@ tt.func @descriptor_drops_unit_dims(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32
 
 // -----
 
+// A block copied from one descriptor to another as it is loaded moves
+// through a page. A coordinate that may be negative is asserted first: the
+// transfer bounds the block from above only.
+// CHECK-LABEL: tt.func @descriptor_copy
+// CHECK: %[[START:.*]] = arith.cmpi sge, %arg2, %{{.*}} : i32
+// CHECK: tt.assert %[[START]], "a tensor descriptor's block starts at a negative coordinate, before the tensor, which is not supported" : i1
+// CHECK: dma.load %arg0
+// CHECK: dma.store %{{.*}}[0] to %arg1
+tt.func @descriptor_copy(%a: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %row: i32) {
+  %c0 = arith.constant 0 : i32
+  %c16 = arith.constant 16 : i32
+  %c1 = arith.constant 1 : i64
+  %c16_i64 = arith.constant 16 : i64
+  %src = tt.make_tensor_descriptor %a, [%c16, %c16], [%c16_i64, %c1] : <f32>, <8x16xf32>
+  %dst = tt.make_tensor_descriptor %b, [%c16, %c16], [%c16_i64, %c1] : <f32>, <8x16xf32>
+  %v = tt.descriptor_load %src[%row, %c0] : !tt.tensordesc<8x16xf32> -> tensor<8x16xf32>
+  tt.descriptor_store %dst[%c0, %c0], %v : !tt.tensordesc<8x16xf32>, tensor<8x16xf32>
+  tt.return
+}
+
+// -----
+
 // Rows of a descriptor block that no run time can align (here 16 bytes of
 // i8 apart, under the DMA engine's 32-byte rule) move element by element,
 // with no run-time choice.

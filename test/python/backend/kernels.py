@@ -59,10 +59,10 @@ def descriptor_kernel(in_desc, out_desc, BM: tl.constexpr, BN: tl.constexpr):
 
 @triton.jit
 def shifted_descriptor_kernel(in_desc, out_desc, shift, BM: tl.constexpr, BN: tl.constexpr):
-    # Each block reads the rows `shift` above its own.
+    # Each block copies the rows `shift` above its own, as it loads them.
     row = tl.program_id(0) * BM
     col = tl.program_id(1) * BN
-    out_desc.store([row, col], in_desc.load([row - shift, col]) + 1)
+    out_desc.store([row, col], in_desc.load([row - shift, col]))
 
 
 @triton.jit
