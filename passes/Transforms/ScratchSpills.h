@@ -1,7 +1,6 @@
 //===- ScratchSpills.h - Tiles through global scratch memory ----*- C++ -*-===//
 //
-// The strip-miner's last resort for reshapes and concatenations too large
-// for local memory.
+// The strip-miner's last resorts for blocks too large for local memory.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +25,20 @@ namespace mtia {
 /// (`mtia-order-memory-accesses` makes its stores wait for the last iteration's
 /// loads).
 void spillThroughScratch(tt::FuncOp function, int64_t budget);
+
+/// Runs the work of `function` (one block) on blocks of more elements than
+/// a strip of `budget` bytes holds whole in loops over flat strips of them:
+/// one loop for each run of element-by-element operations (and broadcasts)
+/// over blocks of one number of elements, in program order, and one over
+/// strips of the results of each reduction. A block that one loop computes
+/// and another reads passes through a `dma.scratch` region in row-major
+/// order; indices are computed again in each loop that reads them. This is
+/// the last resort for kernels that no split of their axes fits, such as
+/// the networks of `tl.sort`, `tl.topk` and `tl.flip` on blocks reshaped
+/// into many dimensions of two. Fails, changing nothing, when an operation
+/// on a large block cannot run so (a dot, a scan, a region, a reduction
+/// along an axis longer than a strip).
+mlir::LogicalResult runThroughScratch(tt::FuncOp function, int64_t budget);
 
 } // namespace mtia
 

@@ -7,7 +7,9 @@
 // size, from the estimated peak of the data live at once. Blocks that no
 // axis could split go another way first: a descriptor's block through
 // pointers (DescriptorAccesses.cpp), a reshape's, a concatenation's or a
-// gather's through scratch memory (ScratchSpills.cpp).
+// gather's through scratch memory (ScratchSpills.cpp). A kernel that no
+// split fits (every axis reduced, as in `tl.sort`'s network) runs its work
+// through scratch memory instead, in loops over flat strips.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +24,7 @@
 #include "dialects/TT/TTDialect.h"
 
 #include "mlir/IR/Dominance.h"
+#include "mlir/IR/OwningOpRef.h"
 #include "mlir/Transforms/CSE.h"
 
 #include <limits>
@@ -196,6 +199,8 @@ struct StripMineBlocksPass
           getOperation()->getAttrOfType<IntegerAttr>(kModuleMaxStagesAttrName);
       int64_t rewriteLimit =
           maxStages && maxStages.getInt() == 1 ? budget : localBytes / 4;
+      // The kernel as it is, should no split fit it.
+      OwningOpRef<tt::FuncOp> whole = function.clone();
       rewriteLargeDescriptorAccesses(function, rewriteLimit);
       spillThroughScratch(function, rewriteLimit);
       expandRangeReshapes(function);
@@ -230,6 +235,13 @@ struct StripMineBlocksPass
           break;
         peak = now;
       }
+      // A kernel that no split fits runs its work on large blocks in loops
+      // over flat strips, through scratch memory, where it can.
+      if (AxisSplit(function, function.getBody().front(),
+                    AxisAnalysis(function), {})
+                  .estimatePeakBytes({}, false) > trigger &&
+          succeeded(runThroughScratch(*whole, budget)))
+        function.getBody().takeBody(whole->getBody());
       // The uses of indices share their computations again.
       IRRewriter rewriter(function.getContext());
       DominanceInfo dominance(function);

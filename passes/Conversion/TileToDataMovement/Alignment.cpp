@@ -52,8 +52,11 @@ static int64_t getDivisibility(const PointerAnalysis &analysis,
 bool mtia::isProvablyAligned(const PointerAnalysis &analysis,
                              const PointerAccess &access, int64_t elementBytes,
                              int64_t alignmentBytes) {
+  // Kernel arguments are aligned, and so are scratch regions (the program
+  // stage places them at the DMA alignment).
   auto argument = dyn_cast<BlockArgument>(access.base);
-  if (!argument || !isa<tt::FuncOp>(argument.getOwner()->getParentOp()))
+  if (!access.base.getDefiningOp<dma::ScratchOp>() &&
+      (!argument || !isa<tt::FuncOp>(argument.getOwner()->getParentOp())))
     return false;
   auto aligned = [&](const LinearExpr &expr) {
     return getDivisibility(analysis, expr) * elementBytes % alignmentBytes == 0;

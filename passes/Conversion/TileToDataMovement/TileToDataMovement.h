@@ -69,8 +69,8 @@ Value indexConstant(OpBuilder &builder, Location loc, int64_t value);
 
 /// Whether every row of a strided access starts at an address the DMA
 /// engine accepts (a multiple of `alignmentBytes`): the base is a kernel
-/// argument (buffers are page-aligned) and the offset and outer strides are
-/// multiples of the alignment.
+/// argument (buffers are page-aligned) or a scratch region, and the offset
+/// and outer strides are multiples of the alignment.
 bool isProvablyAligned(const PointerAnalysis &analysis,
                        const PointerAccess &access, int64_t elementBytes,
                        int64_t alignmentBytes);

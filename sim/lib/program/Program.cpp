@@ -64,8 +64,8 @@ void ProgramParser::checkKnownFields(const Object &object,
 
 void ProgramParser::parse(const Object &root) {
   program.kernel = string(root, "kernel");
-  program.numIntRegs = static_cast<unsigned>(integer(root, "iregs", 1, 4096));
-  program.numFloatRegs = static_cast<unsigned>(integer(root, "fregs", 1, 4096));
+  program.numIntRegs = static_cast<unsigned>(integer(root, "iregs", 1, 65536));
+  program.numFloatRegs = static_cast<unsigned>(integer(root, "fregs", 1, 65536));
   std::string order = optionalString(root, "program_order");
   if (order == "serpentine")
     program.order = ProgramOrder::Serpentine;

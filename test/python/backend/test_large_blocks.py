@@ -2,8 +2,10 @@
 of one axis (`mtia-strip-mine-blocks`): elementwise work, reductions over the
 axis and under it, loops with carried accumulators, dots along their rows or
 columns; a reshape of a block that large goes through scratch memory, each
-side in strips. What cannot is refused with a located error that names what
-takes the memory."""
+side in strips, and so does the work of a kernel that no axis can split (the
+networks of `tl.sort`, `tl.topk` and `tl.flip`), in loops over flat strips.
+What cannot is refused with a located error that names what takes the
+memory."""
 
 from __future__ import annotations
 
@@ -154,6 +156,26 @@ def histogram_kernel(x_ptr, out_ptr, N: tl.constexpr, BINS: tl.constexpr):
     # Every value may fall in any bin: the bins run in strips, the values do not.
     x = tl.load(x_ptr + tl.arange(0, N))
     tl.store(out_ptr + tl.arange(0, BINS), tl.histogram(x, BINS))
+
+
+@triton.jit
+def sort_rows_kernel(x_ptr, out_ptr, ROWS: tl.constexpr, COLS: tl.constexpr,
+                     DESCENDING: tl.constexpr):
+    # Triton's bitonic network reshapes the block into dimensions of two and
+    # reduces along each: no axis runs in strips.
+    offsets = tl.arange(0, ROWS)[:, None] * COLS + tl.arange(0, COLS)[None, :]
+    tl.store(out_ptr + offsets, tl.sort(tl.load(x_ptr + offsets), descending=DESCENDING))
+
+
+@triton.jit
+def topk_kernel(x_ptr, out_ptr, N: tl.constexpr, K: tl.constexpr):
+    tl.store(out_ptr + tl.arange(0, K), tl.topk(tl.load(x_ptr + tl.arange(0, N)), K))
+
+
+@triton.jit
+def flip_kernel(x_ptr, out_ptr, N: tl.constexpr):
+    offsets = tl.arange(0, N)
+    tl.store(out_ptr + offsets, tl.flip(tl.load(x_ptr + offsets), 0))
 
 
 @triton.jit
@@ -582,3 +604,30 @@ def test_a_dot_with_8192_deep_blocks() -> None:
     c = torch.empty(32, 32, dtype=torch.float16)
     row_major_matmul_kernel[(1,)](a, b, c, 32, 32, 8192, BLOCK_M=32, BLOCK_N=32, BLOCK_K=8192)
     torch.testing.assert_close(c, (a.float() @ b.float()).half(), rtol=1e-2, atol=5e-2)
+
+
+@pytest.mark.parametrize(("rows", "cols", "descending", "cycles"),
+                         [(1, 65536, False, 16_676_570), (4, 16384, True, 11_609_510)])
+def test_a_sort_of_a_block_larger_than_local_memory(rows: int, cols: int, descending: bool,
+                                                    cycles: int) -> None:
+    # Every step of the network runs in loops over strips, its blocks in
+    # scratch memory between them.
+    x = torch.randn(rows, cols, generator=torch.Generator().manual_seed(0))
+    out = torch.empty_like(x)
+    with launches() as records:
+        sort_rows_kernel[(1,)](x, out, ROWS=rows, COLS=cols, DESCENDING=descending)
+    assert torch.equal(out, x.sort(dim=1, descending=descending).values)
+    assert records[0].cycles == pytest.approx(cycles, rel=0.03)
+
+
+def test_a_top_k_and_a_flip_of_1_mib_blocks() -> None:
+    n = 1 << 18
+    x = torch.randn(n, generator=torch.Generator().manual_seed(0))
+    top, flipped = torch.empty(16), torch.empty_like(x)
+    with launches() as records:
+        topk_kernel[(1,)](x, top, N=n, K=16)
+        flip_kernel[(1,)](x, flipped, N=n)
+    assert torch.equal(top, x.topk(16).values)
+    assert torch.equal(flipped, x.flip(0))
+    assert [record.cycles for record in records] == [
+        pytest.approx(7_455_355, rel=0.03), pytest.approx(6_637_926, rel=0.03)]

@@ -178,19 +178,21 @@ def test_autotune_ranks_configs_by_simulated_time_and_prunes_what_does_not_compi
         warnings.simplefilter("always")
         kernels.autotuned_sort_kernel[grid](x, y, out, n)
     timings = kernels.autotuned_sort_kernel.configs_timings
-    by_rows = {config.kwargs["ROWS"]: ms[0] for config, ms in timings.items()}
-    assert by_rows[1024] == math.inf  # pruned, not fatal
+    by_config = {(config.kwargs["ROWS"], config.kwargs["ASSEMBLY"]): ms[0]
+                 for config, ms in timings.items()}
+    assert by_config[(4, True)] == math.inf  # pruned, not fatal
     assert any("pruned" in str(w.message) for w in caught)
-    fastest = min(by_rows.items(), key=lambda item: item[1])[0]
-    assert kernels.autotuned_sort_kernel.best_config.kwargs["ROWS"] == fastest
-    block = fastest * 64
+    fastest = min(by_config.items(), key=lambda item: item[1])[0]
+    assert kernels.autotuned_sort_kernel.best_config.kwargs["ROWS"] == fastest[0]
+    assert not fastest[1]
+    block = fastest[0] * 64
     torch.testing.assert_close(out, (x + y).view(-1, block).sort(dim=1).values.flatten())
     # The timings are simulated: each is what a launch of that config records.
     for rows in (1, 4):
         with launches() as records:
             kernels.autotuned_sort_kernel.fn[(triton.cdiv(n, rows * 64),)](
-                x, y, out, n, ROWS=rows, COLS=64)
-        assert by_rows[rows] == pytest.approx(records[0].seconds * 1e3)
+                x, y, out, n, ROWS=rows, COLS=64, ASSEMBLY=False)
+        assert by_config[(rows, False)] == pytest.approx(records[0].seconds * 1e3)
 
 
 def test_benchmarkers_measure_simulated_time() -> None:
