@@ -459,8 +459,10 @@ void AxisAnalysis::findSplittableAxes() {
   // their leading dimension (a reshape's store and load), or rows apart (a
   // concatenation's stores), never each other's other rows.
   DenseMap<unsigned, SmallVector<Operation *>> accessesOn;
+  DenseMap<Operation *, Value> roots;
   for (Operation *op : accesses) {
     Value pointers = op->getOperand(0);
+    roots[op] = getRootPointer(pointers);
     for (unsigned dim = 0; dim < getTensorType(pointers).getRank(); ++dim)
       if (std::optional<unsigned> axis = getAxis(pointers, dim))
         accessesOn[*axis].push_back(op);
@@ -468,7 +470,7 @@ void AxisAnalysis::findSplittableAxes() {
   DenseMap<Value, bool> indices;
   auto addressesRows = [&](Operation *op, unsigned axis) {
     Value pointers = op->getOperand(0);
-    Value root = getRootPointer(pointers);
+    Value root = roots.lookup(op);
     return root && root.getDefiningOp<dma::ScratchOp>() &&
            getDimOnAxis(pointers, axis) == 0u && isIndex(pointers, indices);
   };
@@ -478,7 +480,8 @@ void AxisAnalysis::findSplittableAxes() {
         bool sameRows = addressesRows(x, a) && addressesRows(y, b) &&
                         getTensorType(x->getOperand(0)).getNumElements() ==
                             getTensorType(y->getOperand(0)).getNumElements();
-        return x != y && !sameRows && mayConflict(x, y);
+        return x != y && !sameRows &&
+               mayConflict(x, roots.lookup(x), y, roots.lookup(y));
       });
     });
   };

@@ -176,15 +176,20 @@ bool mtia::isGlobalMemoryAccess(Operation *op) {
              tt::DescriptorLoadOp, tt::DescriptorStoreOp>(op);
 }
 
+/// Whether the access `op` may write memory.
+static bool mayWrite(Operation *op) {
+  return !isa<tt::LoadOp, tt::DescriptorLoadOp>(op);
+}
+
 bool mtia::mayConflict(Operation *a, Operation *b) {
-  auto writes = [](Operation *op) {
-    return !isa<tt::LoadOp, tt::DescriptorLoadOp>(op);
-  };
-  if (!writes(a) && !writes(b))
+  if (!mayWrite(a) && !mayWrite(b))
     return false;
-  Value rootA = getRootPointer(a->getOperand(0));
-  Value rootB = getRootPointer(b->getOperand(0));
-  return !rootA || !rootB || rootA == rootB;
+  return mayConflict(a, getRootPointer(a->getOperand(0)), b,
+                     getRootPointer(b->getOperand(0)));
+}
+
+bool mtia::mayConflict(Operation *a, Value rootA, Operation *b, Value rootB) {
+  return (mayWrite(a) || mayWrite(b)) && (!rootA || !rootB || rootA == rootB);
 }
 
 static ArrayRef<int64_t> getShape(Value value) {

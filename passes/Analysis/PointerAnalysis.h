@@ -145,6 +145,10 @@ bool isGlobalMemoryAccess(mlir::Operation *op);
 /// writing: their root pointers are one, or one is unknown.
 bool mayConflict(mlir::Operation *a, mlir::Operation *b);
 
+/// The same, with the accesses' root pointers (`getRootPointer`) known.
+bool mayConflict(mlir::Operation *a, mlir::Value rootA, mlir::Operation *b,
+                 mlir::Value rootB);
+
 class PointerAnalysis {
 public:
   /// Analyzes a pointer or tensor of pointers.

@@ -154,9 +154,7 @@ void mtia::spillThroughScratch(tt::FuncOp function, int64_t budget) {
         spills.push_back(op);
       return;
     }
-    if (isa<tt::ReshapeOp, tt::CatOp>(op) && isLargeData(op->getResult(0)) &&
-        llvm::none_of(op->getOperands(),
-                      [&](Value operand) { return isIndex(operand, indices); }))
+    if (isa<tt::ReshapeOp, tt::CatOp>(op) && isLargeData(op->getResult(0)))
       spills.push_back(op);
   });
   for (Operation *op : spills) {
