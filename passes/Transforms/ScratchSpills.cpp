@@ -384,7 +384,9 @@ LogicalResult ScratchStrips::addOperation(Operation *op, int &current) {
       return failure();
     int64_t bytes = 0;
     for (Value source : reduce.getSrcs()) {
-      if (isIndexValue(source) ||
+      // Indices reduced (the positions that Inductor's sort carries beside
+      // the values) are computed in the loop like any others.
+      if ((isIndexValue(source) && !canRecompute(source)) ||
           isa<tt::PointerType>(getElementTypeOrSelf(source.getType())))
         return failure();
       bytes += getElementBytes(getElementTypeOrSelf(source.getType()));
@@ -550,13 +552,28 @@ Value ScratchStrips::gatherSmall(OpBuilder &builder, Value value,
   }
   auto positionType = cast<RankedTensorType>(positions.getType());
   Location loc = value.getLoc();
-  if (type.getNumElements() == 1)
-    return tt::BroadcastOp::create(
-        builder, loc, positionType.clone(type.getElementType()), flat);
-  return tt::GatherOp::create(builder, loc,
-                              positionType.clone(type.getElementType()), flat,
-                              positions, /*axis=*/0,
-                              /*efficient_layout=*/false);
+  Type element = type.getElementType();
+  // A gather takes indices of its source's rank: a tile of positions is
+  // taken flat.
+  auto flatType = RankedTensorType::get({positionType.getNumElements()},
+                                        positionType.getElementType());
+  Value flatPositions = positions;
+  if (positionType.getRank() != 1)
+    flatPositions = tt::ReshapeOp::create(builder, loc, flatType, positions,
+                                          /*allow_reorder=*/false,
+                                          /*efficient_layout=*/false);
+  Value picked =
+      type.getNumElements() == 1
+          ? Value(tt::BroadcastOp::create(builder, loc, flatType.clone(element),
+                                          flat))
+          : Value(tt::GatherOp::create(builder, loc, flatType.clone(element),
+                                       flat, flatPositions, /*axis=*/0,
+                                       /*efficient_layout=*/false));
+  if (positionType.getRank() != 1)
+    picked = tt::ReshapeOp::create(builder, loc, positionType.clone(element),
+                                   picked, /*allow_reorder=*/false,
+                                   /*efficient_layout=*/false);
+  return picked;
 }
 
 Value ScratchStrips::recompute(OpBuilder &builder, Value value,
@@ -754,11 +771,13 @@ void ScratchStrips::emitReduction(const Segment &segment) {
                                0));
   Value offsets = arith::AddIOp::create(builder, loc, rows, columns);
   IRMapping mapping;
+  atPositions.clear();
   for (Value source : reduce.getSrcs())
-    mapping.map(
-        source,
-        loadRegion(builder, loc, getRoot(source), offsets,
-                   tileType.clone(getElementTypeOrSelf(source.getType()))));
+    mapping.map(source, isIndexValue(source)
+                            ? getStrip(builder, source, offsets)
+                            : loadRegion(builder, loc, getRoot(source), offsets,
+                                         tileType.clone(getElementTypeOrSelf(
+                                             source.getType()))));
   auto copy = cast<tt::ReduceOp>(builder.clone(*reduce, mapping));
   copy.setAxis(1);
   for (Value result : copy.getResults())

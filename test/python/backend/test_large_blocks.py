@@ -17,6 +17,7 @@ import torch
 import triton
 import triton.language as tl
 from corpus_data import load_hand_written_kernels, load_module
+from torch._inductor.runtime import triton_helpers
 from triton.tools.tensor_descriptor import TensorDescriptor
 
 from mtia_compiler import SimulationError
@@ -176,6 +177,25 @@ def topk_kernel(x_ptr, out_ptr, N: tl.constexpr, K: tl.constexpr):
 def flip_kernel(x_ptr, out_ptr, N: tl.constexpr):
     offsets = tl.arange(0, N)
     tl.store(out_ptr + offsets, tl.flip(tl.load(x_ptr + offsets), 0))
+
+
+@triton.jit
+def inductor_sort_kernel(in_out_ptr0, in_ptr0, out_ptr1, xnumel, XBLOCK: tl.constexpr,
+                         R0_BLOCK: tl.constexpr):
+    # TorchInductor's kernel for `values, indices = torch.sort(x, dim=-1)` and
+    # `values * 2` (a persistent reduction), as it generates it.
+    xindex = tl.program_id(0) * XBLOCK + tl.arange(0, XBLOCK)[:, None]
+    xmask = xindex < xnumel
+    r0_index = tl.arange(0, R0_BLOCK)[None, :]
+    tmp0 = tl.load(in_ptr0 + (r0_index + R0_BLOCK * xindex), xmask, eviction_policy="evict_first",
+                   other=0.0)
+    tmp1 = (r0_index).to(tl.int32)
+    tmp2 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
+    tmp3 = tl.broadcast_to(tmp1, [XBLOCK, R0_BLOCK])
+    tmp4, tmp5, = triton_helpers.sort_with_index(tmp2, tmp3, None, 1, stable=False,
+                                                 descending=False)
+    tl.store(out_ptr1 + (r0_index + R0_BLOCK * xindex), tmp5.to(tl.int64), xmask)
+    tl.store(in_out_ptr0 + (r0_index + R0_BLOCK * xindex), tmp4 * 2.0, xmask)
 
 
 @triton.jit
@@ -631,3 +651,19 @@ def test_a_top_k_and_a_flip_of_1_mib_blocks() -> None:
     assert torch.equal(flipped, x.flip(0))
     assert [record.cycles for record in records] == [
         pytest.approx(7_455_355, rel=0.03), pytest.approx(6_637_926, rel=0.03)]
+
+
+def test_inductors_sort_with_indices_of_rows_larger_than_local_memory() -> None:
+    # The indices the network carries beside the values start as a range:
+    # its reductions compute them in their loops. Distinct values make the
+    # order of the indices one.
+    rows, cols = 4, 16384
+    x = torch.randperm(rows * cols, generator=torch.Generator().manual_seed(0))
+    x = (x.float() - rows * cols / 2).view(rows, cols)
+    values, indices = torch.empty_like(x), torch.empty(rows, cols, dtype=torch.int64)
+    with launches() as records:
+        inductor_sort_kernel[(rows,)](values, x, indices, rows, XBLOCK=1, R0_BLOCK=cols)
+    expected = x.sort(dim=1)
+    assert torch.equal(values, expected.values * 2)
+    assert torch.equal(indices, expected.indices)
+    assert records[0].cycles == pytest.approx(16_203_791, rel=0.03)
