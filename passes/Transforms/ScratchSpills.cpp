@@ -311,6 +311,13 @@ private:
                    Value strip);
   Value getStrip(OpBuilder &builder, Value value, Value positions);
   Value recompute(OpBuilder &builder, Value value, Value positions);
+  /// Returns the strip at `positions` of the result of `broadcast`.
+  Value getBroadcastStrip(OpBuilder &builder, tt::BroadcastOp broadcast,
+                          Value positions);
+  /// Returns a copy of the element-by-element `op` on its operands' strips
+  /// at `positions`.
+  Operation *cloneAtPositions(OpBuilder &builder, Operation *op,
+                              Value positions);
   Value gatherSmall(OpBuilder &builder, Value value, Value positions);
   int64_t chooseStrip(const Segment &segment) const;
   /// Creates a loop over the strips of `strip` of `elements` positions
@@ -601,16 +608,30 @@ Value ScratchStrips::recompute(OpBuilder &builder, Value value,
         DenseElementsAttr::get(positionType.clone(element),
                                elements.getSplatValue<Attribute>()));
   }
-  if (isa<tt::ReshapeOp, tt::ExpandDimsOp, tt::BroadcastOp>(op))
-    return getStrip(
-        builder, op->getOperand(0),
-        isa<tt::BroadcastOp>(op)
-            ? mapBroadcastPositions(
-                  builder, loc, positions,
-                  cast<RankedTensorType>(value.getType()).getShape(),
-                  cast<RankedTensorType>(op->getOperand(0).getType())
-                      .getShape())
-            : positions);
+  if (isa<tt::ReshapeOp, tt::ExpandDimsOp>(op))
+    return getStrip(builder, op->getOperand(0), positions);
+  if (auto broadcast = dyn_cast<tt::BroadcastOp>(op))
+    return getBroadcastStrip(builder, broadcast, positions);
+  return cloneAtPositions(builder, op, positions)
+      ->getResult(cast<OpResult>(value).getResultNumber());
+}
+
+Value ScratchStrips::getBroadcastStrip(OpBuilder &builder,
+                                       tt::BroadcastOp broadcast,
+                                       Value positions) {
+  auto source = cast<RankedTensorType>(broadcast.getSrc().getType());
+  auto result = cast<RankedTensorType>(broadcast.getType());
+  return getStrip(builder, broadcast.getSrc(),
+                  source.getNumElements() == result.getNumElements()
+                      ? positions
+                      : mapBroadcastPositions(builder, broadcast.getLoc(),
+                                              positions, result.getShape(),
+                                              source.getShape()));
+}
+
+Operation *ScratchStrips::cloneAtPositions(OpBuilder &builder, Operation *op,
+                                           Value positions) {
+  auto positionType = cast<RankedTensorType>(positions.getType());
   IRMapping mapping;
   for (Value operand : op->getOperands())
     if (isa<RankedTensorType>(operand.getType()))
@@ -618,7 +639,7 @@ Value ScratchStrips::recompute(OpBuilder &builder, Value value,
   Operation *copy = builder.clone(*op, mapping);
   for (Value result : copy->getResults())
     result.setType(positionType.clone(getElementTypeOrSelf(result.getType())));
-  return copy->getResult(cast<OpResult>(value).getResultNumber());
+  return copy;
 }
 
 Value ScratchStrips::getStrip(OpBuilder &builder, Value value,
@@ -690,37 +711,20 @@ void ScratchStrips::emitRun(const Segment &segment) {
   Operation *last = segment.ops.back();
   Location loc = segment.ops.front()->getLoc();
   OpBuilder builder(last);
-  int64_t strip = flatStrip;
   for (Operation *op : segment.ops)
     for (Value result : op->getResults())
       if (materialized.contains(result))
         createRegion(builder, result.getLoc(), result);
-  Value positions = createStripLoop(builder, loc, segment.elements, strip);
-  auto positionType = cast<RankedTensorType>(positions.getType());
+  Value positions = createStripLoop(builder, loc, segment.elements, flatStrip);
   strips.clear();
   atPositions.clear();
   loopPositions = positions;
   for (Operation *op : segment.ops) {
     Value result;
     if (auto broadcast = dyn_cast<tt::BroadcastOp>(op)) {
-      auto source = cast<RankedTensorType>(broadcast.getSrc().getType());
-      result = getStrip(
-          builder, broadcast.getSrc(),
-          source.getNumElements() == segment.elements
-              ? positions
-              : mapBroadcastPositions(
-                    builder, op->getLoc(), positions,
-                    cast<RankedTensorType>(broadcast.getType()).getShape(),
-                    source.getShape()));
+      result = getBroadcastStrip(builder, broadcast, positions);
     } else {
-      IRMapping mapping;
-      for (Value operand : op->getOperands())
-        if (isa<RankedTensorType>(operand.getType()))
-          mapping.map(operand, getStrip(builder, operand, positions));
-      Operation *copy = builder.clone(*op, mapping);
-      for (Value copied : copy->getResults())
-        copied.setType(
-            positionType.clone(getElementTypeOrSelf(copied.getType())));
+      Operation *copy = cloneAtPositions(builder, op, positions);
       if (copy->getNumResults())
         result = copy->getResult(0);
     }
