@@ -337,13 +337,15 @@ private:
   /// replaces.
   SmallVector<Operation *> replaced;
   DenseMap<Value, unsigned> segmentOf;
-  /// The last segment that reads each block that passes through memory.
-  DenseMap<Value, unsigned> lastReader;
   /// The values that pass from one loop to another, in order, and the
   /// scratch regions that hold them.
   llvm::SetVector<Value> materialized;
   DenseMap<Value, Value> regions;
-  /// The regions free to take again, by type and size.
+  /// The blocks each segment reads last.
+  DenseMap<unsigned, SmallVector<Value>> lastRead;
+  /// The type and size of each block's region, and the regions free to
+  /// take again, by type and size.
+  DenseMap<Value, std::pair<Type, int64_t>> regionKinds;
   DenseMap<std::pair<Type, int64_t>, SmallVector<Value>> freeRegions;
   DenseMap<Value, bool> indices;
   /// The current loop's strips of its segment's values, and what it
@@ -465,7 +467,9 @@ LogicalResult ScratchStrips::plan() {
     replaced.push_back(&op);
   }
   // What a loop reads that another computes passes through scratch memory,
-  // and so does every reduction's result.
+  // and so does every reduction's result, until the last segment that reads
+  // it.
+  DenseMap<Value, unsigned> lastReader;
   for (auto [index, segment] : llvm::enumerate(segments))
     for (Operation *op : segment.ops)
       for (Value result : op->getResults())
@@ -492,6 +496,8 @@ LogicalResult ScratchStrips::plan() {
       }
     }
   }
+  for (Value root : materialized)
+    lastRead[lastReader.lookup(root)].push_back(root);
   return success(
       !segments.empty() && llvm::none_of(materialized, [](Value value) {
         return isa<tt::PointerType>(getElementTypeOrSelf(value.getType()));
@@ -509,6 +515,7 @@ Value ScratchStrips::createRegion(OpBuilder &builder, Location loc,
   // A region whose block is no longer read takes the next of its type and
   // size (the ordering of memory accesses makes its writes wait for those
   // reads).
+  regionKinds[root] = {pointerType, bytes};
   SmallVector<Value> &free = freeRegions[{pointerType, bytes}];
   Value region =
       free.empty()
@@ -815,16 +822,8 @@ void ScratchStrips::apply() {
       emitReduction(segment);
     else
       emitRun(segment);
-    for (Value root : materialized) {
-      Value region = regions.lookup(root);
-      if (lastReader.lookup(root) != index || !region)
-        continue;
-      auto type = cast<RankedTensorType>(root.getType());
-      Type element = cast<tt::PointerType>(region.getType()).getPointeeType();
-      freeRegions[{region.getType(),
-                   type.getNumElements() * getElementBytes(element)}]
-          .push_back(region);
-    }
+    for (Value root : lastRead[index])
+      freeRegions[regionKinds.lookup(root)].push_back(regions.lookup(root));
   }
   for (Operation *op : llvm::reverse(replaced))
     op->erase();
