@@ -9,9 +9,19 @@
 
 #include "dialects/TT/TTDialect.h"
 
+#include "mlir/IR/Builders.h"
+
 #include <cstdint>
 
 namespace mtia {
+
+/// Returns `base` advanced by `offsets`, one pointer per offset.
+mlir::Value createPointers(mlir::OpBuilder &builder, mlir::Location loc,
+                           mlir::Value base, mlir::Value offsets);
+
+/// Returns a load of a tensor of `type` through `pointers`.
+mlir::Value createLoad(mlir::OpBuilder &builder, mlir::Location loc,
+                       mlir::RankedTensorType type, mlir::Value pointers);
 
 /// Rewrites each reshape and concatenation in `function` whose data (not
 /// an index computed from ranges, splats and constants) exceeds `budget`
@@ -35,9 +45,11 @@ void spillThroughScratch(tt::FuncOp function, int64_t budget);
 /// order; indices are computed again in each loop that reads them. This is
 /// the last resort for kernels that no split of their axes fits, such as
 /// the networks of `tl.sort`, `tl.topk` and `tl.flip` on blocks reshaped
-/// into many dimensions of two. Fails, changing nothing, when an operation
-/// on a large block cannot run so (a dot, a scan, a region, a reduction
-/// along an axis longer than a strip).
+/// into many dimensions of two. A reduction or scan along an axis longer
+/// than a strip holds takes it in chunks, combining each chunk's results
+/// into those before it. Fails, changing nothing, when an operation on a
+/// large block cannot run so (a dot, a gather, an operation with regions
+/// other than a reduction or scan).
 mlir::LogicalResult runThroughScratch(tt::FuncOp function, int64_t budget);
 
 } // namespace mtia

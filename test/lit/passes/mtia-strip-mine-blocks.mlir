@@ -134,10 +134,21 @@ tt.func public @scalar_store(%x: !tt.ptr<f32>, %flag: !tt.ptr<f32>) {
 
 // -----
 
-// A store before a reduction would run after it: the kernel stays whole.
+// A store before a reduction would run after it in strips of the reduced
+// axis: the work runs in loops through scratch memory instead, the store's
+// loop before the reduction's, which takes the axis in chunks.
 
 // CHECK-LABEL: tt.func public @store_then_reduce
-// CHECK-NOT: scf.for
+// CHECK: %[[DOUBLED:.*]] = dma.scratch 524288 : !tt.ptr<f32>
+// CHECK: scf.for
+// CHECK: tt.store
+// CHECK: scf.for
+// CHECK: tt.store %{{.*}} : tensor<1024x!tt.ptr<f32>>
+// CHECK: scf.for
+// CHECK: tt.splat %[[DOUBLED]] : !tt.ptr<f32> -> tensor<1x2048x!tt.ptr<f32>>
+// CHECK: scf.for {{.*}} iter_args
+// CHECK: tt.join
+// CHECK: tt.store %arg1
 tt.func public @store_then_reduce(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
   %range = tt.make_range {end = 131072 : i32, start = 0 : i32} : tensor<131072xi32>
   %xs = tt.splat %x : !tt.ptr<f32> -> tensor<131072x!tt.ptr<f32>>
@@ -1079,5 +1090,115 @@ tt.func public @swaps(%in: !tt.ptr<i32>, %out: !tt.ptr<i32>) {
   %outs = tt.splat %out : !tt.ptr<i32> -> tensor<262144x!tt.ptr<i32>>
   %op = tt.addptr %outs, %r : tensor<262144x!tt.ptr<i32>>, tensor<262144xi32>
   tt.store %op, %f : tensor<262144x!tt.ptr<i32>>
+  tt.return
+}
+
+// -----
+
+// A reduction and a scan of the whole flat block after such a network take
+// its axis in chunks: the sum combines each chunk's sum into those before
+// it (as a reduction of the two joined, so that any combine region
+// applies), and the reverse scan runs from the last chunk, combining the
+// values carried from the chunks after it into each scanned chunk.
+// CHECK-LABEL: tt.func public @swaps_then_chunks
+// CHECK: %[[TOTAL:.*]] = dma.scratch 4 : !tt.ptr<i32>
+// CHECK: scf.for
+// CHECK: %[[FIRST:.*]] = "tt.reduce"(%{{.*}}) <{axis = 1 : i32}>
+// CHECK: (tensor<1x2048xi32>) -> tensor<1xi32>
+// CHECK: scf.for %{{.*}} = %c1_i32 to %c128_i32 step %c1_i32 iter_args(%[[BEFORE:.*]] = %[[FIRST]]) -> (tensor<1xi32>)
+// CHECK: %[[CHUNK:.*]] = "tt.reduce"
+// CHECK: tt.join %[[BEFORE]], %[[CHUNK]] : tensor<1xi32> -> tensor<1x2xi32>
+// CHECK: "tt.reduce"(%{{.*}}) <{axis = 1 : i32}>
+// CHECK: scf.yield
+// CHECK: tt.store
+// CHECK: tt.splat %[[TOTAL]]
+// CHECK: tt.load
+// CHECK: %[[SUM:.*]] = "tt.reduce"(%{{.*}}) <{axis = 0 : i32}>
+// CHECK: (tensor<1xi32>) -> i32
+// CHECK: scf.for
+// CHECK: %[[LAST_CHUNK:.*]] = arith.constant 127 : i32
+// CHECK: "tt.scan"(%{{.*}}) <{axis = 1 : i32, reverse = true}>
+// CHECK: %[[COLUMN:.*]] = arith.constant dense<0> : tensor<1x1xi32>
+// CHECK: tt.gather %{{.*}}[%[[COLUMN]]] {axis = 1 : i32}
+// CHECK: scf.for %[[INDEX:.*]] = %c1_i32 to %c128_i32 step %c1_i32 iter_args(%[[CARRIED:.*]] = %{{.*}}) -> (tensor<1xi32>)
+// CHECK: arith.subi %[[LAST_CHUNK]], %[[INDEX]]
+// CHECK: %[[SCANNED:.*]] = "tt.scan"
+// CHECK: tt.expand_dims %[[CARRIED]]
+// CHECK: %[[SPREAD:.*]] = tt.broadcast
+// CHECK: tt.join %[[SPREAD]], %[[SCANNED]] : tensor<1x2048xi32> -> tensor<1x2048x2xi32>
+// CHECK: "tt.reduce"(%{{.*}}) <{axis = 2 : i32}>
+// CHECK: tt.store
+// CHECK: tt.gather %{{.*}}[%[[COLUMN]]] {axis = 1 : i32}
+// CHECK: scf.yield
+// CHECK: tt.store %arg2, %[[SUM]] : !tt.ptr<i32>
+tt.func public @swaps_then_chunks(%in: !tt.ptr<i32>, %out: !tt.ptr<i32>, %total: !tt.ptr<i32>) {
+  %r = tt.make_range {end = 262144 : i32, start = 0 : i32} : tensor<262144xi32>
+  %ins = tt.splat %in : !tt.ptr<i32> -> tensor<262144x!tt.ptr<i32>>
+  %p = tt.addptr %ins, %r : tensor<262144x!tt.ptr<i32>>, tensor<262144xi32>
+  %v = tt.load %p : tensor<262144x!tt.ptr<i32>>
+  %x0 = tt.reshape %v : tensor<262144xi32> -> tensor<8x8x8x8x8x8xi32>
+  %s0 = "tt.reduce"(%x0) <{axis = 0 : i32}> ({
+  ^bb0(%a0: i32, %b0: i32):
+    %t0 = arith.xori %a0, %b0 : i32
+    tt.reduce.return %t0 : i32
+  }) : (tensor<8x8x8x8x8x8xi32>) -> tensor<8x8x8x8x8xi32>
+  %e0 = tt.expand_dims %s0 {axis = 0 : i32} : tensor<8x8x8x8x8xi32> -> tensor<1x8x8x8x8x8xi32>
+  %c0 = tt.broadcast %e0 : tensor<1x8x8x8x8x8xi32> -> tensor<8x8x8x8x8x8xi32>
+  %x1 = arith.xori %x0, %c0 : tensor<8x8x8x8x8x8xi32>
+  %s1 = "tt.reduce"(%x1) <{axis = 1 : i32}> ({
+  ^bb0(%a1: i32, %b1: i32):
+    %t1 = arith.xori %a1, %b1 : i32
+    tt.reduce.return %t1 : i32
+  }) : (tensor<8x8x8x8x8x8xi32>) -> tensor<8x8x8x8x8xi32>
+  %e1 = tt.expand_dims %s1 {axis = 1 : i32} : tensor<8x8x8x8x8xi32> -> tensor<8x1x8x8x8x8xi32>
+  %c1 = tt.broadcast %e1 : tensor<8x1x8x8x8x8xi32> -> tensor<8x8x8x8x8x8xi32>
+  %x2 = arith.xori %x1, %c1 : tensor<8x8x8x8x8x8xi32>
+  %s2 = "tt.reduce"(%x2) <{axis = 2 : i32}> ({
+  ^bb0(%a2: i32, %b2: i32):
+    %t2 = arith.xori %a2, %b2 : i32
+    tt.reduce.return %t2 : i32
+  }) : (tensor<8x8x8x8x8x8xi32>) -> tensor<8x8x8x8x8xi32>
+  %e2 = tt.expand_dims %s2 {axis = 2 : i32} : tensor<8x8x8x8x8xi32> -> tensor<8x8x1x8x8x8xi32>
+  %c2 = tt.broadcast %e2 : tensor<8x8x1x8x8x8xi32> -> tensor<8x8x8x8x8x8xi32>
+  %x3 = arith.xori %x2, %c2 : tensor<8x8x8x8x8x8xi32>
+  %s3 = "tt.reduce"(%x3) <{axis = 3 : i32}> ({
+  ^bb0(%a3: i32, %b3: i32):
+    %t3 = arith.xori %a3, %b3 : i32
+    tt.reduce.return %t3 : i32
+  }) : (tensor<8x8x8x8x8x8xi32>) -> tensor<8x8x8x8x8xi32>
+  %e3 = tt.expand_dims %s3 {axis = 3 : i32} : tensor<8x8x8x8x8xi32> -> tensor<8x8x8x1x8x8xi32>
+  %c3 = tt.broadcast %e3 : tensor<8x8x8x1x8x8xi32> -> tensor<8x8x8x8x8x8xi32>
+  %x4 = arith.xori %x3, %c3 : tensor<8x8x8x8x8x8xi32>
+  %s4 = "tt.reduce"(%x4) <{axis = 4 : i32}> ({
+  ^bb0(%a4: i32, %b4: i32):
+    %t4 = arith.xori %a4, %b4 : i32
+    tt.reduce.return %t4 : i32
+  }) : (tensor<8x8x8x8x8x8xi32>) -> tensor<8x8x8x8x8xi32>
+  %e4 = tt.expand_dims %s4 {axis = 4 : i32} : tensor<8x8x8x8x8xi32> -> tensor<8x8x8x8x1x8xi32>
+  %c4 = tt.broadcast %e4 : tensor<8x8x8x8x1x8xi32> -> tensor<8x8x8x8x8x8xi32>
+  %x5 = arith.xori %x4, %c4 : tensor<8x8x8x8x8x8xi32>
+  %s5 = "tt.reduce"(%x5) <{axis = 5 : i32}> ({
+  ^bb0(%a5: i32, %b5: i32):
+    %t5 = arith.xori %a5, %b5 : i32
+    tt.reduce.return %t5 : i32
+  }) : (tensor<8x8x8x8x8x8xi32>) -> tensor<8x8x8x8x8xi32>
+  %e5 = tt.expand_dims %s5 {axis = 5 : i32} : tensor<8x8x8x8x8xi32> -> tensor<8x8x8x8x8x1xi32>
+  %c5 = tt.broadcast %e5 : tensor<8x8x8x8x8x1xi32> -> tensor<8x8x8x8x8x8xi32>
+  %x6 = arith.xori %x5, %c5 : tensor<8x8x8x8x8x8xi32>
+  %f = tt.reshape %x6 : tensor<8x8x8x8x8x8xi32> -> tensor<262144xi32>
+  %outs = tt.splat %out : !tt.ptr<i32> -> tensor<262144x!tt.ptr<i32>>
+  %op = tt.addptr %outs, %r : tensor<262144x!tt.ptr<i32>>, tensor<262144xi32>
+  %sum = "tt.reduce"(%f) <{axis = 0 : i32}> ({
+  ^bb0(%a6: i32, %b6: i32):
+    %t6 = arith.addi %a6, %b6 : i32
+    tt.reduce.return %t6 : i32
+  }) : (tensor<262144xi32>) -> i32
+  %scan = "tt.scan"(%f) <{axis = 0 : i32, reverse = true}> ({
+  ^bb0(%a7: i32, %b7: i32):
+    %t7 = arith.addi %a7, %b7 : i32
+    tt.scan.return %t7 : i32
+  }) : (tensor<262144xi32>) -> tensor<262144xi32>
+  tt.store %op, %scan : tensor<262144x!tt.ptr<i32>>
+  tt.store %total, %sum : !tt.ptr<i32>
   tt.return
 }

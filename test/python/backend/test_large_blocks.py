@@ -180,6 +180,46 @@ def flip_kernel(x_ptr, out_ptr, N: tl.constexpr):
 
 
 @triton.jit
+def sort_weighted_sum_kernel(x_ptr, out_ptr, sum_ptr, N: tl.constexpr):
+    offsets = tl.arange(0, N)
+    x = tl.sort(tl.load(x_ptr + offsets))
+    tl.store(out_ptr + offsets, x)
+    tl.store(sum_ptr, tl.sum(x * offsets.to(tl.float32), 0))
+
+
+@triton.jit
+def flip_scans_kernel(x_ptr, i_ptr, out_ptr, int_out_ptr, N: tl.constexpr):
+    offsets = tl.arange(0, N)
+    tl.store(out_ptr + offsets, tl.cumsum(tl.flip(tl.load(x_ptr + offsets)), 0, reverse=True))
+    tl.store(int_out_ptr + offsets, tl.cumsum(tl.flip(tl.load(i_ptr + offsets)), 0))
+
+
+@triton.jit
+def affine(a_first, b_first, a_second, b_second):
+    return a_first * a_second, b_first * a_second + b_second
+
+
+@triton.jit
+def flip_recurrence_kernel(a_ptr, b_ptr, out_ptr, N: tl.constexpr, REVERSE: tl.constexpr):
+    # h[j] = a[j] * h[j - 1] + b[j] (from the end when REVERSE), with `a`
+    # flipped first: a scan whose combine does not commute.
+    offsets = tl.arange(0, N)
+    a = tl.flip(tl.load(a_ptr + offsets))
+    _, h = tl.associative_scan((a, tl.load(b_ptr + offsets)), 0, affine, reverse=REVERSE)
+    tl.store(out_ptr + offsets, h)
+
+
+@triton.jit
+def flip_rows_argmax_kernel(x_ptr, value_ptr, index_ptr, ROWS: tl.constexpr, COLS: tl.constexpr):
+    columns = tl.arange(0, COLS)[None, :]
+    x = tl.flip(tl.load(x_ptr + tl.arange(0, ROWS)[:, None] * COLS + columns), 1)
+    value, index = tl.reduce((x, tl.broadcast_to(columns, (ROWS, COLS))), 1,
+                             maximum_with_index)
+    tl.store(value_ptr + tl.arange(0, ROWS), value)
+    tl.store(index_ptr + tl.arange(0, ROWS), index)
+
+
+@triton.jit
 def inductor_sort_kernel(in_out_ptr0, in_ptr0, out_ptr1, xnumel, XBLOCK: tl.constexpr,
                          R0_BLOCK: tl.constexpr):
     # TorchInductor's kernel for `values, indices = torch.sort(x, dim=-1)` and
@@ -667,3 +707,57 @@ def test_inductors_sort_with_indices_of_rows_larger_than_local_memory() -> None:
     assert torch.equal(values, expected.values * 2)
     assert torch.equal(indices, expected.indices)
     assert records[0].cycles == pytest.approx(16_203_791, rel=0.03)
+
+
+def test_a_reduction_and_scans_along_axes_longer_than_a_strip_after_a_network() -> None:
+    # After a network, a reduction or scan of a whole 1 MiB block takes its
+    # axis in chunks, combining each chunk's result into those before it.
+    n = 1 << 18
+    generator = torch.Generator().manual_seed(1)
+    x = torch.randn(n, generator=generator)
+    integers = torch.randint(-1000, 1000, (n,), generator=generator, dtype=torch.int32)
+    sorted_x, weighted_sum = torch.empty_like(x), torch.empty(1)
+    reversed_sums, integer_sums = torch.empty_like(x), torch.empty_like(integers)
+    with launches() as records:
+        sort_weighted_sum_kernel[(1,)](x[:1 << 16], sorted_x[:1 << 16], weighted_sum, N=1 << 16)
+        flip_scans_kernel[(1,)](x, integers, reversed_sums, integer_sums, N=n)
+    expected = x[:1 << 16].sort().values
+    assert torch.equal(sorted_x[:1 << 16], expected)
+    torch.testing.assert_close(weighted_sum[0], (expected.double() * torch.arange(1 << 16)).sum()
+                               .float(), rtol=1e-5, atol=0)
+    torch.testing.assert_close(reversed_sums, x.double().cumsum(0).flip(0).float(),
+                               rtol=1e-4, atol=2e-3)
+    assert torch.equal(integer_sums, integers.flip(0).cumsum(0).int())
+    assert [record.cycles for record in records] == [
+        pytest.approx(16_700_565, rel=0.03), pytest.approx(14_351_386, rel=0.03)]
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_a_scan_whose_combine_does_not_commute_in_chunks(reverse: bool) -> None:
+    n = 1 << 18
+    generator = torch.Generator().manual_seed(2)
+    a = torch.rand(n, generator=generator) * 0.2 + 0.9
+    b = torch.randn(n, generator=generator)
+    out = torch.empty_like(b)
+    with launches() as records:
+        flip_recurrence_kernel[(1,)](a, b, out, N=n, REVERSE=reverse)
+    factors, terms = a.flip(0).double().tolist(), b.double().tolist()
+    expected, state = [0.0] * n, 0.0
+    for j in reversed(range(n)) if reverse else range(n):
+        state = factors[j] * state + terms[j]
+        expected[j] = state
+    # |h| reaches 35,000; a sequential f32 loop is 0.13 off the f64 one.
+    torch.testing.assert_close(out, torch.tensor(expected, dtype=torch.float32),
+                               rtol=1e-4, atol=1e-2)
+    assert records[0].cycles == pytest.approx(9_027_866 if reverse else 9_033_137, rel=0.03)
+
+
+def test_an_argmax_of_rows_longer_than_a_strip_after_a_network() -> None:
+    rows, cols = 4, 1 << 17
+    x = torch.randn(rows, cols, generator=torch.Generator().manual_seed(3))
+    values, indices = torch.empty(rows), torch.empty(rows, dtype=torch.int32)
+    with launches() as records:
+        flip_rows_argmax_kernel[(1,)](x, values, indices, ROWS=rows, COLS=cols)
+    assert torch.equal(values, x.max(1).values)
+    assert torch.equal(indices, (cols - 1 - x.argmax(1)).int())
+    assert records[0].cycles == pytest.approx(14_058_773, rel=0.03)
