@@ -222,6 +222,9 @@ class CompiledModel:
         #: The graphs that ran in the last call, by index, each time they ran.
         self._runs: list[int] = []
         self._host_operations: dict[str, int] = {}
+        #: Why Inductor could not compile the graphs that ran on the host in
+        #: the last call, each once.
+        self._host_graphs: dict[str, None] = {}
         self._warned: set[tuple[int, str]] = set()
         self._compiled = torch.compile(model, backend=self._compile_graph, dynamic=dynamic,
                                        fullgraph=fullgraph)
@@ -253,6 +256,7 @@ class CompiledModel:
         configuration and our inner compilation step."""
         from torch._functorch import config as functorch_config
         from torch._inductor.compile_fx import compile_fx
+        from torch._inductor.exc import InductorError
 
         patches = self._patches
         if _on_mtia(example_inputs):
@@ -267,10 +271,30 @@ class CompiledModel:
             del patches["cpu_backend"]
         # AOTAutograd's cache would hand back compiled graphs without calling
         # the inner compilation step, which wraps each graph in a session.
-        with functorch_config.patch(enable_autograd_cache=False):
-            return compile_fx(graph_module, example_inputs, config_patches=patches,
-                              inner_compile=self._compile_inner,
-                              decompositions=decompositions())
+        try:
+            with functorch_config.patch(enable_autograd_cache=False):
+                return compile_fx(graph_module, example_inputs, config_patches=patches,
+                                  inner_compile=self._compile_inner,
+                                  decompositions=decompositions())
+        except InductorError as error:
+            return self._run_on_host(graph_module, error.inner_exception)
+
+    def _run_on_host(self, graph_module: Any, cause: BaseException) -> Any:
+        """The graph as PyTorch runs it eagerly, for a graph whose code
+        generation fails inside Inductor (an internal error of its Triton
+        code for the CPU device, which its C++ backend does not share): the
+        call gives eager PyTorch's results, with one `MTIAFallbackWarning`
+        naming the error, and the report names the graph."""
+        reason = (f"Inductor cannot generate this graph's code ({type(cause).__name__}: "
+                  f"{str(cause).splitlines()[0] if str(cause) else ''})")
+        warnings.warn(MTIAFallbackWarning(f"MTIA: a graph runs on the host: {reason}"),
+                      stacklevel=2)
+
+        def run_on_host(*inputs: Any) -> Any:
+            self._host_graphs[reason] = None
+            return graph_module(*inputs)
+
+        return run_on_host
 
     def _compile_inner(self, graph_module: Any, example_inputs: Any, **kwargs: Any) -> Any:
         """Inductor's inner compilation of one graph (forward, backward or
@@ -322,6 +346,7 @@ class CompiledModel:
         self._launches = []
         self._runs = []
         self._host_operations = {}
+        self._host_graphs = {}
         return self._compiled(*args, **kwargs)
 
     def report(self) -> Report:
@@ -336,7 +361,8 @@ class CompiledModel:
         host_ops = tuple(dict.fromkeys(op for graph in graphs if not self._graphs[graph].on_device
                                        for op in self._graphs[graph].source.host_ops))
         return Report(self.target, float(self._description["clock_ghz"]), records, host_ops,
-                      dict(self._host_operations), tuple(self._operator_records()))
+                      dict(self._host_operations), tuple(self._operator_records()),
+                      tuple(self._host_graphs))
 
     def _operator_records(self) -> Iterator[OperatorRecord]:
         """The operator instances of the graphs that ran in the last call,

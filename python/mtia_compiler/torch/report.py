@@ -252,6 +252,9 @@ class Report:
     host_operation_counts: dict[str, int] = field(default_factory=dict)
     #: The operator instances of the graphs that ran (each time they ran).
     operators: tuple[OperatorRecord, ...] = ()
+    #: Why the graphs that ran on the host as PyTorch runs them eagerly did
+    #: not compile (an error inside Inductor's code generation).
+    host_graphs: tuple[str, ...] = ()
 
     @property
     def operator_share(self) -> float:
@@ -352,13 +355,17 @@ class Report:
                  *(line(row) for row in rows)]
         lines.append(f"operators: {len(self.operators)} instances, {self.operator_share:.1%} on "
                      f"MTIA, {self.constant_operators} on constants alone; "
-                     f"{self.flops / 1e9:.3f} GFLOP, {self.flop_share:.1%} on MTIA")
+                     f"{self.flops / 1e9:.3f} GFLOP, {self.flop_share:.1%} on MTIA"
+                     + (" (those of the graphs on the host not counted)" if self.host_graphs
+                        else ""))
         lines.append("time by kernel class: " + ", ".join(
             f"{name} {share:.1%}" for name, share in self.time_shares().items() if share))
         for name, reason in self.host_operators.items():
             lines.append(f"operator on the host: {name}: {reason}")
         for name, reason in self.fallbacks.items():
             lines.append(f"on the host: {name}: {reason.splitlines()[0] if reason else ''}")
+        for reason in self.host_graphs:
+            lines.append(f"graph on the host: {reason}")
         if self.host_ops:
             lines.append(f"operators called on the host: {', '.join(self.host_ops)}")
         if self.host_operation_counts:

@@ -164,3 +164,24 @@ def test_the_roofline_counts_only_bytes_that_crossed_dram() -> None:
     record = make_record(launch, "inference", ("split",), target)
     assert record.compulsory_bytes == dram
     assert record.roofline_fraction == pytest.approx(1.0, rel=1e-3)
+
+
+def test_a_graph_whose_code_inductor_cannot_generate_runs_on_the_host() -> None:
+    # Inductor's Triton code for the CPU device fails on a sort followed by
+    # a scan of 65,536 elements (torch 2.13: its wrapper's memory planning
+    # reads a name a split scan's workspace lacks); its C++ backend, which
+    # eager torch.compile uses, does not. The graph runs as PyTorch runs it.
+    def sorted_cumsum(x: torch.Tensor) -> torch.Tensor:
+        return torch.sort(x).values.cumsum(0)
+
+    x = torch.randn(1 << 16, generator=torch.Generator().manual_seed(0))
+    compiled = mtia_compiler.torch.compile(sorted_cumsum)
+    with pytest.warns(MTIAFallbackWarning, match="a graph runs on the host: Inductor cannot "
+                      r"generate this graph's code \(AttributeError: 'WorkspaceArg'"):
+        out = compiled(x)
+    torch.testing.assert_close(out, sorted_cumsum(x), rtol=0, atol=0)
+    report = compiled.report()
+    reason, = report.host_graphs
+    assert reason.startswith("Inductor cannot generate this graph's code")
+    assert f"graph on the host: {reason}" in str(report)
+    assert report.coverage.generated == 0
