@@ -40,6 +40,27 @@ Value mtia::createLoad(OpBuilder &builder, Location loc, RankedTensorType type,
                             /*isVolatile=*/false);
 }
 
+Value mtia::checkGatherIndices(OpBuilder &builder, Location loc, Value indices,
+                               int64_t length) {
+  auto indexType = cast<RankedTensorType>(indices.getType());
+  Value notBelow =
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sge, indices,
+                            createSplatConstant(builder, loc, indexType, 0));
+  Value below = arith::CmpIOp::create(
+      builder, loc, arith::CmpIPredicate::slt, indices,
+      createSplatConstant(builder, loc, indexType, length));
+  Value inSource = arith::AndIOp::create(builder, loc, notBelow, below);
+  tt::AssertOp::create(builder, loc, inSource,
+                       "an index of tl.gather lies outside its source");
+  auto offsetType = indexType.clone(builder.getI32Type());
+  unsigned width = indexType.getElementTypeBitWidth();
+  if (width > 32)
+    return arith::TruncIOp::create(builder, loc, offsetType, indices);
+  if (width < 32)
+    return arith::ExtSIOp::create(builder, loc, offsetType, indices);
+  return indices;
+}
+
 namespace {
 
 /// Returns pointers to the elements of a tensor of `shape` stored in
@@ -85,26 +106,12 @@ void spillGather(tt::GatherOp gather) {
   auto source = cast<RankedTensorType>(gather.getSrc().getType());
   Value scratch = storeToScratch(builder, loc, source.getElementType(),
                                  getBytes(source), gather.getSrc());
-  Value indices = gather.getIndices();
-  auto indexType = cast<RankedTensorType>(indices.getType());
   unsigned axis = gather.getAxis();
-  Value notBelow =
-      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sge, indices,
-                            createSplatConstant(builder, loc, indexType, 0));
-  Value below = arith::CmpIOp::create(
-      builder, loc, arith::CmpIPredicate::slt, indices,
-      createSplatConstant(builder, loc, indexType, source.getDimSize(axis)));
-  Value inSource = arith::AndIOp::create(builder, loc, notBelow, below);
-  tt::AssertOp::create(builder, loc, inSource,
-                       "an index of tl.gather lies outside its source");
+  Value indices = checkGatherIndices(builder, loc, gather.getIndices(),
+                                     source.getDimSize(axis));
+  auto offsetType = cast<RankedTensorType>(indices.getType());
   // The indices select along the axis; the other dimensions are those of
   // the source.
-  auto offsetType = indexType.clone(builder.getI32Type());
-  unsigned width = indexType.getElementTypeBitWidth();
-  if (width > 32)
-    indices = arith::TruncIOp::create(builder, loc, offsetType, indices);
-  else if (width < 32)
-    indices = arith::ExtSIOp::create(builder, loc, offsetType, indices);
   int64_t stride = 1;
   for (int64_t length : source.getShape().drop_front(axis + 1))
     stride *= length;

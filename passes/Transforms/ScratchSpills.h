@@ -23,6 +23,12 @@ mlir::Value createPointers(mlir::OpBuilder &builder, mlir::Location loc,
 mlir::Value createLoad(mlir::OpBuilder &builder, mlir::Location loc,
                        mlir::RankedTensorType type, mlir::Value pointers);
 
+/// Returns `indices` of a `tl.gather` along an axis of `length` elements as
+/// i32, after asserting that they lie along it (the launch fails otherwise,
+/// as it does for a gather in local memory).
+mlir::Value checkGatherIndices(mlir::OpBuilder &builder, mlir::Location loc,
+                               mlir::Value indices, int64_t length);
+
 /// Rewrites each reshape and concatenation in `function` whose data (not
 /// an index computed from ranges, splats and constants) exceeds `budget`
 /// bytes as stores of its operands to a `dma.scratch` region of global
@@ -36,7 +42,8 @@ mlir::Value createLoad(mlir::OpBuilder &builder, mlir::Location loc,
 /// loads).
 void spillThroughScratch(tt::FuncOp function, int64_t budget);
 
-/// Runs the work of `function` (one block) on blocks of more elements than
+/// Runs the work of `function` (in its body, or in the body of one loop, as
+/// a persistent kernel's over rows) on blocks of more elements than
 /// a strip of `budget` bytes holds whole in loops over flat strips of them:
 /// one loop for each run of element-by-element operations (and broadcasts)
 /// over blocks of one number of elements, in program order, and one over
@@ -48,8 +55,8 @@ void spillThroughScratch(tt::FuncOp function, int64_t budget);
 /// into many dimensions of two. A reduction or scan along an axis longer
 /// than a strip holds takes it in chunks, combining each chunk's results
 /// into those before it. Fails, changing nothing, when an operation on a
-/// large block cannot run so (a dot, a gather, an operation with regions
-/// other than a reduction or scan).
+/// large block cannot run so (a dot, an operation with regions other than a
+/// reduction or scan).
 mlir::LogicalResult runThroughScratch(tt::FuncOp function, int64_t budget);
 
 } // namespace mtia

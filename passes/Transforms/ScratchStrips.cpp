@@ -144,8 +144,15 @@ LogicalResult ScratchStrips::addOperation(Operation *op, int &current) {
     return addAxisOperation(op, scan.getSrcs(), scan.getAxis(),
                             Segment::Kind::Scan);
   }
-  if (!isFlatElementwise(op) && !isa<tt::BroadcastOp>(op))
+  auto gather = dyn_cast<tt::GatherOp>(op);
+  if (!isFlatElementwise(op) && !isa<tt::BroadcastOp>(op) && !gather)
     return failure();
+  // A gather reads its source anywhere: it starts a loop after the one
+  // that computes the source.
+  if (gather && isa<tt::PointerType>(getElementTypeOrSelf(gather.getType())))
+    return failure();
+  if (gather)
+    current = -1;
   // The indices it reads are computed again in its loop.
   for (Value operand : op->getOperands())
     if (isa<RankedTensorType>(operand.getType()) && isIndexValue(operand) &&
@@ -194,9 +201,36 @@ LogicalResult ScratchStrips::addAxisOperation(Operation *op, ValueRange sources,
   return success();
 }
 
+Block *ScratchStrips::findBlock() {
+  // Every operation on a large block but those computing indices (which
+  // each loop computes again) must lie in one block: the kernel's, or a
+  // loop's body (a persistent kernel's loop over rows).
+  Block *found = nullptr;
+  WalkResult walk = function.walk([&](Operation *op) {
+    if (!touchesLarge(op) ||
+        (op->getNumResults() == 1 && isIndexValue(op->getResult(0)) &&
+         llvm::none_of(op->getOperands(), [&](Value value) {
+           return isLarge(value) && !isIndexValue(value);
+         })))
+      return WalkResult::advance();
+    if (found && found != op->getBlock())
+      return WalkResult::interrupt();
+    found = op->getBlock();
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted() || !found ||
+      !isa<tt::FuncOp, scf::ForOp>(found->getParentOp()))
+    return nullptr;
+  return found;
+}
+
 LogicalResult ScratchStrips::plan() {
-  Block &body = function.getBody().front();
-  // A function that returns a large block keeps it whole.
+  Block *block = findBlock();
+  if (!block)
+    return failure();
+  Block &body = *block;
+  // A function that returns a large block, or a loop that carries one,
+  // keeps it whole.
   if (touchesLarge(body.getTerminator()))
     return failure();
   int current = -1;
@@ -398,6 +432,41 @@ Value ScratchStrips::getBroadcastStrip(OpBuilder &builder,
                                               source.getShape()));
 }
 
+Value ScratchStrips::getGatherStrip(OpBuilder &builder, tt::GatherOp gather,
+                                    Value positions) {
+  Location loc = gather.getLoc();
+  auto source = cast<RankedTensorType>(gather.getSrc().getType());
+  auto result = cast<RankedTensorType>(gather.getType());
+  unsigned axis = gather.getAxis();
+  Value indices = checkGatherIndices(
+      builder, loc, getStrip(builder, gather.getIndices(), positions),
+      source.getDimSize(axis));
+  auto positionType = cast<RankedTensorType>(positions.getType());
+  // The source's row-major position of each result position: its
+  // coordinates, but the index along the axis.
+  SmallVector<int64_t> resultStrides(result.getRank(), 1),
+      sourceStrides(source.getRank(), 1);
+  for (int64_t dim = result.getRank() - 2; dim >= 0; --dim) {
+    resultStrides[dim] = resultStrides[dim + 1] * result.getDimSize(dim + 1);
+    sourceStrides[dim] = sourceStrides[dim + 1] * source.getDimSize(dim + 1);
+  }
+  Value offsets = arith::MulIOp::create(
+      builder, loc, indices,
+      createSplatConstant(builder, loc, positionType, sourceStrides[axis]));
+  for (int64_t dim = 0; dim < result.getRank(); ++dim) {
+    if (dim == axis)
+      continue;
+    Value coordinate = divideAndWrap(
+        builder, loc, positions, resultStrides[dim], result.getDimSize(dim));
+    offsets = arith::AddIOp::create(
+        builder, loc, offsets,
+        arith::MulIOp::create(builder, loc, coordinate,
+                              createSplatConstant(builder, loc, positionType,
+                                                  sourceStrides[dim])));
+  }
+  return getStrip(builder, gather.getSrc(), offsets);
+}
+
 Operation *ScratchStrips::cloneAtPositions(OpBuilder &builder, Operation *op,
                                            Value positions) {
   auto positionType = cast<RankedTensorType>(positions.getType());
@@ -499,6 +568,8 @@ void ScratchStrips::emitRun(const Segment &segment) {
     Value result;
     if (auto broadcast = dyn_cast<tt::BroadcastOp>(op)) {
       result = getBroadcastStrip(builder, broadcast, positions);
+    } else if (auto gather = dyn_cast<tt::GatherOp>(op)) {
+      result = getGatherStrip(builder, gather, positions);
     } else {
       Operation *copy = cloneAtPositions(builder, op, positions);
       if (copy->getNumResults())

@@ -84,6 +84,9 @@ private:
       value = value.getDefiningOp()->getOperand(0);
     return value;
   }
+  /// Returns the block that holds every operation on a large block (but
+  /// those computing indices), if it is the kernel's or a loop's body.
+  mlir::Block *findBlock();
   bool canRecompute(mlir::Value value);
   mlir::LogicalResult addOperation(mlir::Operation *op, int &current);
   /// Adds a reduction or scan of `sources` along `axis` as a segment.
@@ -106,6 +109,10 @@ private:
   mlir::Value getBroadcastStrip(mlir::OpBuilder &builder,
                                 tt::BroadcastOp broadcast,
                                 mlir::Value positions);
+  /// Returns the strip at `positions` of the result of `gather`: its
+  /// source read at the positions its indices pick.
+  mlir::Value getGatherStrip(mlir::OpBuilder &builder, tt::GatherOp gather,
+                             mlir::Value positions);
   /// Returns a copy of the element-by-element `op` on its operands' strips
   /// at `positions`.
   mlir::Operation *cloneAtPositions(mlir::OpBuilder &builder,

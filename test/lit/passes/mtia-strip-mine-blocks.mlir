@@ -1202,3 +1202,93 @@ tt.func public @swaps_then_chunks(%in: !tt.ptr<i32>, %out: !tt.ptr<i32>, %total:
   tt.store %total, %sum : !tt.ptr<i32>
   tt.return
 }
+
+// -----
+
+// The same network in a loop over rows (a persistent kernel's): the loop's
+// body runs it in loops of its own, through regions it takes again in each
+// iteration.
+// CHECK-LABEL: tt.func public @swaps_in_a_loop
+// CHECK-NOT: tensor<8x8x8x8x8x8xi32>
+// CHECK: scf.for %{{.*}} = %c0_i32 to %arg2 step %c1_i32
+// CHECK: %[[OUT_ROW:.*]] = tt.addptr %arg1
+// CHECK: %[[LOADED:.*]] = dma.scratch 1048576 : !tt.ptr<i32>
+// CHECK: scf.for
+// CHECK: } {tt.num_stages = 1 : i32}
+// CHECK: dma.scratch 131072 : !tt.ptr<i32>
+// CHECK: scf.for
+// CHECK: "tt.reduce"
+// CHECK: tt.splat %[[LOADED]]
+// CHECK: tt.splat %[[OUT_ROW]]
+// CHECK: tt.store
+// CHECK-NEXT: } {tt.num_stages = 1 : i32}
+// CHECK-NEXT: }
+// CHECK-NEXT: tt.return
+tt.func public @swaps_in_a_loop(%in: !tt.ptr<i32>, %out: !tt.ptr<i32>, %rows: i32) {
+  %zero = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  %r = tt.make_range {end = 262144 : i32, start = 0 : i32} : tensor<262144xi32>
+  scf.for %row = %zero to %rows step %one : i32 {
+    %c262144 = arith.constant 262144 : i32
+    %start = arith.muli %row, %c262144 : i32
+    %in_row = tt.addptr %in, %start : !tt.ptr<i32>, i32
+    %out_row = tt.addptr %out, %start : !tt.ptr<i32>, i32
+    %ins = tt.splat %in_row : !tt.ptr<i32> -> tensor<262144x!tt.ptr<i32>>
+    %p = tt.addptr %ins, %r : tensor<262144x!tt.ptr<i32>>, tensor<262144xi32>
+    %v = tt.load %p : tensor<262144x!tt.ptr<i32>>
+    %x0 = tt.reshape %v : tensor<262144xi32> -> tensor<8x8x8x8x8x8xi32>
+    %s0 = "tt.reduce"(%x0) <{axis = 0 : i32}> ({
+    ^bb0(%a0: i32, %b0: i32):
+      %t0 = arith.xori %a0, %b0 : i32
+      tt.reduce.return %t0 : i32
+    }) : (tensor<8x8x8x8x8x8xi32>) -> tensor<8x8x8x8x8xi32>
+    %e0 = tt.expand_dims %s0 {axis = 0 : i32} : tensor<8x8x8x8x8xi32> -> tensor<1x8x8x8x8x8xi32>
+    %c0 = tt.broadcast %e0 : tensor<1x8x8x8x8x8xi32> -> tensor<8x8x8x8x8x8xi32>
+    %x1 = arith.xori %x0, %c0 : tensor<8x8x8x8x8x8xi32>
+    %s1 = "tt.reduce"(%x1) <{axis = 1 : i32}> ({
+    ^bb0(%a1: i32, %b1: i32):
+      %t1 = arith.xori %a1, %b1 : i32
+      tt.reduce.return %t1 : i32
+    }) : (tensor<8x8x8x8x8x8xi32>) -> tensor<8x8x8x8x8xi32>
+    %e1 = tt.expand_dims %s1 {axis = 1 : i32} : tensor<8x8x8x8x8xi32> -> tensor<8x1x8x8x8x8xi32>
+    %c1 = tt.broadcast %e1 : tensor<8x1x8x8x8x8xi32> -> tensor<8x8x8x8x8x8xi32>
+    %x2 = arith.xori %x1, %c1 : tensor<8x8x8x8x8x8xi32>
+    %s2 = "tt.reduce"(%x2) <{axis = 2 : i32}> ({
+    ^bb0(%a2: i32, %b2: i32):
+      %t2 = arith.xori %a2, %b2 : i32
+      tt.reduce.return %t2 : i32
+    }) : (tensor<8x8x8x8x8x8xi32>) -> tensor<8x8x8x8x8xi32>
+    %e2 = tt.expand_dims %s2 {axis = 2 : i32} : tensor<8x8x8x8x8xi32> -> tensor<8x8x1x8x8x8xi32>
+    %c2 = tt.broadcast %e2 : tensor<8x8x1x8x8x8xi32> -> tensor<8x8x8x8x8x8xi32>
+    %x3 = arith.xori %x2, %c2 : tensor<8x8x8x8x8x8xi32>
+    %s3 = "tt.reduce"(%x3) <{axis = 3 : i32}> ({
+    ^bb0(%a3: i32, %b3: i32):
+      %t3 = arith.xori %a3, %b3 : i32
+      tt.reduce.return %t3 : i32
+    }) : (tensor<8x8x8x8x8x8xi32>) -> tensor<8x8x8x8x8xi32>
+    %e3 = tt.expand_dims %s3 {axis = 3 : i32} : tensor<8x8x8x8x8xi32> -> tensor<8x8x8x1x8x8xi32>
+    %c3 = tt.broadcast %e3 : tensor<8x8x8x1x8x8xi32> -> tensor<8x8x8x8x8x8xi32>
+    %x4 = arith.xori %x3, %c3 : tensor<8x8x8x8x8x8xi32>
+    %s4 = "tt.reduce"(%x4) <{axis = 4 : i32}> ({
+    ^bb0(%a4: i32, %b4: i32):
+      %t4 = arith.xori %a4, %b4 : i32
+      tt.reduce.return %t4 : i32
+    }) : (tensor<8x8x8x8x8x8xi32>) -> tensor<8x8x8x8x8xi32>
+    %e4 = tt.expand_dims %s4 {axis = 4 : i32} : tensor<8x8x8x8x8xi32> -> tensor<8x8x8x8x1x8xi32>
+    %c4 = tt.broadcast %e4 : tensor<8x8x8x8x1x8xi32> -> tensor<8x8x8x8x8x8xi32>
+    %x5 = arith.xori %x4, %c4 : tensor<8x8x8x8x8x8xi32>
+    %s5 = "tt.reduce"(%x5) <{axis = 5 : i32}> ({
+    ^bb0(%a5: i32, %b5: i32):
+      %t5 = arith.xori %a5, %b5 : i32
+      tt.reduce.return %t5 : i32
+    }) : (tensor<8x8x8x8x8x8xi32>) -> tensor<8x8x8x8x8xi32>
+    %e5 = tt.expand_dims %s5 {axis = 5 : i32} : tensor<8x8x8x8x8xi32> -> tensor<8x8x8x8x8x1xi32>
+    %c5 = tt.broadcast %e5 : tensor<8x8x8x8x8x1xi32> -> tensor<8x8x8x8x8x8xi32>
+    %x6 = arith.xori %x5, %c5 : tensor<8x8x8x8x8x8xi32>
+    %f = tt.reshape %x6 : tensor<8x8x8x8x8x8xi32> -> tensor<262144xi32>
+    %outs = tt.splat %out_row : !tt.ptr<i32> -> tensor<262144x!tt.ptr<i32>>
+    %op = tt.addptr %outs, %r : tensor<262144x!tt.ptr<i32>>, tensor<262144xi32>
+    tt.store %op, %f : tensor<262144x!tt.ptr<i32>>
+  }
+  tt.return
+}

@@ -220,6 +220,21 @@ def flip_rows_argmax_kernel(x_ptr, value_ptr, index_ptr, ROWS: tl.constexpr, COL
 
 
 @triton.jit
+def persistent_sort_rows_kernel(x_ptr, out_ptr, rows, COLS: tl.constexpr):
+    columns = tl.arange(0, COLS)
+    for row in range(tl.program_id(0), rows, tl.num_programs(0)):
+        x = tl.load(x_ptr + row * COLS + columns)
+        tl.store(out_ptr + row * COLS + columns, tl.sort(x, descending=True))
+
+
+@triton.jit
+def flip_gather_kernel(x_ptr, index_ptr, out_ptr, ROWS: tl.constexpr, COLS: tl.constexpr):
+    offsets = tl.arange(0, ROWS)[:, None] * COLS + tl.arange(0, COLS)[None, :]
+    x = tl.flip(tl.load(x_ptr + offsets), 1)
+    tl.store(out_ptr + offsets, tl.gather(x, tl.load(index_ptr + offsets), 1))
+
+
+@triton.jit
 def inductor_sort_kernel(in_out_ptr0, in_ptr0, out_ptr1, xnumel, XBLOCK: tl.constexpr,
                          R0_BLOCK: tl.constexpr):
     # TorchInductor's kernel for `values, indices = torch.sort(x, dim=-1)` and
@@ -761,3 +776,34 @@ def test_an_argmax_of_rows_longer_than_a_strip_after_a_network() -> None:
     assert torch.equal(values, x.max(1).values)
     assert torch.equal(indices, (cols - 1 - x.argmax(1)).int())
     assert records[0].cycles == pytest.approx(14_058_773, rel=0.03)
+
+
+def test_a_sort_in_a_persistent_loop_over_rows_larger_than_local_memory() -> None:
+    # The loop's body runs its work through scratch memory, in loops of its
+    # own, each iteration of the loop over rows reusing the regions.
+    rows, cols = 5, 1 << 14
+    x = torch.randn(rows, cols, generator=torch.Generator().manual_seed(4))
+    out = torch.empty_like(x)
+    with launches() as records:
+        persistent_sort_rows_kernel[(2,)](x, out, rows, COLS=cols)
+    assert torch.equal(out, x.sort(dim=1, descending=True).values)
+    assert records[0].cycles == pytest.approx(9_034_609, rel=0.03)
+
+
+
+@pytest.mark.parametrize(("rows", "cols", "cycles"), [(1, 1 << 18, 7_001_497),
+                                                    (4, 1 << 16, 6_803_316)])
+def test_a_gather_from_a_block_after_a_network(rows: int, cols: int, cycles: int) -> None:
+    # The gather reads its source, which the flip's loops leave in scratch
+    # memory, at the positions its indices pick, in a loop of its own.
+    generator = torch.Generator().manual_seed(5)
+    x = torch.randn(rows, cols, generator=generator)
+    indices = torch.randint(0, cols, (rows, cols), generator=generator, dtype=torch.int32)
+    out = torch.empty_like(x)
+    with launches() as records:
+        flip_gather_kernel[(1,)](x, indices, out, ROWS=rows, COLS=cols)
+    assert torch.equal(out, x.flip(1).gather(1, indices.long()))
+    assert records[0].cycles == pytest.approx(cycles, rel=0.03)
+    indices[-1, -1] = cols
+    with pytest.raises(SimulationError, match=r"an index of tl\.gather lies outside its source"):
+        flip_gather_kernel[(1,)](x, indices, out, ROWS=rows, COLS=cols)
