@@ -121,51 +121,45 @@ createChunkLoop(OpBuilder &builder, Location loc, int64_t chunks,
                        body(loop.getInductionVar(), loop.getRegionIterArgs()));
   return SmallVector<Value>(loop.getResults());
 }
+} // namespace
 
-/// The layout of a reduction's or scan's elements along `axis` of `type`:
-/// the elements after the axis (its stride), and the row-major offsets of
-/// the first element of each row at a strip's `positions`.
-struct AxisLayout {
-  int64_t inner = 1;
-  Value first;
-};
-
-AxisLayout getAxisLayout(OpBuilder &builder, Location loc,
-                         RankedTensorType type, unsigned axis,
-                         Value positions) {
-  AxisLayout layout;
-  for (int64_t size : type.getShape().drop_front(axis + 1))
-    layout.inner *= size;
-  auto positionType = cast<RankedTensorType>(positions.getType());
-  Value outer = divideAndWrap(builder, loc, positions, layout.inner, 0);
-  layout.first = arith::AddIOp::create(
+ScratchStrips::AxisLoop
+ScratchStrips::createAxisLoop(OpBuilder &builder, const Segment &segment,
+                              RankedTensorType sourceType, unsigned axis) {
+  Operation *op = segment.ops.front();
+  Location loc = op->getLoc();
+  for (Value result : op->getResults())
+    createRegion(builder, loc, result);
+  AxisLoop loop;
+  loop.positions =
+      createStripLoop(builder, loc, segment.elements, getStrip(segment));
+  for (int64_t size : sourceType.getShape().drop_front(axis + 1))
+    loop.inner *= size;
+  auto positionType = cast<RankedTensorType>(loop.positions.getType());
+  Value outer = divideAndWrap(builder, loc, loop.positions, loop.inner, 0);
+  loop.first = arith::AddIOp::create(
       builder, loc,
       arith::MulIOp::create(
           builder, loc, outer,
           createSplatConstant(builder, loc, positionType,
-                              type.getDimSize(axis) * layout.inner)),
-      divideAndWrap(builder, loc, positions, 1, layout.inner));
-  return layout;
+                              sourceType.getDimSize(axis) * loop.inner)),
+      divideAndWrap(builder, loc, loop.positions, 1, loop.inner));
+  return loop;
 }
-
-} // namespace
 
 void ScratchStrips::emitReduction(const Segment &segment) {
   auto reduce = cast<tt::ReduceOp>(segment.ops.front());
   Location loc = reduce.getLoc();
   OpBuilder builder(reduce);
   auto sourceType = cast<RankedTensorType>(reduce.getSrcs().front().getType());
-  for (Value result : reduce.getResults())
-    createRegion(builder, loc, result);
-  Value positions =
-      createStripLoop(builder, loc, segment.elements, getStrip(segment));
+  AxisLoop axisLoop =
+      createAxisLoop(builder, segment, sourceType, reduce.getAxis());
+  Value positions = axisLoop.positions;
   auto positionType = cast<RankedTensorType>(positions.getType());
-  AxisLayout layout =
-      getAxisLayout(builder, loc, sourceType, reduce.getAxis(), positions);
   // A strip's rows reduced over one chunk of the axis.
   auto reduceChunk = [&](Value chunkStart) -> SmallVector<Value> {
-    Value offsets = getAxisOffsets(builder, loc, layout.first, chunkStart,
-                                   segment.chunk, layout.inner);
+    Value offsets = getAxisOffsets(builder, loc, axisLoop.first, chunkStart,
+                                   segment.chunk, axisLoop.inner);
     IRMapping mapping = mapSources(builder, loc, reduce.getSrcs(), offsets);
     auto copy = cast<tt::ReduceOp>(builder.clone(*reduce, mapping));
     copy.setAxis(1);
@@ -223,20 +217,16 @@ void ScratchStrips::emitScan(const Segment &segment) {
   Location loc = scan.getLoc();
   OpBuilder builder(scan);
   auto sourceType = cast<RankedTensorType>(scan.getSrcs().front().getType());
-  for (Value result : scan.getResults())
-    createRegion(builder, loc, result);
-  Value positions =
-      createStripLoop(builder, loc, segment.elements, getStrip(segment));
-  AxisLayout layout =
-      getAxisLayout(builder, loc, sourceType, scan.getAxis(), positions);
+  AxisLoop axisLoop =
+      createAxisLoop(builder, segment, sourceType, scan.getAxis());
   int64_t chunks = segment.length / segment.chunk;
   // A strip's rows scanned over one chunk of the axis, from the values of
   // the chunks before it (in the scan's order) if any, stored; returns the
   // values the chunk ends with, which the next one starts from.
   auto scanChunk = [&](Value chunkStart,
                        ValueRange before) -> SmallVector<Value> {
-    Value offsets = getAxisOffsets(builder, loc, layout.first, chunkStart,
-                                   segment.chunk, layout.inner);
+    Value offsets = getAxisOffsets(builder, loc, axisLoop.first, chunkStart,
+                                   segment.chunk, axisLoop.inner);
     auto tileType = cast<RankedTensorType>(offsets.getType());
     IRMapping mapping = mapSources(builder, loc, scan.getSrcs(), offsets);
     auto copy = cast<tt::ScanOp>(builder.clone(*scan, mapping));

@@ -128,6 +128,19 @@ private:
   /// strip, with `builder` at the start of its body.
   mlir::Value createStripLoop(mlir::OpBuilder &builder, mlir::Location loc,
                               int64_t elements, int64_t strip);
+  /// A reduction's or scan's loop over strips of its rows: the positions of
+  /// an iteration's rows, the row-major offsets of their first elements, and
+  /// the stride of the elements along the axis.
+  struct AxisLoop {
+    mlir::Value positions;
+    mlir::Value first;
+    int64_t inner = 1;
+  };
+  /// Creates the regions of the results of `segment`'s reduction or scan of
+  /// a block of `sourceType` along `axis`, and the loop over strips of its
+  /// rows, with `builder` at the start of its body.
+  AxisLoop createAxisLoop(mlir::OpBuilder &builder, const Segment &segment,
+                          mlir::RankedTensorType sourceType, unsigned axis);
   /// The offsets of the [strip, chunk] tile of elements along an axis of
   /// `inner` elements' stride from `first` (the offsets of the strip's rows'
   /// first elements), `chunkStart` (none: 0) elements in.
