@@ -208,10 +208,7 @@ Block *ScratchStrips::findBlock() {
   Block *found = nullptr;
   WalkResult walk = function.walk([&](Operation *op) {
     if (!touchesLarge(op) ||
-        (op->getNumResults() == 1 && isIndexValue(op->getResult(0)) &&
-         llvm::none_of(op->getOperands(), [&](Value value) {
-           return isLarge(value) && !isIndexValue(value);
-         })))
+        (op->getNumResults() == 1 && isIndexValue(op->getResult(0))))
       return WalkResult::advance();
     if (found && found != op->getBlock())
       return WalkResult::interrupt();
